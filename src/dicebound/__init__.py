@@ -1,0 +1,1 @@
+"""dicebound: resolve tabletop role-playing checks from a game's ruleset."""

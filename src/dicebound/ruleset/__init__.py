@@ -1,0 +1,1 @@
+"""Ruleset files: the structural spec, the compiled model and the compiler."""

@@ -1,0 +1,455 @@
+"""A small declarative spec for JSON shapes, used twice: to check a file and to print
+its JSON Schema.
+
+Each node checks a value and yields ``Problem``s with one plain sentence each; the
+walker adds the path on the way down (as jsonschema's ``descend`` does). Objects are
+strict: an unknown key is refused with a "did you mean", and ``$comment`` is allowed
+on every object. Cross-checks that a shape cannot express live in the compilers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dicebound.problems import Path, Problem, did_you_mean
+
+__all__ = [
+    "ID_PATTERN",
+    "KEBAB_PATTERN",
+    "Arr",
+    "Bool",
+    "Const",
+    "Custom",
+    "Enum",
+    "Id",
+    "Int",
+    "Kebab",
+    "Loose",
+    "Map",
+    "Node",
+    "Num",
+    "Obj",
+    "OneOf",
+    "Str",
+    "describe",
+    "is_int",
+    "is_number",
+    "text_fault",
+]
+
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+KEBAB_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+JsonSchema = dict[str, Any]
+
+
+def is_int(value: object) -> bool:
+    """A JSON integer (a whole float such as 3.0 counts; a boolean does not)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and math.isfinite(value) and value.is_integer()
+
+
+def is_number(value: object) -> bool:
+    """A finite JSON number (not a boolean)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def describe(value: object) -> str:
+    """A short rendering of a value for an error sentence."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return '"' + shown.replace("\n", "\\n") + '"'
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def text_fault(text: str) -> str | None:
+    """Why a single-line text that can reach the model is refused, or None."""
+    if _CONTROL.search(text):
+        return "must be a single line with no line breaks or control characters"
+    if "[" in text or "]" in text:
+        return "may not contain square brackets, which the Game Master's tags use"
+    if "{{" in text or "}}" in text:
+        return "may not contain double curly braces, which are macro syntax"
+    return None
+
+
+class Node:
+    """One shape. ``check`` yields problems; ``schema`` gives its JSON Schema."""
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        raise NotImplementedError  # every concrete node overrides it
+
+    def schema(self) -> JsonSchema:
+        raise NotImplementedError  # every concrete node overrides it
+
+
+def _wrong_type(path: Path, wanted: str, value: object) -> Problem:
+    return Problem(path, "wrong-type", f"must be {wanted}, not {describe(value)}.")
+
+
+@dataclass
+class Int(Node):
+    lo: int | None = None
+    hi: int | None = None
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not is_int(value):
+            yield _wrong_type(path, "a whole number", value)
+            return
+        assert isinstance(value, int | float)
+        if self.lo is not None and value < self.lo:
+            yield Problem(path, "too-small", f"must be at least {self.lo}, not {describe(value)}.")
+        if self.hi is not None and value > self.hi:
+            yield Problem(path, "too-large", f"must be at most {self.hi}, not {describe(value)}.")
+
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = {"type": "integer"}
+        if self.lo is not None:
+            out["minimum"] = self.lo
+        if self.hi is not None:
+            out["maximum"] = self.hi
+        return out
+
+
+@dataclass
+class Num(Node):
+    lo: float | None = None
+    hi: float | None = None
+    above: float | None = None
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not is_number(value):
+            yield _wrong_type(path, "a number", value)
+            return
+        assert isinstance(value, int | float)
+        if self.lo is not None and value < self.lo:
+            yield Problem(path, "too-small", f"must be at least {self.lo}, not {describe(value)}.")
+        if self.hi is not None and value > self.hi:
+            yield Problem(path, "too-large", f"must be at most {self.hi}, not {describe(value)}.")
+        if self.above is not None and value <= self.above:
+            yield Problem(path, "too-small", f"must be above {self.above}, not {describe(value)}.")
+
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = {"type": "number"}
+        if self.lo is not None:
+            out["minimum"] = self.lo
+        if self.hi is not None:
+            out["maximum"] = self.hi
+        if self.above is not None:
+            out["exclusiveMinimum"] = self.above
+        return out
+
+
+@dataclass
+class Bool(Node):
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not isinstance(value, bool):
+            yield _wrong_type(path, "true or false", value)
+
+    def schema(self) -> JsonSchema:
+        return {"type": "boolean"}
+
+
+@dataclass
+class Str(Node):
+    """A string. ``one_line`` applies the text hygiene every model-facing text follows."""
+
+    lo: int = 1
+    hi: int | None = None
+    pattern: str | None = None
+    pattern_says: str = ""
+    one_line: bool = True
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not isinstance(value, str):
+            yield _wrong_type(path, "a string", value)
+            return
+        if len(value) < self.lo:
+            what = "may not be empty" if self.lo == 1 else f"must be at least {self.lo} characters"
+            yield Problem(path, "too-short", f"{what}.")
+        if self.hi is not None and len(value) > self.hi:
+            yield Problem(
+                path, "too-long", f"must be at most {self.hi} characters, not {len(value)}."
+            )
+        if self.pattern is not None and value and not re.match(self.pattern, value):
+            says = self.pattern_says or f"must match {self.pattern}"
+            yield Problem(path, "bad-id", f"{describe(value)} {says}.")
+        elif self.one_line and value:
+            fault = text_fault(value)
+            if fault:
+                yield Problem(path, "bad-text", f"{fault}.")
+
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = {"type": "string", "minLength": self.lo}
+        if self.hi is not None:
+            out["maxLength"] = self.hi
+        if self.pattern is not None:
+            out["pattern"] = self.pattern
+        return out
+
+
+def Id(hi: int = 40) -> Str:  # noqa: N802 - reads as a node type in specs
+    """A sheet id: snake case starting with a letter."""
+    return Str(
+        lo=1,
+        hi=hi,
+        pattern=ID_PATTERN,
+        pattern_says="is not an id: use lower-case letters, digits and _ , starting with a letter",
+    )
+
+
+def Kebab(hi: int = 80) -> Str:  # noqa: N802
+    """A kebab-case id (ruleset and catalog entry ids)."""
+    return Str(
+        lo=1,
+        hi=hi,
+        pattern=KEBAB_PATTERN,
+        pattern_says="is not an id: use lower-case words and digits joined by single hyphens",
+    )
+
+
+@dataclass
+class Enum(Node):
+    values: Sequence[object]
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if isinstance(value, bool) or value not in self.values:
+            choices = ", ".join(describe(v) for v in self.values)
+            hint = (
+                did_you_mean(value, [str(v) for v in self.values]) if isinstance(value, str) else ""
+            )
+            yield Problem(
+                path, "not-allowed", f"must be one of {choices}, not {describe(value)}.{hint}"
+            )
+
+    def schema(self) -> JsonSchema:
+        return {"enum": list(self.values)}
+
+
+@dataclass
+class Const(Node):
+    value: object
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if isinstance(value, bool) != isinstance(self.value, bool) or value != self.value:
+            yield Problem(
+                path, "not-allowed", f"must be {describe(self.value)}, not {describe(value)}."
+            )
+
+    def schema(self) -> JsonSchema:
+        return {"const": self.value}
+
+
+@dataclass
+class Arr(Node):
+    item: Node
+    lo: int = 0
+    hi: int | None = None
+    unique_key: str | None = None  # e.g. "id": items must not repeat it
+    noun: str = "item"
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not isinstance(value, list):
+            yield _wrong_type(path, "a list", value)
+            return
+        if len(value) < self.lo:
+            yield Problem(
+                path, "too-few", f"needs at least {self.lo} {self.noun}(s), not {len(value)}."
+            )
+        if self.hi is not None and len(value) > self.hi:
+            yield Problem(
+                path, "too-many", f"takes at most {self.hi} {self.noun}(s), not {len(value)}."
+            )
+        seen: dict[object, int] = {}
+        for i, item in enumerate(value):
+            yield from self.item.check(item, (*path, i))
+            if self.unique_key is not None and isinstance(item, dict):
+                key = item.get(self.unique_key)
+                if isinstance(key, str | int) and not isinstance(key, bool):
+                    if key in seen:
+                        yield Problem(
+                            (*path, i, self.unique_key),
+                            "duplicate-id",
+                            f"{describe(key)} is already used by item {seen[key]}; each "
+                            f"{self.unique_key} must be unique.",
+                        )
+                    else:
+                        seen[key] = i
+
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = {"type": "array", "items": self.item.schema()}
+        if self.lo:
+            out["minItems"] = self.lo
+        if self.hi is not None:
+            out["maxItems"] = self.hi
+        return out
+
+
+@dataclass
+class Obj(Node):
+    """A strict object. ``required`` keys must be present; others are optional."""
+
+    props: Mapping[str, Node]
+    required: Sequence[str] = ()
+    at_least_one: Sequence[str] = ()
+    exactly_one: Sequence[str] = ()
+    root: bool = False  # the document root also allows "$schema"
+    extra: Node | None = None  # a node for keys not in props (then any key is allowed)
+    key_pattern: str | None = None
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not isinstance(value, dict):
+            yield _wrong_type(path, "an object", value)
+            return
+        for key in self.required:
+            if key not in value:
+                yield Problem(path, "missing-key", f'the key "{key}" is required here.')
+        for key, item in value.items():
+            if key == "$comment" or (self.root and key == "$schema"):
+                if key == "$schema" and not isinstance(item, str):
+                    yield _wrong_type((*path, key), "a string", item)
+                continue
+            node = self.props.get(key)
+            if node is not None:
+                yield from node.check(item, (*path, key))
+            elif self.extra is not None:
+                if self.key_pattern is not None and not re.match(self.key_pattern, key):
+                    yield Problem(
+                        (*path, key), "bad-id", f"{describe(key)} is not a valid key here."
+                    )
+                yield from self.extra.check(item, (*path, key))
+            else:
+                hint = did_you_mean(key, self.props)
+                yield Problem(
+                    (*path, key), "unknown-key", f'"{key}" is not a key this object takes.{hint}'
+                )
+        if self.at_least_one and not any(k in value for k in self.at_least_one):
+            names = ", ".join(f'"{k}"' for k in self.at_least_one)
+            yield Problem(path, "missing-key", f"needs at least one of {names}.")
+        if self.exactly_one:
+            present = [k for k in self.exactly_one if k in value]
+            if len(present) != 1:
+                names = ", ".join(f'"{k}"' for k in self.exactly_one)
+                yield Problem(
+                    path,
+                    "one-source",
+                    f"needs exactly one of {names}, not {len(present)}.",
+                )
+
+    def schema(self) -> JsonSchema:
+        props: JsonSchema = {k: v.schema() for k, v in self.props.items()}
+        props["$comment"] = {}
+        if self.root:
+            props["$schema"] = {"type": "string"}
+        out: JsonSchema = {"type": "object", "properties": props}
+        if self.required:
+            out["required"] = list(self.required)
+        if self.extra is None:
+            out["additionalProperties"] = False
+        else:
+            out["additionalProperties"] = self.extra.schema()
+        if self.exactly_one:
+            out["oneOf"] = [{"required": [k]} for k in self.exactly_one]
+        elif self.at_least_one:
+            out["anyOf"] = [{"required": [k]} for k in self.at_least_one]
+        return out
+
+
+@dataclass
+class Map(Node):
+    """An object used as a map from ids to values."""
+
+    value: Node
+    hi: int | None = None
+    key_pattern: str | None = None
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not isinstance(value, dict):
+            yield _wrong_type(path, "an object", value)
+            return
+        if self.hi is not None and len(value) > self.hi:
+            yield Problem(path, "too-many", f"takes at most {self.hi} entries, not {len(value)}.")
+        for key, item in value.items():
+            if key == "$comment":
+                continue
+            if self.key_pattern is not None and not re.match(self.key_pattern, key):
+                yield Problem((*path, key), "bad-id", f"{describe(key)} is not a valid key here.")
+            yield from self.value.check(item, (*path, key))
+
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = {"type": "object", "additionalProperties": self.value.schema()}
+        if self.hi is not None:
+            out["maxProperties"] = self.hi
+        return out
+
+
+@dataclass
+class OneOf(Node):
+    """Alternatives told apart by ``pick``, which names the option for a value (or None)."""
+
+    options: Mapping[str, Node]
+    pick: Callable[[object], str | None]
+    wanted: str = "one of the allowed shapes"
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        name = self.pick(value)
+        if name is None or name not in self.options:
+            yield _wrong_type(path, self.wanted, value)
+            return
+        yield from self.options[name].check(value, path)
+
+    def schema(self) -> JsonSchema:
+        return {"anyOf": [n.schema() for n in self.options.values()]}
+
+
+@dataclass
+class Loose(Node):
+    """A block accepted and kept but not played: only its JSON type is checked."""
+
+    json_type: str = "object"
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        wanted = {"object": dict, "array": list}[self.json_type]
+        if not isinstance(value, wanted):
+            yield _wrong_type(
+                path, f"an {self.json_type}" if self.json_type == "object" else "a list", value
+            )
+
+    def schema(self) -> JsonSchema:
+        return {"type": self.json_type}
+
+
+@dataclass
+class Custom(Node):
+    """A node whose check is a function (for shapes like ``[[n, v], ...]``)."""
+
+    fn: Callable[[object, Path], Iterator[Problem]]
+    json: JsonSchema = field(default_factory=dict)
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        yield from self.fn(value, path)
+
+    def schema(self) -> JsonSchema:
+        return dict(self.json)
