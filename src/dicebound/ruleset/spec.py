@@ -9,6 +9,7 @@ on every object. Cross-checks that a shape cannot express live in the compilers.
 
 from __future__ import annotations
 
+import abc
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -95,14 +96,16 @@ def text_fault(text: str) -> str | None:
     return None
 
 
-class Node:
+class Node(abc.ABC):
     """One shape. ``check`` yields problems; ``schema`` gives its JSON Schema."""
 
+    @abc.abstractmethod
     def check(self, value: object, path: Path) -> Iterator[Problem]:
-        raise NotImplementedError  # every concrete node overrides it
+        """Yield every problem of ``value``, which stands at ``path``."""
 
+    @abc.abstractmethod
     def schema(self) -> JsonSchema:
-        raise NotImplementedError  # every concrete node overrides it
+        """The JSON Schema of this shape."""
 
 
 def _wrong_type(path: Path, wanted: str, value: object) -> Problem:
