@@ -1,0 +1,1 @@
+"""Resolution kinds: one module each, behind the small interface in ``base``."""

@@ -1,0 +1,386 @@
+"""The compiled ruleset: immutable values made once at import from a valid file.
+
+Play only ever meets these, never raw JSON, so it never meets an invalid ruleset.
+Key names follow the file (snake case here); ``raw`` keeps the block as written where
+a later stage (teaching the Game Master, unplayed blocks) needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "Ability",
+    "AbilityModifier",
+    "Adjust",
+    "Catalog",
+    "CatalogEntry",
+    "Condition",
+    "CostTerm",
+    "Derived",
+    "Field",
+    "Gm",
+    "LadderStep",
+    "Layer",
+    "ListColumn",
+    "ListDecl",
+    "ListPools",
+    "LivePool",
+    "LiveState",
+    "Resolution",
+    "Rounding",
+    "Ruleset",
+    "Section",
+    "Sheet",
+    "SkillDef",
+    "Tier",
+    "Track",
+    "TrackKind",
+    "TrackLevel",
+    "Untrained",
+    "ValueRef",
+    "ValueSource",
+]
+
+Rounding = Literal["down", "up", "nearest"]
+ValueSource = Literal[
+    "const",
+    "field",
+    "derived",
+    "abilityScore",
+    "abilityMod",
+    "abilityModFromField",
+    "skillMod",
+    "saveMod",
+    "liveTrack",
+    "livePool",
+    "listSum",
+    "itemStat",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ValueRef:
+    """A value reference: exactly one source. ``name`` is the id it reads (or None).
+
+    ``const`` carries its number in ``value``; ``liveTrack`` its ``read``; ``listSum``
+    its ``column`` and ``only_when``; ``itemStat`` its ``value`` default (characters
+    carry no inventory in dicebound, so an item stat reads its default).
+    """
+
+    source: ValueSource
+    name: str | None = None
+    value: float = 0
+    read: Literal["value", "filled", "remaining", "penalty"] = "value"
+    column: str | None = None
+    only_when: str | None = None
+
+    @property
+    def is_live(self) -> bool:
+        return self.source in ("liveTrack", "livePool")
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityModifier:
+    op: Literal["identity", "floorHalfMinusTen", "stepTable"]
+    table: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tier:
+    id: str
+    label: str
+    multiplier: float = 0
+    round: Rounding = "down"
+    flat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Untrained:
+    """What an untrained skill or save does: ``normal``, ``harder``, ``refuse`` or ``by``."""
+
+    rule: Literal["normal", "harder", "refuse", "by"]
+    by: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    id: str
+    label: str
+    untrained: Untrained | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    id: str
+    label: str
+    short: str | None
+    min: int
+    max: int
+    default: int
+    section: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SkillDef:
+    """A skill or a save (``group`` says which). ``untrained`` is already resolved
+    against its section: the item's own rule, else its section's, else None."""
+
+    id: str
+    label: str
+    group: Literal["skill", "save"]
+    ability: str | None = None
+    cap: ValueRef | None = None
+    section: str | None = None
+    untrained: Untrained | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    id: str
+    label: str
+    type: Literal["number", "text", "longtext", "boolean", "enum", "dice"]
+    min: float | None = None
+    max: float | None = None
+    default: object = None
+    integer: bool = True
+    values: tuple[str, ...] = ()
+    max_length: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """A derived value. ``of`` for sum/min/max (scale has one), ``source`` for
+    stepTable/enumTable; ``enum_from`` is ``("field"|"liveState", id)`` for enumTable."""
+
+    id: str
+    label: str
+    op: Literal["sum", "min", "max", "scale", "stepTable", "enumTable"]
+    of: tuple[ValueRef, ...] = ()
+    source: ValueRef | None = None
+    multiplier: float = 1
+    round: Rounding = "down"
+    table: tuple[tuple[float, float], ...] = ()
+    enum_from: tuple[Literal["field", "liveState"], str] | None = None
+    enum_table: Mapping[str, float] = field(default_factory=dict)
+    default: float = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ListColumn:
+    id: str
+    label: str
+    type: Literal["number", "text", "longtext", "boolean", "enum", "dice"]
+    required: bool = False
+    min: float | None = None
+    max: float | None = None
+    values: tuple[str, ...] = ()
+    max_length: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListPools:
+    name_column: str
+    max_column: str
+    recharge_column: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListDecl:
+    id: str
+    label: str
+    max_items: int
+    columns: tuple[ListColumn, ...]
+    pools: ListPools | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LivePool:
+    id: str
+    label: str
+    max: ValueRef
+    allow_temp: bool = False
+    group: str | None = None
+    start: Literal["full", "empty"] = "full"
+
+
+@dataclass(frozen=True, slots=True)
+class TrackLevel:
+    label: str
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrackKind:
+    id: str
+    label: str
+    severity: int
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """A live track; with ``kinds`` and ``levels`` or ``boxes`` it is a wound track."""
+
+    id: str
+    label: str
+    min: int
+    max: ValueRef  # a bare integer max compiles to a const ref
+    default: int | None = None
+    levels: tuple[TrackLevel, ...] = ()
+    kinds: tuple[TrackKind, ...] = ()
+    boxes_by: Literal["filled", "remaining"] | None = None
+    boxes_table: tuple[tuple[float, float], ...] = ()
+    fill: Literal["sequential", "indexed"] = "sequential"
+    on_full: Literal["upgrade", "refuse"] = "upgrade"
+    extra: tuple[str, str, str] | None = None  # (list, countColumn, penaltyColumn)
+
+    @property
+    def is_wound_track(self) -> bool:
+        return bool(self.kinds) and (bool(self.levels) or self.boxes_by is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class LiveState:
+    id: str
+    label: str
+    values: tuple[str, ...]
+    default: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    version: int
+    sections: tuple[Section, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    skills: tuple[SkillDef, ...] = ()
+    saves: tuple[SkillDef, ...] = ()
+    skill_tiers: tuple[str, ...] = ()
+    save_tiers: tuple[str, ...] = ()
+    bonus_min: int = -20
+    bonus_max: int = 40
+    fields: tuple[Field, ...] = ()
+    derived: tuple[Derived, ...] = ()
+    lists: tuple[ListDecl, ...] = ()
+    pools: tuple[LivePool, ...] = ()
+    tracks: tuple[Track, ...] = ()
+    text: tuple[tuple[str, str, int], ...] = ()  # (id, label, maxLength)
+    conditions: tuple[Condition, ...] = ()
+    states: tuple[LiveState, ...] = ()
+
+    def ability(self, ability_id: str) -> Ability | None:
+        return next((a for a in self.abilities if a.id == ability_id), None)
+
+    def skill(self, skill_id: str) -> SkillDef | None:
+        return next((s for s in self.skills if s.id == skill_id), None)
+
+    def save(self, save_id: str) -> SkillDef | None:
+        return next((s for s in self.saves if s.id == save_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust:
+    value: ValueRef
+    abilities: tuple[str, ...] = ()  # empty: every check
+
+
+@dataclass(frozen=True, slots=True)
+class LadderStep:
+    """One difficulty step. A sum reads ``dc``; a pool ``successes`` and ``target``;
+    roll-against ``dc`` and ``divide``. ``raw`` keeps the step as written."""
+
+    label: str
+    dc: int | None = None
+    successes: int | None = None
+    target: int | None = None
+    divide: int | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The resolution block. ``config`` is the kind's own compiled config (its module
+    defines the type); ``raw`` is the block as written."""
+
+    kind: str
+    ability_modifier: AbilityModifier
+    tiers: tuple[Tier, ...]
+    ladder: tuple[LadderStep, ...]
+    config: Any
+    proficiency_bonus: ValueRef | None = None
+    penalty_from: str | None = None
+    adjust: tuple[Adjust, ...] = ()
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CostTerm:
+    pool: str  # a live pool id or a pool group
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    id: str
+    label: str
+    kind: str | None = None
+    cost: tuple[CostTerm, ...] = ()
+    per_cost_step: Mapping[str, Any] | None = None
+    check: Mapping[str, Any] | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    id: str
+    label: str
+    holds: Literal["rows", "creatures", "items"] = "rows"
+    entries: tuple[CatalogEntry, ...] = ()
+    asset: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Gm:
+    check_guidance: str
+    sheet_guidance: str | None = None
+    world_guidance: str | None = None
+    sheet_summary: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    id: str
+    label: str
+    summary: str | None = None
+    conflicts: tuple[str, ...] = ()
+    ladder: tuple[LadderStep, ...] | None = None
+    guidance: str | None = None
+    world_guidance: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A ruleset that passed import. Immutable; play never meets an invalid one."""
+
+    id: str
+    version: int
+    name: str
+    resolution: Resolution
+    sheet: Sheet
+    gm: Gm
+    catalogs: tuple[Catalog, ...] = ()
+    layers: tuple[Layer, ...] = ()
+    edition: str | None = None
+    coverage: Mapping[str, Any] = field(default_factory=dict)
+    not_played: tuple[str, ...] = ()  # top-level blocks accepted and kept, not played
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+    def layer(self, layer_id: str) -> Layer | None:
+        return next((layer for layer in self.layers if layer.id == layer_id), None)
