@@ -13,7 +13,7 @@ A kind module exports one object, ``KIND``, that:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -44,6 +44,9 @@ class KindCompiler(Protocol):
 
     def compile(self, block: Mapping[str, Any], ctx: CompileContext) -> tuple[Any, list[Problem]]:
         """Cross-check a structurally valid block; give its config and the problems."""
+
+    def features(self, block: Mapping[str, Any]) -> Iterator[tuple[str, Path, str]]:
+        """Yield (capability version, path, feature name) for each gated key the block uses."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,31 @@
+"""Which resolution kinds exist, and which of them dicebound builds.
+
+A known kind that is not built yet has no compiler: the ruleset compiler refuses it
+by name instead of guessing at its rules.
+"""
+
+from __future__ import annotations
+
+from dicebound.kinds import dice_pool, dice_sum
+from dicebound.kinds.base import KindCompiler
+
+__all__ = ["KNOWN_KINDS", "kind_compiler"]
+
+KNOWN_KINDS: tuple[str, ...] = (
+    "dice-sum",
+    "dice-pool",
+    "dice-highest",
+    "roll-against",
+    "symbol-pool",
+    "step-pool",
+)
+
+_BUILT: dict[str, KindCompiler] = {
+    dice_sum.KIND.name: dice_sum.KIND,
+    dice_pool.KIND.name: dice_pool.KIND,
+}
+
+
+def kind_compiler(name: str) -> KindCompiler | None:
+    """The compiler of a built kind; None for a known kind not built yet (or unknown)."""
+    return _BUILT.get(name)
