@@ -46,7 +46,11 @@ class KindCompiler(Protocol):
         """Cross-check a structurally valid block; give its config and the problems."""
 
     def features(self, block: Mapping[str, Any]) -> Iterator[tuple[str, Path, str]]:
-        """Yield (capability version, path, feature name) for each gated key the block uses."""
+        """Yield (capability version, path, feature name) for each gated key the block uses.
+
+        Paths run from the document root (``("resolution", "explode", "min")``); the
+        block need only be structurally valid.
+        """
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,35 +1,557 @@
-"""dice-sum: add the dice up (skeleton; being built)."""
+"""dice-sum: add the dice up, add the check number, and reach the difficulty.
+
+What the page and FORMAT.md §4.2 give this kind: ``dice`` (count 1-10, sides 2-1000,
+1d20 by default) with ``faces`` (what each face is worth, face 1 first: Fate's dice are
+``[-1, 0, 1]``), ``openEnded`` (a single die that rolls on: at or above ``high`` it adds
+another die, at or below ``low`` it takes the chain away; at most 20 dice), ``unmodified``
+(faces the record marks when the first die shows them), ``advantage`` (roll the dice
+twice and keep the better or worse total), ``naturals`` (the top and bottom face of a
+single die succeed or fail by themselves) and the ``difficultyLadder``.
+
+One arithmetic serves both halves. A thrown set of dice reduces to a ``SetResult``
+(kept total, what its first die showed); ``_outcome`` turns a set result and the check
+into the ``SumOutcome``. ``roll`` applies them to thrown faces; ``distribution`` applies
+the same functions to every face class, chains and the advantage pick included, and
+weighs them exactly. The set distributions depend only on the ruleset, so they are
+worked out once when the block is compiled.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from dataclasses import dataclass, field
+from functools import partial
+from types import MappingProxyType
+from typing import Any, Literal, NamedTuple
 
-from dicebound.kinds.base import CompileContext
+from dicebound.dice import DiceSource
+from dicebound.dist import Dist
+from dicebound.errors import UsageError
+from dicebound.kinds.base import CompileContext, Rolled
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
-from dicebound.ruleset.spec import Arr, Bool, Int, Node, Obj, Str
+from dicebound.ruleset.spec import (
+    Arr,
+    Bool,
+    Custom,
+    Enum,
+    Int,
+    JsonSchema,
+    Node,
+    Obj,
+    Str,
+    describe,
+)
+
+__all__ = [
+    "KIND",
+    "MAX_CHAIN_DICE",
+    "Mode",
+    "NaturalRule",
+    "OpenEnded",
+    "SetResult",
+    "SumCheck",
+    "SumConfig",
+    "SumOutcome",
+    "distribution",
+    "roll",
+]
+
+Mode = Literal["normal", "advantage", "disadvantage"]
+NaturalRule = Literal["none", "both", "max-only", "min-only"]
+Natural = Literal["top", "bottom"] | None
+
+MAX_CHAIN_DICE = 20
+"""The page: one open-ended roll throws at most 20 dice."""
+
+FACE_VALUE_LIMIT = 1000
+"""A face's value, an open-ended bound and an unmodified face lie in -1000..1000."""
+
+_NATURAL_RULES: tuple[NaturalRule, ...] = ("none", "both", "max-only", "min-only")
+
+
+# -- compiled config and the check ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenEnded:
+    """A die that rolls on: at or above ``high`` adds a die, at or below ``low`` takes the
+    chain away. Either bound may be absent. Bounds compare the faces' values."""
+
+    high: int | None = None
+    low: int | None = None
+
+
+class SetResult(NamedTuple):
+    """One thrown set of dice: the total it keeps and what its first die showed.
+
+    ``natural`` is ``"top"``/``"bottom"`` when a single die's first face is its highest or
+    lowest face; ``unmodified`` is the first face's value when the ruleset marks it.
+    """
+
+    used: int
+    natural: Natural
+    unmodified: int | None
+
+
+class SumOutcome(NamedTuple):
+    """What one check came to, carrying what outcome bands read later.
+
+    A named tuple rather than a dataclass: a distribution holds thousands of them.
+    """
+
+    total: int
+    natural: Natural
+    unmodified: int | None
+    success: bool
+    critical_success: bool
+    critical_failure: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SumConfig:
+    """A compiled dice-sum block. Immutable.
+
+    ``faces`` gives face i's value at index i-1 (None: a face reads its own number).
+    ``set_dists`` holds, per mode, the exact distribution of the kept ``SetResult``;
+    it is derived from the other fields on construction.
+    """
+
+    count: int = 1
+    sides: int = 20
+    faces: tuple[int, ...] | None = None
+    open_ended: OpenEnded | None = None
+    unmodified: frozenset[int] = frozenset()
+    advantage: bool = False
+    naturals_check: NaturalRule = "none"
+    naturals_save: NaturalRule = "none"
+    max_chain: int = MAX_CHAIN_DICE
+    set_dists: Mapping[Mode, Dist[SetResult]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or self.sides < 2:
+            raise UsageError(f"{self.count}d{self.sides} is not a set of dice this kind throws")
+        if self.faces is not None and len(self.faces) != self.sides:
+            raise UsageError(f"{len(self.faces)} face values were given for {self.sides} sides")
+        if (self.open_ended or self.unmodified) and self.count != 1:
+            raise UsageError("openEnded and unmodified need a single die")
+        if self.max_chain < 1:
+            raise UsageError(f"a chain needs room for at least one die, not {self.max_chain}")
+        normal = _set_dist(self)
+        dists: dict[Mode, Dist[SetResult]] = {"normal": normal}
+        if self.advantage:
+            dists["advantage"] = _kept_dist(normal, "advantage")
+            dists["disadvantage"] = _kept_dist(normal, "disadvantage")
+        object.__setattr__(self, "set_dists", MappingProxyType(dists))
+
+    def value(self, face: int) -> int:
+        """What face number ``face`` (1..sides) is worth."""
+        return face if self.faces is None else self.faces[face - 1]
+
+    def values(self) -> tuple[int, ...]:
+        """Every face's value, face 1 first."""
+        return self.faces if self.faces is not None else tuple(range(1, self.sides + 1))
+
+    @property
+    def dice_text(self) -> str:
+        return f"{self.count}d{self.sides}"
+
+    def natural_rule(self, group: Literal["skill", "save", "ability"]) -> NaturalRule:
+        """The natural rule of a check's group: saves read ``naturals.save``, skill and
+        ability checks ``naturals.check``."""
+        return self.naturals_save if group == "save" else self.naturals_check
+
+
+@dataclass(frozen=True, slots=True)
+class SumCheck:
+    """One prepared check: the config, the check number, the dc, the advantage mode and
+    the natural rule of this check's group (checks or saves)."""
+
+    config: SumConfig
+    modifier: int
+    dc: int
+    mode: Mode = "normal"
+    naturals: NaturalRule = "none"
+
+    def __post_init__(self) -> None:
+        if self.mode != "normal" and self.mode not in self.config.set_dists:
+            raise UsageError(
+                f'mode "{self.mode}" needs a ruleset with "advantage": true; this one has none'
+            )
+        if self.naturals not in _NATURAL_RULES:
+            raise UsageError(f"{self.naturals!r} is not a natural rule")
+
+
+# -- the shared arithmetic -----------------------------------------------------------
+
+
+def _rolls_on(config: SumConfig, position: int, value: int) -> int:
+    """Whether the die at ``position`` (1 = the first) throws another after it.
+
+    +1: the next die is added (at or above ``high``); -1: the chain that follows is taken
+    away (only the first die, at or below ``low``); 0: the roll stops. The chain holds
+    at most ``max_chain`` dice.
+    """
+    rule = config.open_ended
+    if rule is None or position >= config.max_chain:
+        return 0
+    if position == 1 and rule.low is not None and value <= rule.low:
+        return -1
+    if rule.high is not None and value >= rule.high:
+        return 1
+    return 0
+
+
+def _first_marks(config: SumConfig, face: int) -> tuple[Natural, int | None]:
+    """What the record and the bands read off the first die of a set (single die only)."""
+    if config.count != 1:
+        return None, None
+    natural: Natural = "top" if face == config.sides else "bottom" if face == 1 else None
+    value = config.value(face)
+    return natural, (value if value in config.unmodified else None)
+
+
+def _keeps_first(mode: Mode, first: int, second: int) -> bool:
+    """Advantage keeps the better total, disadvantage the worse; a tie keeps the first."""
+    return first >= second if mode == "advantage" else first <= second
+
+
+def _outcome(check: SumCheck, kept: SetResult) -> SumOutcome:
+    """The check's result from the kept set: naturals first, else total against dc."""
+    used, natural, unmodified = kept
+    total = used + check.modifier
+    if natural is not None:
+        rule = check.naturals
+        if natural == "top" and rule in ("both", "max-only"):
+            return _new_outcome(SumOutcome, (total, natural, unmodified, True, True, False))
+        if natural == "bottom" and rule in ("both", "min-only"):
+            return _new_outcome(SumOutcome, (total, natural, unmodified, False, False, True))
+    return _new_outcome(SumOutcome, (total, natural, unmodified, total >= check.dc, False, False))
+
+
+_new_outcome = tuple.__new__  # a named tuple built without its Python-level __new__
+
+
+# -- play ------------------------------------------------------------------------------
+
+
+def _throw_set(config: SumConfig, dice: DiceSource, shown: list[str]) -> SetResult:
+    """Throw one set in throw order (an open-ended die's chain right after it)."""
+    used = 0
+    marks: tuple[Natural, int | None] = (None, None)
+    sides = config.sides
+    for i in range(config.count):
+        face = dice.throw(sides)
+        value = config.value(face)
+        shown.append(str(value))
+        if i == 0:
+            marks = _first_marks(config, face)
+        sign = _rolls_on(config, 1, value)
+        position, chain, going = 1, 0, sign != 0
+        while going:
+            position += 1
+            extra = config.value(dice.throw(sides))
+            shown.append(str(extra))
+            chain += extra
+            going = _rolls_on(config, position, extra) != 0
+        used += value + sign * chain
+    return SetResult(used, *marks)
+
+
+def roll(check: SumCheck, dice: DiceSource) -> Rolled:
+    """Throw the check: the first set, then (advantage) the second, and read the result."""
+    config = check.config
+    shown: list[str] = []
+    kept = _throw_set(config, dice, shown)
+    if check.mode != "normal":
+        second = _throw_set(config, dice, shown)
+        if not _keeps_first(check.mode, kept.used, second.used):
+            kept = second
+    out = _outcome(check, kept)
+    extras = () if kept.unmodified is None else (("unmodified", str(kept.unmodified)),)
+    return Rolled(
+        rolls=tuple(shown),
+        used=kept.used,
+        modifier=check.modifier,
+        total=out.total,
+        success=out.success,
+        critical_success=out.critical_success,
+        critical_failure=out.critical_failure,
+        dice=config.dice_text,
+        mode=check.mode,
+        extras=extras,
+    )
+
+
+# -- odds ------------------------------------------------------------------------------
+
+
+def distribution(check: SumCheck) -> Dist[SumOutcome]:
+    """The exact distribution of what ``roll`` gives for this check."""
+    return check.config.set_dists[check.mode].map(partial(_outcome, check))
+
+
+def _chain_tail(config: SumConfig, position: int) -> Dist[int]:
+    """The sum of the dice thrown from ``position`` on, given that one is thrown there."""
+    values = config.values()
+    tail = Dist.uniform(values)  # the last die the chain may hold stops whatever it shows
+    for pos in range(config.max_chain - 1, position - 1, -1):
+        stop = [v for v in values if _rolls_on(config, pos, v) == 0]
+        going = [v for v in values if _rolls_on(config, pos, v) != 0]
+        parts: list[tuple[Dist[int], int]] = []
+        if stop:
+            parts.append((Dist.uniform(stop), len(stop)))
+        if going:
+            parts.append((Dist.uniform(going) + tail, len(going)))
+        tail = Dist.mix(parts)
+    return tail
+
+
+def _set_dist(config: SumConfig) -> Dist[SetResult]:
+    """The distribution of one thrown set, by the same rules ``_throw_set`` follows."""
+    if config.count > 1:
+        total = Dist.uniform(config.values()).sum_of(config.count)
+        return total.map(lambda used: SetResult(used, None, None))
+    # A single die: group its faces by how the chain goes on and what the first die marks.
+    groups: dict[tuple[int, Natural, int | None], list[int]] = {}
+    for face in range(1, config.sides + 1):
+        value = config.value(face)
+        key = (_rolls_on(config, 1, value), *_first_marks(config, face))
+        groups.setdefault(key, []).append(value)
+    tail = (
+        _chain_tail(config, 2) if any(key[0] for key in groups) and config.max_chain > 1 else None
+    )
+    parts: list[tuple[Dist[SetResult], int]] = []
+    for (sign, natural, unmodified), group in groups.items():
+        base = Dist.uniform(group)
+        if sign:
+            assert tail is not None
+            base = base + tail if sign > 0 else base - tail
+        marked = partial(SetResult, natural=natural, unmodified=unmodified)
+        parts.append((base.map(marked), len(group)))
+    return Dist.mix(parts)
+
+
+def _kept_dist(one: Dist[SetResult], mode: Mode) -> Dist[SetResult]:
+    """Two independent sets, one kept as ``_keeps_first`` says.
+
+    The first set is kept when it wins or ties, the second when it strictly wins, so a
+    kept result r of total t weighs w(r) * (P[other ≤ t] + P[other < t]) for advantage
+    (mirrored for disadvantage), over the square of the total weight.
+    """
+    by_total: dict[int, int] = {}
+    for kept, w in one.items():
+        by_total[kept.used] = by_total.get(kept.used, 0) + w
+    order = sorted(by_total, reverse=mode == "disadvantage")
+    # ``before[t]``: weight of totals the kept set strictly beats; ``upto``: ties included.
+    before: dict[int, int] = {}
+    running = 0
+    for t in order:
+        before[t] = running
+        running += by_total[t]
+    out = {}
+    for kept, w in one.items():
+        t = kept.used
+        out[kept] = w * (2 * before[t] + by_total[t])
+    return Dist(out)
+
+
+# -- import: the block's keys, its cross-checks, and its capability features ---------------
+
+
+def _misplaced(name: str) -> Custom:
+    def check(value: object, path: Path) -> Iterator[Problem]:
+        yield Problem(
+            path,
+            "misplaced-key",
+            f'"{name}" belongs in resolution beside "dice", not inside it.',
+        )
+
+    schema: JsonSchema = {"not": {}}
+    return Custom(check, schema)
+
+
+_FACE = Int(-FACE_VALUE_LIMIT, FACE_VALUE_LIMIT)
 
 _STEP = Obj({"label": Str(hi=80), "dc": Int(-100, 1000)}, required=("label", "dc"))
 
-
-class _DiceSum:
-    name = "dice-sum"
-    keys: Mapping[str, Node] = {
-        "dice": Obj({"count": Int(1, 10), "sides": Int(2, 1000)}),
+_KEYS: Mapping[str, Node] = MappingProxyType(
+    {
+        "dice": Obj(
+            {
+                "count": Int(1, 10),
+                "sides": Int(2, 1000),
+                "faces": Arr(_FACE, lo=2, hi=1000, noun="face value"),
+                "openEnded": _misplaced("openEnded"),
+                "unmodified": _misplaced("unmodified"),
+            },
+            required=("count", "sides"),
+        ),
         "advantage": Bool(),
+        "naturals": Obj({"check": Enum(_NATURAL_RULES), "save": Enum(_NATURAL_RULES)}),
+        "openEnded": Obj({"high": _FACE, "low": _FACE}, at_least_one=("high", "low")),
+        "unmodified": Arr(_FACE, lo=1, hi=100, noun="face"),
         "difficultyLadder": Arr(_STEP, lo=1, hi=12, noun="step"),
     }
+)
+
+
+def _faces_text(config_values: tuple[int, ...], sides: int, has_faces: bool) -> str:
+    if not has_faces:
+        return f"a d{sides} has faces 1 to {sides}"
+    shown = ", ".join(str(v) for v in config_values[:12])
+    more = ", ..." if len(config_values) > 12 else ""
+    return f"its faces are worth {shown}{more}"
+
+
+class DiceSumKind:
+    """The compile half of dice-sum (the play half is ``roll`` and ``distribution``)."""
+
+    name = "dice-sum"
+    keys: Mapping[str, Node] = _KEYS
     required: tuple[str, ...] = ("difficultyLadder",)
 
     def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
-        return LadderStep(label=raw["label"], dc=int(raw["dc"]), raw=raw)
+        return LadderStep(label=str(raw["label"]), dc=int(raw["dc"]), raw=raw)
 
-    def compile(self, block: Mapping[str, Any], ctx: CompileContext) -> tuple[Any, list[Problem]]:
-        return dict(block), []
+    def compile(
+        self, block: Mapping[str, Any], ctx: CompileContext
+    ) -> tuple[SumConfig | None, list[Problem]]:
+        """Cross-check a structurally valid block and build its config."""
+        at = ctx.path
+        problems: list[Problem] = []
+        dice = block.get("dice", {})
+        count, sides = int(dice.get("count", 1)), int(dice.get("sides", 20))
+        raw_faces = dice.get("faces")
+        faces = tuple(int(v) for v in raw_faces) if raw_faces is not None else None
+        if faces is not None and len(faces) != sides:
+            problems.append(
+                Problem(
+                    (*at, "dice", "faces"),
+                    "faces-count",
+                    f"gives {len(faces)} face values for a die of {sides} sides; "
+                    "give one value per face, lowest face first.",
+                )
+            )
+            faces = None
+        values = faces if faces is not None else tuple(range(1, sides + 1))
+        on_die = set(values)
+        faces_text = _faces_text(values, sides, faces is not None)
+
+        def single_die_only(key: str, what: str) -> None:
+            problems.append(
+                Problem(
+                    (*at, key),
+                    "single-die-only",
+                    f"{what} needs a single die, and this ruleset throws {count}d{sides}.",
+                )
+            )
+
+        open_ended: OpenEnded | None = None
+        if "openEnded" in block:
+            raw = block["openEnded"]
+            high, low = raw.get("high"), raw.get("low")
+            high = None if high is None else int(high)
+            low = None if low is None else int(low)
+            bad = False
+            if count != 1:
+                single_die_only("openEnded", "openEnded")
+                bad = True
+            for key, bound in (("high", high), ("low", low)):
+                if bound is not None and bound not in on_die:
+                    problems.append(
+                        Problem(
+                            (*at, "openEnded", key),
+                            "face-not-on-die",
+                            f"{bound} is not a face of the die: {faces_text}.",
+                        )
+                    )
+                    bad = True
+            if not bad:
+                if high is not None and low is not None and low >= high:
+                    problems.append(
+                        Problem(
+                            (*at, "openEnded", "low"),
+                            "low-not-below-high",
+                            f"{low} is not below high {high}; a face at or below low rolls "
+                            "down and one at or above high rolls up, so low must be the lower.",
+                        )
+                    )
+                elif high is not None and high <= min(values):
+                    problems.append(
+                        Problem(
+                            (*at, "openEnded", "high"),
+                            "always-fires",
+                            f"{high} is the die's lowest face, so every face would roll on; "
+                            "high must be above the lowest face.",
+                        )
+                    )
+                elif low is not None and low >= max(values):
+                    problems.append(
+                        Problem(
+                            (*at, "openEnded", "low"),
+                            "always-fires",
+                            f"{low} is the die's highest face, so every face would roll down; "
+                            "low must be below the highest face.",
+                        )
+                    )
+                else:
+                    open_ended = OpenEnded(high=high, low=low)
+
+        unmodified: frozenset[int] = frozenset()
+        if "unmodified" in block:
+            marked = [int(v) for v in block["unmodified"]]
+            if count != 1:
+                single_die_only("unmodified", "unmodified")
+            for i, v in enumerate(marked):
+                if v not in on_die:
+                    problems.append(
+                        Problem(
+                            (*at, "unmodified", i),
+                            "face-not-on-die",
+                            f"{v} is not a face of the die: {faces_text}.",
+                        )
+                    )
+            unmodified = frozenset(marked)
+
+        naturals = block.get("naturals", {})
+        rules: dict[str, NaturalRule] = {}
+        for group in ("check", "save"):
+            rule = naturals.get(group, "none")
+            if rule != "none" and count != 1:
+                problems.append(
+                    Problem(
+                        (*at, "naturals", group),
+                        "single-die-only",
+                        f"{describe(rule)} needs a single die, and this ruleset throws "
+                        f'{count}d{sides}; a ruleset with more dice uses "none".',
+                    )
+                )
+            rules[group] = rule
+        if problems:
+            return None, problems
+        config = SumConfig(
+            count=count,
+            sides=sides,
+            faces=faces,
+            open_ended=open_ended,
+            unmodified=unmodified,
+            advantage=bool(block.get("advantage", False)),
+            naturals_check=rules["check"],
+            naturals_save=rules["save"],
+        )
+        return config, []
 
     def features(self, block: Mapping[str, Any]) -> Iterator[tuple[str, Path, str]]:
-        yield from ()
+        """The keys a packaged ruleset must declare a Capability API version for."""
+        dice = block.get("dice")
+        if isinstance(dice, Mapping) and "faces" in dice:
+            yield "1.136", ("resolution", "dice", "faces"), "dice.faces"
+        for key in ("openEnded", "unmodified"):
+            if key in block:
+                yield "1.136", ("resolution", key), key
 
 
-KIND = _DiceSum()
+KIND = DiceSumKind()

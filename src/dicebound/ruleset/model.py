@@ -178,6 +178,8 @@ class ListColumn:
     max: float | None = None
     values: tuple[str, ...] = ()
     max_length: int | None = None
+    default: object = None  # what a row without this cell reads (listSum, extra, row pools)
+    integer: bool = True  # a number column holds whole numbers unless it says otherwise
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,646 @@
+"""Reading a character file against its ruleset.
+
+A character file holds one party member (DESIGN.md "Characters")::
+
+    { "name": "Bram the Quiet",
+      "sheet": { "v": 1, "build": { "abilities": {...}, "skills": {...}, "saves": {...},
+                                    "bonuses": {...}, "fields": {...}, "lists": {...} } },
+      "live":  { "pools": {...}, "tracks": {...}, "wounds": {...}, "text": {...},
+                 "conditions": [...], "states": {...} } }
+
+``sheet`` is Marinara's build envelope (absent: the blank build) and ``live`` the sparse
+live state (FORMAT.md §6). Reading is strict: an unknown key, an id the ruleset does not
+declare, a value of the wrong type or out of its range is a problem, and every problem
+is reported at once as ``CharacterInvalid``. Nothing else is ever raised for any JSON.
+
+Choices where the documents are silent:
+
+- ``v`` is the sheet version the build was written for; any whole number from 1 is
+  accepted (a build is checked key by key against the ruleset as it is now).
+- Ability scores and bonuses are whole numbers; a number field or column is whole unless
+  it says ``integer: false``.
+- A skill's or save's tier must be one the sheet offers (``skillTiers``/``saveTiers``,
+  all tiers when those are absent).
+- A ``_catalog`` mark on a row of a catalog kept in an asset (not inline) is accepted
+  when its entry id is well formed, since dicebound does not read assets.
+- Live values must fit the maxima the build gives them; when the build itself has
+  problems those range checks are left out, so a bad build is not reported twice.
+- The marks of a sequential wound track are put most severe first; an indexed track's
+  trailing clear boxes are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Literal
+
+from dicebound.errors import CharacterInvalid
+from dicebound.problems import Path, Problem, did_you_mean, sort_problems
+from dicebound.ruleset.model import Field, ListColumn, ListDecl, Ruleset
+from dicebound.ruleset.spec import KEBAB_PATTERN, describe, is_int, is_number
+from dicebound.sheet import (
+    Build,
+    Character,
+    Live,
+    PoolValue,
+    Row,
+    Scalar,
+    SheetView,
+    Wounds,
+    blank_build,
+    frozen_map,
+)
+
+__all__ = ["NAME_MAX", "load_character"]
+
+NAME_MAX = 100
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+_TEXT_CAP = {"text": 500, "longtext": 4000, "dice": 40}
+
+
+def load_character(ruleset: Ruleset, raw: object) -> Character:
+    """Read one character file (parsed JSON) against ``ruleset``.
+
+    Raises:
+        CharacterInvalid: listing every problem, each naming the bad key or id.
+    """
+    return _Loader(ruleset).load(raw)
+
+
+def _show(value: object) -> str:
+    """``describe``, safe for numbers too long to print."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return "a very large number"
+    return describe(value)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+class _Loader:
+    """Walks one file, collecting every problem; bad entries read as their defaults."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.sheet = ruleset.sheet
+        self.problems: list[Problem] = []
+
+    def add(self, path: Path, code: str, message: str) -> None:
+        self.problems.append(Problem(path, code, message))
+
+    # -- shapes ------------------------------------------------------------------
+
+    def obj(self, value: object, path: Path, what: str) -> dict[str, object] | None:
+        if not isinstance(value, dict):
+            self.add(path, "wrong-type", f"{what} must be an object, not {_show(value)}.")
+            return None
+        return value
+
+    def keys(self, value: Mapping[str, object], path: Path, allowed: tuple[str, ...]) -> None:
+        for key in value:
+            if key == "$comment" or key in allowed:
+                continue
+            name = str(key)
+            self.add(
+                (*path, name),
+                "unknown-key",
+                f'"{name}" is not a key this object takes.{did_you_mean(name, allowed)}',
+            )
+
+    def entries(self, value: object, path: Path, what: str) -> Iterator[tuple[str, object, Path]]:
+        """The ``(key, value, path)`` of a map, ``$comment`` left out."""
+        found = self.obj(value, path, what)
+        if found is None:
+            return
+        for key, item in found.items():
+            if key != "$comment":
+                yield str(key), item, (*path, str(key))
+
+    def whole(
+        self, value: object, path: Path, what: str, lo: float | None, hi: float | None
+    ) -> int | None:
+        if not is_number(value):
+            self.add(path, "wrong-type", f"{what} must be a whole number, not {_show(value)}.")
+            return None
+        if not is_int(value):
+            self.add(path, "not-whole", f"{what} must be a whole number, not {_show(value)}.")
+            return None
+        assert isinstance(value, int | float)
+        number = int(value)
+        if lo is not None and number < lo:
+            self.add(path, "too-small", f"{_show(number)} is below {what}'s minimum {_num(lo)}.")
+            return None
+        if hi is not None and number > hi:
+            self.add(path, "too-large", f"{_show(number)} is above {what}'s maximum {_num(hi)}.")
+            return None
+        return number
+
+    def unknown(self, path: Path, code: str, name: str, what: str, known: list[str]) -> None:
+        self.add(
+            path,
+            code,
+            f'"{name}" is not {what} of this ruleset.{did_you_mean(name, known)}',
+        )
+
+    # -- the file ------------------------------------------------------------------
+
+    def load(self, raw: object) -> Character:
+        top = self.obj(raw, (), "A character file")
+        if top is None:
+            raise CharacterInvalid(self.problems)
+        self.keys(top, (), ("name", "sheet", "live"))
+        name = self.name(top)
+        build, clean = self.envelope(top.get("sheet")) if "sheet" in top else (None, True)
+        build = build or blank_build(self.ruleset)
+        live = self.live(top["live"], build, clean) if "live" in top else Live()
+        if self.problems:
+            raise CharacterInvalid(sort_problems(self.problems))
+        return Character(name, build, live)
+
+    def name(self, top: Mapping[str, object]) -> str:
+        if "name" not in top:
+            self.add((), "missing-key", 'A character needs a "name".')
+            return ""
+        name = top["name"]
+        path: Path = ("name",)
+        if not isinstance(name, str):
+            self.add(path, "wrong-type", f"The name must be a string, not {_show(name)}.")
+            return ""
+        if not name.strip():
+            self.add(path, "too-short", "The name may not be empty.")
+        elif len(name) > NAME_MAX:
+            self.add(path, "too-long", f"The name has {len(name)} characters; at most {NAME_MAX}.")
+        elif _CONTROL.search(name):
+            self.add(path, "bad-text", f"The name {_show(name)} must be a single line.")
+        return name
+
+    def envelope(self, raw: object) -> tuple[Build | None, bool]:
+        path: Path = ("sheet",)
+        before = len(self.problems)
+        sheet = self.obj(raw, path, "The sheet")
+        if sheet is None:
+            return None, False
+        self.keys(sheet, path, ("v", "build"))
+        version = self.sheet.version
+        if "v" not in sheet:
+            self.add(path, "missing-key", 'The sheet needs "v", the sheet version of its build.')
+        else:
+            found = self.whole(sheet["v"], (*path, "v"), "The sheet version", 1, None)
+            version = version if found is None else found
+        if "build" not in sheet:
+            self.add(path, "missing-key", 'The sheet needs a "build".')
+            return None, False
+        build = self.build(sheet["build"], (*path, "build"), version)
+        return build, len(self.problems) == before
+
+    # -- the build -----------------------------------------------------------------
+
+    def build(self, raw: object, path: Path, version: int) -> Build:
+        blank = blank_build(self.ruleset)
+        found = self.obj(raw, path, "The build")
+        if found is None:
+            return blank
+        self.keys(found, path, ("abilities", "skills", "saves", "bonuses", "fields", "lists"))
+        abilities = dict(blank.abilities)
+        for key, value, at in self.entries(
+            found.get("abilities", {}), (*path, "abilities"), "abilities"
+        ):
+            ability = self.sheet.ability(key)
+            if ability is None:
+                known = [a.id for a in self.sheet.abilities]
+                self.unknown(at, "unknown-ability", key, "an ability", known)
+                continue
+            score = self.whole(value, at, ability.label, ability.min, ability.max)
+            if score is not None:
+                abilities[key] = score
+        skills = self.tiers(found.get("skills", {}), (*path, "skills"), "skill")
+        saves = self.tiers(found.get("saves", {}), (*path, "saves"), "save")
+        bonuses = self.bonuses(found.get("bonuses", {}), (*path, "bonuses"))
+        fields = dict(blank.fields)
+        for key, value, at in self.entries(found.get("fields", {}), (*path, "fields"), "fields"):
+            decl = next((f for f in self.sheet.fields if f.id == key), None)
+            if decl is None:
+                known = [f.id for f in self.sheet.fields]
+                self.unknown(at, "unknown-field", key, "a field", known)
+                continue
+            checked = self.scalar(decl, value, at, decl.label)
+            if checked is not None:
+                fields[key] = checked
+        lists: dict[str, tuple[Row, ...]] = {}
+        for key, value, at in self.entries(found.get("lists", {}), (*path, "lists"), "lists"):
+            decl_list = next((lst for lst in self.sheet.lists if lst.id == key), None)
+            if decl_list is None:
+                known = [lst.id for lst in self.sheet.lists]
+                self.unknown(at, "unknown-list", key, "a list", known)
+                continue
+            lists[key] = self.rows(decl_list, value, at)
+        return Build(
+            version=version,
+            abilities=frozen_map(abilities),
+            skills=frozen_map(skills),
+            saves=frozen_map(saves),
+            bonuses=frozen_map(bonuses),
+            fields=frozen_map(fields),
+            lists=frozen_map(lists),
+        )
+
+    def tiers(self, raw: object, path: Path, group: Literal["skill", "save"]) -> dict[str, str]:
+        items = self.sheet.skills if group == "skill" else self.sheet.saves
+        offered = self.sheet.skill_tiers if group == "skill" else self.sheet.save_tiers
+        tiers = [t.id for t in self.ruleset.resolution.tiers]
+        offered = tuple(t for t in offered if t in tiers) or tuple(tiers)
+        out: dict[str, str] = {}
+        for key, value, at in self.entries(raw, path, f"{group}s"):
+            if not any(item.id == key for item in items):
+                self.unknown(at, f"unknown-{group}", key, f"a {group}", [i.id for i in items])
+                continue
+            if not isinstance(value, str):
+                self.add(
+                    at, "wrong-type", f"A {group}'s tier must be a tier id, not {_show(value)}."
+                )
+            elif value not in tiers:
+                self.unknown(at, "unknown-tier", value, "a proficiency tier", tiers)
+            elif value not in offered:
+                self.add(
+                    at,
+                    "tier-not-offered",
+                    f'"{value}" is not a tier {group}s may take here; they take '
+                    f"{', '.join(offered)}.{did_you_mean(value, offered)}",
+                )
+            else:
+                out[key] = value
+        return out
+
+    def bonuses(self, raw: object, path: Path) -> dict[str, int]:
+        known = [s.id for s in self.sheet.skills] + [s.id for s in self.sheet.saves]
+        out: dict[str, int] = {}
+        for key, value, at in self.entries(raw, path, "bonuses"):
+            if key not in known:
+                self.unknown(at, "unknown-skill", key, "a skill or a save", known)
+                continue
+            bonus = self.whole(
+                value, at, f'the bonus of "{key}"', self.sheet.bonus_min, self.sheet.bonus_max
+            )
+            if bonus is not None:
+                out[key] = bonus
+        return out
+
+    def scalar(
+        self, decl: Field | ListColumn, value: object, path: Path, label: str
+    ) -> Scalar | None:
+        """A field's or a column's value, checked against its type; None when refused."""
+        kind = decl.type
+        if kind == "number":
+            if decl.integer:
+                return self.whole(value, path, label, decl.min, decl.max)
+            if not is_number(value):
+                self.add(path, "wrong-type", f"{label} must be a number, not {_show(value)}.")
+                return None
+            assert isinstance(value, int | float)
+            if decl.min is not None and value < decl.min:
+                self.add(
+                    path,
+                    "too-small",
+                    f"{_show(value)} is below {label}'s minimum {_num(decl.min)}.",
+                )
+                return None
+            if decl.max is not None and value > decl.max:
+                self.add(
+                    path,
+                    "too-large",
+                    f"{_show(value)} is above {label}'s maximum {_num(decl.max)}.",
+                )
+                return None
+            return value
+        if kind == "boolean":
+            if not isinstance(value, bool):
+                self.add(path, "wrong-type", f"{label} must be true or false, not {_show(value)}.")
+                return None
+            return value
+        if not isinstance(value, str):
+            self.add(path, "wrong-type", f"{label} must be a string, not {_show(value)}.")
+            return None
+        if kind == "enum":
+            if value not in decl.values:
+                choices = ", ".join(f'"{v}"' for v in decl.values)
+                self.add(
+                    path,
+                    "unknown-value",
+                    f"{_show(value)} is not one of {label}'s values ({choices})."
+                    f"{did_you_mean(value, decl.values)}",
+                )
+                return None
+            return value
+        cap = decl.max_length if decl.max_length is not None else _TEXT_CAP.get(kind, 4000)
+        if len(value) > cap:
+            self.add(path, "too-long", f"{label} takes at most {cap} characters, not {len(value)}.")
+            return None
+        return value
+
+    def rows(self, decl: ListDecl, raw: object, path: Path) -> tuple[Row, ...]:
+        if not isinstance(raw, list):
+            self.add(
+                path,
+                "wrong-type",
+                f"The list {decl.label} must be a list of rows, not {_show(raw)}.",
+            )
+            return ()
+        if len(raw) > decl.max_items:
+            self.add(
+                path,
+                "too-many",
+                f"The list {decl.label} takes at most {decl.max_items} rows, not {len(raw)}.",
+            )
+        columns = {c.id: c for c in decl.columns}
+        rows: list[Row] = []
+        for i, item in enumerate(raw[: decl.max_items]):
+            at: Path = (*path, i)
+            row = self.obj(item, at, f"A row of {decl.label}")
+            if row is None:
+                continue
+            cells: dict[str, Scalar] = {}
+            catalog: str | None = None
+            for key, value in row.items():
+                name = str(key)
+                if name == "$comment":
+                    continue
+                if name == "_catalog":
+                    catalog = self.catalog_mark(value, (*at, name))
+                    continue
+                column = columns.get(name)
+                if column is None:
+                    self.unknown(
+                        (*at, name),
+                        "unknown-column",
+                        name,
+                        f"a column of {decl.label}",
+                        list(columns),
+                    )
+                    continue
+                checked = self.scalar(column, value, (*at, name), column.label)
+                if checked is not None:
+                    cells[name] = checked
+            for column in decl.columns:
+                given = row.get(column.id)
+                if column.required and (
+                    given is None or (isinstance(given, str) and not given.strip())
+                ):
+                    self.add(
+                        at,
+                        "missing-key",
+                        f'The row needs "{column.id}" ({column.label}), which {decl.label} requires.',
+                    )
+                if (
+                    column.id not in cells
+                    and column.id not in row
+                    and isinstance(column.default, bool | int | float | str)
+                ):
+                    cells[column.id] = column.default
+            rows.append(Row(frozen_map(cells), catalog))
+        return tuple(rows)
+
+    def catalog_mark(self, value: object, path: Path) -> str | None:
+        shape = '"<catalog id>/<entry id>"'
+        if not isinstance(value, str) or value.count("/") != 1:
+            self.add(path, "bad-catalog-mark", f"_catalog must be {shape}, not {_show(value)}.")
+            return None
+        catalog_id, entry_id = value.split("/")
+        catalogs = self.ruleset.catalogs
+        catalog = next((c for c in catalogs if c.id == catalog_id), None)
+        if catalog is None:
+            self.unknown(path, "unknown-catalog", catalog_id, "a catalog", [c.id for c in catalogs])
+            return None
+        if catalog.asset is not None and not catalog.entries:
+            if re.match(KEBAB_PATTERN, entry_id):
+                return value
+            self.add(path, "bad-catalog-mark", f'"{entry_id}" is not a catalog entry id.')
+            return None
+        if not any(e.id == entry_id for e in catalog.entries):
+            known = [e.id for e in catalog.entries]
+            self.unknown(
+                path, "unknown-entry", entry_id, f"an entry of the catalog {catalog.label}", known
+            )
+            return None
+        return value
+
+    # -- live state ------------------------------------------------------------------
+
+    def live(self, raw: object, build: Build, clean: bool) -> Live:
+        path: Path = ("live",)
+        found = self.obj(raw, path, "The live state")
+        if found is None:
+            return Live()
+        self.keys(found, path, ("pools", "tracks", "wounds", "text", "conditions", "states"))
+        view = SheetView(self.ruleset, Character("", build))
+        return Live(
+            pools=frozen_map(self.pools(found.get("pools", {}), (*path, "pools"), view, clean)),
+            tracks=frozen_map(self.tracks(found.get("tracks", {}), (*path, "tracks"), view, clean)),
+            wounds=frozen_map(self.wounds(found.get("wounds", {}), (*path, "wounds"), view, clean)),
+            text=frozen_map(self.text(found.get("text", {}), (*path, "text"))),
+            conditions=self.conditions(found.get("conditions", []), (*path, "conditions")),
+            states=frozen_map(self.states(found.get("states", {}), (*path, "states"))),
+        )
+
+    def pools(self, raw: object, path: Path, view: SheetView, clean: bool) -> dict[str, PoolValue]:
+        keys = view.pool_keys()
+        out: dict[str, PoolValue] = {}
+        for key, value, at in self.entries(raw, path, "pools"):
+            if key not in keys:
+                self.add(
+                    at,
+                    "unknown-pool",
+                    f'"{key}" is not a pool of this ruleset or of a list row of this character '
+                    f'(a row\'s pool is "<list id>:<row name in lower case>").{did_you_mean(key, keys)}',
+                )
+                continue
+            entry = self.obj(value, at, f"The pool {key}")
+            if entry is None:
+                continue
+            self.keys(entry, at, ("value", "temp"))
+            label = view.pool_label(key)
+            top = view.pool_max(key) if clean else None
+            if "value" not in entry:
+                self.add(at, "missing-key", f'The pool {label} needs a "value".')
+                continue
+            current = self.whole(entry["value"], (*at, "value"), f"{label}'s value", 0, top)
+            temp = 0
+            if "temp" in entry:
+                pool = next((p for p in self.sheet.pools if p.id == key), None)
+                if pool is None or not pool.allow_temp:
+                    self.add(
+                        (*at, "temp"),
+                        "no-temp",
+                        f"{label} takes no temporary points (its pool does not say allowTemp).",
+                    )
+                else:
+                    temp = self.whole(entry["temp"], (*at, "temp"), f"{label}'s temp", 0, None) or 0
+            if current is not None:
+                out[key] = PoolValue(current, temp)
+        return out
+
+    def tracks(self, raw: object, path: Path, view: SheetView, clean: bool) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for key, value, at in self.entries(raw, path, "tracks"):
+            track = next((t for t in self.sheet.tracks if t.id == key), None)
+            if track is None:
+                self.unknown(at, "unknown-track", key, "a track", [t.id for t in self.sheet.tracks])
+                continue
+            if track.is_wound_track:
+                self.add(
+                    at,
+                    "wrong-track",
+                    f'"{key}" is a wound track: its marks go under live.wounds, not a number here.',
+                )
+                continue
+            top = view.track_max(key) if clean else None
+            number = self.whole(value, at, track.label, track.min, top)
+            if number is not None:
+                out[key] = number
+        return out
+
+    def wounds(self, raw: object, path: Path, view: SheetView, clean: bool) -> dict[str, Wounds]:
+        out: dict[str, Wounds] = {}
+        for key, value, at in self.entries(raw, path, "wounds"):
+            track = next((t for t in self.sheet.tracks if t.id == key), None)
+            if track is None:
+                self.unknown(at, "unknown-track", key, "a track", [t.id for t in self.sheet.tracks])
+                continue
+            if not track.is_wound_track:
+                self.add(
+                    at,
+                    "wrong-track",
+                    f'"{key}" is a plain track: its number goes under live.tracks, not marks here.',
+                )
+                continue
+            entry = self.obj(value, at, f"The wounds of {track.label}")
+            if entry is None:
+                continue
+            self.keys(entry, at, ("marks", "overflow"))
+            overflow = 0
+            if "overflow" in entry:
+                overflow = (
+                    self.whole(entry["overflow"], (*at, "overflow"), "overflow", 0, None) or 0
+                )
+            if "marks" not in entry:
+                self.add(at, "missing-key", f'The wounds of {track.label} need "marks".')
+                continue
+            marks_raw = entry["marks"]
+            if not isinstance(marks_raw, list):
+                self.add(
+                    (*at, "marks"),
+                    "wrong-type",
+                    f"marks must be a list of kind ids, not {_show(marks_raw)}.",
+                )
+                continue
+            kinds = {k.id: k.severity for k in track.kinds}
+            indexed = track.fill == "indexed"
+            marks: list[str] = []
+            good = True
+            for i, mark in enumerate(marks_raw):
+                mark_at: Path = (*at, "marks", i)
+                if not isinstance(mark, str):
+                    self.add(mark_at, "wrong-type", f"A mark must be a kind id, not {_show(mark)}.")
+                    good = False
+                elif mark == "":
+                    if not indexed:
+                        self.add(
+                            mark_at,
+                            "empty-mark",
+                            f'"" marks a clear box, which only an indexed track has; {track.label} fills in order.',
+                        )
+                        good = False
+                    marks.append(mark)
+                elif mark not in kinds:
+                    self.unknown(
+                        mark_at,
+                        "unknown-kind",
+                        mark,
+                        f"a kind of harm of {track.label}",
+                        list(kinds),
+                    )
+                    good = False
+                else:
+                    marks.append(mark)
+            if not good:
+                continue
+            if clean:
+                room = view.track_max(key)
+                if len(marks) > room:
+                    what = "boxes" if track.boxes_by is not None else "rungs"
+                    self.add(
+                        (*at, "marks"),
+                        "too-many",
+                        f"{track.label} has {room} {what} on this sheet, so it holds at most "
+                        f"{room} marks, not {len(marks)}.",
+                    )
+                    continue
+            if indexed:
+                while marks and not marks[-1]:
+                    marks.pop()
+            else:
+                marks.sort(key=lambda m: -kinds[m])
+            out[key] = Wounds(tuple(marks), overflow)
+        return out
+
+    def text(self, raw: object, path: Path) -> dict[str, str]:
+        out: dict[str, str] = {}
+        declared = {tid: (label, cap) for tid, label, cap in self.sheet.text}
+        for key, value, at in self.entries(raw, path, "text"):
+            if key not in declared:
+                self.unknown(at, "unknown-text", key, "a live text", list(declared))
+                continue
+            label, cap = declared[key]
+            if not isinstance(value, str):
+                self.add(at, "wrong-type", f"{label} must be a string, not {_show(value)}.")
+            elif len(value) > cap:
+                self.add(
+                    at, "too-long", f"{label} takes at most {cap} characters, not {len(value)}."
+                )
+            else:
+                out[key] = value
+        return out
+
+    def conditions(self, raw: object, path: Path) -> tuple[str, ...]:
+        if not isinstance(raw, list):
+            self.add(
+                path, "wrong-type", f"conditions must be a list of condition ids, not {_show(raw)}."
+            )
+            return ()
+        known = [c.id for c in self.sheet.conditions]
+        out: list[str] = []
+        for i, item in enumerate(raw):
+            if not isinstance(item, str):
+                self.add(
+                    (*path, i),
+                    "wrong-type",
+                    f"A condition must be a condition id, not {_show(item)}.",
+                )
+            elif item not in known:
+                self.unknown((*path, i), "unknown-condition", item, "a condition", known)
+            elif item in out:
+                self.add((*path, i), "duplicate", f'The condition "{item}" is listed twice.')
+            else:
+                out.append(item)
+        return tuple(out)
+
+    def states(self, raw: object, path: Path) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for key, value, at in self.entries(raw, path, "states"):
+            state = next((s for s in self.sheet.states if s.id == key), None)
+            if state is None:
+                self.unknown(
+                    at, "unknown-state", key, "a live state", [s.id for s in self.sheet.states]
+                )
+            elif not isinstance(value, str) or value not in state.values:
+                choices = ", ".join(f'"{v}"' for v in state.values)
+                hint = did_you_mean(value, state.values) if isinstance(value, str) else ""
+                self.add(
+                    at,
+                    "unknown-value",
+                    f"{_show(value)} is not one of {state.label}'s values ({choices}).{hint}",
+                )
+            else:
+                out[key] = value
+        return out

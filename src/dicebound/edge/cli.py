@@ -1,0 +1,185 @@
+"""The ``dicebound`` command line (stable: scripts outside the project rely on it).
+
+    dicebound validate RULESET [--capability-api V] [--json]
+    dicebound check --ruleset R --character C [--character C2 ...] [--layer ID ...]
+                    [--seed N | --faces 5,1,6] [--json] 'TEXT'
+    dicebound odds  --ruleset R --character C [--json] 'TAG'
+    dicebound rulesets
+
+Exit 0 when everything resolved, 1 when a file or a tag was refused, 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import NoReturn, TextIO
+
+from dicebound.dice import fresh_seed
+from dicebound.edge.files import packaged_rulesets, read_character, read_ruleset, ruleset_text
+from dicebound.engine import CheckResult, resolve_text
+from dicebound.errors import CharacterInvalid, DiceboundError, RulesetInvalid, UsageError
+from dicebound.odds import check_odds
+from dicebound.render.text import render_text
+from dicebound.ruleset.compile import load_ruleset_text
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"dicebound: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dicebound", description="Resolve tabletop checks from a ruleset.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    validate = sub.add_parser("validate", help="check a ruleset file and list every problem")
+    validate.add_argument("ruleset", help="a ruleset file, or a packaged ruleset's id")
+    validate.add_argument("--capability-api", metavar="V", help="check as a packaged ruleset")
+    validate.add_argument("--json", action="store_true", help="print JSON")
+
+    check = sub.add_parser("check", help="resolve every [skill_check: ...] tag in a text")
+    check.add_argument("--ruleset", required=True)
+    check.add_argument("--character", action="append", required=True, default=None)
+    check.add_argument("--layer", action="append", default=[])
+    dice = check.add_mutually_exclusive_group()
+    dice.add_argument("--seed", help="replay: the same seed gives the same record")
+    dice.add_argument("--faces", help="force the faces, in throw order: 5,1,6")
+    check.add_argument("--after", metavar="POOL:N", help="spend after the roll (step-pool)")
+    check.add_argument("--choose", choices=("fail", "succeed"), help="settle an open choice")
+    check.add_argument("--json", action="store_true")
+    check.add_argument("text")
+
+    odds = sub.add_parser("odds", help="the exact chance of every outcome of a check")
+    odds.add_argument("--ruleset", required=True)
+    odds.add_argument("--character", required=True)
+    odds.add_argument("--layer", action="append", default=[])
+    odds.add_argument("--after", metavar="POOL:N")
+    odds.add_argument("--json", action="store_true")
+    odds.add_argument("tag")
+
+    sub.add_parser("rulesets", help="list the rulesets shipped with dicebound")
+    return parser
+
+
+def _validate(args: argparse.Namespace, out: TextIO) -> int:
+    text, shown = ruleset_text(args.ruleset)
+    try:
+        ruleset = load_ruleset_text(text, capability_api=args.capability_api)
+    except RulesetInvalid as exc:
+        if args.json:
+            problems = [p.to_json() for p in exc.problems]
+            json.dump({"ok": False, "problems": problems, "notes": []}, out, indent=2)
+            out.write("\n")
+        else:
+            for problem in exc.problems:
+                out.write(f"{problem}\n")
+        return 1
+    notes = [f"{block}: accepted and kept, not played by dicebound" for block in ruleset.not_played]
+    if args.json:
+        json.dump({"ok": True, "problems": [], "notes": notes}, out, indent=2)
+        out.write("\n")
+    else:
+        at = f" at Capability API {args.capability_api}" if args.capability_api else ""
+        out.write(f"{shown}: {ruleset.name} ({ruleset.id} v{ruleset.version}) is valid{at}.\n")
+        for note in notes:
+            out.write(f"{note}\n")
+    return 0
+
+
+def _faces(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise UsageError(
+            f'--faces takes whole numbers separated by commas, not "{text}".'
+        ) from None
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    if args.after is not None or args.choose is not None:
+        raise UsageError(
+            "--after and --choose are the player's choices on a step-pool check, which is "
+            "not built yet in this version of dicebound."
+        )
+    ruleset = read_ruleset(args.ruleset)
+    party = [read_character(ruleset, c) for c in args.character]
+    faces = _faces(args.faces) if args.faces is not None else None
+    seed = args.seed if args.seed is not None or faces is not None else fresh_seed()
+    report = resolve_text(ruleset, party, args.text, seed=seed, faces=faces, layers=args.layer)
+    if args.json:
+        json.dump(report.to_json(), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        out.write(report.text + "\n")
+        for item in report.items:
+            out.write("\n")
+            if isinstance(item, CheckResult):
+                out.write(render_text(item.record, who=item.who, outcome=item.outcome) + "\n")
+            else:
+                out.write(f"Not rolled: {item.error}\n")
+    return 0 if not report.errors else 1
+
+
+def _fraction_text(p: Fraction) -> str:
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def _odds(args: argparse.Namespace, out: TextIO) -> int:
+    if args.after is not None:
+        raise UsageError("--after is for step-pool checks, which are not built yet.")
+    ruleset = read_ruleset(args.ruleset)
+    character = read_character(ruleset, args.character)
+    odds = check_odds(ruleset, character, args.tag, layers=args.layer)
+    if args.json:
+        outcomes = [
+            {
+                "label": o.label,
+                "success": o.success,
+                "critical": o.critical,
+                "probability": _fraction_text(o.probability),
+            }
+            for o in odds.outcomes
+        ]
+        body = {"outcomes": outcomes, "success": _fraction_text(odds.success)}
+        json.dump(body, out, indent=2)
+        out.write("\n")
+    else:
+        out.write(f"{odds.title}\n")
+        for o in odds.outcomes:
+            out.write(
+                f"  {o.label:<20} {float(o.probability):8.2%}  ({_fraction_text(o.probability)})\n"
+            )
+        out.write(f"  {'Chance of success':<20} {float(odds.success):8.2%}\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    out = out or sys.stdout
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "validate":
+            return _validate(args, out)
+        if args.command == "check":
+            return _check(args, out)
+        if args.command == "odds":
+            return _odds(args, out)
+        for ruleset_id in packaged_rulesets():
+            out.write(f"{ruleset_id}\n")
+        return 0
+    except (RulesetInvalid, CharacterInvalid) as exc:
+        sys.stderr.write(f"dicebound: {exc}\n")
+        return 1
+    except UsageError as exc:
+        sys.stderr.write(f"dicebound: {exc}\n")
+        return 2
+    except DiceboundError as exc:
+        sys.stderr.write(f"dicebound: {exc}\n")
+        return 1

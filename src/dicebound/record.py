@@ -1,0 +1,333 @@
+"""The record: a resolved check written back into the text as a tag (FORMAT.md §11.3).
+
+A record is an ordered list of (key, value) strings. The order is fixed, so the same
+check always writes the same text:
+
+1. the core, always: ``skill dc rolls used modifier total result mode resolution dice``;
+2. the extras, when they apply, in FORMAT.md §11.3's order (``EXTRA_KEYS``);
+3. the kinds' attributes the page names, then step-pool's (``KIND_KEYS``);
+4. any other key, in the order given (lower-cased, so the tag reads back the same);
+5. dicebound's own: ``seed``, then ``forced="true"`` when the faces were forced.
+
+Values are strings with ``"`` and every line break replaced by ``'`` (a CR LF pair is
+one break), so a record always fits in double quotes. Keys are written in the case the
+page spells them (``zeroDice``); the lexer lower-cases keys, and ``record_from_attrs``
+restores that case, so ``record_from_attrs(parse_tags(r.to_tag())[0].attrs) == r``.
+
+A check that could not be resolved is written back *sparse* (``sparse_record``): the
+ask only, none of the model's numbers, still owing a roll.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from dicebound.errors import UsageError
+from dicebound.tags.parse import format_tag, is_key
+
+__all__ = [
+    "ASK_KEYS",
+    "CORE_KEYS",
+    "EXTRA_KEYS",
+    "KIND_KEYS",
+    "TAIL_KEYS",
+    "Mode",
+    "Record",
+    "Resolution",
+    "Result",
+    "Value",
+    "build_record",
+    "escape_value",
+    "record_from_attrs",
+    "sparse_record",
+]
+
+Result = Literal["success", "failure", "critical_success", "critical_failure"]
+Mode = Literal["normal", "advantage", "disadvantage"]
+Resolution = Literal["sum", "successes"]
+Value = str | int | bool
+
+CORE_KEYS: tuple[str, ...] = (
+    "skill",
+    "dc",
+    "rolls",
+    "used",
+    "modifier",
+    "total",
+    "result",
+    "mode",
+    "resolution",
+    "dice",
+)
+EXTRA_KEYS: tuple[str, ...] = (
+    "threshold",
+    "pool",
+    "who",
+    "with",
+    "bonus",
+    "spend",
+    "auto",
+    "use",
+    "rerolled",
+    "penalty",
+    "difficulty",
+    "explode",
+    "double",
+    "complication",
+    "adjust",
+    "reroll",
+    "reason",
+    "effects",
+    "from",
+    "automatic",
+)
+KIND_KEYS: tuple[str, ...] = (
+    "outcome",
+    "highest",
+    "zeroDice",
+    "dark",
+    "darkHighest",
+    "darkOutcome",
+    "unmodified",
+    "against",
+    "exact",
+    "symbols",
+    "thrown",
+    "symbolDetails",
+    "upgrade",
+    "setback",
+    "upgradeOwn",
+    # step-pool (DESIGN.md "The step-pool kind")
+    "quality",
+    "tool",
+    "effort",
+    "raises",
+    "offer",
+    "choice",
+    "after",
+)
+TAIL_KEYS: tuple[str, ...] = ("seed", "forced")
+
+# What a Game Master may ask for on a tag: all a sparse record keeps, in this order.
+# Never the model's numbers (rolls, used, modifier, total, result, dice, resolution).
+ASK_KEYS: tuple[str, ...] = (
+    "skill",
+    "dc",
+    "difficulty",
+    "who",
+    "with",
+    "threshold",
+    "bonus",
+    "mode",
+    "advantage",
+    "disadvantage",
+    "spend",
+    "use",
+    "reroll",
+    "explode",
+    "double",
+    "pool",
+    "dark",
+    "upgrade",
+    "setback",
+    "upgradeOwn",
+    "quality",
+    "tool",
+)
+
+# Written with a sign when given as an int: "+2", "-3", "+0".
+_SIGNED = frozenset({"bonus", "adjust", "effects"})
+
+_HEAD: tuple[str, ...] = CORE_KEYS + EXTRA_KEYS + KIND_KEYS
+_RANK: dict[str, int] = {k: i for i, k in enumerate(_HEAD)}
+_RANK.update({k: len(_HEAD) + 1 + i for i, k in enumerate(TAIL_KEYS)})
+_UNKNOWN_RANK = len(_HEAD)  # after the page's keys, before seed and forced
+_CANON: dict[str, str] = {k.lower(): k for k in (*_HEAD, *TAIL_KEYS, *ASK_KEYS)}
+_ASK_RANK: dict[str, int] = {k: i for i, k in enumerate(ASK_KEYS)}
+
+# Every line break str.splitlines() knows, a CR LF pair first so it counts once.
+_BREAKS = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def escape_value(value: str) -> str:
+    """A value as a record holds it: ``"`` and each line break become ``'``."""
+    return _BREAKS.sub("'", value.replace('"', "'"))
+
+
+def _canon(key: str) -> str:
+    """The key as the record spells it: the page's case for a known key, else lower."""
+    return _CANON.get(key.lower(), key.lower())
+
+
+def _text(key: str, value: Value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"{value:+d}" if key in _SIGNED else str(value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """The attributes of one check as the saved text keeps them. Immutable.
+
+    Invariants (checked on construction): every key fits the tag's key grammar and
+    appears once, and no value holds ``"`` or a line break. Build one with
+    ``build_record``, ``sparse_record`` or ``record_from_attrs``, which also order it.
+    """
+
+    attrs: tuple[tuple[str, str], ...]
+
+    def __post_init__(self) -> None:
+        seen: set[str] = set()
+        for key, value in self.attrs:
+            if not is_key(key):
+                raise UsageError(f'"{key}" is not an attribute name a tag can hold.')
+            if key.lower() in seen:
+                raise UsageError(f'The record attribute "{key}" is given twice.')
+            seen.add(key.lower())
+            if escape_value(value) != value:
+                raise UsageError(
+                    f'The value of "{key}" ({value!r}) holds a double quote or a line break.'
+                )
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        """The value of ``key`` (any case), or ``default``."""
+        wanted = key.lower()
+        for k, v in self.attrs:
+            if k.lower() == wanted:
+                return v
+        return default
+
+    def get_int(self, key: str) -> int | None:
+        """The value of ``key`` read as a (signed) integer, or None when it is not one."""
+        value = self.get(key)
+        if value is None:
+            return None
+        try:
+            return int(value.strip())
+        except ValueError:
+            return None
+
+    def has(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def is_true(self, key: str) -> bool:
+        """Whether ``key`` is written as ``"true"``."""
+        return self.get(key) == "true"
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(k for k, _ in self.attrs)
+
+    @property
+    def is_resolved(self) -> bool:
+        """A resolved record carries a result; a sparse one still owes a roll."""
+        return self.has("result")
+
+    @property
+    def rolls(self) -> tuple[str, ...]:
+        """What each die read, in throw order (empty when nothing was thrown)."""
+        value = self.get("rolls")
+        return tuple(value.split("|")) if value else ()
+
+    def as_dict(self) -> dict[str, str]:
+        return dict(self.attrs)
+
+    def to_tag(self) -> str:
+        """The record as the tag written back into the text."""
+        return format_tag(self.attrs)
+
+
+def _ordered(pairs: Iterable[tuple[str, Value]]) -> Record:
+    """Canonical keys, escaped values, in record order (unknown keys as given)."""
+    seen: set[str] = set()
+    items: list[tuple[str, str]] = []
+    for key, value in pairs:
+        canon = _canon(key)
+        if canon in seen:
+            raise UsageError(f'The record attribute "{canon}" is given twice.')
+        seen.add(canon)
+        items.append((canon, escape_value(_text(canon, value))))
+    items.sort(key=lambda kv: _RANK.get(kv[0], _UNKNOWN_RANK))
+    return Record(tuple(items))
+
+
+def build_record(
+    *,
+    skill: str,
+    dc: int | str,
+    rolls: Sequence[int | str],
+    used: int | str,
+    modifier: int | str,
+    total: int | str,
+    result: Result,
+    mode: Mode = "normal",
+    resolution: Resolution = "sum",
+    dice: str,
+    extras: Iterable[tuple[str, Value]] | Mapping[str, Value] = (),
+    seed: str | int | None = None,
+    forced: bool = False,
+) -> Record:
+    """The record of a resolved check.
+
+    ``extras`` are every other attribute that applies (FORMAT.md §11.3's extras, the
+    kinds' attributes, anything new), in any order: the record orders them. An int is
+    written as a number (with a sign for ``bonus``, ``adjust`` and ``effects``), a bool
+    as ``true``/``false``. ``forced`` adds ``forced="true"``; ``seed`` is written when given.
+
+    Raises:
+        UsageError: a key given twice or outside the tag's key grammar.
+    """
+    pairs: list[tuple[str, Value]] = [
+        ("skill", skill),
+        ("dc", dc),
+        ("rolls", "|".join(str(r) for r in rolls)),
+        ("used", used),
+        ("modifier", modifier),
+        ("total", total),
+        ("result", result),
+        ("mode", mode),
+        ("resolution", resolution),
+        ("dice", dice),
+    ]
+    pairs.extend(extras.items() if isinstance(extras, Mapping) else extras)
+    if seed is not None:
+        pairs.append(("seed", str(seed)))
+    if forced:
+        pairs.append(("forced", True))
+    return _ordered(pairs)
+
+
+def sparse_record(attrs: Iterable[tuple[str, str]]) -> Record:
+    """The record of a tag that could not be resolved: the ask only, still owing a roll.
+
+    Keeps what the tag asked for (``ASK_KEYS``: skill, dc, difficulty, who, with, ...,
+    and a bare ``advantage``/``disadvantage`` flag as written), in that order, and drops
+    the model's numbers and every attribute that is not an ask. A key written twice
+    keeps its first value.
+    """
+    kept: dict[str, str] = {}
+    for key, value in attrs:
+        canon = _canon(key)
+        if canon in _ASK_RANK and canon not in kept:
+            kept[canon] = escape_value(value)
+    return Record(tuple(sorted(kept.items(), key=lambda kv: _ASK_RANK[kv[0]])))
+
+
+def record_from_attrs(attrs: Iterable[tuple[str, str]]) -> Record:
+    """A record read back from a tag's attributes (as ``parse_tags`` gives them).
+
+    Keys get the case the record writes them in, the written order is kept, values are
+    escaped, and a key written twice keeps its first value, so reading a record's own
+    tag gives back the same record.
+    """
+    kept: dict[str, str] = {}
+    for key, value in attrs:
+        canon = _canon(key)
+        if canon not in kept:
+            kept[canon] = escape_value(value)
+    return Record(tuple(kept.items()))

@@ -1,0 +1,381 @@
+"""The dice card as plain text for a terminal, and the one-line summary.
+
+Both read only the record (plus, optionally, who rolled and the outcome's label), so a
+record read back from a saved text renders the same card as the fresh one. Pure
+functions returning ``str``; nothing is printed.
+
+The card shows every face in throw order and says which were kept: under advantage
+or disadvantage, the set whose sum is the record's ``used``; on a dice-highest check,
+the highest dice that make its total. Where the record cannot show which dice were
+kept (an open-ended chain under advantage), the card lists the faces and claims
+nothing. ``unicode=False`` writes the same card in ASCII.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from dicebound.record import CORE_KEYS, Record
+
+__all__ = ["RESULT_WORDS", "outcome_words", "render_text", "summarize"]
+
+Shape = Literal["sparse", "sum", "against", "highest", "pool", "step", "symbol"]
+
+RESULT_WORDS: dict[str, str] = {
+    "critical_success": "Critical success",
+    "success": "Success",
+    "failure": "Failure",
+    "critical_failure": "Critical failure",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Glyphs:
+    sep: str
+    arrow: str
+    minus: str
+    dash: str
+    fate: tuple[str, str, str]  # the faces -1, 0, +1
+
+
+_UNICODE = _Glyphs(" · ", " → ", "−", " — ", ("[−]", "[ ]", "[+]"))
+_ASCII = _Glyphs(", ", " -> ", "-", " - ", ("[-]", "[ ]", "[+]"))
+
+# Shown in their own lines (or the title), never repeated under "Also".
+_SHOWN = frozenset(
+    {
+        *CORE_KEYS,
+        "who",
+        "outcome",
+        "auto",
+        "highest",
+        "dark",
+        "darkOutcome",
+        "against",
+        "symbols",
+        "thrown",
+        "symbolDetails",
+        "effort",
+        "seed",
+        "forced",
+        # marks
+        "unmodified",
+        "exact",
+        "complication",
+        "darkHighest",
+        "zeroDice",
+        "automatic",
+        "choice",
+        "reason",
+        "offer",
+    }
+)
+_SKILL_SUFFIXES = ("check", "save", "saving throw", "throw", "test", "roll")
+
+
+def outcome_words(record: Record, outcome: str | None = None) -> str:
+    """The outcome in words: the label given, the record's band, or the plain result."""
+    if outcome:
+        return outcome
+    band = record.get("outcome")
+    if band:
+        return band
+    return RESULT_WORDS.get(record.get("result") or "", "Not rolled")
+
+
+def _shape(record: Record) -> Shape:
+    if not record.is_resolved:
+        return "sparse"
+    if record.has("symbols") or record.has("symbolDetails"):
+        return "symbol"
+    if record.get("resolution") == "successes":
+        return "step" if record.has("effort") else "pool"
+    if record.has("highest"):
+        return "highest"
+    if record.has("against"):
+        return "against"
+    return "sum"
+
+
+def _ints(values: tuple[str, ...]) -> list[int] | None:
+    try:
+        return [int(v) for v in values]
+    except ValueError:
+        return None
+
+
+def _is_fate(record: Record, faces: list[int] | None) -> bool:
+    """Fate's dice read -1, 0 and +1; a die of plain numbers never shows 0 or less."""
+    if (record.get("dice") or "").lower().endswith("df"):
+        return True
+    return faces is not None and bool(faces) and all(-1 <= f <= 1 for f in faces) and min(faces) < 1
+
+
+def _face_texts(record: Record, g: _Glyphs) -> list[str]:
+    rolls = record.rolls
+    faces = _ints(rolls)
+    if faces is not None and _is_fate(record, faces):
+        return [g.fate[f + 1] for f in faces]
+    return list(rolls)
+
+
+def _signed(n: int, g: _Glyphs) -> str:
+    return f"+ {n}" if n >= 0 else f"{g.minus} {-n}"
+
+
+def _title(record: Record, who: str | None, g: _Glyphs) -> str:
+    skill = record.get("skill") or "Unnamed"
+    name = skill if skill.lower().endswith(_SKILL_SUFFIXES) else f"{skill} check"
+    return f"{name}{g.dash}{who}" if who else name
+
+
+def _line(label: str, text: str) -> str:
+    return f"  {label:<9}{text}"
+
+
+def _kept_set(record: Record) -> tuple[list[int], list[int]] | None:
+    """Under advantage or disadvantage: (first set, second set) as indexes, kept first."""
+    faces = _ints(record.rolls)
+    used = record.get_int("used")
+    if faces is None or used is None or len(faces) < 2 or len(faces) % 2:
+        return None
+    n = len(faces) // 2
+    first, second = list(range(n)), list(range(n, 2 * n))
+    s1, s2 = sum(faces[:n]), sum(faces[n:])
+    prefer_second = s2 > s1 if record.get("mode") == "advantage" else s2 < s1
+    kept, dropped = (second, first) if prefer_second else (first, second)
+    if sum(faces[i] for i in kept) != used:
+        return None
+    return kept, dropped
+
+
+def _sum_dice_line(record: Record, g: _Glyphs) -> str:
+    dice = record.get("dice") or "dice"
+    texts = _face_texts(record, g)
+    joint = " " if texts and texts[0] in g.fate else ", "
+    mode = record.get("mode") or "normal"
+    if mode in ("advantage", "disadvantage"):
+        split = _kept_set(record)
+        if split is not None:
+            n = len(texts) // 2
+            kept, _ = split
+            sets = f"{joint.join(texts[:n])} | {joint.join(texts[n:])}"
+            return (
+                f"{dice} twice ({mode}): {sets}{g.arrow}kept {joint.join(texts[i] for i in kept)}"
+            )
+        return f"{dice} ({mode}): {joint.join(texts) or 'no dice'}"
+    return f"{dice}: {joint.join(texts) or 'no dice'}"
+
+
+def _highest_kept(record: Record) -> list[int] | None:
+    """The indexes of the dice a dice-highest total is made of, if the record shows it."""
+    faces = _ints(record.rolls)
+    total = record.get_int("total")
+    if faces is None or total is None or not faces:
+        return None
+    dark = max(record.get_int("dark") or 0, 0)
+    light = max(len(faces) - dark, 0)
+    pool = list(range(light)) if record.get("darkOutcome") == "light" else list(range(len(faces)))
+    if not pool:
+        return None
+    if record.is_true("zeroDice"):
+        kept = [min(range(light), key=lambda i: faces[i])] if light else []
+    else:
+        keep = max(record.get_int("highest") or 1, 1)
+        kept = sorted(sorted(pool, key=lambda i: -faces[i])[:keep])
+    if not kept or sum(faces[i] for i in kept) != total:
+        return None
+    return kept
+
+
+def _highest_dice_line(record: Record, g: _Glyphs) -> str:
+    dice = record.get("dice") or "dice"
+    texts = _face_texts(record, g)
+    dark = max(record.get_int("dark") or 0, 0)
+    light_n = max(len(texts) - dark, 0)
+    line = f"{dice}: {', '.join(texts[:light_n]) or 'no light dice'}"
+    if dark:
+        line += f"{g.sep}dark: {', '.join(texts[light_n:]) or 'none'}"
+    kept = _highest_kept(record)
+    if kept is not None:
+        line += f"{g.arrow}kept {', '.join(texts[i] for i in kept)}"
+    return line
+
+
+def _symbol_dice_line(record: Record) -> str:
+    rolls = record.rolls
+    thrown = record.get("thrown") or ""
+    names = thrown.split("|") if thrown else []
+    if names and len(names) == len(rolls):
+        return ", ".join(f"{n} {r}" for n, r in zip(names, rolls, strict=True))
+    faces = ", ".join(rolls) or "no dice"
+    return f"{thrown}: faces {faces}" if thrown else f"faces {faces}"
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _successes(record: Record) -> str:
+    count = record.get_int("total")
+    if count is None:
+        return f"{record.get('total') or '?'} successes"
+    return _plural(count, "success", "successes")
+
+
+def _marks(record: Record) -> list[str]:
+    """The marks a player or Game Master must not miss, in words."""
+    marks: list[str] = []
+    if record.has("unmodified"):
+        marks.append(f"unmodified {record.get('unmodified')}")
+    if record.has("exact"):
+        n = record.get_int("exact")
+        marks.append(
+            f"exact: {_plural(n, 'die', 'dice')} on the target"
+            if n is not None
+            else f"exact {record.get('exact')}"
+        )
+    if record.is_true("complication"):
+        marks.append("complication: something goes wrong alongside it")
+    if record.is_true("darkHighest"):
+        marks.append("a dark die beat every light die")
+    if record.is_true("zeroDice"):
+        marks.append(
+            "no dice: two thrown, the lower kept" if record.rolls else "no dice: failed unrolled"
+        )
+    if record.is_true("automatic"):
+        marks.append("failed automatically, no roll")
+    if record.has("reason"):
+        marks.append(str(record.get("reason")))
+    choice = record.get("choice")
+    if choice == "open":
+        marks.append("the player's choice is open: fail, or succeed at a cost")
+    elif choice == "succeed":
+        marks.append("the player chose to succeed at a cost")
+    elif choice == "fail":
+        marks.append("the player chose to fail")
+    elif choice:
+        marks.append(f"choice {choice}")
+    return marks
+
+
+def _also(record: Record, g: _Glyphs, skip: frozenset[str]) -> str:
+    parts = [f"{k} {v}" if v else k for k, v in record.attrs if k not in skip]
+    return g.sep.join(parts)
+
+
+def render_text(
+    record: Record,
+    *,
+    who: str | None = None,
+    outcome: str | None = None,
+    unicode: bool = True,
+) -> str:
+    """The dice card: who rolled what, every face, the sum or count against the
+    difficulty, the outcome in words, any marks, and how to replay it.
+
+    ``who`` names the roller when the record does not (a check without ``who=`` is
+    the player's own); ``outcome`` is a band label that replaces the plain words.
+    """
+    g = _UNICODE if unicode else _ASCII
+    who = record.get("who") or who
+    shape = _shape(record)
+    lines = [_title(record, who, g)]
+    if shape == "sparse":
+        lines.append(_line("Result", "Not rolled: the check still owes a roll"))
+        asked = _also(record, g, frozenset({"skill", "who"}))
+        if asked:
+            lines.append(_line("Asked", asked))
+        return "\n".join(lines)
+
+    dc = record.get("dc")
+    used = record.get_int("used")
+    modifier = record.get_int("modifier")
+    total = record.get("total") or "?"
+    if shape in ("sum", "against"):
+        lines.append(_line("Dice", _sum_dice_line(record, g)))
+        sum_text = (
+            f"{used} {_signed(modifier, g)} = {total}"
+            if used is not None and modifier
+            else str(total)
+        )
+        if shape == "against":
+            way = "at least" if record.get("against") == "at-least" else "at most"
+            need = f", needs {way} {dc}" if dc else ""
+        else:
+            need = f" against DC {dc}" if dc else ""
+        lines.append(_line("Total", sum_text + need))
+    elif shape == "highest":
+        lines.append(_line("Dice", _highest_dice_line(record, g)))
+        lines.append(_line("Total", f"{total} against DC {dc}" if dc else total))
+    elif shape == "symbol":
+        lines.append(_line("Dice", _symbol_dice_line(record)))
+        lines.append(_line("Symbols", record.get("symbols") or "no symbols"))
+    else:
+        dice = record.get("dice") or "dice"
+        lines.append(_line("Dice", f"{dice}: {', '.join(record.rolls) or 'no dice'}"))
+        if shape == "step":
+            text = f"{record.get('effort') or total}" + (f" (target number {dc})" if dc else "")
+            lines.append(_line("Effort", text))
+        else:
+            text = _successes(record)
+            if dc:
+                text += f", {dc} needed"
+            auto = record.get_int("auto")
+            if auto:
+                text += f" ({auto} nobody rolled)"
+            lines.append(_line("Count", text))
+
+    lines.append(_line("Result", outcome_words(record, outcome)))
+    marks = _marks(record)
+    if marks:
+        lines.append(_line("Marks", g.sep.join(marks)))
+    if record.has("offer"):
+        lines.append(_line("Offer", str(record.get("offer"))))
+    also = _also(record, g, _SHOWN)
+    if also:
+        lines.append(_line("Also", also))
+    if record.is_true("forced"):
+        lines.append(_line("Faces", "forced (not a random roll)"))
+    seed = record.get("seed")
+    if seed:
+        lines.append(_line("Seed", f"{seed} (the same seed replays this roll)"))
+    return "\n".join(lines)
+
+
+def summarize(record: Record, *, who: str | None = None, outcome: str | None = None) -> str:
+    """One line for a log, FORMAT.md §11.3's shape:
+    ``Stealth check (DC 15): [3, 18] +9 = 27. Success.``; a pool says ``= 3 successes``,
+    a symbol pool names its net symbols, a sparse record says ``not rolled``.
+    """
+    g = _ASCII
+    who = record.get("who") or who
+    name = _title(record, None, g)
+    if who:
+        name += f" for {who}"
+    dc = record.get("dc")
+    if dc:
+        name += f" (DC {dc})"
+    elif record.has("difficulty"):
+        name += f" ({record.get('difficulty')})"
+    shape = _shape(record)
+    if shape == "sparse":
+        return f"{name}: not rolled."
+    faces = f"[{', '.join(record.rolls)}]"
+    total = record.get("total") or "?"
+    if shape == "symbol":
+        body = record.get("symbols") or "no symbols"
+    elif shape == "pool":
+        body = f"{faces} = {_successes(record)}"
+    elif shape == "step":
+        body = f"{faces} = {record.get('effort') or total} effort"
+    elif shape == "highest":
+        body = f"{faces} kept {total}"
+    else:
+        modifier = record.get_int("modifier")
+        sign = "" if modifier is None else f"{modifier:+d} "
+        body = f"{faces} {sign}= {total}"
+    marks = _marks(record)
+    tail = f" ({'; '.join(marks)})" if marks else ""
+    return f"{name}: {body}. {outcome_words(record, outcome)}{tail}."

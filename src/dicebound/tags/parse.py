@@ -1,0 +1,302 @@
+"""The tolerant lexer for check tags: find every ``[skill_check: ...]`` in a text.
+
+Models write sloppily, so the lexer takes what a reader would take and never raises.
+The grammar (one table, also in the docs)::
+
+    tag      := "[skill_check:" sep* (attr sep*)* "]"      tag name in any case
+    sep      := whitespace | ","                            commas are tolerated
+    attr     := key ws* "=" ws* value | key                 a bare key is a flag, value ""
+    key      := [A-Za-z_][A-Za-z0-9_-]*                     lower-cased
+    value    := quoted | bare | ""                          "" when "]" or "," follows "="
+    quoted   := "..." | '...' | “...” | ‘...’ | «...» | „...“ | ‹...› | 「...」 | 『...』
+    bare     := a first character that is not whitespace, "]", "," or a quote mark,
+                then anything up to whitespace, "]" or ","
+
+Choices the documents leave open, settled here:
+
+- A quoted value runs to its own closing mark, so a ``]`` inside quotes does not end
+  the tag (``skill="a]b"`` is one value). An ASCII quote closes only on the same mark;
+  a typographic one on its partner (“ on ” or “, „ on “ or ”, « on », ...), so an
+  apostrophe inside double quotes is just a character.
+- A key written twice keeps its first value; the later ones are listed in
+  ``TagMatch.duplicates`` and otherwise ignored.
+- The opener must be written exactly ``[skill_check:`` (any case): ``[skill check:``,
+  ``[skill_checks:`` and ``[ skill_check:`` are prose, not tags, as in Marinara.
+- A tag that cannot be lexed (a quote never closed, a stray character, no ``]``) still
+  comes back as a match, with ``error`` set to a sentence. Its span runs from the
+  opener to the first ``]`` after it (the way Marinara's pattern reads a tag), cut
+  short before the next opener; with no ``]`` at all it ends at the line's end.
+  Scanning goes on after it, so one broken tag never hides the next one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from dicebound.errors import UsageError
+
+__all__ = [
+    "BARE_FLAGS",
+    "QUOTES",
+    "TAG_NAME",
+    "Span",
+    "TagMatch",
+    "format_tag",
+    "is_key",
+    "parse_tags",
+    "rewrite",
+]
+
+TAG_NAME = "skill_check"
+
+Span = tuple[int, int]
+
+# Opening mark -> the marks that close it.
+QUOTES: dict[str, str] = {
+    '"': '"',
+    "'": "'",
+    "“": "”“",
+    "”": "”",
+    "„": "“”",
+    "‘": "’‘",
+    "’": "’",
+    "‚": "‘’",
+    "«": "»",
+    "»": "«»",
+    "‹": "›",
+    "›": "‹›",
+    "「": "」",
+    "『": "』",
+}
+
+# Keys written as bare flags by format_tag when their value is empty.
+BARE_FLAGS = frozenset({"advantage", "disadvantage"})
+
+# re.ASCII: with IGNORECASE alone, "ſ" would match "s" and the Kelvin sign "k".
+_OPENER = re.compile(r"\[skill_check:", re.IGNORECASE | re.ASCII)
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_SNIPPET = 24
+
+
+@dataclass(frozen=True, slots=True)
+class TagMatch:
+    """One tag found in a text. Immutable.
+
+    ``span`` is (start, end) in the text and ``raw`` is ``text[start:end]``. ``attrs``
+    holds (lower-cased key, value) in written order, each key once (the first written
+    wins; ``duplicates`` names the keys written again). ``error`` is a sentence when the
+    tag could not be lexed; then ``attrs`` is empty.
+    """
+
+    span: Span
+    raw: str
+    attrs: tuple[tuple[str, str], ...] = ()
+    error: str | None = None
+    duplicates: tuple[str, ...] = ()
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        """The value written for ``key`` (any case), or ``default``."""
+        wanted = key.lower()
+        for k, v in self.attrs:
+            if k == wanted:
+                return v
+        return default
+
+    def has(self, key: str) -> bool:
+        """Whether the tag wrote ``key`` (any case), as a flag or with a value."""
+        return self.get(key) is not None
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(k for k, _ in self.attrs)
+
+
+@dataclass(frozen=True, slots=True)
+class _Lexed:
+    end: int
+    attrs: tuple[tuple[str, str], ...]
+    duplicates: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Fault:
+    message: str
+
+
+def _snippet(text: str, start: int, limit: int, size: int = _SNIPPET) -> str:
+    """A short, one-line piece of the text for an error sentence."""
+    piece = " ".join(text[start:limit].split())  # line breaks read as one space
+    return piece if len(piece) <= size else piece[: size - 1] + "…"
+
+
+def _is_sep(c: str) -> bool:
+    return c.isspace() or c == ","
+
+
+def _lex(text: str, start: int, body: int, limit: int) -> _Lexed | _Fault:
+    """Lex the attributes of the tag opened at ``start``, from ``body`` (just past the
+    opener), reading no further
+    than ``limit``. Never reads past the closing ``]``, so a shorter limit that still
+    holds that ``]`` gives the same answer."""
+    attrs: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    duplicates: list[str] = []
+    i = body
+    while True:
+        while i < limit and _is_sep(text[i]):
+            i += 1
+        if i >= limit:
+            return _Fault(f'The tag {_snippet(text, start, limit, 40)} has no closing "]".')
+        c = text[i]
+        if c == "]":
+            return _Lexed(i + 1, tuple(attrs), tuple(duplicates))
+        m = _KEY.match(text, i, limit)
+        if m is None:
+            return _Fault(
+                f'An attribute name must start with a letter or "_", not "{c}" '
+                f"(at: {_snippet(text, i, limit)})."
+            )
+        key = m.group().lower()
+        i = m.end()
+        j = i
+        while j < limit and text[j].isspace():
+            j += 1
+        value = ""
+        if j < limit and text[j] == "=":
+            i = j + 1
+            while i < limit and text[i].isspace():
+                i += 1
+            if i < limit and text[i] in QUOTES:
+                opener = text[i]
+                closers = QUOTES[opener]
+                k = i + 1
+                while k < limit and text[k] not in closers:
+                    k += 1
+                if k >= limit:
+                    return _Fault(
+                        f"The value of {key} ({_snippet(text, i, limit)}) opens a quote "
+                        "that is never closed."
+                    )
+                value = text[i + 1 : k]
+                i = k + 1
+            else:
+                k = i
+                while k < limit and not _is_sep(text[k]) and text[k] != "]":
+                    k += 1
+                value = text[i:k]
+                i = k
+        if key in seen:
+            duplicates.append(key)
+        else:
+            seen.add(key)
+            attrs.append((key, value))
+
+
+def _recover_end(text: str, body: int) -> int:
+    """Where a tag that cannot be lexed ends: its first ``]``, never past the next
+    opener; with no ``]``, the end of its line."""
+    nxt = _OPENER.search(text, body)
+    stop = nxt.start() if nxt is not None else len(text)
+    close = text.find("]", body, stop)
+    if close >= 0:
+        return close + 1
+    newline = text.find("\n", body, stop)
+    end = newline if newline >= 0 else stop
+    while end > body and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def parse_tags(text: str) -> tuple[TagMatch, ...]:
+    """Every check tag in ``text``, in order. Never raises; spans never overlap.
+
+    A tag that cannot be lexed is a match whose ``error`` says why (the engine turns
+    it into a ``TagError``); see the module docstring for where such a tag ends.
+    """
+    found: list[TagMatch] = []
+    pos = 0
+    while True:
+        m = _OPENER.search(text, pos)
+        if m is None:
+            return tuple(found)
+        start, body = m.start(), m.end()
+        lexed = _lex(text, start, body, len(text))
+        if isinstance(lexed, _Fault):
+            end = _recover_end(text, body)
+            lexed = _lex(text, start, body, end)
+            if isinstance(lexed, _Fault):
+                found.append(TagMatch((start, end), text[start:end], error=lexed.message))
+                pos = end
+                continue
+        end = lexed.end
+        found.append(
+            TagMatch((start, end), text[start:end], lexed.attrs, duplicates=lexed.duplicates)
+        )
+        pos = end
+
+
+def is_key(key: str) -> bool:
+    """Whether ``key`` is a valid attribute name (``[A-Za-z_][A-Za-z0-9_-]*``)."""
+    return _KEY.fullmatch(key) is not None
+
+
+def _quote(key: str, value: str) -> str:
+    for opener in ('"', "'", "“", "«", "「"):
+        if not any(c in value for c in QUOTES[opener]):
+            return f"{opener}{value}{QUOTES[opener][0]}"
+    raise UsageError(
+        f'The value of "{key}" ({value!r}) holds every quote mark, so no tag can hold it.'
+    )
+
+
+def format_tag(attrs: Iterable[tuple[str, str]]) -> str:
+    """Write attributes as a tag that ``parse_tags`` reads back to the same attributes.
+
+    Values are double-quoted, or in the first other quote style that can hold them;
+    an empty ``advantage``/``disadvantage`` is written as a bare flag. Keys must fit
+    the key grammar.
+
+    Raises:
+        UsageError: a key outside the grammar, or a value no quote style can hold.
+    """
+    parts: list[str] = []
+    for key, value in attrs:
+        if not is_key(key):
+            raise UsageError(
+                f'"{key}" is not an attribute name: it must start with a letter or "_" and '
+                'hold only letters, digits, "_" and "-".'
+            )
+        if value == "" and key.lower() in BARE_FLAGS:
+            parts.append(key)
+        else:
+            parts.append(f"{key}={_quote(key, value)}")
+    return f"[{TAG_NAME}: {' '.join(parts)}]" if parts else f"[{TAG_NAME}:]"
+
+
+def rewrite(text: str, replacements: Sequence[tuple[Span, str]]) -> str:
+    """Replace each (start, end) span of ``text`` with its new text.
+
+    Spans may come in any order but must lie inside the text and not overlap.
+
+    Raises:
+        UsageError: a span outside the text, reversed, or overlapping another.
+    """
+    ordered = sorted(replacements, key=lambda r: r[0])
+    out: list[str] = []
+    pos = 0
+    for (start, end), new in ordered:
+        if not 0 <= start <= end <= len(text):
+            raise UsageError(
+                f"The span ({start}, {end}) does not lie inside a text of {len(text)} characters."
+            )
+        if start < pos:
+            raise UsageError(
+                f"The span ({start}, {end}) overlaps the span before it, which ends at {pos}."
+            )
+        out.append(text[pos:start])
+        out.append(new)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
