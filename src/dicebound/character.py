@@ -565,6 +565,8 @@ class _Loader:
                     marks.append(mark)
             if not good:
                 continue
+            while indexed and marks and not marks[-1]:
+                marks.pop()  # trailing clear boxes say nothing
             if clean:
                 room = view.track_max(key)
                 if len(marks) > room:
@@ -576,10 +578,7 @@ class _Loader:
                         f"{room} marks, not {len(marks)}.",
                     )
                     continue
-            if indexed:
-                while marks and not marks[-1]:
-                    marks.pop()
-            else:
+            if not indexed:
                 marks.sort(key=lambda m: -kinds[m])
             out[key] = Wounds(tuple(marks), overflow)
         return out

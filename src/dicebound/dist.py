@@ -131,6 +131,49 @@ class Dist(Generic[T]):
                 out[k] = get(k, 0) + v * scale
         return cls._raw(out)
 
+    @classmethod
+    def chain(cls, levels: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Dist[int]:
+        """The sum of a chain of dice, one die per level, each face equally likely.
+
+        Level i is ``(stop, going)``: the values of the faces that end the chain there
+        and of those that throw the next level's die and add it. The last level's
+        ``going`` must be empty (a chain is capped). An open-ended die after its first
+        throw, or an exploding die, is such a chain.
+
+        Worked as polynomials packed into big integers, last level first, so a chain of
+        twenty d100 costs a few big-integer products rather than a dict per level.
+        """
+        if not levels or levels[-1][1]:
+            raise UsageError("a chain needs at least one level, and its last may not go on")
+        sizes = [len(stop) + len(going) for stop, going in levels]
+        if not all(sizes):
+            raise UsageError("every level of a chain needs at least one face")
+        width = (math.prod(sizes).bit_length() + 8) // 8 * 8  # bits per slot, whole bytes
+        poly, low, weight = 0, 0, 1  # the chain from the level after this one
+        for (stop, going), size in zip(reversed(levels), reversed(sizes), strict=True):
+            lows = [min(stop)] if stop else []
+            if going:
+                lows.append(min(going) + low)
+            new_low = min(lows)
+            acc = 0
+            if stop:
+                acc = _poly(stop, new_low, width) * weight
+            if len(going) <= 16:  # a few shifted copies beat one unbalanced product
+                for v in going:
+                    acc += poly << ((v - new_low + low) * width)
+            else:
+                acc += _poly(going, new_low - low, width) * poly
+            poly, low, weight = acc, new_low, weight * size
+        nbytes = width // 8
+        raw = poly.to_bytes((poly.bit_length() + width - 1) // width * nbytes, "little")
+        from_bytes = int.from_bytes
+        out: dict[int, int] = {}
+        for i in range(len(raw) // nbytes):
+            w = from_bytes(raw[i * nbytes : (i + 1) * nbytes], "little")
+            if w:
+                out[low + i] = w
+        return cls._raw(out)
+
     # -- reading ----------------------------------------------------------------------
 
     @property
@@ -290,6 +333,15 @@ def _convolve(a: dict[int, int], b: dict[int, int]) -> Dist[int]:
         if w:
             out[base + i] = w
     return Dist._raw(out)
+
+
+def _poly(values: Sequence[int], low: int, width: int) -> int:
+    """Values (each once; repeats add) as a polynomial packed with ``width`` bits a slot,
+    the value ``low`` at slot 0."""
+    out = 0
+    for v in values:
+        out += 1 << ((v - low) * width)
+    return out
 
 
 def _pack(weights: dict[int, int], lo: int, hi: int, nbytes: int) -> int:

@@ -378,7 +378,9 @@ def resolve_text(
         except TagError as exc:
             item = CheckFailure(sparse_record(match.attrs), exc.message)
         items.append(item)
-        replacements.append((match.span, item.record.to_tag()))
+        # A tag that could not even be read stays as the model wrote it.
+        written = match.raw if match.error is not None else item.record.to_tag()
+        replacements.append((match.span, written))
     if forced is not None and forced.left:
         raise UsageError(
             f"{forced.left} forced face(s) were left over: the checks threw {forced.used}."

@@ -574,7 +574,7 @@ class DicePoolKind:
                             "a step names a target only when target.min is below target.max.",
                         )
                     )
-                elif not t_min <= step_target <= t_max:
+                elif face_on_die(path, step_target) and not t_min <= step_target <= t_max:
                     add(
                         Problem(
                             path,

@@ -47,6 +47,7 @@ __all__ = [
     "KIND",
     "MAX_CHAIN_DICE",
     "Mode",
+    "Natural",
     "NaturalRule",
     "OpenEnded",
     "SetResult",
@@ -294,19 +295,18 @@ def distribution(check: SumCheck) -> Dist[SumOutcome]:
 
 
 def _chain_tail(config: SumConfig, position: int) -> Dist[int]:
-    """The sum of the dice thrown from ``position`` on, given that one is thrown there."""
+    """The sum of the dice thrown from ``position`` on, given that one is thrown there.
+
+    Each position's faces split, by ``_rolls_on``, into those that stop the chain and
+    those that throw the next die; the last position the chain may hold always stops.
+    """
     values = config.values()
-    tail = Dist.uniform(values)  # the last die the chain may hold stops whatever it shows
-    for pos in range(config.max_chain - 1, position - 1, -1):
+    levels = []
+    for pos in range(position, config.max_chain + 1):
         stop = [v for v in values if _rolls_on(config, pos, v) == 0]
         going = [v for v in values if _rolls_on(config, pos, v) != 0]
-        parts: list[tuple[Dist[int], int]] = []
-        if stop:
-            parts.append((Dist.uniform(stop), len(stop)))
-        if going:
-            parts.append((Dist.uniform(going) + tail, len(going)))
-        tail = Dist.mix(parts)
-    return tail
+        levels.append((stop, going))
+    return Dist.chain(levels)
 
 
 def _set_dist(config: SumConfig) -> Dist[SetResult]:

@@ -8,7 +8,8 @@ The card shows every face in throw order and says which were kept: under advanta
 or disadvantage, the set whose sum is the record's ``used``; on a dice-highest check,
 the highest dice that make its total. Where the record cannot show which dice were
 kept (an open-ended chain under advantage), the card lists the faces and claims
-nothing. ``unicode=False`` writes the same card in ASCII.
+nothing. ``unicode=False`` draws the card with ASCII glyphs only (``->``, ``-``); the
+record's own values are written as they are.
 """
 
 from __future__ import annotations
@@ -105,11 +106,11 @@ def _ints(values: tuple[str, ...]) -> list[int] | None:
         return None
 
 
-def _is_fate(record: Record, faces: list[int] | None) -> bool:
+def _is_fate(record: Record, faces: list[int]) -> bool:
     """Fate's dice read -1, 0 and +1; a die of plain numbers never shows 0 or less."""
-    if (record.get("dice") or "").lower().endswith("df"):
-        return True
-    return faces is not None and bool(faces) and all(-1 <= f <= 1 for f in faces) and min(faces) < 1
+    if not faces or not all(-1 <= f <= 1 for f in faces):
+        return False
+    return (record.get("dice") or "").lower().endswith("df") or min(faces) < 1
 
 
 def _face_texts(record: Record, g: _Glyphs) -> list[str]:

@@ -12,12 +12,16 @@ The grammar (one table, also in the docs)::
     bare     := a first character that is not whitespace, "]", "," or a quote mark,
                 then anything up to whitespace, "]" or ","
 
+"Whitespace" is any character ``str.isspace`` knows (a no-break space included).
+
 Choices the documents leave open, settled here:
 
 - A quoted value runs to its own closing mark, so a ``]`` inside quotes does not end
   the tag (``skill="a]b"`` is one value). An ASCII quote closes only on the same mark;
   a typographic one on its partner (“ on ” or “, „ on “ or ”, « on », ...), so an
   apostrophe inside double quotes is just a character.
+- A comma ends a bare value (``skill=Stealth,dc=15`` is two attributes); a quote mark
+  after a bare value's first character is part of it (``dc=15"`` reads ``15"``).
 - A key written twice keeps its first value; the later ones are listed in
   ``TagMatch.duplicates`` and otherwise ignored.
 - The opener must be written exactly ``[skill_check:`` (any case): ``[skill check:``,
@@ -77,6 +81,7 @@ BARE_FLAGS = frozenset({"advantage", "disadvantage"})
 # re.ASCII: with IGNORECASE alone, "ſ" would match "s" and the Kelvin sign "k".
 _OPENER = re.compile(r"\[skill_check:", re.IGNORECASE | re.ASCII)
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_CLOSERS = {opener: re.compile(f"[{re.escape(closers)}]") for opener, closers in QUOTES.items()}
 _SNIPPET = 24
 
 
@@ -127,7 +132,8 @@ class _Fault:
 
 def _snippet(text: str, start: int, limit: int, size: int = _SNIPPET) -> str:
     """A short, one-line piece of the text for an error sentence."""
-    piece = " ".join(text[start:limit].split())  # line breaks read as one space
+    end = min(limit, start + 4 * size)  # enough to fill the snippet, never the whole text
+    piece = " ".join(text[start:end].split())  # line breaks read as one space
     return piece if len(piece) <= size else piece[: size - 1] + "…"
 
 
@@ -170,17 +176,14 @@ def _lex(text: str, start: int, body: int, limit: int) -> _Lexed | _Fault:
                 i += 1
             if i < limit and text[i] in QUOTES:
                 opener = text[i]
-                closers = QUOTES[opener]
-                k = i + 1
-                while k < limit and text[k] not in closers:
-                    k += 1
-                if k >= limit:
+                close = _CLOSERS[opener].search(text, i + 1, limit)
+                if close is None:
                     return _Fault(
                         f"The value of {key} ({_snippet(text, i, limit)}) opens a quote "
                         "that is never closed."
                     )
-                value = text[i + 1 : k]
-                i = k + 1
+                value = text[i + 1 : close.start()]
+                i = close.end()
             else:
                 k = i
                 while k < limit and not _is_sep(text[k]) and text[k] != "]":
