@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
+import pickle
 import re
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +25,12 @@ from dicebound.problems import render_path
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
 
-try:
-    from test_sheet_math import RS, char
-except ImportError:  # the tests laid out as a package
-    from tests.test_sheet_math import RS, char
+# The fixture ruleset lives beside the sheet-math table; found whether or not tests/ is a package.
+_fixture = importlib.import_module(
+    f"{__package__}.test_sheet_math" if __package__ else "test_sheet_math"
+)
+RS: Ruleset = _fixture.RS
+char: Callable[..., Character] = _fixture.char
 
 
 def problems_of(raw: object, rs: Ruleset = RS) -> list[tuple[str, str, str]]:
@@ -39,12 +44,11 @@ def built(build: dict[str, Any]) -> dict[str, Any]:
 
 
 def living(live: dict[str, Any], build: dict[str, Any] | None = None) -> dict[str, Any]:
-    raw = built(build) if build is not None else {"name": "Tess"}
+    raw: dict[str, Any] = built(build) if build is not None else {"name": "Tess"}
     raw["live"] = live
     return raw
 
 
-SCARRED = {"lists": {"scars": [{"name": "Bitten"}]}}
 TRICKS = {"lists": {"tricks": [{"name": "Last Ember", "uses": 2}]}}
 
 # (rule, character file, [(path, code, words the message must hold)])
@@ -201,6 +205,13 @@ REFUSALS: list[tuple[str, object, list[tuple[str, str, str]]]] = [
      [("live.states.lite", "unknown-state", 'Did you mean "light"?')]),
     ("a state's value is one of its values", living({"states": {"light": "dimm"}}),
      [("live.states.light", "unknown-value", 'Did you mean "dim"?')]),
+    ("a sheet takes at most 64 KB of JSON",
+     {"name": "Tess", "sheet": {"v": 1, "build": {}, "$comment": "x" * 70000}},
+     [("sheet", "too-big", "at most 65536")]),
+    ("a live state takes at most 64 KB of JSON", {"name": "Tess", "live": {"$comment": "x" * 70000}},
+     [("live", "too-big", "at most 65536")]),
+    ("a number too long to print is refused in words", built({"abilities": {"brawn": 10**5000}}),
+     [("sheet.build.abilities.brawn", "too-large", "a very large number is above")]),
     ("every problem is reported at once, in document order",
      {"name": "", "sheet": {"v": 1, "build": {"abilities": {"brwan": 3}}},
       "live": {"conditions": ["shakn"]}},
@@ -315,12 +326,16 @@ def test_a_character_without_sheet_or_live_is_the_blank_build() -> None:
     assert c == char(name="Nobody")
 
 
-def test_a_character_is_immutable() -> None:
+def test_a_character_is_an_immutable_value() -> None:
     c = load_character(RS, FULL)
     with pytest.raises(AttributeError):
         c.name = "Bram"  # type: ignore[misc]
     with pytest.raises(TypeError):
         c.build.abilities["brawn"] = 3  # type: ignore[index]
+    again = load_character(RS, json.loads(json.dumps(FULL)))
+    assert again == c and hash(again) == hash(c)
+    assert pickle.loads(pickle.dumps(c)) == c
+    assert load_character(RS, {**FULL, "name": "Bram"}) != c
 
 
 # ── arbitrary JSON: a Character or CharacterInvalid, never anything else ──
@@ -625,3 +640,67 @@ def test_shipped_characters_load_against_their_ruleset(folder: str) -> None:
     for path in sorted((DATA / "characters" / folder).glob("*.json")):
         character = load_character(rs, json.loads(path.read_text(encoding="utf-8")))
         assert character.name
+
+
+# A character built only from what the fixture declares always loads, and its numbers
+# always keep the rules: parts add up, the cap holds, penalties are never positive.
+_TIER_IDS = [t.id for t in RS.resolution.tiers]
+# fmt: off
+VALID = st.fixed_dictionaries({"name": st.text(st.characters(categories=["L", "Zs"]), min_size=1,
+                                               max_size=30).filter(str.strip)}, optional={
+    "sheet": st.fixed_dictionaries({"v": st.integers(1, 3), "build": st.fixed_dictionaries({}, optional={
+        "abilities": st.dictionaries(st.sampled_from(["brawn", "grace", "wits", "heart"]),
+                                     st.integers(1, 20)),
+        "skills": st.dictionaries(st.sampled_from([s.id for s in RS.sheet.skills]),
+                                  st.sampled_from(_TIER_IDS)),
+        "saves": st.dictionaries(st.sampled_from(["dodge", "endure"]),
+                                 st.sampled_from(["untrained", "trained"])),
+        "bonuses": st.dictionaries(st.sampled_from(["sneak", "balance", "dodge"]), st.integers(-3, 5)),
+        "fields": st.fixed_dictionaries({}, optional={
+            "level": st.integers(1, 20), "toughness": st.integers(0, 6),
+            "focus": st.sampled_from(["none", "brawn", "wits"]), "lucky": st.booleans(),
+            "watch": st.sampled_from(["dusk", "night", "dawn"])}),
+        "lists": st.fixed_dictionaries({}, optional={
+            "gear": st.lists(st.fixed_dictionaries({"name": st.sampled_from(["Rope", "Lamp"])},
+                                                   optional={"bulk": st.integers(0, 5),
+                                                             "packed": st.booleans()}), max_size=3),
+            "scars": st.lists(st.fixed_dictionaries({"name": st.just("Scar")}, optional={
+                "levels": st.integers(1, 2), "penalty": st.integers(-3, 0)}), max_size=4),
+            "tricks": st.lists(st.fixed_dictionaries({"name": st.sampled_from(["Spark", "Ember"])},
+                                                     optional={"uses": st.integers(0, 9)}),
+                               max_size=5)}),
+    })}),
+    "live": st.fixed_dictionaries({}, optional={
+        "pools": st.dictionaries(st.sampled_from(["nerve", "stress", "odd"]),
+                                 st.fixed_dictionaries({"value": st.integers(0, 2)})),
+        "tracks": st.fixed_dictionaries({}, optional={"heat": st.integers(0, 5)}),
+        "wounds": st.fixed_dictionaries({}, optional={
+            "harm": st.fixed_dictionaries({"marks": st.lists(st.sampled_from(["knock", "tear"]),
+                                                             max_size=4)}),
+            "toil": st.fixed_dictionaries({"marks": st.lists(st.just("toil"), max_size=5)})}),
+        "conditions": st.lists(st.sampled_from(["shaken", "pinned"]), unique=True),
+        "states": st.fixed_dictionaries({}, optional={
+            "light": st.sampled_from(["lit", "dim", "dark"])}),
+    }),
+})
+# fmt: on
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(VALID)
+def test_a_character_of_declared_things_loads_and_keeps_the_rules(raw: dict[str, Any]) -> None:
+    v = SheetView(RS, load_character(RS, raw))
+    for group, items in (("skill", RS.sheet.skills), ("save", RS.sheet.saves)):
+        for item in items:
+            c = v.check_number(group, item.id)  # type: ignore[arg-type]
+            parts = c.ability_mod + c.tier_bonus + c.bonus + c.untrained_by
+            assert parts == c.uncapped
+            held = min(parts, Fraction(c.cap)) if c.cap is not None else parts
+            assert c.number == math.floor(held)
+            assert c.untrained == (c.tier == "untrained")
+    assert v.penalty() <= 0 and all(v.track_penalty(t.id) <= 0 for t in RS.sheet.tracks)
+    assert v.track_max("harm") == 4 + sum(
+        row.get("levels", 1)
+        for row in raw.get("sheet", {}).get("build", {}).get("lists", {}).get("scars", [])
+    )
+    _property(raw)

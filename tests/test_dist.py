@@ -78,6 +78,13 @@ def test_shift_negate_and_subtract() -> None:
     assert (d - d).probability(0) == Fraction(4, 16)
 
 
+def test_at_least_reads_a_dc() -> None:
+    two_d6 = Dist.die(6) + Dist.die(6)
+    assert two_d6.at_least(7) == Fraction(21, 36)
+    assert two_d6.at_least(13) == 0
+    assert two_d6.at_least(-5) == 1
+
+
 def test_map_merges_outcomes_that_meet() -> None:
     parity = Dist.die(6).map(lambda x: x % 2)
     assert parity.probabilities() == {0: Fraction(1, 2), 1: Fraction(1, 2)}
@@ -123,6 +130,43 @@ def test_packed_convolution_equals_the_plain_loop(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(dist_module, "_DIRECT_WORK", 10**12)
     assert packed == a + b
     assert sum(packed.probabilities().values()) == 1
+
+
+def _brute_chain(levels: list[tuple[list[int], list[int]]]) -> dict[int, Fraction]:
+    """Walk every face of every level, each face 1/size of its level."""
+    out: dict[int, Fraction] = {}
+
+    def walk(i: int, acc: int, p: Fraction) -> None:
+        stop, going = levels[i]
+        face = p / (len(stop) + len(going))
+        for v in stop:
+            out[acc + v] = out.get(acc + v, Fraction(0)) + face
+        for v in going:
+            walk(i + 1, acc + v, face)
+
+    walk(0, 0, Fraction(1))
+    return dict(sorted(out.items()))
+
+
+@pytest.mark.parametrize(
+    "levels",
+    [
+        [([1, 2, 3], [4]), ([1, 2, 3], [4]), ([1, 2, 3, 4], [])],
+        [([-1, 0], [1]), ([-1, 0], [1]), ([-1, 0, 1], [])],
+        [([5], [])],
+        [([], [2, 3]), ([1, 1], [7, 9]), ([0, 10, 20], [])],
+    ],
+    ids=["d4 exploding on 4, three dice", "dF rolling on +", "one level", "all go on first"],
+)
+def test_chain_equals_brute_force(levels: list[tuple[list[int], list[int]]]) -> None:
+    assert Dist.chain(levels).probabilities() == _brute_chain(levels)
+
+
+def test_chain_refuses_a_last_level_that_goes_on() -> None:
+    with pytest.raises(UsageError):
+        Dist.chain([([1], [2])])
+    with pytest.raises(UsageError):
+        Dist.chain([])
 
 
 def test_ten_d1000_is_quick_and_exact() -> None:

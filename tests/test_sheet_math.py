@@ -552,6 +552,12 @@ RULES: list[tuple[str, R, object]] = [
     ("list-row pool: the live value is read by its key",
      lambda: view({"lists": {"tricks": [{"name": "Spark", "uses": 2}]}},
                   {"pools": {"tricks:spark": {"value": 0}}}).pool_value("tricks:spark"), 0),
+    ("list-row pool: knows the catalog entry whose row wrote it (its _catalog mark)",
+     lambda: view({"lists": {"tricks": [{"name": "Spark", "_catalog": "charms/iron-will"}]}})
+     .row_pools()[0].catalog, "charms/iron-will"),
+    ("list-row pool: the recharge column's value rides along",
+     lambda: view({"lists": {"tricks": [{"name": "Spark", "recharge": "scene"}]}})
+     .row_pools()[0].recharge, "scene"),
     ("pool temp reads the stored temp (allowTemp)",
      lambda: view(live={"pools": {"hp": {"value": 4, "temp": 3}}}).pool_temp("hp"), 3),
     # ── live tracks and wound tracks (§5.9) ──

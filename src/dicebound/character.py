@@ -31,6 +31,7 @@ Choices where the documents are silent:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Literal
@@ -52,9 +53,11 @@ from dicebound.sheet import (
     frozen_map,
 )
 
-__all__ = ["NAME_MAX", "load_character"]
+__all__ = ["NAME_MAX", "SIZE_MAX", "load_character"]
 
 NAME_MAX = 100
+SIZE_MAX = 64 * 1024
+"""The most bytes of JSON a sheet (the envelope) or a live state may take (FORMAT.md §12)."""
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
 _TEXT_CAP = {"text": 500, "longtext": 4000, "dice": 40}
 
@@ -73,6 +76,15 @@ def _show(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
         return "a very large number"
     return describe(value)
+
+
+def _size(value: object) -> int:
+    """Bytes of compact UTF-8 JSON; 0 for what JSON cannot write (its type is refused anyway)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        return 0
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _num(value: float) -> str:
@@ -151,6 +163,15 @@ class _Loader:
         if top is None:
             raise CharacterInvalid(self.problems)
         self.keys(top, (), ("name", "sheet", "live"))
+        for key, what in (("sheet", "sheet"), ("live", "live state")):
+            size = _size(top.get(key))
+            if size > SIZE_MAX:
+                self.add(
+                    (key,),
+                    "too-big",
+                    f"The {what} takes {size} bytes of JSON; a character's {what} takes at most "
+                    f"{SIZE_MAX}.",
+                )
         name = self.name(top)
         build, clean = self.envelope(top.get("sheet")) if "sheet" in top else (None, True)
         build = build or blank_build(self.ruleset)

@@ -74,6 +74,19 @@ class Dist(Generic[T]):
         object.__setattr__(self, "_total", total)
 
     @classmethod
+    def from_positive(cls, weights: dict[U, int], total: int | None = None) -> Dist[U]:
+        """Take over a dict of weights already known to be positive ints (not copied, not
+        checked): the quick way in for code that built the weights itself.
+
+        Give ``total`` only when it is the weights' sum and their gcd is already 1.
+        """
+        if total is None:
+            return cls._raw(weights)
+        out: Dist[U] = object.__new__(Dist)
+        out._set(weights, total)
+        return out
+
+    @classmethod
     def _raw(cls, weights: dict[U, int], reduce: bool = True) -> Dist[U]:
         """Wrap weights already known to be positive ints (no copy, no checks)."""
         out: Dist[U] = object.__new__(Dist)
@@ -215,6 +228,11 @@ class Dist(Generic[T]):
     def probability_where(self, test: Callable[[T], bool]) -> Fraction:
         """The exact chance that an outcome passes ``test``."""
         return Fraction(sum(w for k, w in self._w.items() if test(k)), self._total)
+
+    def at_least(self, x: float) -> Fraction:
+        """The exact chance that a numeric outcome is x or more (a dc reached)."""
+        numeric = cast(dict[float, int], self._w)
+        return Fraction(sum(w for k, w in numeric.items() if k >= x), self._total)
 
     def probabilities(self) -> dict[T, Fraction]:
         """Every outcome's exact chance, outcomes sorted when they can be."""

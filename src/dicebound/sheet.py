@@ -18,7 +18,7 @@ rounding that makes it one is written beside the function that does it:
   exactly and the total is rounded toward zero, so half a point never becomes a die.
 - A pool's or a track's maximum is rounded down.
 
-Readings where the documents are silent (see also ``docs``):
+Readings where the documents are silent:
 
 - A ``field`` reference reads a number field's value, a boolean field as 1 or 0, and any
   other field (text, enum, dice) as 0.
@@ -36,10 +36,9 @@ Readings where the documents are silent (see also ``docs``):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 from dicebound.errors import UsageError
@@ -64,6 +63,7 @@ __all__ = [
     "Change",
     "Character",
     "CheckNumber",
+    "FrozenMap",
     "Live",
     "Paid",
     "PaymentRefused",
@@ -97,13 +97,38 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
+class FrozenMap(Mapping[K, V]):
+    """An immutable, hashable mapping: the maps inside a ``Character``, so a character is
+    a value (equal by content, hashable, safe to share)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> None:
+        self._items: dict[K, V] = dict(items)
+
+    def __getitem__(self, key: K) -> V:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._items.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._items!r})"
+
+
 def frozen_map(items: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> Mapping[K, V]:
-    """A read-only copy, so a value holding it stays immutable."""
-    return MappingProxyType(dict(items))
+    """An immutable copy, so a value holding it stays immutable."""
+    return FrozenMap(items)
 
 
 def _empty() -> Mapping[Any, Any]:
-    return MappingProxyType({})
+    return FrozenMap()
 
 
 # ── The character ─────────────────────────────────────────────────────────────
@@ -299,6 +324,7 @@ class RowPool:
     list: str
     max: int
     recharge: str | None = None
+    catalog: str | None = None  # the row's _catalog mark: the entry that wrote this counter
 
 
 class SheetView:
@@ -608,6 +634,7 @@ class SheetView:
                         list=decl.id,
                         max=top,
                         recharge=recharge if isinstance(recharge, str) and recharge else None,
+                        catalog=row.catalog,
                     )
             return tuple(found.values())
 
@@ -739,7 +766,9 @@ class SheetView:
             if track.extra is not None:
                 list_id, count_column, penalty_column = track.extra
                 for row in self.list_rows(list_id):
-                    count = min(max(math.floor(_cell_number(row, count_column)), 0), 16)
+                    count = min(
+                        max(math.floor(_cell_number(row, count_column)), 0), MAX_EXTRA_PER_ROW
+                    )
                     worth = _cell_number(row, penalty_column)
                     penalty = min(max(round_number(worth, "nearest"), -1000), 0)
                     after = max(

@@ -13,21 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from dicebound.kinds.base import CompileContext
 from dicebound.problems import Path, Problem, did_you_mean
-from dicebound.ruleset.model import LadderStep, Sheet, ValueRef, ValueSource
+from dicebound.ruleset.model import LadderStep, Sheet, ValueRef
+from dicebound.ruleset.refs import VALUE_REF, RefScope, compile_ref
 from dicebound.ruleset.spec import (
     Arr,
     Bool,
     Const,
-    Custom,
     Enum,
     Id,
     Int,
     Node,
-    Num,
     Obj,
     OneOf,
     Str,
@@ -58,12 +57,6 @@ class FaceRule:
 
     from_face: int | None = None
     min: int | None = None
-
-    @property
-    def lowest(self) -> int:
-        """The lowest face the rule can ever fire on."""
-        faces = [f for f in (self.from_face, self.min) if f is not None]
-        return min(faces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,59 +145,15 @@ def max_successes(pool_max: int, explodes: bool, doubles: bool) -> int:
 
 # -- value references (target.from, spend.perCheck) ------------------------------------
 
-_ID_SOURCES: dict[str, str] = {
-    "field": "fields",
-    "derived": "derived",
-    "abilityScore": "abilities",
-    "abilityMod": "abilities",
-    "abilityModFromField": "fields",
-    "skillMod": "skills",
-    "saveMod": "saves",
-    "liveTrack": "tracks",
-    "livePool": "pools",
-}
-_SOURCES = ("const", *_ID_SOURCES, "listSum", "itemStat")
-
-_REF_SHAPE = Obj(
-    {
-        "const": Num(),
-        **{key: Id() for key in _ID_SOURCES},
-        "read": Enum(("value", "filled", "remaining", "penalty")),
-        "listSum": Obj(
-            {"list": Id(), "column": Id(), "onlyWhen": Id()}, required=("list", "column")
-        ),
-        "itemStat": Obj(
-            {
-                "stat": Id(),
-                "from": Enum(("worn", "carried", "all")),
-                "pick": Enum(("sum", "max", "min", "count")),
-                "slot": Id(),
-                "category": Id(),
-                "tag": Id(),
-                "default": Num(),
-            },
-            required=("from", "pick"),
-        ),
-    },
-    exactly_one=_SOURCES,
-)
+_NAMESPACES = ("fields", "derived", "abilities", "skills", "saves", "tracks", "pools", "lists")
 
 
-def _check_ref(value: object, path: Path) -> Iterator[Problem]:
-    yield from _REF_SHAPE.check(value, path)
-    if isinstance(value, dict) and "read" in value and "liveTrack" not in value:
-        yield Problem(
-            (*path, "read"), "read-needs-track", '"read" goes only with a "liveTrack" reference.'
-        )
-
-
-VALUE_REF: Node = Custom(_check_ref, _REF_SHAPE.schema())
-"""A value reference: exactly one source (FORMAT.md §5.7)."""
-
-
-def _ids(sheet: Sheet, group: str) -> list[str]:
-    items: Sequence[Any] = getattr(sheet, group)
-    return [item.id for item in items]
+def _read_ref(
+    raw: Mapping[str, Any], path: Path, sheet: Sheet
+) -> tuple[ValueRef | None, list[Problem]]:
+    """Compile a value reference against the sheet, as the ruleset compiler does."""
+    names = {ns: [item.id for item in getattr(sheet, ns)] for ns in _NAMESPACES}
+    return compile_ref(raw, path, RefScope(sheet, names, reader="this reference"))
 
 
 def _unknown(path: Path, what: str, name: str, known: Sequence[str]) -> Problem:
@@ -213,57 +162,6 @@ def _unknown(path: Path, what: str, name: str, known: Sequence[str]) -> Problem:
         "unknown-id",
         f'"{name}" is not {what} of this sheet.{did_you_mean(name, known)}',
     )
-
-
-_WHAT = {
-    "fields": "a field",
-    "derived": "a derived value",
-    "abilities": "an ability",
-    "skills": "a skill",
-    "saves": "a save",
-    "tracks": "a live track",
-    "pools": "a live pool",
-}
-
-
-def read_value_ref(
-    raw: Mapping[str, Any], path: Path, sheet: Sheet
-) -> tuple[ValueRef | None, list[Problem]]:
-    """Compile a structurally valid value reference, checking the ids it names."""
-    problems: list[Problem] = []
-    source = cast(ValueSource, next(k for k in _SOURCES if k in raw))
-    if source == "const":
-        return ValueRef("const", value=float(raw["const"])), []
-    if source in _ID_SOURCES:
-        name = str(raw[source])
-        group = _ID_SOURCES[source]
-        known = _ids(sheet, group)
-        if name not in known:
-            problems.append(_unknown((*path, source), _WHAT[group], name, known))
-        read = raw.get("read", "value")
-        return (None if problems else ValueRef(source, name, read=read)), problems
-    if source == "listSum":
-        spec = raw["listSum"]
-        decl = next((d for d in sheet.lists if d.id == spec["list"]), None)
-        if decl is None:
-            known = [d.id for d in sheet.lists]
-            problems.append(_unknown((*path, "listSum", "list"), "a list", spec["list"], known))
-            return None, problems
-        columns = [c.id for c in decl.columns]
-        for key in ("column", "onlyWhen"):
-            if key in spec and spec[key] not in columns:
-                problems.append(
-                    _unknown(
-                        (*path, "listSum", key), f'a column of list "{decl.id}"', spec[key], columns
-                    )
-                )
-        if problems:
-            return None, problems
-        return ValueRef(
-            "listSum", decl.id, column=spec["column"], only_when=spec.get("onlyWhen")
-        ), []
-    spec = raw["itemStat"]
-    return ValueRef("itemStat", spec.get("stat"), value=float(spec.get("default", 0))), []
 
 
 # -- the block's shape -----------------------------------------------------------------
@@ -447,9 +345,7 @@ class DicePoolKind:
                     )
                 )
             else:
-                target_from, found = read_value_ref(
-                    target["from"], (*at, "target", "from"), ctx.sheet
-                )
+                target_from, found = _read_ref(target["from"], (*at, "target", "from"), ctx.sheet)
                 problems.extend(found)
 
         rules: dict[str, FaceRule] = {}
@@ -659,7 +555,7 @@ class DicePoolKind:
             per_raw = raw["perCheck"]
             per_check: int | ValueRef | Literal["pool"] | None
             if isinstance(per_raw, dict):
-                per_check, found = read_value_ref(per_raw, (*here, "perCheck"), sheet)
+                per_check, found = _read_ref(per_raw, (*here, "perCheck"), sheet)
                 problems.extend(found)
             elif per_raw == "pool":
                 per_check = "pool"

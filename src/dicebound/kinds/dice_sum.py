@@ -9,18 +9,34 @@ twice and keep the better or worse total), ``naturals`` (the top and bottom face
 single die succeed or fail by themselves) and the ``difficultyLadder``.
 
 One arithmetic serves both halves. A thrown set of dice reduces to a ``SetResult``
-(kept total, what its first die showed); ``_outcome`` turns a set result and the check
+(kept total, what its first die showed); ``_outcomes`` turns set results and the check
 into the ``SumOutcome``. ``roll`` applies them to thrown faces; ``distribution`` applies
 the same functions to every face class, chains and the advantage pick included, and
 weighs them exactly. The set distributions depend only on the ruleset, so they are
 worked out once when the block is compiled.
+
+Readings where the documents leave a choice (DESIGN.md settles the rest):
+
+- ``openEnded``, ``unmodified`` and a die's top and bottom compare what faces are worth;
+  the *top face* a natural reads is the last face (number ``sides``), the bottom face 1.
+- ``openEnded`` and ``unmodified`` are resolution keys beside ``dice``, as the page
+  lists them; written inside ``dice`` they are refused with a pointer.
+- A Rolemaster low end keeps its first face and takes the chain thrown for it away; the
+  chain's own dice roll on only upward. The 20-dice cap holds per set of dice: with
+  advantage each set may throw its own 20.
+- Advantage keeps the first set on a tie. Naturals and ``unmodified`` read the first
+  die of the kept set.
+- The record's ``dice`` is the set as declared (``1d100`` for an open-ended roll,
+  ``4d3`` for Fate's dice), and ``rolls`` shows what each face is worth.
+- A bound, a face value or an unmodified face lies in -1000..1000. ``high`` on the
+  lowest face, or ``low`` on the highest, would fire on every roll and is refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import math
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
@@ -46,10 +62,12 @@ from dicebound.ruleset.spec import (
 __all__ = [
     "KIND",
     "MAX_CHAIN_DICE",
+    "MarkedPart",
     "Mode",
     "Natural",
     "NaturalRule",
     "OpenEnded",
+    "SetDist",
     "SetResult",
     "SumCheck",
     "SumConfig",
@@ -95,6 +113,32 @@ class SetResult(NamedTuple):
     unmodified: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class MarkedPart:
+    """The kept totals of one set distribution whose first die marks the same.
+
+    ``weights[i]`` is the weight of ``totals[i]`` over the whole set distribution's
+    total. Totals are distinct within a part; no two parts carry the same marks.
+    """
+
+    natural: Natural
+    unmodified: int | None
+    totals: tuple[int, ...]
+    weights: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetDist:
+    """The exact distribution of one kept set, split by what its first die marks.
+
+    Keeping the marks beside the totals, not inside every outcome, lets the odds of a
+    check read each total once, with no merging.
+    """
+
+    parts: tuple[MarkedPart, ...]
+    total: int
+
+
 class SumOutcome(NamedTuple):
     """What one check came to, carrying what outcome bands read later.
 
@@ -114,8 +158,8 @@ class SumConfig:
     """A compiled dice-sum block. Immutable.
 
     ``faces`` gives face i's value at index i-1 (None: a face reads its own number).
-    ``set_dists`` holds, per mode, the exact distribution of the kept ``SetResult``;
-    it is derived from the other fields on construction.
+    ``set_dists`` holds, per mode, the exact distribution of the kept set; it is derived
+    from the other fields on construction.
     """
 
     count: int = 1
@@ -127,7 +171,7 @@ class SumConfig:
     naturals_check: NaturalRule = "none"
     naturals_save: NaturalRule = "none"
     max_chain: int = MAX_CHAIN_DICE
-    set_dists: Mapping[Mode, Dist[SetResult]] = field(
+    set_dists: Mapping[Mode, SetDist] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
 
@@ -141,7 +185,7 @@ class SumConfig:
         if self.max_chain < 1:
             raise UsageError(f"a chain needs room for at least one die, not {self.max_chain}")
         normal = _set_dist(self)
-        dists: dict[Mode, Dist[SetResult]] = {"normal": normal}
+        dists: dict[Mode, SetDist] = {"normal": normal}
         if self.advantage:
             dists["advantage"] = _kept_dist(normal, "advantage")
             dists["disadvantage"] = _kept_dist(normal, "disadvantage")
@@ -219,17 +263,28 @@ def _keeps_first(mode: Mode, first: int, second: int) -> bool:
     return first >= second if mode == "advantage" else first <= second
 
 
-def _outcome(check: SumCheck, kept: SetResult) -> SumOutcome:
-    """The check's result from the kept set: naturals first, else total against dc."""
-    used, natural, unmodified = kept
-    total = used + check.modifier
-    if natural is not None:
-        rule = check.naturals
-        if natural == "top" and rule in ("both", "max-only"):
-            return _new_outcome(SumOutcome, (total, natural, unmodified, True, True, False))
-        if natural == "bottom" and rule in ("both", "min-only"):
-            return _new_outcome(SumOutcome, (total, natural, unmodified, False, False, True))
-    return _new_outcome(SumOutcome, (total, natural, unmodified, total >= check.dc, False, False))
+def _outcomes(
+    check: SumCheck, natural: Natural, unmodified: int | None, kept: Iterable[int]
+) -> list[SumOutcome]:
+    """The check's results for kept set totals whose first die marked the same.
+
+    Naturals first (the top face succeeds, the bottom fails, critically, where the rule
+    says so), else the total against the dc. Written for many totals at once because
+    the odds read every total of a part; a roll passes its one total.
+    """
+    modifier, dc, rule, new = check.modifier, check.dc, check.naturals, _new_outcome
+    if natural == "top" and rule in ("both", "max-only"):
+        return [
+            new(SumOutcome, (u + modifier, natural, unmodified, True, True, False)) for u in kept
+        ]
+    if natural == "bottom" and rule in ("both", "min-only"):
+        return [
+            new(SumOutcome, (u + modifier, natural, unmodified, False, False, True)) for u in kept
+        ]
+    return [
+        new(SumOutcome, (u + modifier, natural, unmodified, u + modifier >= dc, False, False))
+        for u in kept
+    ]
 
 
 _new_outcome = tuple.__new__  # a named tuple built without its Python-level __new__
@@ -270,7 +325,7 @@ def roll(check: SumCheck, dice: DiceSource) -> Rolled:
         second = _throw_set(config, dice, shown)
         if not _keeps_first(check.mode, kept.used, second.used):
             kept = second
-    out = _outcome(check, kept)
+    (out,) = _outcomes(check, kept.natural, kept.unmodified, (kept.used,))
     extras = () if kept.unmodified is None else (("unmodified", str(kept.unmodified)),)
     return Rolled(
         rolls=tuple(shown),
@@ -291,7 +346,12 @@ def roll(check: SumCheck, dice: DiceSource) -> Rolled:
 
 def distribution(check: SumCheck) -> Dist[SumOutcome]:
     """The exact distribution of what ``roll`` gives for this check."""
-    return check.config.set_dists[check.mode].map(partial(_outcome, check))
+    dist = check.config.set_dists[check.mode]
+    out: dict[SumOutcome, int] = {}
+    for part in dist.parts:  # every outcome is new: a part's marks and totals tell it apart
+        keys = _outcomes(check, part.natural, part.unmodified, part.totals)
+        out.update(zip(keys, part.weights, strict=True))
+    return Dist.from_positive(out, total=dist.total)
 
 
 def _chain_tail(config: SumConfig, position: int) -> Dist[int]:
@@ -309,53 +369,79 @@ def _chain_tail(config: SumConfig, position: int) -> Dist[int]:
     return Dist.chain(levels)
 
 
-def _set_dist(config: SumConfig) -> Dist[SetResult]:
+def _set_dist(config: SumConfig) -> SetDist:
     """The distribution of one thrown set, by the same rules ``_throw_set`` follows."""
     if config.count > 1:
         total = Dist.uniform(config.values()).sum_of(config.count)
-        return total.map(lambda used: SetResult(used, None, None))
+        return _marked([(None, None, total, 1)])
     # A single die: group its faces by how the chain goes on and what the first die marks.
     groups: dict[tuple[int, Natural, int | None], list[int]] = {}
     for face in range(1, config.sides + 1):
         value = config.value(face)
         key = (_rolls_on(config, 1, value), *_first_marks(config, face))
         groups.setdefault(key, []).append(value)
-    tail = (
-        _chain_tail(config, 2) if any(key[0] for key in groups) and config.max_chain > 1 else None
-    )
-    parts: list[tuple[Dist[SetResult], int]] = []
+    tail = _chain_tail(config, 2) if any(key[0] for key in groups) else None
+    shares: list[tuple[Natural, int | None, Dist[int], int]] = []
     for (sign, natural, unmodified), group in groups.items():
-        base = Dist.uniform(group)
+        used = Dist.uniform(group)
         if sign:
             assert tail is not None
-            base = base + tail if sign > 0 else base - tail
-        marked = partial(SetResult, natural=natural, unmodified=unmodified)
-        parts.append((base.map(marked), len(group)))
-    return Dist.mix(parts)
+            used = used + tail if sign > 0 else used - tail
+        shares.append((natural, unmodified, used, len(group)))
+    return _marked(shares)
 
 
-def _kept_dist(one: Dist[SetResult], mode: Mode) -> Dist[SetResult]:
+def _marked(shares: list[tuple[Natural, int | None, Dist[int], int]]) -> SetDist:
+    """A set distribution from shares (marks, totals, how many faces lead there)."""
+    by_marks: dict[tuple[Natural, int | None], list[tuple[Dist[int], int]]] = {}
+    for natural, unmodified, used, weight in shares:
+        by_marks.setdefault((natural, unmodified), []).append((used, weight))
+    merged = {marks: Dist.mix(group) for marks, group in by_marks.items()}
+    share = {marks: sum(w for _, w in group) for marks, group in by_marks.items()}
+    common = math.lcm(*(d.total for d in merged.values()))
+    raw = {
+        marks: {t: w * share[marks] * (common // d.total) for t, w in d.items()}
+        for marks, d in merged.items()
+    }
+    return _set_dist_of(raw)
+
+
+def _set_dist_of(raw: Mapping[tuple[Natural, int | None], Mapping[int, int]]) -> SetDist:
+    """Parts from weights per marks and total, divided by their common gcd."""
+    g = math.gcd(*(w for weights in raw.values() for w in weights.values()))
+    parts = tuple(
+        MarkedPart(natural, unmodified, tuple(weights), tuple(w // g for w in weights.values()))
+        for (natural, unmodified), weights in raw.items()
+    )
+    return SetDist(parts, sum(sum(part.weights) for part in parts))
+
+
+def _kept_dist(one: SetDist, mode: Mode) -> SetDist:
     """Two independent sets, one kept as ``_keeps_first`` says.
 
     The first set is kept when it wins or ties, the second when it strictly wins, so a
-    kept result r of total t weighs w(r) * (P[other ≤ t] + P[other < t]) for advantage
+    kept set of total t weighs w * (P[other ≤ t] + P[other < t]) for advantage
     (mirrored for disadvantage), over the square of the total weight.
     """
     by_total: dict[int, int] = {}
-    for kept, w in one.items():
-        by_total[kept.used] = by_total.get(kept.used, 0) + w
-    order = sorted(by_total, reverse=mode == "disadvantage")
-    # ``before[t]``: weight of totals the kept set strictly beats; ``upto``: ties included.
+    for part in one.parts:
+        for t, w in zip(part.totals, part.weights, strict=True):
+            by_total[t] = by_total.get(t, 0) + w
+    # ``before[t]``: the weight of the totals a kept total t strictly beats.
     before: dict[int, int] = {}
     running = 0
-    for t in order:
+    for t in sorted(by_total, reverse=mode == "disadvantage"):
         before[t] = running
         running += by_total[t]
-    out = {}
-    for kept, w in one.items():
-        t = kept.used
-        out[kept] = w * (2 * before[t] + by_total[t])
-    return Dist(out)
+    return _set_dist_of(
+        {
+            (part.natural, part.unmodified): {
+                t: w * (2 * before[t] + by_total[t])
+                for t, w in zip(part.totals, part.weights, strict=True)
+            }
+            for part in one.parts
+        }
+    )
 
 
 # -- import: the block's keys, its cross-checks, and its capability features ---------------
@@ -435,7 +521,6 @@ class DiceSumKind:
                     "give one value per face, lowest face first.",
                 )
             )
-            faces = None
         values = faces if faces is not None else tuple(range(1, sides + 1))
         on_die = set(values)
         faces_text = _faces_text(values, sides, faces is not None)

@@ -6,6 +6,9 @@ by name instead of guessing at its rules.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from dicebound.kinds import dice_pool, dice_sum
 from dicebound.kinds.base import KindCompiler
 
@@ -20,10 +23,12 @@ KNOWN_KINDS: tuple[str, ...] = (
     "step-pool",
 )
 
-_BUILT: dict[str, KindCompiler] = {
-    dice_sum.KIND.name: dice_sum.KIND,
-    dice_pool.KIND.name: dice_pool.KIND,
-}
+_BUILT: Mapping[str, KindCompiler] = MappingProxyType(
+    {
+        dice_sum.KIND.name: dice_sum.KIND,
+        dice_pool.KIND.name: dice_pool.KIND,
+    }
+)
 
 
 def kind_compiler(name: str) -> KindCompiler | None:

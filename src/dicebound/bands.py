@@ -1,0 +1,536 @@
+"""Outcome bands: a check read as one of several named results (Capability API 1.135).
+
+``resolution.outcomes`` names two to eight bands, best first. Most are read from a
+number (``by``: the margin past what the check needed, the result itself, or on a
+roll-against roll the share of the target it came under); a band ``on`` a critical
+catches that critical and nothing else. The band decides the outcome: success and both
+criticals come from it, never from the bare comparison.
+
+This module is shared by every kind. The kind computes the number the bands read (see
+``band_value``) and says whether its result was critical or showed a natural face;
+``read_band`` does the rest. Readings where the page is silent:
+
+- ``naturals: "shift"`` moves among the bands read from the number only. The page says
+  nothing else ever lands in an ``on`` band, so a shift never enters one, and "never
+  past the ends" means the first and last number bands. A critical is placed before any
+  shift and is never shifted.
+- A critical with no band ``on`` it lands in the first (best) or last (worst) band read
+  from the number, and stays a critical whatever that band says.
+- "Best first" is checked as far as a file can say it: no succeeding band may come after
+  a failing one.
+- ``choice`` (success left to the player, step-pool's Sacrifice) goes only on a failing
+  band that is not critical: the player may turn a plain failure into a success at a
+  cost, which has no meaning on a band that already succeeds or on a critical one.
+- ``by`` reads ``"total"`` on step-pool (its difficulty is a per-die target, not a number
+  of successes, so it has no margin) and ``"fraction"`` only on an ``at-most``
+  roll-against roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Literal
+
+from dicebound.errors import UsageError
+from dicebound.problems import Path, Problem
+from dicebound.ruleset.spec import Arr, Bool, Enum, Id, Int, Node, Obj, Str, describe
+
+__all__ = [
+    "BAND_KINDS",
+    "OUTCOMES",
+    "Against",
+    "Band",
+    "Bands",
+    "By",
+    "Critical",
+    "Natural",
+    "band_value",
+    "compile_bands",
+    "features",
+    "naturals_none",
+    "outcome_order",
+    "read_band",
+    "single_die_of",
+]
+
+By = Literal["margin", "total", "fraction"]
+Critical = Literal["success", "failure"] | None
+Natural = Literal["top", "bottom"] | None
+Against = Literal["at-most", "at-least"]
+OnCritical = Literal["critical-success", "critical-failure"]
+
+BAND_KINDS: Mapping[str, tuple[By, ...]] = {
+    "dice-sum": ("margin", "total"),
+    "dice-pool": ("margin", "total"),
+    "dice-highest": ("margin", "total"),
+    "roll-against": ("margin", "total", "fraction"),
+    "symbol-pool": ("margin", "total"),
+    "step-pool": ("total",),
+}
+"""What each kind's bands may be read by."""
+
+AT_LEAST_LIMIT = 100_000
+"""An ``atLeast`` lies in -100000..100000: past any margin or total a check can reach."""
+
+_TIER = Obj(
+    {
+        "id": Id(),
+        "label": Str(hi=80),
+        "atLeast": Int(-AT_LEAST_LIMIT, AT_LEAST_LIMIT),
+        "success": Bool(),
+        "critical": Bool(),
+        "text": Str(hi=200),
+        "on": Enum(("critical-success", "critical-failure")),
+        "choice": Bool(),
+    },
+    required=("id", "label"),
+)
+
+OUTCOMES: Node = Obj(
+    {
+        "by": Enum(("margin", "total", "fraction")),
+        "naturals": Enum(("shift",)),
+        "tiers": Arr(_TIER, lo=2, hi=8, unique_key="id", noun="band"),
+    },
+    required=("tiers",),
+)
+"""The shape of ``resolution.outcomes``."""
+
+
+# -- compiled bands ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One band. Immutable.
+
+    ``critical`` is ``"success"`` or ``"failure"`` for a critical band (of its own kind:
+    a succeeding band's critical is a critical success) and for a band ``on`` a
+    critical, else None. ``at_least`` is None on the last band read from the number and
+    on the bands ``on`` a critical. A band ``read_band`` gives back may carry a critical
+    its tier lacks (a natural that landed in the best band stays a critical): compare
+    bands by ``id``.
+    """
+
+    id: str
+    label: str
+    success: bool
+    critical: Critical = None
+    text: str | None = None
+    choice: bool = False
+    at_least: int | None = None
+    on: OnCritical | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bands:
+    """A compiled ``resolution.outcomes``. Immutable; the tiers are best first.
+
+    Invariants (made by ``compile_bands``): at least one band read from the number, the
+    last of them without ``at_least`` and the others' strictly decreasing; at most one
+    band on each critical; one band at least succeeds and one fails.
+    """
+
+    by: By
+    shift: bool
+    tiers: tuple[Band, ...]
+
+    @property
+    def number_bands(self) -> tuple[Band, ...]:
+        """The bands read from the number, best first."""
+        return tuple(b for b in self.tiers if b.on is None)
+
+    def on(self, critical: OnCritical) -> Band | None:
+        """The band a critical of that kind lands in, if the file names one."""
+        return next((b for b in self.tiers if b.on == critical), None)
+
+    def band(self, band_id: str) -> Band:
+        """The band with that id."""
+        for b in self.tiers:
+            if b.id == band_id:
+                return b
+        raise UsageError(f'"{band_id}" is not a band of these outcomes')
+
+
+# -- reading a result -------------------------------------------------------------------
+
+
+def band_value(
+    by: By, total: int, dc: int, *, kind: str = "dice-sum", against: Against = "at-most"
+) -> int | Fraction:
+    """The number a kind's bands read.
+
+    ``total`` is the result (a summed total, a pool's net successes, a roll-against roll,
+    step-pool's EFFORT) and ``dc`` what the check needed (its difficulty, the successes
+    needed, the roll-against target). ``margin`` is how far the result is past that:
+    ``total - dc``; on a symbol pool ``net - needed + 1`` (the page), and on roll-against
+    how far on the succeeding side of the target the roll is. ``fraction`` is the target
+    over the roll: a roll at or under target / n lands in a band whose ``atLeast`` is n
+    exactly when this value is at least n.
+    """
+    if by == "total":
+        return total
+    if by == "fraction":
+        if kind != "roll-against" or against != "at-most":
+            raise UsageError('"fraction" bands read an at-most roll-against roll only')
+        if total < 1:
+            raise UsageError(f"a fraction band reads a roll of at least 1, not {total}")
+        return Fraction(dc, total)
+    if kind == "symbol-pool":
+        return total - dc + 1
+    if kind == "roll-against" and against == "at-most":
+        return dc - total
+    if kind == "step-pool":
+        raise UsageError('step-pool bands read by "total"; it has no margin')
+    return total - dc
+
+
+def read_band(
+    bands: Bands,
+    *,
+    value: int | Fraction,
+    critical_success: bool = False,
+    critical_failure: bool = False,
+    natural: Natural = None,
+) -> Band:
+    """The band one result lands in; its ``success`` and ``critical`` are the outcome.
+
+    A critical lands in the band on it, else in the best (or worst) band read from the
+    number, and stays a critical. Otherwise the first band whose ``atLeast`` the value
+    reaches, or the last band read from the number; then, with ``naturals: "shift"``, the
+    top face moves it one band better and the bottom face one worse, never past the
+    first or last band read from the number. A symbol pool passes no criticals: its
+    markers never move a band.
+    """
+    if critical_success and critical_failure:
+        raise UsageError("a result read by bands cannot be both a critical success and failure")
+    numbered = bands.number_bands
+    if critical_success or critical_failure:
+        which: OnCritical = "critical-success" if critical_success else "critical-failure"
+        caught = bands.on(which)
+        if caught is not None:
+            return caught
+        band = numbered[0] if critical_success else numbered[-1]
+        kind: Critical = "success" if critical_success else "failure"
+        return band if band.critical == kind else replace(band, critical=kind)
+    index = next(
+        (i for i, b in enumerate(numbered) if b.at_least is not None and value >= b.at_least),
+        len(numbered) - 1,
+    )
+    if bands.shift and natural == "top":
+        index = max(index - 1, 0)
+    elif bands.shift and natural == "bottom":
+        index = min(index + 1, len(numbered) - 1)
+    return numbered[index]
+
+
+def outcome_order(bands: Bands) -> tuple[Band, ...]:
+    """Every band, best first, as the odds list them."""
+    return bands.tiers
+
+
+# -- import -------------------------------------------------------------------------------
+
+
+def single_die_of(kind: str, block: Mapping[str, Any]) -> bool:
+    """Whether a structurally valid resolution block throws one die, whose faces a
+    natural reads: dice-sum and roll-against with ``dice.count`` 1 (roll-against without
+    ``tens``, whose extra tens dice make the roll of more than one die)."""
+    if kind not in ("dice-sum", "roll-against"):
+        return False
+    dice = block.get("dice")
+    count = dice.get("count", 1) if isinstance(dice, Mapping) else 1
+    return count == 1 and not (kind == "roll-against" and "tens" in block)
+
+
+def naturals_none(block: Mapping[str, Any]) -> bool:
+    """Whether ``resolution.naturals`` is absent or ``"none"`` for both checks and saves."""
+    naturals = block.get("naturals")
+    if not isinstance(naturals, Mapping):
+        return True
+    return all(naturals.get(group, "none") == "none" for group in ("check", "save"))
+
+
+def compile_bands(
+    raw: object,
+    path: Path,
+    *,
+    kind: str,
+    single_die: bool,
+    resolution_naturals_none: bool,
+    against: Against | None = None,
+) -> tuple[Bands | None, list[Problem]]:
+    """Check ``resolution.outcomes`` (its shape first) and build its bands.
+
+    ``single_die`` and ``resolution_naturals_none`` describe the resolution block beside
+    it (``single_die_of`` and ``naturals_none`` read them off a raw block); ``against``
+    is a roll-against block's (``"at-most"`` when None). Every problem is collected.
+    """
+    problems = list(OUTCOMES.check(raw, path))
+    if any(p.code != "duplicate-id" for p in problems):
+        return None, problems  # a repeated id leaves the bands readable: check on
+    assert isinstance(raw, dict)
+    add = problems.append
+    by: By = raw.get("by", "margin")
+    allowed = BAND_KINDS.get(kind)
+    if allowed is None:
+        add(Problem(path, "unknown-kind", f'"{kind}" is not a resolution kind bands know.'))
+        return None, problems
+    if by not in allowed:
+        here = (*path, "by") if "by" in raw else path
+        add(Problem(here, "by-not-for-kind", _by_refused(by, kind, allowed, "by" in raw)))
+    elif by == "fraction" and (against or "at-most") != "at-most":
+        add(
+            Problem(
+                (*path, "by"),
+                "fraction-needs-at-most",
+                '"fraction" reads how small a share of the target the roll came under, so '
+                f'it needs an "at-most" roll, and this ruleset rolls "{against}".',
+            )
+        )
+    shift = raw.get("naturals") == "shift"
+    if shift and not single_die:
+        add(
+            Problem(
+                (*path, "naturals"),
+                "single-die-only",
+                '"shift" reads the highest and lowest face of a single die, and this '
+                "resolution throws more than one die.",
+            )
+        )
+    if shift and not resolution_naturals_none:
+        add(
+            Problem(
+                (*path, "naturals"),
+                "naturals-not-none",
+                '"shift" replaces resolution.naturals, so set its check and save to "none" '
+                "beside it.",
+            )
+        )
+    tiers = _read_tiers(raw["tiers"], (*path, "tiers"), kind, by, add)
+    if problems:
+        return None, problems
+    return Bands(by=by, shift=shift, tiers=tiers), []
+
+
+def _by_refused(by: str, kind: str, allowed: Sequence[str], written: bool) -> str:
+    choices = " or ".join(f'"{b}"' for b in allowed)
+    if by == "fraction":
+        return (
+            '"fraction" reads the share of a target a roll came under, which only '
+            f"roll-against has; {kind} bands read by {choices}."
+        )
+    if kind == "step-pool":
+        said = '"margin"' if written else '"by" is left out, so the bands read "margin", which'
+        return (
+            f"{said} needs a number of successes the check must reach, but a step-pool "
+            'difficulty is a target for each die; step-pool bands read by "total".'
+        )
+    return f'"{by}" is not something {kind} bands can read; use {choices}.'
+
+
+def _read_tiers(
+    raw_tiers: Sequence[Mapping[str, Any]],
+    at: Path,
+    kind: str,
+    by: By,
+    add: Callable[[Problem], None],
+) -> tuple[Band, ...]:
+    """Read the tiers, adding every problem of their order, criticals and choices."""
+    bands: list[Band] = []
+    on_seen: dict[str, int] = {}
+    for i, raw in enumerate(raw_tiers):
+        here = (*at, i)
+        on: OnCritical | None = raw.get("on")
+        success = bool(raw.get("success", on == "critical-success"))
+        critical = bool(raw.get("critical", on is not None))
+        if on is not None:
+            if kind == "symbol-pool":
+                add(
+                    Problem(
+                        (*here, "on"),
+                        "on-not-for-kind",
+                        "a symbol pool's critical symbols never move a band, so a band cannot "
+                        f"be on {describe(on)}; read every band from the number.",
+                    )
+                )
+            if on in on_seen:
+                add(
+                    Problem(
+                        (*here, "on"),
+                        "duplicate-on",
+                        f'band {on_seen[on]} is already on "{on}"; there is at most one band '
+                        "on each critical.",
+                    )
+                )
+            else:
+                on_seen[on] = i
+            if "atLeast" in raw:
+                add(
+                    Problem(
+                        (*here, "atLeast"),
+                        "on-band-at-least",
+                        f'a band on "{on}" catches that critical whatever the number says, so '
+                        "it has no atLeast.",
+                    )
+                )
+            wants = on == "critical-success"
+            if "success" in raw and raw["success"] is not wants:
+                add(
+                    Problem(
+                        (*here, "success"),
+                        "on-success-contradiction",
+                        f'a band on "{on}" is {"a success" if wants else "not a success"}, '
+                        f"so success cannot be {describe(raw['success'])}.",
+                    )
+                )
+                success = wants
+            if raw.get("critical") is False:
+                add(
+                    Problem(
+                        (*here, "critical"),
+                        "on-band-not-critical",
+                        f'a critical that lands in a band on "{on}" stays a critical, so the '
+                        "band cannot say critical is false.",
+                    )
+                )
+        if raw.get("choice") is True:
+            if success:
+                add(
+                    Problem(
+                        (*here, "choice"),
+                        "choice-on-success",
+                        "choice lets the player turn a failure into a success at a cost, so it "
+                        "goes on a failing band, and this band already succeeds.",
+                    )
+                )
+            elif critical:
+                add(
+                    Problem(
+                        (*here, "choice"),
+                        "choice-on-critical",
+                        "choice lets the player turn a plain failure into a success at a cost; "
+                        "a critical failure cannot be chosen away.",
+                    )
+                )
+        mark: Critical = None
+        if critical:
+            mark = "success" if success else "failure"
+        at_least = raw.get("atLeast")
+        bands.append(
+            Band(
+                id=str(raw["id"]),
+                label=str(raw["label"]),
+                success=success,
+                critical=mark,
+                text=raw.get("text"),
+                choice=bool(raw.get("choice", False)),
+                at_least=None if at_least is None or on is not None else int(at_least),
+                on=on,
+            )
+        )
+    _check_numbers(raw_tiers, at, by, add)
+    _check_sides(bands, at, add)
+    return tuple(bands)
+
+
+def _check_numbers(
+    raw_tiers: Sequence[Mapping[str, Any]], at: Path, by: By, add: Callable[[Problem], None]
+) -> None:
+    """The bands read from the number: every one but the last has an ``atLeast``, each
+    lower than the one before it; on ``fraction`` each divides the target."""
+    numbered = [i for i, raw in enumerate(raw_tiers) if "on" not in raw]
+    if not numbered:
+        add(
+            Problem(
+                at,
+                "no-number-band",
+                "every band is on a critical, so a result that is not critical would land in "
+                "none; add a band read from the number, without atLeast, to catch it.",
+            )
+        )
+        return
+    last = numbered[-1]
+    before: tuple[str, int] | None = None  # (id, atLeast) of the last band with one
+    for i in numbered:
+        raw = raw_tiers[i]
+        if i == last:
+            if "atLeast" in raw:
+                add(
+                    Problem(
+                        (*at, i, "atLeast"),
+                        "last-band-at-least",
+                        f"{describe(raw['atLeast'])} is the atLeast of the last band read from "
+                        "the number, which has none because it catches everything below the "
+                        "band before it.",
+                    )
+                )
+            continue
+        if "atLeast" not in raw:
+            add(
+                Problem(
+                    (*at, i),
+                    "missing-at-least",
+                    'the key "atLeast" is required here: only the last band read from the '
+                    "number goes without one.",
+                )
+            )
+            continue
+        value = int(raw["atLeast"])
+        if by == "fraction" and value < 1:
+            add(
+                Problem(
+                    (*at, i, "atLeast"),
+                    "fraction-divisor",
+                    f"{value} cannot divide the target; a fraction band's atLeast is a whole "
+                    "number from 1 up (2 reads a roll at or under half the target).",
+                )
+            )
+        if before is not None and value >= before[1]:
+            add(
+                Problem(
+                    (*at, i, "atLeast"),
+                    "not-decreasing",
+                    f'{value} is not below {before[1]}, the atLeast of band "{before[0]}"; each '
+                    "band's atLeast is lower than the one before it.",
+                )
+            )
+        before = (str(raw["id"]), value)
+
+
+def _check_sides(bands: Sequence[Band], at: Path, add: Callable[[Problem], None]) -> None:
+    """One band at least succeeds and one fails, and no success comes after a failure."""
+    if not any(b.success for b in bands):
+        add(
+            Problem(
+                at,
+                "no-success-band",
+                'no band succeeds; at least one band needs "success": true.',
+            )
+        )
+    if all(b.success for b in bands):
+        add(Problem(at, "no-failure-band", "every band succeeds; at least one band must fail."))
+    failed: str | None = None
+    for i, b in enumerate(bands):
+        if not b.success and failed is None:
+            failed = b.id
+        elif b.success and failed is not None:
+            add(
+                Problem(
+                    (*at, i),
+                    "success-below-failure",
+                    f'band "{b.id}" succeeds but comes after band "{failed}", which fails; '
+                    "bands are listed best first, so every succeeding band comes before the "
+                    "failing ones.",
+                )
+            )
+
+
+def features(
+    raw: object, path: Path = ("resolution", "outcomes")
+) -> Iterator[tuple[str, Path, str]]:
+    """The capability a packaged ruleset that declares bands needs (1.135)."""
+    if raw is not None:
+        yield "1.135", path, "outcome bands"

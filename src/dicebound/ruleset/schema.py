@@ -1,0 +1,917 @@
+"""The shape of a whole ruleset file, as spec nodes (FORMAT.md §1-2, §5, §8, §10, §14).
+
+One set of nodes serves twice: ``ruleset_node`` checks a submitted file (strict objects,
+"did you mean" for unknown keys, every limit of FORMAT.md §12, the one-line text
+hygiene on every label and every text the Game Master reads), and
+``ruleset_json_schema`` prints the JSON Schema of the same shape. The resolution block
+is the shared sheet-math keys merged with the keys of the file's own kind, which the
+kind's module names. Cross-checks a shape cannot express live in ``compile``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dicebound.kinds.base import KindCompiler
+from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
+from dicebound.problems import Path, Problem, did_you_mean
+from dicebound.ruleset.refs import VALUE_REF
+from dicebound.ruleset.spec import (
+    KEBAB_PATTERN,
+    Arr,
+    Bool,
+    Const,
+    Custom,
+    Enum,
+    Id,
+    Int,
+    JsonSchema,
+    Kebab,
+    Loose,
+    Map,
+    Node,
+    Num,
+    Obj,
+    Str,
+    describe,
+    is_int,
+    is_number,
+)
+
+__all__ = [
+    "ANYTHING",
+    "DICE_PATTERN",
+    "MAX_RULESET_BYTES",
+    "MECHANICS_KEYS",
+    "NOT_PLAYED",
+    "RESERVED_IDS",
+    "SHARED_RESOLUTION_KEYS",
+    "Tagged",
+    "built_kinds",
+    "resolution_obj",
+    "ruleset_json_schema",
+    "ruleset_node",
+]
+
+MAX_RULESET_BYTES = 256 * 1024
+"""FORMAT.md §1: a ruleset file is at most 256 KB (``RULESET_MAX_BYTES``)."""
+
+RESERVED_IDS: tuple[str, ...] = ("engine-legacy", "traditional")
+NOT_PLAYED: tuple[str, ...] = ("rests", "items", "battle", "combat")
+"""Top-level blocks accepted and kept with a type check only, in FORMAT.md's key order."""
+
+DICE_PATTERN = r"^[1-9]\d{0,2}d(?:[2-9]|[1-9]\d{1,3})(?:[+-]\d{1,4})?$"
+ASSET_PATTERN = r"^catalogs/[a-z][a-z0-9_]{0,39}\.json$"
+ROUNDING: tuple[str, ...] = ("down", "up", "nearest")
+FIELD_TYPES: tuple[str, ...] = ("number", "text", "longtext", "boolean", "enum", "dice")
+
+MECHANICS_KEYS: tuple[str, ...] = (
+    "kind",
+    "range",
+    "area",
+    "targets",
+    "friendlyFire",
+    "amount",
+    "damageType",
+    "plus",
+    "attackRoll",
+    "save",
+    "cost",
+    "perCostStep",
+    "check",
+    "concentration",
+    "reaction",
+    "targetCount",
+    "autoHit",
+    "applies",
+    "temporary",
+    "scales",
+    "budget",
+    "free",
+    "gives",
+    "standard",
+    "rider",
+)
+"""FORMAT.md §8.3: the closed vocabulary of an entry's ``mechanics``."""
+
+
+# -- small building blocks -------------------------------------------------------------
+
+
+def _wrong_type(path: Path, wanted: str, value: object) -> Problem:
+    return Problem(path, "wrong-type", f"must be {wanted}, not {describe(value)}.")
+
+
+def _accept(value: object, path: Path) -> Iterator[Problem]:
+    return iter(())
+
+
+ANYTHING: Node = Custom(_accept, {})
+"""Any JSON value (keys of ``mechanics`` dicebound keeps but does not read)."""
+
+
+def _distinct(node: Arr, noun: str = "value") -> Custom:
+    """A list whose scalar items may not repeat."""
+
+    def check(value: object, path: Path) -> Iterator[Problem]:
+        yield from node.check(value, path)
+        if not isinstance(value, list):
+            return
+        seen: dict[object, int] = {}
+        for i, item in enumerate(value):
+            if isinstance(item, str):
+                if item in seen:
+                    yield Problem(
+                        (*path, i),
+                        "duplicate-value",
+                        f"{describe(item)} is already item {seen[item]}; each {noun} is listed "
+                        "once.",
+                    )
+                else:
+                    seen[item] = i
+
+    json = node.schema()
+    json["uniqueItems"] = True
+    return Custom(check, json)
+
+
+def _nonempty(node: Map, noun: str) -> Custom:
+    """A map with at least one entry."""
+
+    def check(value: object, path: Path) -> Iterator[Problem]:
+        yield from node.check(value, path)
+        if isinstance(value, dict) and not [k for k in value if k != "$comment"]:
+            yield Problem(path, "too-few", f"needs at least one {noun}.")
+
+    json = node.schema()
+    json["minProperties"] = 1
+    return Custom(check, json)
+
+
+def _no_quote(node: Str) -> Custom:
+    """A one-line text that also holds no double quote (the sheet command quotes it)."""
+
+    def check(value: object, path: Path) -> Iterator[Problem]:
+        problems = list(node.check(value, path))
+        yield from problems
+        if not problems and isinstance(value, str) and '"' in value:
+            yield Problem(
+                path,
+                "bad-text",
+                "may not contain a double quote, which the sheet command uses to quote it.",
+            )
+
+    json = node.schema()
+    json["pattern"] = '^[^"]*$'
+    return Custom(check, json)
+
+
+@dataclass
+class Tagged(Node):
+    """An object whose shape one key picks: a field's ``type``, a derived value's ``op``.
+
+    Each option is a strict ``Obj`` holding the tag as a ``Const``; a missing or unknown
+    tag is one problem at the tag, with a "did you mean".
+    """
+
+    tag: str
+    options: Mapping[str, Node]
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not isinstance(value, dict):
+            yield _wrong_type(path, "an object", value)
+            return
+        if self.tag not in value:
+            names = ", ".join(f'"{k}"' for k in self.options)
+            yield Problem(
+                path, "missing-key", f'the key "{self.tag}" is required here: one of {names}.'
+            )
+            return
+        picked = value[self.tag]
+        node = self.options.get(picked) if isinstance(picked, str) else None
+        if node is None:
+            yield from Enum(tuple(self.options)).check(picked, (*path, self.tag))
+            return
+        yield from node.check(value, path)
+
+    def schema(self) -> JsonSchema:
+        return {"anyOf": [node.schema() for node in self.options.values()]}
+
+
+def _step_table(value_node: Node, hi: int) -> Custom:
+    """``[[threshold, value], ...]``: 1..hi rows, thresholds strictly ascending (§5.6)."""
+    threshold_node = Num()
+
+    def check(value: object, path: Path) -> Iterator[Problem]:
+        if not isinstance(value, list):
+            yield _wrong_type(path, "a list of [threshold, value] rows", value)
+            return
+        if not value:
+            yield Problem(path, "too-few", "needs at least 1 row, not 0.")
+        if len(value) > hi:
+            yield Problem(path, "too-many", f"takes at most {hi} rows, not {len(value)}.")
+        previous: float | None = None
+        for i, row in enumerate(value):
+            here = (*path, i)
+            if not isinstance(row, list) or len(row) != 2:
+                shown = f"{len(row)} values" if isinstance(row, list) else describe(row)
+                yield Problem(
+                    here, "wrong-type", f"must be a [threshold, value] pair, not {shown}."
+                )
+                continue
+            threshold, number = row
+            yield from threshold_node.check(threshold, (*here, 0))
+            yield from value_node.check(number, (*here, 1))
+            if not is_number(threshold):
+                continue
+            assert isinstance(threshold, int | float)
+            if previous is not None and threshold <= previous:
+                yield Problem(
+                    (*here, 0),
+                    "not-ascending",
+                    f"{describe(threshold)} is not above the threshold before it, "
+                    f"{describe(previous)}; thresholds must rise strictly.",
+                )
+            previous = threshold
+
+    json: JsonSchema = {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": hi,
+        "items": {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 2,
+            "items": [threshold_node.schema(), value_node.schema()],
+        },
+    }
+    return Custom(check, json)
+
+
+STEP_TABLE = _step_table(Num(), 100)
+BOX_TABLE = _step_table(Int(-1000, 0), 40)
+
+LABEL = Str(hi=80)
+
+
+def _check_scalar(value: object, path: Path) -> Iterator[Problem]:
+    if isinstance(value, bool) or is_number(value):
+        return
+    if isinstance(value, str):
+        if len(value) > 80:
+            yield Problem(path, "too-long", f"must be at most 80 characters, not {len(value)}.")
+        return
+    yield _wrong_type(path, "a string, a number, or true or false", value)
+
+
+SCALAR = Custom(
+    _check_scalar,
+    {"anyOf": [{"type": "string", "maxLength": 80}, {"type": "number"}, {"type": "boolean"}]},
+)
+
+HIDE_WHEN = Obj(
+    {"field": Id(), "equals": SCALAR, "notEquals": SCALAR, "in": Arr(SCALAR, 1, 24)},
+    required=("field",),
+    exactly_one=("equals", "notEquals", "in"),
+)
+
+_UNTRAINED_WORDS = Enum(("normal", "harder", "refuse"))
+_UNTRAINED_BY = Obj({"by": Int(-20, 20)}, required=("by",))
+
+
+def _check_untrained(value: object, path: Path) -> Iterator[Problem]:
+    if isinstance(value, dict):
+        yield from _UNTRAINED_BY.check(value, path)
+    elif isinstance(value, str):
+        yield from _UNTRAINED_WORDS.check(value, path)
+    else:
+        yield _wrong_type(path, '"normal", "harder", "refuse" or { "by": N }', value)
+
+
+UNTRAINED = Custom(
+    _check_untrained, {"anyOf": [_UNTRAINED_WORDS.schema(), _UNTRAINED_BY.schema()]}
+)
+
+
+def _check_dice(value: object, path: Path) -> Iterator[Problem]:
+    if not isinstance(value, str):
+        yield _wrong_type(path, "dice notation such as 2d6", value)
+    elif len(value) > 40 or not re.match(DICE_PATTERN, value):
+        yield Problem(
+            path, "bad-dice", f"{describe(value)} is not dice notation such as 2d6 or 1d8+2."
+        )
+
+
+DICE = Custom(_check_dice, {"type": "string", "maxLength": 40, "pattern": DICE_PATTERN})
+
+
+def _check_track_max(value: object, path: Path) -> Iterator[Problem]:
+    if is_int(value):
+        return
+    if isinstance(value, dict):
+        yield from VALUE_REF.check(value, path)
+        return
+    yield _wrong_type(path, "a whole number or a value reference", value)
+
+
+TRACK_MAX = Custom(_check_track_max, {"anyOf": [{"type": "integer"}, VALUE_REF.schema()]})
+
+
+# -- the sheet (FORMAT.md §5) ----------------------------------------------------------
+
+_ENUM_VALUES = _distinct(Arr(Str(hi=80), lo=1, hi=40, noun="value"))
+
+
+def _typed(common: Mapping[str, Node], required: Sequence[str]) -> Tagged:
+    """Fields and list columns: the six types with their own keys (§5.4, §5.8)."""
+
+    def one(kind: str, own: Mapping[str, Node], needs: Sequence[str] = ()) -> Obj:
+        return Obj({**common, "type": Const(kind), **own}, required=(*required, "type", *needs))
+
+    text_default = Str(lo=0, hi=500, one_line=False)
+    long_default = Str(lo=0, hi=4000, one_line=False)
+    short_text = Str(lo=0, hi=40, one_line=False)
+    return Tagged(
+        "type",
+        {
+            "number": one(
+                "number",
+                {"min": Num(), "max": Num(), "default": Num(), "integer": Bool()},
+                ("min", "max"),
+            ),
+            "text": one("text", {"maxLength": Int(1, 500), "default": text_default}, ("maxLength",)),
+            "longtext": one(
+                "longtext", {"maxLength": Int(1, 4000), "default": long_default}, ("maxLength",)
+            ),
+            "boolean": one("boolean", {"default": Bool()}),
+            "enum": one(
+                "enum",
+                {
+                    "values": _ENUM_VALUES,
+                    "valueLabels": Map(LABEL),
+                    "default": Str(lo=0, hi=80, one_line=False),
+                },
+                ("values",),
+            ),
+            "dice": one("dice", {"default": short_text, "example": short_text}),
+        },
+    )
+
+
+FIELD = _typed(
+    {"id": Id(), "label": LABEL, "section": Id(), "hideWhen": HIDE_WHEN}, ("id", "label")
+)
+COLUMN = _typed({"id": Id(), "label": LABEL, "required": Bool()}, ("id", "label"))
+
+
+def _derived_node() -> Tagged:
+    common: dict[str, Node] = {"id": Id(), "label": LABEL, "section": Id(), "hideWhen": HIDE_WHEN}
+    req = ("id", "label", "op")
+
+    def one(op: str, own: Mapping[str, Node], needs: Sequence[str]) -> Obj:
+        return Obj({**common, "op": Const(op), **own}, required=(*req, *needs))
+
+    return Tagged(
+        "op",
+        {
+            "sum": one("sum", {"of": Arr(VALUE_REF, 1, 12, noun="value")}, ("of",)),
+            "min": one("min", {"of": Arr(VALUE_REF, 2, 12, noun="value")}, ("of",)),
+            "max": one("max", {"of": Arr(VALUE_REF, 2, 12, noun="value")}, ("of",)),
+            "scale": one(
+                "scale",
+                {"of": VALUE_REF, "multiplier": Num(), "round": Enum(ROUNDING)},
+                ("of", "multiplier"),
+            ),
+            "stepTable": one(
+                "stepTable", {"from": VALUE_REF, "table": STEP_TABLE}, ("from", "table")
+            ),
+            "enumTable": one(
+                "enumTable",
+                {
+                    "from": Obj(
+                        {"field": Id(), "liveState": Id()}, exactly_one=("field", "liveState")
+                    ),
+                    "table": _nonempty(Map(Num(), hi=40), "row"),
+                    "default": Num(),
+                },
+                ("from", "table"),
+            ),
+        },
+    )
+
+
+DERIVED = _derived_node()
+
+SECTION = Obj({"id": Id(), "label": LABEL, "untrained": UNTRAINED}, required=("id", "label"))
+ABILITY = Obj(
+    {
+        "id": Id(),
+        "label": LABEL,
+        "short": Str(hi=8),
+        "min": Int(),
+        "max": Int(),
+        "default": Int(),
+        "section": Id(),
+    },
+    required=("id", "label", "min", "max", "default"),
+)
+SKILL = Obj(
+    {
+        "id": Id(),
+        "label": LABEL,
+        "ability": Id(),
+        "cap": VALUE_REF,
+        "section": Id(),
+        "untrained": UNTRAINED,
+    },
+    required=("id", "label"),
+)
+LIST = Obj(
+    {
+        "id": Id(),
+        "label": LABEL,
+        "section": Id(),
+        "hideWhen": HIDE_WHEN,
+        "maxItems": Int(1, 500),
+        "columns": Arr(COLUMN, 1, 12, unique_key="id", noun="column"),
+        "pools": Obj(
+            {"nameColumn": Id(), "maxColumn": Id(), "rechargeColumn": Id()},
+            required=("nameColumn", "maxColumn"),
+        ),
+    },
+    required=("id", "label", "maxItems", "columns"),
+)
+POOL = Obj(
+    {
+        "id": Id(),
+        "label": LABEL,
+        "max": VALUE_REF,
+        "allowTemp": Bool(),
+        "group": Id(),
+        "start": Enum(("full", "empty")),
+        "hideWhen": HIDE_WHEN,
+    },
+    required=("id", "label", "max"),
+)
+TRACK = Obj(
+    {
+        "id": Id(),
+        "label": LABEL,
+        "min": Int(),
+        "max": TRACK_MAX,
+        "default": Int(),
+        "levels": Arr(
+            Obj({"label": LABEL, "penalty": Int(-1000, 0)}, required=("label", "penalty")),
+            1,
+            16,
+            noun="level",
+        ),
+        "kinds": Arr(
+            Obj(
+                {"id": Id(), "label": Str(hi=16), "severity": Int(-100, 100)},
+                required=("id", "label", "severity"),
+            ),
+            1,
+            6,
+            unique_key="id",
+            noun="kind",
+        ),
+        "boxes": Obj(
+            {
+                "penalty": Obj(
+                    {"by": Enum(("filled", "remaining")), "table": BOX_TABLE},
+                    required=("by", "table"),
+                )
+            },
+            required=("penalty",),
+        ),
+        "fill": Enum(("sequential", "indexed")),
+        "onFull": Enum(("upgrade", "refuse")),
+        "extra": Obj(
+            {"list": Id(), "countColumn": Id(), "penaltyColumn": Id()},
+            required=("list", "countColumn", "penaltyColumn"),
+        ),
+        "alwaysShow": Bool(),
+        "hideWhen": HIDE_WHEN,
+    },
+    required=("id", "label", "min", "max"),
+)
+LIVE_TEXT = Obj(
+    {"id": Id(), "label": LABEL, "maxLength": Int(1, 500)}, required=("id", "label", "maxLength")
+)
+CONDITION = Obj({"id": Id(), "label": LABEL}, required=("id", "label"))
+STATE = Obj(
+    {
+        "id": Id(),
+        "label": LABEL,
+        "values": _distinct(Arr(_no_quote(Str(hi=80)), 2, 40, noun="value")),
+        "valueLabels": Map(LABEL),
+        "default": Str(lo=0, hi=80, one_line=False),
+        "hideWhen": HIDE_WHEN,
+    },
+    required=("id", "label", "values"),
+)
+LIVE = Obj(
+    {
+        "pools": Arr(POOL, hi=60, unique_key="id", noun="pool"),
+        "tracks": Arr(TRACK, hi=30, unique_key="id", noun="track"),
+        "text": Arr(LIVE_TEXT, hi=12, unique_key="id", noun="text"),
+        "conditions": Arr(CONDITION, hi=80, unique_key="id", noun="condition"),
+        "states": Arr(STATE, hi=12, unique_key="id", noun="state"),
+    }
+)
+SHEET = Obj(
+    {
+        "version": Int(1),
+        "sections": Arr(SECTION, hi=20, unique_key="id", noun="section"),
+        "abilities": Arr(ABILITY, hi=20, unique_key="id", noun="ability"),
+        "skills": Arr(SKILL, hi=120, unique_key="id", noun="skill"),
+        "saves": Arr(SKILL, hi=40, unique_key="id", noun="save"),
+        "skillTiers": _distinct(Arr(Id(), 1, 12, noun="tier"), "tier"),
+        "saveTiers": _distinct(Arr(Id(), 1, 12, noun="tier"), "tier"),
+        "bonusRange": Obj({"min": Int(lo=-100), "max": Int(hi=100)}, required=("min", "max")),
+        "fields": Arr(FIELD, hi=160, unique_key="id", noun="field"),
+        "derived": Arr(DERIVED, hi=60, unique_key="id", noun="derived value"),
+        "lists": Arr(LIST, hi=20, unique_key="id", noun="list"),
+        "live": LIVE,
+    },
+    required=("version",),
+)
+
+
+# -- the resolution block: shared keys + the kind's own (FORMAT.md §4.1) ----------------
+
+ABILITY_MODIFIER = Tagged(
+    "op",
+    {
+        "identity": Obj({"op": Const("identity")}, required=("op",)),
+        "floorHalfMinusTen": Obj({"op": Const("floorHalfMinusTen")}, required=("op",)),
+        "stepTable": Obj({"op": Const("stepTable"), "table": STEP_TABLE}, required=("op", "table")),
+    },
+)
+TIER = Obj(
+    {
+        "id": Id(),
+        "label": LABEL,
+        "multiplier": Num(0, 10),
+        "round": Enum(ROUNDING),
+        "flat": Int(-50, 50),
+    },
+    required=("id", "label"),
+)
+SHARED_RESOLUTION_KEYS: Mapping[str, Node] = {
+    "abilityModifier": ABILITY_MODIFIER,
+    "proficiency": Obj({"bonus": VALUE_REF}, required=("bonus",)),
+    "proficiencyTiers": Arr(TIER, 1, 12, unique_key="id", noun="tier"),
+    "penaltyFrom": Id(),
+    "adjust": Arr(
+        Obj(
+            {"value": VALUE_REF, "abilities": _distinct(Arr(Id(), 1, 12, noun="ability"))},
+            required=("value",),
+        ),
+        hi=8,
+        noun="adjustment",
+    ),
+}
+_SHARED_REQUIRED = ("kind", "abilityModifier", "proficiencyTiers")
+
+
+def built_kinds() -> list[str]:
+    """The kinds this version of dicebound plays, in the page's order."""
+    return [name for name in KNOWN_KINDS if kind_compiler(name) is not None]
+
+
+def resolution_obj(kind: KindCompiler) -> Obj:
+    """The resolution block of one kind: the shared keys merged with the kind's."""
+    props: dict[str, Node] = {"kind": Const(kind.name), **SHARED_RESOLUTION_KEYS, **kind.keys}
+    required = tuple(dict.fromkeys((*_SHARED_REQUIRED, *kind.required)))
+    return Obj(props, required=required)
+
+
+def _kind_problem(kind: object, path: Path) -> Problem | None:
+    """Why ``resolution.kind`` names no kind dicebound plays, or None."""
+    if not isinstance(kind, str):
+        return _wrong_type(path, "a string naming a resolution kind", kind)
+    if kind not in KNOWN_KINDS:
+        names = ", ".join(f'"{k}"' for k in KNOWN_KINDS)
+        return Problem(
+            path,
+            "unknown-kind",
+            f"{describe(kind)} is not a resolution kind; the kinds are {names}."
+            f"{did_you_mean(kind, KNOWN_KINDS)}",
+        )
+    if kind_compiler(kind) is None:
+        built = " and ".join(f'"{k}"' for k in built_kinds())
+        return Problem(
+            path,
+            "kind-not-built",
+            f"{describe(kind)} is a resolution kind this version of dicebound does not build "
+            f"yet; it plays {built}.",
+        )
+    return None
+
+
+def _check_resolution(value: object, path: Path) -> Iterator[Problem]:
+    if not isinstance(value, dict):
+        yield _wrong_type(path, "an object", value)
+        return
+    kind = value.get("kind")
+    compiler = kind_compiler(kind) if isinstance(kind, str) else None
+    if compiler is not None:
+        yield from resolution_obj(compiler).check(value, path)
+        return
+    if "kind" not in value:
+        yield Problem(path, "missing-key", 'the key "kind" is required here.')
+    else:
+        problem = _kind_problem(kind, (*path, "kind"))
+        if problem is not None:
+            yield problem
+    # Without a kind it plays, its own keys cannot be judged; the shared ones still can.
+    shared = Obj(
+        {"kind": ANYTHING, **SHARED_RESOLUTION_KEYS},
+        required=("abilityModifier", "proficiencyTiers"),
+        extra=ANYTHING,
+    )
+    yield from shared.check(value, path)
+
+
+def _resolution_schema() -> JsonSchema:
+    options = []
+    for name in built_kinds():
+        compiler = kind_compiler(name)
+        assert compiler is not None
+        options.append(resolution_obj(compiler).schema())
+    return {"anyOf": options}
+
+
+RESOLUTION = Custom(_check_resolution, _resolution_schema())
+
+
+# -- gm, catalogs, layers (FORMAT.md §8, §10, §14) -------------------------------------
+
+GM = Obj(
+    {
+        "checkGuidance": Str(hi=1500),
+        "sheetGuidance": Str(hi=1500),
+        "worldGuidance": Str(hi=1500),
+        "sheetSummary": Obj(
+            {
+                "fields": Arr(Id(), hi=24, noun="field"),
+                "derived": Arr(Id(), hi=24, noun="derived value"),
+                "lists": Arr(
+                    Obj(
+                        {
+                            "list": Id(),
+                            "nameColumn": Id(),
+                            "columns": Arr(Id(), 1, 3, noun="column"),
+                            "groupBy": Id(),
+                            "onlyWhen": Id(),
+                        },
+                        required=("list", "nameColumn"),
+                    ),
+                    hi=8,
+                    noun="list",
+                ),
+            }
+        ),
+    },
+    required=("checkGuidance",),
+)
+
+
+def _check_filter_value(value: object, path: Path) -> Iterator[Problem]:
+    if is_number(value):
+        return
+    if isinstance(value, str):
+        if len(value) > 80:
+            yield Problem(path, "too-long", f"must be at most 80 characters, not {len(value)}.")
+        return
+    if isinstance(value, list):
+        yield from Arr(Str(lo=0, hi=80, one_line=False), hi=24, noun="tag").check(value, path)
+        return
+    yield _wrong_type(path, "a number, a string or a list of strings", value)
+
+
+def _check_row_value(value: object, path: Path) -> Iterator[Problem]:
+    if isinstance(value, bool) or is_number(value):
+        return
+    if isinstance(value, str):
+        if len(value) > 4000:
+            yield Problem(path, "too-long", f"must be at most 4000 characters, not {len(value)}.")
+        return
+    yield _wrong_type(path, "a number, a string, or true or false", value)
+
+
+ENTRY_CHECK = Obj(
+    {
+        "reroll": Obj(
+            {"upTo": Int(1, 999), "mode": Enum(("once", "until"))}, required=("upTo", "mode")
+        ),
+        "dice": Int(1, 10),
+        "successes": Int(1, 10),
+        "threshold": Int(2, 1000),
+        "explode": Int(2, 1000),
+        "double": Int(2, 1000),
+    },
+    at_least_one=("reroll", "dice", "successes", "threshold", "explode", "double"),
+)
+MECHANICS = Obj(
+    {
+        **dict.fromkeys(MECHANICS_KEYS, ANYTHING),
+        "kind": Enum(("attack", "heal", "buff", "debuff", "utility", "rider")),
+        "cost": Arr(
+            Obj({"pool": Id(), "amount": Int(1)}, required=("pool", "amount")),
+            hi=4,
+            noun="cost term",
+        ),
+        "perCostStep": Obj({"dice": DICE, "flat": Int()}),
+        "check": ENTRY_CHECK,
+    },
+    required=("kind",),
+)
+ROW = Obj(
+    {
+        "list": Id(),
+        "values": Map(Custom(_check_row_value, {"type": ["number", "string", "boolean"]})),
+        "scaled": _nonempty(
+            Map(Obj({"from": VALUE_REF, "table": STEP_TABLE}, required=("from",)), hi=4),
+            "scaled column",
+        ),
+    },
+    required=("list", "values"),
+)
+ENTRY = Obj(
+    {
+        "id": Kebab(80),
+        "label": Str(hi=120),
+        "summary": Str(lo=0, hi=300),
+        "filters": Map(Custom(_check_filter_value, {})),
+        "rows": Arr(ROW, 1, 6, noun="row"),
+        "mechanics": MECHANICS,
+        "creature": Loose("object"),
+        "item": Loose("object"),
+    },
+    required=("id", "label"),
+    exactly_one=("rows", "creature", "item"),
+)
+CATALOG = Obj(
+    {
+        "id": Id(),
+        "label": LABEL,
+        "holds": Enum(("rows", "creatures", "items")),
+        "feeds": _distinct(Arr(Id(), 1, 8, noun="list"), "list"),
+        "filters": Arr(
+            Obj(
+                {
+                    "id": Id(),
+                    "label": LABEL,
+                    "type": Enum(("number", "text", "tags")),
+                    "startFrom": Obj({"field": Id()}, required=("field",)),
+                },
+                required=("id", "label", "type"),
+            ),
+            hi=8,
+            unique_key="id",
+            noun="filter",
+        ),
+        "units": Obj(
+            {
+                "distance": Obj(
+                    {"label": Str(hi=12), "perCell": Num(above=0)}, required=("label", "perCell")
+                )
+            }
+        ),
+        "entries": Arr(ENTRY, hi=2000, unique_key="id", noun="entry"),
+        "asset": Str(
+            hi=240,
+            pattern=ASSET_PATTERN,
+            pattern_says='is not a catalog asset path; write "catalogs/<catalog id>.json"',
+        ),
+    },
+    required=("id", "label"),
+    exactly_one=("entries", "asset"),
+)
+
+
+def _layer(ladder: Node) -> Obj:
+    return Obj(
+        {
+            "id": Id(),
+            "label": LABEL,
+            "summary": Str(hi=300),
+            "conflicts": _distinct(Arr(Id(), hi=12, noun="layer"), "layer"),
+            "gm": Obj({"guidance": Str(hi=4000), "worldGuidance": Str(hi=4000)}),
+            "fields": Loose("array"),
+            "difficultyLadder": ladder,
+            "catalogs": Loose("array"),
+            "currencies": Loose("object"),
+        },
+        required=("id", "label"),
+    )
+
+
+def _layer_ladder(kind: str | None, for_schema: bool) -> Node:
+    compiler = kind_compiler(kind) if kind is not None else None
+    if compiler is not None:
+        return compiler.keys["difficultyLadder"]
+    if for_schema:
+        ladders = []
+        for name in built_kinds():
+            built = kind_compiler(name)
+            assert built is not None
+            ladders.append(built.keys["difficultyLadder"].schema())
+        return Custom(_accept, {"anyOf": ladders})
+    return Loose("array")  # without a kind it plays, a ladder's steps cannot be judged
+
+
+# -- the whole file -------------------------------------------------------------------
+
+
+def _check_ruleset_id(value: object, path: Path) -> Iterator[Problem]:
+    problems = list(Kebab(64).check(value, path))
+    yield from problems
+    if not problems and value in RESERVED_IDS:
+        yield Problem(
+            path,
+            "reserved-id",
+            f"{describe(value)} is reserved for the Engine's own rules; pick another id.",
+        )
+
+
+def _check_rests(value: object, path: Path) -> Iterator[Problem]:
+    if not isinstance(value, list):
+        yield _wrong_type(path, "a list", value)
+    elif len(value) > 12:
+        yield Problem(path, "too-many", f"takes at most 12 rest(s), not {len(value)}.")
+
+
+def ruleset_node(kind: str | None, *, for_schema: bool = False) -> Obj:
+    """The whole file's shape for a ruleset whose ``resolution.kind`` is ``kind``.
+
+    The kind picks the shape of a layer's ``difficultyLadder``; the resolution block
+    picks its own shape from the value it holds.
+    """
+    license_text = Str(lo=0, hi=4000, one_line=False)
+    return Obj(
+        {
+            "schemaVersion": Const(1),
+            "id": Custom(
+                _check_ruleset_id,
+                {"type": "string", "maxLength": 64, "pattern": KEBAB_PATTERN},
+            ),
+            "version": Int(1),
+            "name": Str(hi=80),
+            "edition": Str(hi=160),
+            "license": Obj(
+                {"spdx": Str(lo=0, hi=64, one_line=False), "attribution": license_text}
+            ),
+            "coverage": Obj(
+                {
+                    **dict.fromkeys(
+                        ("checks", "saves", "sheet", "resources", "rests", "combat"), Bool()
+                    ),
+                    "summary": Str(hi=400),
+                },
+                required=("summary",),
+            ),
+            "resolution": RESOLUTION,
+            "sheet": SHEET,
+            "gm": GM,
+            "rests": Custom(_check_rests, {"type": "array", "maxItems": 12}),
+            "catalogs": Arr(CATALOG, hi=12, unique_key="id", noun="catalog"),
+            "items": Loose("object"),
+            "battle": Loose("object"),
+            "combat": Loose("object"),
+            "layers": Arr(
+                _layer(_layer_ladder(kind, for_schema)), hi=12, unique_key="id", noun="layer"
+            ),
+        },
+        required=(
+            "schemaVersion",
+            "id",
+            "version",
+            "name",
+            "coverage",
+            "resolution",
+            "sheet",
+            "gm",
+        ),
+        root=True,
+    )
+
+
+def ruleset_json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft-07) of a ruleset file, every kind dicebound plays included.
+
+    Cross-checks (ids that must exist, order, rules that could never fire) are beyond
+    JSON Schema; ``compile_ruleset`` makes them.
+    """
+    body = ruleset_node(None, for_schema=True).schema()
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "dicebound ruleset (Marinara Engine's format)",
+        **body,
+    }
