@@ -212,7 +212,7 @@ def test_unresolvable_tag_is_an_error_and_throws_nothing(rule: str, tag: str, sa
 
 
 def test_the_text_comes_back_with_each_tag_rewritten_as_its_record() -> None:
-    text = 'Mira listens. [skill_check: skill="Perception" dc="12"] Then [skill_check: skill=Athletics dc=10 who=Bram Ironhand] done.'
+    text = 'Mira listens. [skill_check: skill="Perception" dc="12"] Then [skill_check: skill=Athletics dc=10 who=“Bram Ironhand”] done.'
     report = resolve_text(RULESET, PARTY, text, faces=(10, 4))
     assert [r.record.get("skill") for r in report.results] == ["Perception", "Athletics"]
     tags = parse_tags(report.text)

@@ -12,19 +12,18 @@ ask only, still owing a roll); nothing is thrown or paid for it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from dicebound.dice import DiceSource, ForcedFaces, SeededDice
 from dicebound.errors import DiceError, TagError, UsageError
-from dicebound.kinds import dice_sum
-from dicebound.kinds.base import Rolled
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
+from dicebound.kinds.registry import kind_player
 from dicebound.problems import did_you_mean
 from dicebound.record import Record, build_record, sparse_record
 from dicebound.ruleset.model import LadderStep, Ruleset
-from dicebound.sheet import Change, Character, CheckNumber, SheetView
+from dicebound.sheet import Change, Character, SheetView
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
 
@@ -40,10 +39,6 @@ __all__ = [
 ]
 
 Critical = Literal["success", "failure", "both"] | None
-SUM_DC_RANGE = (1, 40)
-"""A summed check's dc range before the ladder widens it (FORMAT.md §11.2)."""
-
-_PLAYED_KINDS = ("dice-sum",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,15 +103,17 @@ class CheckReport:
 
 @dataclass(frozen=True, slots=True)
 class PreparedCheck:
-    """A tag resolved against the sheet, ready to throw: the kind's check plus what
-    the record writes around the kind's numbers."""
+    """A tag resolved against the sheet, ready to throw: who, what, and the kind's
+    prepared check."""
 
     target: CheckTarget
     who: Character
-    number: CheckNumber
-    dc: int
-    kind_check: dice_sum.SumCheck
-    extras: tuple[tuple[str, str | int], ...] = ()
+    player: KindPlayer
+    prepared: Prepared
+
+    @property
+    def dc(self) -> int:
+        return self.prepared.dc
 
 
 def tag_seed(seed: str, index: int) -> str:
@@ -147,16 +144,6 @@ def _ladder(ruleset: Ruleset, layers: Sequence[str]) -> tuple[LadderStep, ...]:
     return ladder
 
 
-def _int_value(text: str | None) -> int | None:
-    """A whole number as a model writes one ("15", "+2", " -3 ", "15.0"), or None."""
-    if text is None:
-        return None
-    match = re.fullmatch(r"\s*([+-]?)\s*(\d{1,9})(?:\.0*)?\s*", text)
-    if match is None:
-        return None
-    return int(match.group(1) + match.group(2))
-
-
 def _find_character(party: Sequence[Character], who: str | None) -> Character:
     if not party:
         raise TagError("no character was given to roll the check.")
@@ -164,6 +151,8 @@ def _find_character(party: Sequence[Character], who: str | None) -> Character:
         return party[0]
     wanted = normalize(who)
     hits = [c for c in party if normalize(c.name) == wanted]
+    if not hits:  # "Bram" for "Bram Ironhand", when no other card starts so
+        hits = [c for c in party if normalize(c.name).split(" ")[0] == wanted]
     if len(hits) == 1:
         return hits[0]
     if len(hits) > 1:
@@ -185,55 +174,6 @@ def _find_ability(ruleset: Ruleset, name: str | None) -> str | None:
     return None
 
 
-def _step_by_label(ladder: Sequence[LadderStep], label: str | None) -> LadderStep | None:
-    """The one ladder step a ``difficulty=`` names; a name no step or two steps answer
-    to is ignored (the page)."""
-    if label is None:
-        return None
-    hits = [s for s in ladder if normalize(s.label) == normalize(label)]
-    return hits[0] if len(hits) == 1 else None
-
-
-def _sum_dc(match: TagMatch, ladder: Sequence[LadderStep]) -> tuple[int, LadderStep | None]:
-    """The dc of a summed check: ``dc=`` wins, else the ``difficulty=`` step's; held to
-    the range 1..40 widened by the ladder."""
-    dcs = [s.dc for s in ladder if s.dc is not None]
-    low = min([SUM_DC_RANGE[0], *dcs])
-    high = max([SUM_DC_RANGE[1], *dcs])
-    step = _step_by_label(ladder, match.get("difficulty"))
-    written = _int_value(match.get("dc"))
-    if written is not None:
-        return max(low, min(high, written)), step
-    if step is not None and step.dc is not None:
-        return step.dc, step
-    labels = ", ".join(f'"{s.label}"' for s in ladder)
-    asked = match.get("difficulty")
-    why = (
-        f'difficulty="{asked}" names no single step of the ladder ({labels})'
-        if asked is not None
-        else f"the tag names no difficulty: write dc=N or difficulty= one of {labels}"
-    )
-    raise TagError(f"{why}.")
-
-
-def _harder(dc: int, ladder: Sequence[LadderStep]) -> int:
-    """One step harder: the dc of the next ladder step above ``dc`` (unchanged at the top)."""
-    above = sorted(s.dc for s in ladder if s.dc is not None and s.dc > dc)
-    return above[0] if above else dc
-
-
-def _mode(match: TagMatch, advantage: bool) -> Literal["normal", "advantage", "disadvantage"]:
-    asked = {v for v in (normalize(match.get("mode") or ""),) if v}
-    asked |= {k for k in ("advantage", "disadvantage") if match.has(k)}
-    asked &= {"advantage", "disadvantage", "normal"}
-    asked.discard("normal")
-    if len(asked) > 1:
-        raise TagError("the tag asks for advantage and disadvantage at once; ask for one.")
-    if not advantage or not asked:
-        return "normal"
-    return "advantage" if "advantage" in asked else "disadvantage"
-
-
 def prepare_check(
     ruleset: Ruleset,
     party: Sequence[Character],
@@ -248,13 +188,13 @@ def prepare_check(
     if match.error is not None:
         raise TagError(match.error, match.span)
     kind = ruleset.resolution.kind
-    if kind not in _PLAYED_KINDS:
+    player = kind_player(kind)
+    if player is None:
         raise TagError(
             f"{kind} checks are not built yet in this version of dicebound, so the check "
             "was not rolled.",
             match.span,
         )
-    ladder = ruleset.resolution.ladder if ladder is None else ladder
     name = match.get("skill")
     if name is None:
         raise TagError("the tag has no skill=: name a skill, a save or an ability.", match.span)
@@ -263,36 +203,28 @@ def prepare_check(
         raise TagError(target, match.span)
     who = _find_character(party, match.get("who"))
     view = SheetView(ruleset, who)
-    with_id = _find_ability(ruleset, match.get("with"))
-    if target.group == "ability":
-        with_id = None  # a summed ability check has no second ability
-    number = view.check_number(target.group, target.id, with_id)
-    if number.untrained_rule == "refuse":
+    if (
+        target.group != "ability"
+        and view.check_number(target.group, target.id).untrained_rule == "refuse"
+    ):
         raise TagError(
             f"{who.name} cannot attempt {target.label} untrained, so it was not rolled.",
             match.span,
         )
-    config = ruleset.resolution.config
-    assert isinstance(config, dice_sum.SumConfig)
-    dc, _step = _sum_dc(match, ladder)
-    if number.untrained_rule == "harder":
-        dc = _harder(dc, ladder)
-    penalty = view.penalty()
-    adjust = view.adjust_for(number.abilities)
-    mode = _mode(match, config.advantage)
-    naturals = config.naturals_save if target.group == "save" else config.naturals_check
-    check = dice_sum.SumCheck(config, number.number + penalty + adjust, dc, mode, naturals)
-    extras: list[tuple[str, str | int]] = [("who", who.name)]
-    if number.swapped and number.ability is not None:
-        ability = ruleset.sheet.ability(number.ability)
-        extras.append(("with", ability.label if ability else number.ability))
-    if penalty:
-        extras.append(("penalty", penalty))
-    if adjust:
-        extras.append(("adjust", adjust))
-    if number.untrained and number.untrained_rule in ("harder", "by"):
-        extras.append(("reason", "untrained"))
-    return PreparedCheck(target, who, number, dc, check, tuple(extras))
+    ask = CheckAsk(
+        view=view,
+        group=target.group,
+        item_id=target.id,
+        label=target.label,
+        with_ability=_find_ability(ruleset, match.get("with")),
+        attrs=dict(match.attrs),
+        ladder=tuple(ruleset.resolution.ladder if ladder is None else ladder),
+    )
+    try:
+        prepared = player.prepare(ruleset.resolution.config, ask)
+    except TagError as exc:
+        raise TagError(exc.message, match.span) from exc
+    return PreparedCheck(target, who, player, prepared)
 
 
 def _result_word(
@@ -312,10 +244,11 @@ def _resolve_one(
     ladder: Sequence[LadderStep],
     dice: DiceSource,
     seed: str | None,
-) -> CheckResult:
+) -> tuple[CheckResult, Character]:
+    """Throw one tag's check; give its result and the roller as they stand after it."""
     prepared = prepare_check(ruleset, party, match, ladder)
     try:
-        rolled = dice_sum.roll(prepared.kind_check, dice)
+        rolled = prepared.player.roll(prepared.prepared.check, dice)
     except DiceError as exc:
         raise TagError(str(exc), match.span) from exc
     record = build_record(
@@ -329,20 +262,29 @@ def _resolve_one(
         mode=rolled.mode,
         resolution=rolled.resolution,
         dice=rolled.dice,
-        extras=(*prepared.extras, *rolled.extras),
+        extras=(("who", prepared.who.name), *prepared.prepared.extras, *rolled.extras),
         seed=seed,
         forced=seed is None,
     )
+    changes: tuple[Change, ...] = ()
+    after = prepared.who
+    if prepared.prepared.costs:
+        paid = pay(ruleset, prepared.who, prepared.prepared.costs)
+        if isinstance(paid, PaymentRefused):  # prepare checked it: this is a kind's bug
+            raise TagError(f"the check could not be paid for: {paid.message}", match.span)
+        changes, after = paid.changes, paid.character
     critical: Critical = (
         "success" if rolled.critical_success else "failure" if rolled.critical_failure else None
     )
-    return CheckResult(
+    result = CheckResult(
         record=record,
         who=prepared.who.name,
         outcome=outcome_label(rolled.success, rolled.critical_success, rolled.critical_failure),
         success=rolled.success,
         critical=critical,
+        changes=changes,
     )
+    return result, after
 
 
 def resolve_text(
@@ -367,6 +309,7 @@ def resolve_text(
         raise UsageError("give exactly one of seed and faces.")
     ladder = _ladder(ruleset, layers)
     forced = ForcedFaces(faces) if faces is not None else None
+    members = list(party)
     items: list[CheckResult | CheckFailure] = []
     replacements: list[tuple[tuple[int, int], str]] = []
     for index, match in enumerate(parse_tags(text)):
@@ -374,7 +317,8 @@ def resolve_text(
         dice: DiceSource = forced if forced is not None else SeededDice(str(tag_seed_text))
         item: CheckResult | CheckFailure
         try:
-            item = _resolve_one(ruleset, party, match, ladder, dice, tag_seed_text)
+            item, after = _resolve_one(ruleset, members, match, ladder, dice, tag_seed_text)
+            members = [after if c.name == after.name else c for c in members]
         except TagError as exc:
             item = CheckFailure(sparse_record(match.attrs), exc.message)
         items.append(item)
@@ -385,4 +329,4 @@ def resolve_text(
         raise UsageError(
             f"{forced.left} forced face(s) were left over: the checks threw {forced.used}."
         )
-    return CheckReport(rewrite(text, replacements), tuple(items), tuple(party))
+    return CheckReport(rewrite(text, replacements), tuple(items), tuple(members))

@@ -13,7 +13,6 @@ from fractions import Fraction
 
 from dicebound.engine import Critical, _ladder, outcome_label, prepare_check
 from dicebound.errors import UsageError
-from dicebound.kinds import dice_sum
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.tags.parse import parse_tags
@@ -54,7 +53,7 @@ def check_odds(
     if len(matches) != 1:
         raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
     prepared = prepare_check(ruleset, [character], matches[0], _ladder(ruleset, layers))
-    dist = dice_sum.distribution(prepared.kind_check)
+    dist = prepared.player.distribution(prepared.prepared.check)
     by_label: dict[str, Fraction] = {}
     for outcome, p in dist.probabilities().items():
         label = outcome_label(outcome.success, outcome.critical_success, outcome.critical_failure)
@@ -69,11 +68,6 @@ def check_odds(
             ("success" if success else "failure") if label.startswith("Critical") else None
         )
         outcomes.append(OutcomeOdds(label, success, critical, p))
-    title = (
-        f"{prepared.target.label} for {prepared.who.name}: "
-        f"{prepared.kind_check.config.dice_text}{prepared.kind_check.modifier:+d} "
-        f"against {prepared.dc}"
-        + (f" ({prepared.kind_check.mode})" if prepared.kind_check.mode != "normal" else "")
-    )
+    title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
     success_p = sum((o.probability for o in outcomes if o.success), Fraction(0))
     return CheckOdds(title, tuple(outcomes), success_p)

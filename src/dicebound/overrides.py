@@ -323,7 +323,7 @@ def compile_overrides(
         "ability": [a.id for a in sheet.abilities],
     }
     what = {"skill": "a skill", "save": "a save", "ability": "an ability"}
-    always: dict[tuple[CheckGroup, str], int] = {}  # checks held by an override without when
+    always: dict[tuple[CheckGroup, str], str] = {}  # checks held by an override without when
     base_found: list[set[Problem]] = []  # the ruleset's own problems, worked out once
 
     def base_problems() -> set[Problem]:
@@ -371,7 +371,7 @@ def compile_overrides(
                         Problem(
                             at,
                             "two-without-when",
-                            f'"{item}" is already in override {holder} without when; a check '
+                            f'"{item}" is already in override "{holder}" without when; a check '
                             "appears in at most one override without when.",
                         )
                     )
@@ -380,13 +380,13 @@ def compile_overrides(
                         Problem(
                             at,
                             "never-applies",
-                            f'"{item}" is already in override {holder}, which has no when and '
-                            "so always applies first; this override could never apply to it "
-                            "(put the override with when first).",
+                            f'"{item}" is already in override "{holder}", which has no when '
+                            "and so always applies first; this override could never apply to "
+                            "it, so put the override with when first.",
                         )
                     )
                 elif "when" not in raw:
-                    always[(group, item)] = i
+                    always[(group, item)] = str(raw["id"])
 
         when: ValueRef | None = None
         if "when" in raw:

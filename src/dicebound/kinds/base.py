@@ -20,8 +20,17 @@ from typing import Any, Literal, Protocol
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep, Sheet
 from dicebound.ruleset.spec import Node
+from dicebound.sheet import SheetView
 
-__all__ = ["CompileContext", "KindCompiler", "Rolled"]
+__all__ = [
+    "CheckAsk",
+    "CompileContext",
+    "KindCompiler",
+    "KindOutcome",
+    "KindPlayer",
+    "Prepared",
+    "Rolled",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +81,61 @@ class Rolled:
     mode: Literal["normal", "advantage", "disadvantage"] = "normal"
     resolution: Literal["sum", "successes"] = "sum"
     extras: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CheckAsk:
+    """What the engine hands a kind's ``prepare``: whose sheet, which check, and what
+    the tag asked. The engine has already matched the names (skill, who, with) and
+    refused what cannot be rolled (an untrained ``refuse``); the kind reads the numbers
+    it needs off ``view`` and the attributes it offers off ``attrs``."""
+
+    view: SheetView
+    group: Literal["skill", "save", "ability"]
+    item_id: str
+    label: str
+    with_ability: str | None
+    attrs: Mapping[str, str]  # the tag's attributes, lower-case keys, first written wins
+    ladder: tuple[LadderStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A check ready to throw: the kind's own check value, the dc the record writes,
+    the record attributes the preparation decided, a short line for odds titles, and
+    what the check costs. ``prepare`` has made sure the roller can pay every cost (a
+    purchase that cannot be paid is left out of the check, never half made); the engine
+    pays them, all together, only once the dice are thrown."""
+
+    check: Any
+    dc: int
+    extras: tuple[tuple[str, str | int], ...] = ()
+    summary: str = ""
+    costs: tuple[tuple[str, int], ...] = ()  # (live pool key, amount) paid once it is thrown
+
+
+class KindOutcome(Protocol):
+    """What a kind's distribution is over: enough to read outcome bands from."""
+
+    @property
+    def total(self) -> int: ...
+    @property
+    def success(self) -> bool: ...
+    @property
+    def critical_success(self) -> bool: ...
+    @property
+    def critical_failure(self) -> bool: ...
+
+
+class KindPlayer(Protocol):
+    """The play half of a kind: prepare a check from an ask, throw it, give its odds.
+
+    ``prepare`` raises ``TagError`` for an ask it cannot resolve. The prepared check
+    carries ``dc`` (what the record's dc says) and ``extras`` (record attributes the
+    preparation decided, such as ``threshold`` or ``bonus``)."""
+
+    def prepare(self, config: Any, ask: CheckAsk) -> Prepared: ...
+    def roll(self, check: Any, dice: Any) -> Rolled: ...
+    def distribution(self, check: Any) -> Any: ...
+    def margin(self, check: Any, outcome: Any) -> int:
+        """How far an outcome is past what the check needed (bands' ``margin``)."""

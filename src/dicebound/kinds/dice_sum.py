@@ -42,8 +42,9 @@ from typing import Any, Literal, NamedTuple
 
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
-from dicebound.errors import UsageError
-from dicebound.kinds.base import CompileContext, Rolled
+from dicebound.errors import TagError, UsageError
+from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
+from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.spec import (
@@ -62,6 +63,7 @@ from dicebound.ruleset.spec import (
 __all__ = [
     "KIND",
     "MAX_CHAIN_DICE",
+    "PLAYER",
     "MarkedPart",
     "Mode",
     "Natural",
@@ -640,3 +642,88 @@ class DiceSumKind:
 
 
 KIND = DiceSumKind()
+
+
+# -- play: from a tag's ask to a prepared check ----------------------------------------
+
+SUM_DC_RANGE = (1, 40)
+"""A summed check's dc range before the ladder widens it (FORMAT.md §11.2)."""
+
+
+def _dc(ask: CheckAsk) -> int:
+    """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
+    dcs = [s.dc for s in ask.ladder if s.dc is not None]
+    low, high = min([SUM_DC_RANGE[0], *dcs]), max([SUM_DC_RANGE[1], *dcs])
+    written = written_int(ask.attrs, "dc")
+    if written is not None:
+        return clamp(written, low, high)
+    step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+    if step is not None and step.dc is not None:
+        return step.dc
+    asked = ask.attrs.get("difficulty")
+    labels = ladder_labels(ask.ladder)
+    if asked is not None:
+        raise TagError(f'difficulty="{asked}" names no single step of the ladder ({labels}).')
+    raise TagError(f"the tag names no difficulty: write dc=N or difficulty= one of {labels}.")
+
+
+def _harder(dc: int, ladder: Iterable[LadderStep]) -> int:
+    """One step harder: the dc of the next ladder step above ``dc`` (unchanged at the top)."""
+    above = sorted(s.dc for s in ladder if s.dc is not None and s.dc > dc)
+    return above[0] if above else dc
+
+
+def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
+    """``mode=`` or a bare flag; both at once is not rolled; ignored without advantage."""
+    asked = {attrs.get("mode", "").strip().lower()} | {
+        k for k in ("advantage", "disadvantage") if k in attrs
+    }
+    asked &= {"advantage", "disadvantage"}
+    if len(asked) > 1:
+        raise TagError("the tag asks for advantage and disadvantage at once; ask for one.")
+    if not advantage or not asked:
+        return "normal"
+    return "advantage" if "advantage" in asked else "disadvantage"
+
+
+class DiceSumPlayer:
+    """The play half of dice-sum: the sheet's number is added to the dice."""
+
+    def prepare(self, config: SumConfig, ask: CheckAsk) -> Prepared:
+        with_id = ask.with_ability if ask.group != "ability" else None
+        number = ask.view.check_number(ask.group, ask.item_id, with_id)
+        dc = _dc(ask)
+        if number.untrained_rule == "harder":
+            dc = _harder(dc, ask.ladder)
+        penalty = ask.view.penalty()
+        adjust = ask.view.adjust_for(number.abilities)
+        mode = _mode(ask.attrs, config.advantage)
+        naturals = config.naturals_save if ask.group == "save" else config.naturals_check
+        modifier = number.number + penalty + adjust
+        extras: list[tuple[str, str | int]] = []
+        if number.swapped and number.ability is not None:
+            ability = ask.view.ruleset.sheet.ability(number.ability)
+            extras.append(("with", ability.label if ability else number.ability))
+        if penalty:
+            extras.append(("penalty", penalty))
+        if adjust:
+            extras.append(("adjust", adjust))
+        if number.untrained and number.untrained_rule in ("harder", "by"):
+            extras.append(("reason", "untrained"))
+        summary = f"{config.dice_text}{modifier:+d} against {dc}" + (
+            f" with {mode}" if mode != "normal" else ""
+        )
+        check = SumCheck(config, modifier, dc, mode, naturals)
+        return Prepared(check, dc, tuple(extras), summary)
+
+    def roll(self, check: SumCheck, dice: DiceSource) -> Rolled:
+        return roll(check, dice)
+
+    def distribution(self, check: SumCheck) -> Dist[SumOutcome]:
+        return distribution(check)
+
+    def margin(self, check: SumCheck, outcome: SumOutcome) -> int:
+        return outcome.total - check.dc
+
+
+PLAYER = DiceSumPlayer()

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from dicebound.kinds import dice_pool, dice_sum
-from dicebound.kinds.base import KindCompiler
+from dicebound.kinds.base import KindCompiler, KindPlayer
 
-__all__ = ["KNOWN_KINDS", "kind_compiler"]
+__all__ = ["KNOWN_KINDS", "kind_compiler", "kind_player"]
 
 KNOWN_KINDS: tuple[str, ...] = (
     "dice-sum",
@@ -34,3 +34,11 @@ _BUILT: Mapping[str, KindCompiler] = MappingProxyType(
 def kind_compiler(name: str) -> KindCompiler | None:
     """The compiler of a built kind; None for a known kind not built yet (or unknown)."""
     return _BUILT.get(name)
+
+
+_PLAYED: Mapping[str, KindPlayer] = MappingProxyType({dice_sum.KIND.name: dice_sum.PLAYER})
+
+
+def kind_player(name: str) -> KindPlayer | None:
+    """The play half of a kind whose checks dicebound throws; None where play is not built."""
+    return _PLAYED.get(name)

@@ -37,14 +37,14 @@ __all__ = [
 _VERSION = re.compile(r"^[0-9]{1,9}(?:\.[0-9]{1,9}){0,3}$")
 
 _ITEM_KEYS: tuple[tuple[str, str, str], ...] = (
-    ("worn", "1.53", "an item's worn effects"),
-    ("carried", "1.53", "an item's carried effects"),
-    ("requires", "1.54", "an item's requirements"),
-    ("attack", "1.55", "an item's attack"),
-    ("use", "1.59", "an item's use"),
-    ("charges", "1.59", "an item's charges"),
-    ("sold", "1.65", "an item's sold place"),
-    ("service", "1.65", "an item that is a service"),
+    ("worn", "1.53", "item.worn"),
+    ("carried", "1.53", "item.carried"),
+    ("requires", "1.54", "item.requires"),
+    ("attack", "1.55", "item.attack"),
+    ("use", "1.59", "item.use"),
+    ("charges", "1.59", "item.charges"),
+    ("sold", "1.65", "item.sold"),
+    ("service", "1.65", "item.service"),
 )
 _ITEMS_BLOCK_KEYS: tuple[tuple[str, str, str], ...] = (
     ("rarityCaps", "1.51", "items.rarityCaps"),
@@ -136,7 +136,10 @@ def _ref_sites(raw: Mapping[str, Any]) -> Iterator[tuple[Path, Mapping[str, Any]
                 for col, spec in _dict(_dict(row).get("scaled")).items():
                     source = _dict(spec).get("from")
                     if isinstance(source, dict):
-                        yield ("catalogs", c, "entries", e, "rows", r, "scaled", col, "from"), source
+                        yield (
+                            ("catalogs", c, "entries", e, "rows", r, "scaled", col, "from"),
+                            source,
+                        )
 
 
 def _hide_whens(sheet: Mapping[str, Any]) -> Iterator[tuple[Path, Mapping[str, Any]]]:
@@ -163,14 +166,14 @@ def _sheet_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
         for i, item in enumerate(_list(sheet.get(group))):
             item = _dict(item)
             if "section" in item:
-                yield Feature("1.41", (*at, group, i, "section"), f"a section on {group}")
+                yield Feature("1.41", (*at, group, i, "section"), f"section on {group}")
             if group != "abilities" and "untrained" in item:
                 yield Feature("1.41", (*at, group, i, "untrained"), "untrained")
             if group != "abilities" and "cap" in item:
-                yield Feature("1.39", (*at, group, i, "cap"), "a skill or save cap")
+                yield Feature("1.39", (*at, group, i, "cap"), "cap")
     for i, item in enumerate(_list(sheet.get("derived"))):
         if _dict(item).get("op") == "enumTable":
-            yield Feature("1.42", (*at, "derived", i, "op"), "an enumTable derived value")
+            yield Feature("1.42", (*at, "derived", i, "op"), "enumTable")
     for path, hide in _hide_whens(sheet):
         for key in ("notEquals", "in"):
             if key in hide:
@@ -185,9 +188,9 @@ def _sheet_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
             yield Feature("1.39", (*here, "alwaysShow"), "alwaysShow")
         for key in ("boxes", "fill", "onFull", "extra"):
             if key in track:
-                yield Feature("1.40", (*here, key), f"track {key}")
+                yield Feature("1.40", (*here, key), key)
     if "states" in live:
-        yield Feature("1.42", (*at, "live", "states"), "live states")
+        yield Feature("1.42", (*at, "live", "states"), "states")
     for path, ref in _ref_sites(raw):
         for source, version in (
             ("listSum", "1.39"),
@@ -196,7 +199,7 @@ def _sheet_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
             ("itemStat", "1.52"),
         ):
             if source in ref:
-                yield Feature(version, (*path, source), f"a {source} reference")
+                yield Feature(version, (*path, source), source)
 
 
 def _gm_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
@@ -211,7 +214,7 @@ def _gm_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
         item = _dict(item)
         here = ("gm", "sheetSummary", "lists", i)
         if "columns" in item:
-            yield Feature("1.37", (*here, "columns"), "sheetSummary list columns")
+            yield Feature("1.37", (*here, "columns"), "sheetSummary columns")
         decl = lists_by_id.get(item.get("list")) if isinstance(item.get("list"), str) else None
         columns = _list(_dict(decl).get("columns"))
         named = item.get("nameColumn")
@@ -228,20 +231,20 @@ def _catalog_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
         here: Path = ("catalogs", c)
         holds = catalog.get("holds")
         if holds == "creatures":
-            yield Feature("1.27", (*here, "holds"), "a catalog of creatures")
+            yield Feature("1.27", (*here, "holds"), 'holds "creatures"')
         elif holds == "items":
-            yield Feature("1.49", (*here, "holds"), "a catalog of items")
+            yield Feature("1.49", (*here, "holds"), 'holds "items"')
         for e, entry in enumerate(_list(catalog.get("entries"))):
             entry = _dict(entry)
             at = (*here, "entries", e)
             for r, row in enumerate(_list(entry.get("rows"))):
                 if "scaled" in _dict(row):
-                    yield Feature("1.23", (*at, "rows", r, "scaled"), "scaled catalog rows")
+                    yield Feature("1.23", (*at, "rows", r, "scaled"), "scaled")
             creature = _dict(entry.get("creature"))
             if "sheet" in creature:
-                yield Feature("1.34", (*at, "creature", "sheet"), "a creature sheet")
+                yield Feature("1.34", (*at, "creature", "sheet"), "creature.sheet")
             if "loot" in creature:
-                yield Feature("1.63", (*at, "creature", "loot"), "a creature's loot")
+                yield Feature("1.63", (*at, "creature", "loot"), "creature.loot")
             item = _dict(entry.get("item"))
             for key, version, name in _ITEM_KEYS:
                 if key in item:
@@ -249,7 +252,7 @@ def _catalog_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
             check = _dict(_dict(entry.get("mechanics")).get("check"))
             for key in ("explode", "double"):
                 if key in check:
-                    yield Feature("1.37", (*at, "mechanics", "check", key), f"an entry {key}")
+                    yield Feature("1.37", (*at, "mechanics", "check", key), f"check.{key}")
 
 
 def _top_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
@@ -257,11 +260,11 @@ def _top_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
     if "adjust" in _dict(raw.get("resolution")):
         yield Feature("1.38", ("resolution", "adjust"), "adjust")
     if "battle" in raw:
-        yield Feature("1.22", ("battle",), "the battle block")
+        yield Feature("1.22", ("battle",), "battle")
     if "combat" in raw:
-        yield Feature("1.26", ("combat",), "the combat block")
+        yield Feature("1.26", ("combat",), "combat")
     if "items" in raw:
-        yield Feature("1.49", ("items",), "the items block")
+        yield Feature("1.49", ("items",), "items")
         items = _dict(raw.get("items"))
         for key, version, name in _ITEMS_BLOCK_KEYS:
             if key in items:
@@ -270,7 +273,7 @@ def _top_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
         yield Feature("1.25", ("layers",), "layers")
         for i, layer in enumerate(_list(raw.get("layers"))):
             if "currencies" in _dict(layer):
-                yield Feature("1.64", ("layers", i, "currencies"), "a layer that takes coins out")
+                yield Feature("1.64", ("layers", i, "currencies"), "layer currencies")
 
 
 def ruleset_features(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, cast
@@ -51,7 +52,7 @@ from dicebound.ruleset.model import (
     Untrained,
     ValueRef,
 )
-from dicebound.ruleset.refs import LIVE_READS, Read, RefScope, compile_ref, describe_chain, trace
+from dicebound.ruleset.refs import LIVE_READS, RefScope, compile_ref, describe_chain, trace
 from dicebound.ruleset.schema import MAX_RULESET_BYTES, NOT_PLAYED, ruleset_node
 from dicebound.ruleset.spec import ID_PATTERN, describe, is_int, is_number
 
@@ -135,7 +136,9 @@ def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Rulese
         problems.append(declared_problem)
     if not isinstance(raw, dict):
         problems.append(
-            Problem((), "wrong-type", f"must be a JSON object holding a ruleset, not {describe(raw)}.")
+            Problem(
+                (), "wrong-type", f"must be a JSON object holding a ruleset, not {describe(raw)}."
+            )
         )
         raise RulesetInvalid(problems)
     res = raw.get("resolution")
@@ -168,8 +171,6 @@ def _list(value: object) -> list[Any]:
 
 def _ids(items: object) -> list[str]:
     """The well-formed ids of a list of declarations, first occurrence kept."""
-    import re
-
     out: list[str] = []
     for item in _list(items):
         ident = _dict(item).get("id")
@@ -189,10 +190,6 @@ def _num(value: Any) -> float:
     return float(value)
 
 
-def _text_of(value: Any) -> str:
-    return str(value)
-
-
 def _untrained(raw: object) -> Untrained | None:
     if raw is None:
         return None
@@ -207,7 +204,9 @@ def _fit(decl: ColumnLike, value: object) -> str | None:
         if isinstance(value, bool) or not is_number(value):
             return "it holds a number"
         assert isinstance(value, int | float)
-        if decl.min is not None and value < decl.min or decl.max is not None and value > decl.max:
+        if (decl.min is not None and value < decl.min) or (
+            decl.max is not None and value > decl.max
+        ):
             return f"it holds {describe(decl.min)} to {describe(decl.max)}"
         if decl.integer and not is_int(value):
             return "it holds whole numbers"
@@ -235,7 +234,9 @@ class _Builder:
     their ids (``names``), so a reference to them is not reported a second time.
     """
 
-    def __init__(self, raw: dict[str, Any], structure: Sequence[Problem], kind: KindCompiler | None):
+    def __init__(
+        self, raw: dict[str, Any], structure: Sequence[Problem], kind: KindCompiler | None
+    ):
         self.raw = raw
         self.bad: list[Path] = [p.path for p in structure]
         self.kind = kind
@@ -283,7 +284,9 @@ class _Builder:
     def scope(self) -> RefScope:
         return RefScope(self.sheet, self.names)
 
-    def ref(self, raw: Mapping[str, Any], path: Path, scope: RefScope | None = None) -> ValueRef | None:
+    def ref(
+        self, raw: Mapping[str, Any], path: Path, scope: RefScope | None = None
+    ) -> ValueRef | None:
         ref, problems = compile_ref(raw, path, scope or self.scope())
         self.problems.extend(problems)
         return ref
@@ -291,12 +294,7 @@ class _Builder:
     # -- the whole file --------------------------------------------------------------
 
     def build(self) -> Ruleset | None:
-        if not self.clean(("sheet",)) and not isinstance(self.raw.get("sheet"), dict):
-            sheet_ok = False
-        else:
-            sheet_ok = True
-        if sheet_ok:
-            self.build_sheet()
+        self.build_sheet()
         resolution = self.build_resolution()
         self.check_gm()
         catalogs = self.build_catalogs()
@@ -338,11 +336,22 @@ class _Builder:
             for _, item, _ in self.items(s.get("sections"), (*at, "sections"))
         )
         self.sheet = dataclasses.replace(self.sheet, sections=sections)
-        abilities = tuple(self.ability(item, here) for _, item, here in self.items(s.get("abilities"), (*at, "abilities")))
-        fields = tuple(self.field(item, here) for _, item, here in self.items(s.get("fields"), (*at, "fields")))
-        lists = tuple(self.list_decl(item, here) for _, item, here in self.items(s.get("lists"), (*at, "lists")))
+        abilities = tuple(
+            self.ability(item, here)
+            for _, item, here in self.items(s.get("abilities"), (*at, "abilities"))
+        )
+        fields = tuple(
+            self.field(item, here) for _, item, here in self.items(s.get("fields"), (*at, "fields"))
+        )
+        lists = tuple(
+            self.list_decl(item, here)
+            for _, item, here in self.items(s.get("lists"), (*at, "lists"))
+        )
         live: Path = (*at, "live")
-        states = tuple(self.state(item, here) for _, item, here in self.items(self.live_raw.get("states"), (*live, "states")))
+        states = tuple(
+            self.state(item, here)
+            for _, item, here in self.items(self.live_raw.get("states"), (*live, "states"))
+        )
         conditions = tuple(
             Condition(str(item["id"]), str(item["label"]))
             for _, item, _ in self.items(self.live_raw.get("conditions"), (*live, "conditions"))
@@ -351,8 +360,14 @@ class _Builder:
             (str(item["id"]), str(item["label"]), int(item["maxLength"]))
             for _, item, _ in self.items(self.live_raw.get("text"), (*live, "text"))
         )
-        skills = tuple(self.skill(item, here, "skill") for _, item, here in self.items(s.get("skills"), (*at, "skills")))
-        saves = tuple(self.skill(item, here, "save") for _, item, here in self.items(s.get("saves"), (*at, "saves")))
+        skills = tuple(
+            self.skill(item, here, "skill")
+            for _, item, here in self.items(s.get("skills"), (*at, "skills"))
+        )
+        saves = tuple(
+            self.skill(item, here, "save")
+            for _, item, here in self.items(s.get("saves"), (*at, "saves"))
+        )
         self.sheet = dataclasses.replace(
             self.sheet,
             abilities=abilities,
@@ -364,8 +379,14 @@ class _Builder:
             skills=skills,
             saves=saves,
         )
-        pools = tuple(self.pool_shell(item, here) for _, item, here in self.items(self.live_raw.get("pools"), (*live, "pools")))
-        tracks = tuple(self.track_shell(item, here) for _, item, here in self.items(self.live_raw.get("tracks"), (*live, "tracks")))
+        pools = tuple(
+            self.pool_shell(item, here)
+            for _, item, here in self.items(self.live_raw.get("pools"), (*live, "pools"))
+        )
+        tracks = tuple(
+            self.track_shell(item, here)
+            for _, item, here in self.items(self.live_raw.get("tracks"), (*live, "tracks"))
+        )
         self.sheet = dataclasses.replace(self.sheet, pools=pools, tracks=tracks)
         self.build_derived()
         self.check_tiers_and_bonus()
@@ -388,7 +409,11 @@ class _Builder:
     def ability(self, item: dict[str, Any], here: Path) -> Ability:
         lo, hi, default = int(item["min"]), int(item["max"]), int(item["default"])
         if lo > hi:
-            self.add((*here, "min"), "min-above-max", f"{lo} is above max {hi}; a score runs from min to max.")
+            self.add(
+                (*here, "min"),
+                "min-above-max",
+                f"{lo} is above max {hi}; a score runs from min to max.",
+            )
         elif not lo <= default <= hi:
             self.add(
                 (*here, "default"),
@@ -405,7 +430,13 @@ class _Builder:
             item.get("section"),
         )
 
-    def typed(self, item: dict[str, Any], here: Path, factory: Callable[..., ColumnLike], extra: Mapping[str, Any]) -> ColumnLike:
+    def typed(
+        self,
+        item: dict[str, Any],
+        here: Path,
+        factory: Callable[..., ColumnLike],
+        extra: Mapping[str, Any],
+    ) -> ColumnLike:
         """A field or a list column, with the checks its type brings."""
         kind = item["type"]
         values = tuple(str(v) for v in item.get("values", ()))
@@ -424,7 +455,12 @@ class _Builder:
             max_length=None if max_length is None else int(max_length),
             **extra,
         )
-        if kind == "number" and decl.min is not None and decl.max is not None and decl.min > decl.max:
+        if (
+            kind == "number"
+            and decl.min is not None
+            and decl.max is not None
+            and decl.min > decl.max
+        ):
             self.add(
                 (*here, "min"),
                 "min-above-max",
@@ -456,7 +492,9 @@ class _Builder:
     def list_decl(self, item: dict[str, Any], here: Path) -> ListDecl:
         columns = []
         for _, col, col_here in self.items(item["columns"], (*here, "columns")):
-            decl = self.typed(col, col_here, ListColumn, {"required": bool(col.get("required", False))})
+            decl = self.typed(
+                col, col_here, ListColumn, {"required": bool(col.get("required", False))}
+            )
             assert isinstance(decl, ListColumn)
             columns.append(decl)
         pools = None
@@ -492,7 +530,9 @@ class _Builder:
                 str(spec["maxColumn"]),
                 None if "rechargeColumn" not in spec else str(spec["rechargeColumn"]),
             )
-        return ListDecl(str(item["id"]), str(item["label"]), int(item["maxItems"]), tuple(columns), pools)
+        return ListDecl(
+            str(item["id"]), str(item["label"]), int(item["maxItems"]), tuple(columns), pools
+        )
 
     def state(self, item: dict[str, Any], here: Path) -> LiveState:
         values = tuple(str(v) for v in item["values"])
@@ -517,7 +557,9 @@ class _Builder:
     def skill(self, item: dict[str, Any], here: Path, group: Literal["skill", "save"]) -> SkillDef:
         ability = item.get("ability")
         if ability is not None and ability not in self.names["abilities"]:
-            self.problems.append(_unknown((*here, "ability"), str(ability), "an ability", self.names["abilities"]))
+            self.problems.append(
+                _unknown((*here, "ability"), str(ability), "an ability", self.names["abilities"])
+            )
         section_id = item.get("section")
         untrained = _untrained(item.get("untrained"))
         if untrained is None and section_id is not None:
@@ -551,8 +593,13 @@ class _Builder:
         )
 
     def track_shell(self, item: dict[str, Any], here: Path) -> Track:
-        levels = tuple(TrackLevel(str(lv["label"]), int(lv["penalty"])) for lv in item.get("levels", ()))
-        kinds = tuple(TrackKind(str(k["id"]), str(k["label"]), int(k["severity"])) for k in item.get("kinds", ()))
+        levels = tuple(
+            TrackLevel(str(lv["label"]), int(lv["penalty"])) for lv in item.get("levels", ())
+        )
+        kinds = tuple(
+            TrackKind(str(k["id"]), str(k["label"]), int(k["severity"]))
+            for k in item.get("kinds", ())
+        )
         boxes = _dict(_dict(item.get("boxes")).get("penalty"))
         lo = int(item["min"])
         top = item["max"]
@@ -572,7 +619,9 @@ class _Builder:
             boxes_table=tuple((float(a), float(b)) for a, b in boxes.get("table", ())),
             fill=item.get("fill", "sequential"),
             on_full=item.get("onFull", "upgrade"),
-            extra=(str(extra["list"]), str(extra["countColumn"]), str(extra["penaltyColumn"])) if extra else None,
+            extra=(str(extra["list"]), str(extra["countColumn"]), str(extra["penaltyColumn"]))
+            if extra
+            else None,
         )
 
     def check_track(
@@ -586,7 +635,9 @@ class _Builder:
     ) -> None:
         has = {key: key in item for key in ("levels", "boxes", "kinds", "extra", "fill", "onFull")}
         if has["levels"] and has["boxes"]:
-            self.add((*here, "boxes"), "levels-and-boxes", "a track has levels or boxes, never both.")
+            self.add(
+                (*here, "boxes"), "levels-and-boxes", "a track has levels or boxes, never both."
+            )
         if has["kinds"] and not (has["levels"] or has["boxes"]):
             self.add(
                 (*here, "kinds"),
@@ -622,7 +673,11 @@ class _Builder:
         wound = has["kinds"] and (has["levels"] or has["boxes"])
         if wound:
             if lo != 0:
-                self.add((*here, "min"), "wound-track-min", f"{lo} is not 0; a wound track starts unmarked, so its min is 0.")
+                self.add(
+                    (*here, "min"),
+                    "wound-track-min",
+                    f"{lo} is not 0; a wound track starts unmarked, so its min is 0.",
+                )
             if has["levels"] and fixed_max != len(levels):
                 shown = describe(item["max"]) if fixed_max is not None else "a value off the sheet"
                 self.add(
@@ -632,7 +687,11 @@ class _Builder:
                     "levels is as long as its levels.",
                 )
             if has["boxes"] and fixed_max is not None and fixed_max > 64:
-                self.add((*here, "max"), "too-many", f"{fixed_max} boxes is more than the 64 a track may have.")
+                self.add(
+                    (*here, "max"),
+                    "too-many",
+                    f"{fixed_max} boxes is more than the 64 a track may have.",
+                )
             seen: dict[int, int] = {}
             for i, kind in enumerate(kinds):
                 if kind.severity in seen:
@@ -651,7 +710,11 @@ class _Builder:
                     "a wound track cannot be hidden: rolls and fights read it whatever the sheet shows.",
                 )
         if fixed_max is not None and lo > fixed_max:
-            self.add((*here, "min"), "min-above-max", f"{lo} is above max {fixed_max}; a track runs from min to max.")
+            self.add(
+                (*here, "min"),
+                "min-above-max",
+                f"{lo} is above max {fixed_max}; a track runs from min to max.",
+            )
         elif "default" in item:
             default = int(item["default"])
             if default < lo or (fixed_max is not None and default > fixed_max):
@@ -669,15 +732,20 @@ class _Builder:
         if list_id not in self.names["lists"]:
             self.problems.append(_unknown((*here, "list"), list_id, "a list", self.names["lists"]))
             return
-        self.check_columns(list_id, [(k, extra[k], ("number",)) for k in ("countColumn", "penaltyColumn")], here)
+        self.check_columns(
+            list_id, [(k, extra[k], ("number",)) for k in ("countColumn", "penaltyColumn")], here
+        )
 
-    def check_columns(self, list_id: str, wanted: Sequence[tuple[str, Any, Sequence[str]]], here: Path) -> None:
+    def check_columns(
+        self, list_id: str, wanted: Sequence[tuple[str | int, Any, Sequence[str]]], here: Path
+    ) -> None:
         """Each named column exists in the list and has one of the wanted types."""
         decl = next((lst for lst in self.sheet.lists if lst.id == list_id), None)
         if decl is None:
             return
         by_id = {c.id: c for c in decl.columns}
         for key, name, types in wanted:
+            role = key if isinstance(key, str) else "a summary column"
             column = by_id.get(str(name))
             if column is None:
                 self.add(
@@ -690,7 +758,7 @@ class _Builder:
                 self.add(
                     (*here, key),
                     "wrong-column-type",
-                    f'"{name}" is a {column.type} column; {key} names a {said} column.',
+                    f'"{name}" is a {column.type} column; {role} names a {said} column.',
                 )
 
     def build_derived(self) -> None:
@@ -723,7 +791,9 @@ class _Builder:
                 source=source,
                 multiplier=_num(item.get("multiplier", 1)),
                 round=item.get("round", "down"),
-                table=tuple((float(a), float(b)) for a, b in item.get("table", ())) if op == "stepTable" else (),
+                table=tuple((float(a), float(b)) for a, b in item.get("table", ()))
+                if op == "stepTable"
+                else (),
                 enum_from=enum_from,
                 enum_table=MappingProxyType(enum_table),
                 default=_num(item.get("default", 0)),
@@ -740,7 +810,9 @@ class _Builder:
         values: Sequence[str] | None = None
         if where == "field":
             if name not in self.names["fields"]:
-                self.problems.append(_unknown((*here, "from", "field"), name, "a field", self.names["fields"]))
+                self.problems.append(
+                    _unknown((*here, "from", "field"), name, "a field", self.names["fields"])
+                )
                 return None, table
             decl = next((f for f in self.sheet.fields if f.id == name), None)
             if decl is not None and decl.type != "enum":
@@ -754,7 +826,9 @@ class _Builder:
         else:
             if name not in self.names["states"]:
                 self.problems.append(
-                    _unknown((*here, "from", "liveState"), name, "a live state", self.names["states"])
+                    _unknown(
+                        (*here, "from", "liveState"), name, "a live state", self.names["states"]
+                    )
                 )
                 return None, table
             state = next((s for s in self.sheet.states if s.id == name), None)
@@ -826,7 +900,9 @@ class _Builder:
                     continue
                 name = str(item["section"])
                 if name not in self.names["sections"]:
-                    self.problems.append(_unknown((*here, "section"), name, "a section", self.names["sections"]))
+                    self.problems.append(
+                        _unknown((*here, "section"), name, "a section", self.names["sections"])
+                    )
                 elif declared_at is not None and order.index(group) < declared_at:
                     self.add(
                         (*here, "section"),
@@ -839,7 +915,9 @@ class _Builder:
         sites: list[tuple[object, Path]] = [
             (self.sheet_raw.get(g), ("sheet", g)) for g in ("fields", "derived", "lists")
         ]
-        sites += [(self.live_raw.get(g), ("sheet", "live", g)) for g in ("pools", "tracks", "states")]
+        sites += [
+            (self.live_raw.get(g), ("sheet", "live", g)) for g in ("pools", "tracks", "states")
+        ]
         fields = {f.id: f for f in self.sheet.fields}
         for raw, at in sites:
             for _, item, here in self.items(raw, at):
@@ -849,7 +927,9 @@ class _Builder:
                 name = str(hide["field"])
                 where = (*here, "hideWhen")
                 if name not in self.names["fields"]:
-                    self.problems.append(_unknown((*where, "field"), name, "a field", self.names["fields"]))
+                    self.problems.append(
+                        _unknown((*where, "field"), name, "a field", self.names["fields"])
+                    )
                     continue
                 decl = fields.get(name)
                 if decl is None:
@@ -888,15 +968,24 @@ class _Builder:
             for i, tier in enumerate(_list(s.get(key))):
                 if tier not in self.names["tiers"]:
                     self.problems.append(
-                        _unknown(("sheet", key, i), str(tier), "a proficiency tier", self.names["tiers"])
+                        _unknown(
+                            ("sheet", key, i), str(tier), "a proficiency tier", self.names["tiers"]
+                        )
                     )
-        tiers = tuple(str(t) for t in _list(s.get("skillTiers"))), tuple(str(t) for t in _list(s.get("saveTiers")))
+        tiers = (
+            tuple(str(t) for t in _list(s.get("skillTiers"))),
+            tuple(str(t) for t in _list(s.get("saveTiers"))),
+        )
         bonus = _dict(s.get("bonusRange"))
         lo, hi = -20, 40
         if bonus and self.clean(("sheet", "bonusRange")):
             lo, hi = int(bonus["min"]), int(bonus["max"])
             if lo > hi:
-                self.add(("sheet", "bonusRange", "min"), "min-above-max", f"{lo} is above max {hi}; the bonus runs from min to max.")
+                self.add(
+                    ("sheet", "bonusRange", "min"),
+                    "min-above-max",
+                    f"{lo} is above max {hi}; the bonus runs from min to max.",
+                )
         self.sheet = dataclasses.replace(
             self.sheet, skill_tiers=tiers[0], save_tiers=tiers[1], bonus_min=lo, bonus_max=hi
         )
@@ -925,7 +1014,7 @@ class _Builder:
             for _, t, _ in self.items(res.get("proficiencyTiers"), (*at, "proficiencyTiers"))
         )
         if "proficiency" not in res:
-            for i, t, here in self.items(res.get("proficiencyTiers"), (*at, "proficiencyTiers")):
+            for _, t, here in self.items(res.get("proficiencyTiers"), (*at, "proficiencyTiers")):
                 if t.get("multiplier", 0) != 0:
                     self.add(
                         (*here, "multiplier"),
@@ -1011,7 +1100,9 @@ class _Builder:
             for j, name in enumerate(abilities):
                 if name not in self.names["abilities"]:
                     self.problems.append(
-                        _unknown((*here, "abilities", j), name, "an ability", self.names["abilities"])
+                        _unknown(
+                            (*here, "abilities", j), name, "an ability", self.names["abilities"]
+                        )
                     )
             if value is not None:
                 out.append(Adjust(value, abilities))
@@ -1054,16 +1145,20 @@ class _Builder:
         for _, item, here in self.items(summary.get("lists"), (*at, "lists")):
             list_id = str(item["list"])
             if list_id not in self.names["lists"]:
-                self.problems.append(_unknown((*here, "list"), list_id, "a list", self.names["lists"]))
+                self.problems.append(
+                    _unknown((*here, "list"), list_id, "a list", self.names["lists"])
+                )
                 continue
-            wanted: list[tuple[str, Any, Sequence[str]]] = [("nameColumn", item["nameColumn"], ("text", "enum"))]
+            wanted: list[tuple[str | int, Any, Sequence[str]]] = [
+                ("nameColumn", item["nameColumn"], ("text", "enum"))
+            ]
             if "groupBy" in item:
                 wanted.append(("groupBy", item["groupBy"], ()))
             if "onlyWhen" in item:
                 wanted.append(("onlyWhen", item["onlyWhen"], ("boolean",)))
             self.check_columns(list_id, wanted, here)
             for j, column in enumerate(item.get("columns", ())):
-                self.check_columns(list_id, [(str(j), column, ())], (*here, "columns"))
+                self.check_columns(list_id, [(j, column, ())], (*here, "columns"))
 
     # -- catalogs --------------------------------------------------------------------
 
@@ -1091,13 +1186,20 @@ class _Builder:
             )
         for i, name in enumerate(feeds):
             if name not in self.names["lists"]:
-                self.problems.append(_unknown((*here, "feeds", i), name, "a list", self.names["lists"]))
+                self.problems.append(
+                    _unknown((*here, "feeds", i), name, "a list", self.names["lists"])
+                )
         filters = {str(f["id"]): str(f["type"]) for f in cat.get("filters", ())}
         for i, spec in enumerate(cat.get("filters", ())):
             start = spec.get("startFrom")
             if start is not None and start["field"] not in self.names["fields"]:
                 self.problems.append(
-                    _unknown((*here, "filters", i, "startFrom", "field"), str(start["field"]), "a field", self.names["fields"])
+                    _unknown(
+                        (*here, "filters", i, "startFrom", "field"),
+                        str(start["field"]),
+                        "a field",
+                        self.names["fields"],
+                    )
                 )
         asset = cat.get("asset")
         if asset is not None and asset != f"catalogs/{ident}.json":
@@ -1139,7 +1241,9 @@ class _Builder:
                 continue
             kind = filters.get(key)
             if kind is None:
-                self.problems.append(_unknown((*here, "filters", key), key, "a filter of this catalog", filters))
+                self.problems.append(
+                    _unknown((*here, "filters", key), key, "a filter of this catalog", filters)
+                )
                 continue
             fits = {
                 "number": is_number(value),
@@ -1147,7 +1251,9 @@ class _Builder:
                 "tags": isinstance(value, list),
             }[kind]
             if not fits:
-                said = {"number": "a number", "text": "one string", "tags": "a list of strings"}[kind]
+                said = {"number": "a number", "text": "one string", "tags": "a list of strings"}[
+                    kind
+                ]
                 self.add(
                     (*here, "filters", key),
                     "wrong-type",
@@ -1166,20 +1272,24 @@ class _Builder:
             str(entry["label"]),
             kind=mechanics.get("kind"),
             cost=cost,
-            per_cost_step=None if "perCostStep" not in mechanics else MappingProxyType(mechanics["perCostStep"]),
+            per_cost_step=None
+            if "perCostStep" not in mechanics
+            else MappingProxyType(mechanics["perCostStep"]),
             check=None if "check" not in mechanics else MappingProxyType(mechanics["check"]),
             raw=MappingProxyType(entry),
         )
 
     def rows(self, rows: list[dict[str, Any]], here: Path, feeds: Sequence[str]) -> None:
         lists_written: dict[str, int] = {}
-        for i, row in enumerate(rows):
+        for row in rows:
             lists_written[str(row["list"])] = lists_written.get(str(row["list"]), 0) + 1
         for i, row in enumerate(rows):
             at = (*here, i)
             list_id = str(row["list"])
             if list_id not in self.names["lists"]:
-                self.problems.append(_unknown((*at, "list"), list_id, "a list", self.names["lists"]))
+                self.problems.append(
+                    _unknown((*at, "list"), list_id, "a list", self.names["lists"])
+                )
                 continue
             if feeds and list_id not in feeds:
                 shown = ", ".join(f'"{f}"' for f in feeds)
@@ -1236,10 +1346,18 @@ class _Builder:
     ) -> None:
         column = columns.get(key)
         if column is None:
-            self.add(here, "unknown-id", f'"{key}" is not a column of the list "{list_id}".{did_you_mean(key, columns)}')
+            self.add(
+                here,
+                "unknown-id",
+                f'"{key}" is not a column of the list "{list_id}".{did_you_mean(key, columns)}',
+            )
             return
         if column.type != "number":
-            self.add(here, "wrong-column-type", f'"{key}" is a {column.type} column; a scaled column is a number column.')
+            self.add(
+                here,
+                "wrong-column-type",
+                f'"{key}" is a {column.type} column; a scaled column is a number column.',
+            )
             return
         if not is_number(values.get(key)) or isinstance(values.get(key), bool):
             self.add(
@@ -1346,9 +1464,17 @@ class _Builder:
             ident = str(layer["id"])
             for j, other in enumerate(layer.get("conflicts", ())):
                 if other == ident:
-                    self.add((*here, "conflicts", j), "conflicts-itself", f'"{other}" is this layer; a layer conflicts only with others.')
+                    self.add(
+                        (*here, "conflicts", j),
+                        "conflicts-itself",
+                        f'"{other}" is this layer; a layer conflicts only with others.',
+                    )
                 elif other not in self.names["layers"]:
-                    self.problems.append(_unknown((*here, "conflicts", j), str(other), "a layer", self.names["layers"]))
+                    self.problems.append(
+                        _unknown(
+                            (*here, "conflicts", j), str(other), "a layer", self.names["layers"]
+                        )
+                    )
             gm = _dict(layer.get("gm"))
             length = len(str(gm.get("guidance", ""))) + len(str(gm.get("worldGuidance", "")))
             if length > 4000:
@@ -1380,14 +1506,12 @@ class _Builder:
             return None
         if not self.clean(("resolution",)):
             return None
-        _, problems = kind.compile({**self.res_raw, "difficultyLadder": steps}, CompileContext(sheet=self.sheet))
+        _, problems = kind.compile(
+            {**self.res_raw, "difficultyLadder": steps}, CompileContext(sheet=self.sheet)
+        )
         prefix = ("resolution", "difficultyLadder")
         for problem in problems:
             if problem.path[:2] == prefix:
                 path = ("layers", index, "difficultyLadder", *problem.path[2:])
                 self.problems.append(Problem(path, problem.code, problem.message))
         return tuple(kind.ladder_step(step) for step in steps)
-
-
-def _unused(read: Read) -> str:  # keeps the Read import meaningful for type checkers
-    return str(read)

@@ -370,9 +370,7 @@ def _children(read: Read, sheet: Sheet) -> list[Read]:
     return []
 
 
-def trace(
-    ref: ValueRef, sheet: Sheet, flagged: Callable[[Read], bool]
-) -> tuple[Read, ...] | None:
+def trace(ref: ValueRef, sheet: Sheet, flagged: Callable[[Read], bool]) -> tuple[Read, ...] | None:
     """The chain of reads from ``ref`` to the first one ``flagged`` picks, or None.
 
     Derived values are followed to what they read, and a skill or save modifier to its

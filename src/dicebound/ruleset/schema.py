@@ -291,9 +291,7 @@ def _check_untrained(value: object, path: Path) -> Iterator[Problem]:
         yield _wrong_type(path, '"normal", "harder", "refuse" or { "by": N }', value)
 
 
-UNTRAINED = Custom(
-    _check_untrained, {"anyOf": [_UNTRAINED_WORDS.schema(), _UNTRAINED_BY.schema()]}
-)
+UNTRAINED = Custom(_check_untrained, {"anyOf": [_UNTRAINED_WORDS.schema(), _UNTRAINED_BY.schema()]})
 
 
 def _check_dice(value: object, path: Path) -> Iterator[Problem]:
@@ -342,7 +340,9 @@ def _typed(common: Mapping[str, Node], required: Sequence[str]) -> Tagged:
                 {"min": Num(), "max": Num(), "default": Num(), "integer": Bool()},
                 ("min", "max"),
             ),
-            "text": one("text", {"maxLength": Int(1, 500), "default": text_default}, ("maxLength",)),
+            "text": one(
+                "text", {"maxLength": Int(1, 500), "default": text_default}, ("maxLength",)
+            ),
             "longtext": one(
                 "longtext", {"maxLength": Int(1, 4000), "default": long_default}, ("maxLength",)
             ),
@@ -865,9 +865,7 @@ def ruleset_node(kind: str | None, *, for_schema: bool = False) -> Obj:
             "version": Int(1),
             "name": Str(hi=80),
             "edition": Str(hi=160),
-            "license": Obj(
-                {"spdx": Str(lo=0, hi=64, one_line=False), "attribution": license_text}
-            ),
+            "license": Obj({"spdx": Str(lo=0, hi=64, one_line=False), "attribution": license_text}),
             "coverage": Obj(
                 {
                     **dict.fromkeys(
