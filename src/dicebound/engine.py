@@ -23,7 +23,7 @@ from dicebound.kinds.registry import kind_player
 from dicebound.problems import did_you_mean
 from dicebound.record import Record, build_record, sparse_record
 from dicebound.ruleset.model import LadderStep, Ruleset
-from dicebound.sheet import Change, Character, SheetView
+from dicebound.sheet import Change, Character, PaymentRefused, SheetView, pay
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
 
