@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+from dicebound.bands import Bands, band_value, read_band
 from dicebound.dice import DiceSource, ForcedFaces, SeededDice
 from dicebound.errors import DiceError, TagError, UsageError
-from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared
 from dicebound.kinds.registry import kind_player
+from dicebound.overrides import Override, select_override
 from dicebound.problems import did_you_mean
 from dicebound.record import Record, build_record, sparse_record
 from dicebound.ruleset.model import LadderStep, Ruleset
@@ -32,13 +34,16 @@ __all__ = [
     "CheckReport",
     "CheckResult",
     "PreparedCheck",
+    "ladder_in_force",
     "outcome_label",
     "prepare_check",
+    "read_outcome",
     "resolve_text",
     "tag_seed",
 ]
 
 Critical = Literal["success", "failure", "both"] | None
+Result = Literal["success", "failure", "critical_success", "critical_failure"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +115,7 @@ class PreparedCheck:
     who: Character
     player: KindPlayer
     prepared: Prepared
+    override: Override | None = None
 
     @property
     def dc(self) -> int:
@@ -130,7 +136,7 @@ def outcome_label(success: bool, critical_success: bool, critical_failure: bool)
     return "Success" if success else "Failure"
 
 
-def _ladder(ruleset: Ruleset, layers: Sequence[str]) -> tuple[LadderStep, ...]:
+def ladder_in_force(ruleset: Ruleset, layers: Sequence[str]) -> tuple[LadderStep, ...]:
     """The difficulty ladder in force: the last enabled layer that replaces it, else the
     ruleset's own."""
     ladder = ruleset.resolution.ladder
@@ -220,21 +226,71 @@ def prepare_check(
         attrs=dict(match.attrs),
         ladder=tuple(ruleset.resolution.ladder if ladder is None else ladder),
     )
+    config = ruleset.resolution.config
+    override = select_override(
+        ruleset.resolution.overrides, target.group, target.id, lambda ref: float(view.value(ref))
+    )
+    if override is not None:
+        config = override.config
     try:
-        prepared = player.prepare(ruleset.resolution.config, ask)
+        prepared = player.prepare(config, ask)
     except TagError as exc:
         raise TagError(exc.message, match.span) from exc
-    return PreparedCheck(target, who, player, prepared)
+    return PreparedCheck(target, who, player, prepared, override)
 
 
-def _result_word(
-    rolled: Rolled,
-) -> Literal["success", "failure", "critical_success", "critical_failure"]:
-    if rolled.critical_success:
+def _result_word(success: bool, critical: Critical) -> Result:
+    if critical == "success":
         return "critical_success"
-    if rolled.critical_failure:
+    if critical == "failure":
         return "critical_failure"
-    return "success" if rolled.success else "failure"
+    return "success" if success else "failure"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one result of a check comes to: the outcome's label, success, critical,
+    the band (when the ruleset declares bands) and whether a choice stays open."""
+
+    label: str
+    success: bool
+    critical: Critical
+    band_id: str | None = None
+    choice: Literal["open"] | None = None
+
+
+def read_outcome(ruleset: Ruleset, prepared: PreparedCheck, outcome: Any) -> Reading:
+    """Read one outcome of a prepared check: by its bands where the ruleset declares them
+    (the band decides success and both criticals), else by the plain comparison."""
+    bands: Bands | None = ruleset.resolution.outcomes
+    if bands is None:
+        crit: Critical = (
+            "success"
+            if outcome.critical_success
+            else "failure"
+            if outcome.critical_failure
+            else None
+        )
+        label = outcome_label(outcome.success, outcome.critical_success, outcome.critical_failure)
+        return Reading(label, outcome.success, crit)
+    config = prepared.override.config if prepared.override else ruleset.resolution.config
+    value = band_value(
+        bands.by,
+        outcome.total,
+        prepared.dc,
+        kind=ruleset.resolution.kind,
+        against=getattr(config, "against", "at-most"),
+    )
+    band = read_band(
+        bands,
+        value=value,
+        critical_success=outcome.critical_success,
+        critical_failure=outcome.critical_failure,
+        natural=getattr(outcome, "natural", None),
+    )
+    if band.choice:
+        return Reading(band.label, False, band.critical, band.id, "open")
+    return Reading(band.label, band.success, band.critical, band.id)
 
 
 def _resolve_one(
@@ -251,6 +307,13 @@ def _resolve_one(
         rolled = prepared.player.roll(prepared.prepared.check, dice)
     except DiceError as exc:
         raise TagError(str(exc), match.span) from exc
+    reading = read_outcome(ruleset, prepared, rolled.outcome)
+    extras: list[tuple[str, str | int]] = [("who", prepared.who.name)]
+    extras += [*prepared.prepared.extras, *rolled.extras]
+    if ruleset.resolution.outcomes is not None:
+        extras.append(("outcome", reading.label))
+    if reading.choice is not None:
+        extras.append(("choice", reading.choice))
     record = build_record(
         skill=prepared.target.label,
         dc=prepared.dc,
@@ -258,11 +321,11 @@ def _resolve_one(
         used=rolled.used,
         modifier=rolled.modifier,
         total=rolled.total,
-        result=_result_word(rolled),
+        result=_result_word(reading.success, reading.critical),
         mode=rolled.mode,
         resolution=rolled.resolution,
         dice=rolled.dice,
-        extras=(("who", prepared.who.name), *prepared.prepared.extras, *rolled.extras),
+        extras=extras,
         seed=seed,
         forced=seed is None,
     )
@@ -273,15 +336,13 @@ def _resolve_one(
         if isinstance(paid, PaymentRefused):  # prepare checked it: this is a kind's bug
             raise TagError(f"the check could not be paid for: {paid.message}", match.span)
         changes, after = paid.changes, paid.character
-    critical: Critical = (
-        "success" if rolled.critical_success else "failure" if rolled.critical_failure else None
-    )
     result = CheckResult(
         record=record,
         who=prepared.who.name,
-        outcome=outcome_label(rolled.success, rolled.critical_success, rolled.critical_failure),
-        success=rolled.success,
-        critical=critical,
+        outcome=reading.label,
+        success=reading.success,
+        critical=reading.critical,
+        choice=reading.choice,
         changes=changes,
     )
     return result, after
@@ -307,7 +368,7 @@ def resolve_text(
     """
     if (seed is None) == (faces is None):
         raise UsageError("give exactly one of seed and faces.")
-    ladder = _ladder(ruleset, layers)
+    ladder = ladder_in_force(ruleset, layers)
     forced = ForcedFaces(faces) if faces is not None else None
     members = list(party)
     items: list[CheckResult | CheckFailure] = []

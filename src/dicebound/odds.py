@@ -7,11 +7,13 @@ outcomes are read from it the way the record reads them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from dicebound.engine import Critical, _ladder, outcome_label, prepare_check
+from dicebound.bands import Bands, outcome_order
+from dicebound.engine import Critical, PreparedCheck, ladder_in_force, prepare_check, read_outcome
 from dicebound.errors import UsageError
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
@@ -39,6 +41,34 @@ class CheckOdds:
     success: Fraction
 
 
+def _outcomes(
+    ruleset: Ruleset, prepared: PreparedCheck, probabilities: Mapping[Any, Fraction]
+) -> list[OutcomeOdds]:
+    """Sum the outcomes' probabilities into the bands (or plain outcomes), best first."""
+    by_key: dict[str, Fraction] = {}
+    for outcome, p in probabilities.items():
+        reading = read_outcome(ruleset, prepared, outcome)
+        key = reading.band_id or reading.label
+        by_key[key] = by_key.get(key, Fraction(0)) + p
+    bands: Bands | None = ruleset.resolution.outcomes
+    if bands is not None:
+        return [
+            OutcomeOdds(b.label, b.success, b.critical, by_key.get(b.id, Fraction(0)))
+            for b in outcome_order(bands)
+        ]
+    out = []
+    for label in _PLAIN_ORDER:
+        p = by_key.get(label, Fraction(0))
+        if p == 0 and label.startswith("Critical"):
+            continue  # a critical this check can never reach is not an outcome of it
+        success = label in ("Critical success", "Success")
+        critical: Critical = (
+            ("success" if success else "failure") if label.startswith("Critical") else None
+        )
+        out.append(OutcomeOdds(label, success, critical, p))
+    return out
+
+
 def check_odds(
     ruleset: Ruleset, character: Character, tag: str, *, layers: Sequence[str] = ()
 ) -> CheckOdds:
@@ -52,22 +82,9 @@ def check_odds(
     matches = parse_tags(text)
     if len(matches) != 1:
         raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
-    prepared = prepare_check(ruleset, [character], matches[0], _ladder(ruleset, layers))
+    prepared = prepare_check(ruleset, [character], matches[0], ladder_in_force(ruleset, layers))
     dist = prepared.player.distribution(prepared.prepared.check)
-    by_label: dict[str, Fraction] = {}
-    for outcome, p in dist.probabilities().items():
-        label = outcome_label(outcome.success, outcome.critical_success, outcome.critical_failure)
-        by_label[label] = by_label.get(label, Fraction(0)) + p
-    outcomes = []
-    for label in _PLAIN_ORDER:
-        p = by_label.get(label, Fraction(0))
-        if p == 0 and label.startswith("Critical"):
-            continue  # a critical this check can never reach is not an outcome of it
-        success = label in ("Critical success", "Success")
-        critical: Critical = (
-            ("success" if success else "failure") if label.startswith("Critical") else None
-        )
-        outcomes.append(OutcomeOdds(label, success, critical, p))
+    outcomes = _outcomes(ruleset, prepared, dist.probabilities())
     title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
     success_p = sum((o.probability for o in outcomes if o.success), Fraction(0))
     return CheckOdds(title, tuple(outcomes), success_p)

@@ -81,6 +81,7 @@ class Rolled:
     mode: Literal["normal", "advantage", "disadvantage"] = "normal"
     resolution: Literal["sum", "successes"] = "sum"
     extras: tuple[tuple[str, str], ...] = ()
+    outcome: Any = None  # the same outcome value the kind's distribution is over
 
 
 @dataclass(frozen=True, slots=True)

@@ -340,6 +340,7 @@ def roll(check: SumCheck, dice: DiceSource) -> Rolled:
         dice=config.dice_text,
         mode=check.mode,
         extras=extras,
+        outcome=out,
     )
 
 

@@ -319,6 +319,8 @@ class Resolution:
     proficiency_bonus: ValueRef | None = None
     penalty_from: str | None = None
     adjust: tuple[Adjust, ...] = ()
+    outcomes: Any = None  # bands.Bands, when the block declares outcome bands
+    overrides: tuple[Any, ...] = ()  # overrides.Override, in the file's order
     raw: Mapping[str, Any] = field(default_factory=dict)
 
 
