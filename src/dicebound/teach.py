@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from dicebound.ruleset.model import LadderStep, Ruleset
 
-__all__ = ["gm_text"]
+__all__ = ["example_target", "gm_text"]
 
 
 def _step_text(kind: str, step: LadderStep) -> str:
@@ -61,7 +61,7 @@ def gm_text(
     kind = ruleset.resolution.kind
     out = [
         f"Checks in {ruleset.name}: write one tag per check, for example",
-        f'[skill_check: skill="{_example_skill(ruleset)}" difficulty="{ladder[0].label}"]',
+        f'[skill_check: skill="{example_target(ruleset)}" difficulty="{ladder[0].label}"]',
         ruleset.gm.check_guidance,
         "",
         "Difficulty ladder" + (f" (chance of success for {who})" if chance and who else "") + ":",
@@ -71,6 +71,28 @@ def gm_text(
         if chance is not None:
             line += f" ({_percent(chance(step))})"
         out.append(line)
+    bands = ruleset.resolution.outcomes
+    if bands is not None:
+        out += ["", "Outcomes: the Engine reports one of these bands; narrate the band it names."]
+        for band in bands.tiers:
+            text = f": {band.text}" if band.text else ""
+            choice = " (the player chooses)" if band.choice else ""
+            out.append(f"- {band.label}{choice}{text}")
+    overrides = ruleset.resolution.overrides
+    if overrides:
+        out += ["", "Checks that roll their own way (the Engine knows which):"]
+        for override in overrides:
+            names = ", ".join(_names(ruleset, override))
+            text = f": {override.text}" if override.text else ""
+            out.append(f"- {override.label} ({names}){text}")
+    unmodified = sorted(getattr(ruleset.resolution.config, "unmodified", ()))
+    if unmodified:
+        faces = ", ".join(str(f) for f in unmodified)
+        out += [
+            "",
+            f"When the record says unmodified= one of {faces}, the die showed that face "
+            "before any modifier: apply what the rules say about it.",
+        ]
     out += ["", "Attributes you may write:"]
     out += [f"- {line}" for line in _attribute_lines(ruleset)]
     out += [
@@ -82,9 +104,21 @@ def gm_text(
     return "\n".join(out)
 
 
-def _example_skill(ruleset: Ruleset) -> str:
+def example_target(ruleset: Ruleset) -> str:
     sheet = ruleset.sheet
     for group in (sheet.skills, sheet.saves):
         if group:
             return group[0].label
     return sheet.abilities[0].label if sheet.abilities else "Name"
+
+
+def _names(ruleset: Ruleset, override: object) -> list[str]:
+    sheet = ruleset.sheet
+    labels: dict[str, str] = {s.id: s.label for s in (*sheet.skills, *sheet.saves)}
+    labels.update({a.id: a.label for a in sheet.abilities})
+    ids = (
+        *getattr(override, "skills", ()),
+        *getattr(override, "saves", ()),
+        *getattr(override, "abilities", ()),
+    )
+    return [labels.get(i, i) for i in ids]

@@ -20,11 +20,14 @@ from typing import NoReturn, TextIO
 
 from dicebound.dice import fresh_seed
 from dicebound.edge.files import packaged_rulesets, read_character, read_ruleset, ruleset_text
-from dicebound.engine import CheckResult, resolve_text
+from dicebound.engine import CheckResult, ladder_in_force, resolve_text
 from dicebound.errors import CharacterInvalid, DiceboundError, RulesetInvalid, UsageError
 from dicebound.odds import check_odds
 from dicebound.render.text import render_text
 from dicebound.ruleset.compile import load_ruleset_text
+from dicebound.ruleset.model import LadderStep
+from dicebound.teach import example_target as _example_target
+from dicebound.teach import gm_text
 
 __all__ = ["main"]
 
@@ -63,6 +66,12 @@ def _parser() -> argparse.ArgumentParser:
     odds.add_argument("--after", metavar="POOL:N")
     odds.add_argument("--json", action="store_true")
     odds.add_argument("tag")
+
+    gm = sub.add_parser("gm", help="the text the Game Master is taught for a ruleset")
+    gm.add_argument("--ruleset", required=True)
+    gm.add_argument("--character", help="show this character's chance at every step")
+    gm.add_argument("--skill", help="the check the chances are for (default: the first skill)")
+    gm.add_argument("--layer", action="append", default=[])
 
     sub.add_parser("rulesets", help="list the rulesets shipped with dicebound")
     return parser
@@ -160,6 +169,24 @@ def _odds(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _gm(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = read_ruleset(args.ruleset)
+    ladder = ladder_in_force(ruleset, args.layer)
+    chance = None
+    who = None
+    if args.character is not None:
+        character = read_character(ruleset, args.character)
+        skill = args.skill or _example_target(ruleset)
+        who = f"{character.name}'s {skill}"
+
+        def chance(step: LadderStep) -> Fraction:
+            tag = f'skill="{skill}" difficulty="{step.label}"'
+            return check_odds(ruleset, character, tag, layers=args.layer).success
+
+    out.write(gm_text(ruleset, ladder=ladder, chance=chance, who=who) + "\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = out or sys.stdout
@@ -171,6 +198,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             return _check(args, out)
         if args.command == "odds":
             return _odds(args, out)
+        if args.command == "gm":
+            return _gm(args, out)
         for ruleset_id in packaged_rulesets():
             out.write(f"{ruleset_id}\n")
         return 0

@@ -1,0 +1,139 @@
+"""The command line's stable output (DESIGN.md "Command line")."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from dicebound.edge.cli import main
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+def test_validate_a_packaged_ruleset_names_it_and_exits_0() -> None:
+    code, text = run("validate", "dnd5e-srd")
+    assert code == 0
+    assert text.splitlines()[0] == "dnd5e-srd: Fifth Edition SRD checks (dnd5e-srd v1) is valid."
+
+
+def test_validate_json_of_a_valid_ruleset() -> None:
+    code, text = run("validate", "dnd5e-srd", "--json")
+    assert code == 0
+    assert json.loads(text) == {"ok": True, "problems": [], "notes": []}
+
+
+def test_validate_reports_every_problem_as_path_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"schemaVersion": 2, "id": "Bad Id"}))
+    code, text = run("validate", str(path))
+    assert code == 1
+    lines = text.splitlines()
+    assert any(line.startswith("schemaVersion: ") for line in lines)
+    assert any(line.startswith("id: ") for line in lines)
+    code, text = run("validate", str(path), "--json")
+    body = json.loads(text)
+    assert code == 1 and body["ok"] is False
+    assert {"path", "code", "message"} == set(body["problems"][0])
+
+
+def test_validate_a_file_that_is_not_json_gives_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{\n  "id": "x",\n  oops\n}')
+    code, text = run("validate", str(path))
+    assert code == 1
+    assert "line 3" in text and "column" in text
+
+
+def test_check_json_shape_and_exit_codes() -> None:
+    code, text = run(
+        "check",
+        "--ruleset",
+        "dnd5e-srd",
+        "--character",
+        "mira",
+        "--faces",
+        "12",
+        "--json",
+        'She listens. [skill_check: skill="Perception" dc="12"]',
+    )
+    assert code == 0
+    body = json.loads(text)
+    assert set(body) == {"results", "errors", "text"}
+    (result,) = body["results"]
+    assert result["outcome"] == "Success" and result["attrs"]["total"] == "17"
+    assert body["text"].startswith('She listens. [skill_check: skill="Perception"')
+    code, text = run(
+        "check",
+        "--ruleset",
+        "dnd5e-srd",
+        "--character",
+        "mira",
+        "--json",
+        '[skill_check: skill="Perceptoin" dc="12"]',
+    )
+    body = json.loads(text)
+    assert code == 1 and body["errors"][0]["error"].endswith('Did you mean "Perception"?')
+
+
+def test_check_without_a_seed_writes_a_fresh_seed_that_replays() -> None:
+    tag = '[skill_check: skill="Stealth" dc="15"]'
+    _, text = run("check", "--ruleset", "dnd5e-srd", "--character", "mira", "--json", tag)
+    first = json.loads(text)["results"][0]["attrs"]
+    _, text = run(
+        "check",
+        "--ruleset",
+        "dnd5e-srd",
+        "--character",
+        "mira",
+        "--json",
+        "--seed",
+        first["seed"],
+        tag,
+    )
+    assert json.loads(text)["results"][0]["attrs"] == first
+
+
+def test_odds_json_is_exact_fractions_best_first() -> None:
+    code, text = run(
+        "odds", "--ruleset", "dnd5e-srd", "--character", "mira", "--json", 'skill="Stealth" dc="15"'
+    )
+    assert code == 0
+    body = json.loads(text)
+    assert body == {
+        "outcomes": [
+            {"label": "Success", "success": True, "critical": None, "probability": "3/4"},
+            {"label": "Failure", "success": False, "critical": None, "probability": "1/4"},
+        ],
+        "success": "3/4",
+    }
+
+
+def test_gm_teaches_the_ladder_and_never_to_write_results() -> None:
+    code, text = run("gm", "--ruleset", "dnd5e-srd")
+    assert code == 0
+    assert "Medium: DC 15" in text and "Never write dice" in text
+    assert 'mode="advantage"' in text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("check", "--ruleset", "nope", "--character", "mira", "x"),
+        ("check", "--ruleset", "dnd5e-srd", "--character", "nobody", "x"),
+        ("check", "--ruleset", "dnd5e-srd", "--character", "mira", "--faces", "a,b", "x"),
+    ],
+    ids=["unknown ruleset", "unknown character", "faces not numbers"],
+)
+def test_usage_errors_exit_2_with_a_sentence(
+    argv: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run(*argv)
+    assert code == 2
+    assert capsys.readouterr().err.startswith("dicebound: ")
