@@ -145,3 +145,186 @@ def bf_dice_sum(
             key = (total, total >= dc, False, False, mark)
         out[key] += p
     return dict(out)
+
+
+# -- dice-highest, written out from the page ------------------------------------------------
+
+
+def bf_dice_highest(
+    *,
+    sides: int = 6,
+    light: int,
+    dark: int = 0,
+    keep: int = 1,
+    zero_dice: str = "lowest-of-two",
+    critical: tuple[int, int] | None = None,
+    dark_outcome: str = "all",
+    dc: int = 4,
+) -> dict[tuple[int, bool, bool, bool], Fraction]:
+    """(total, success, critical success, dark highest) -> chance, every face tuple tried.
+
+    ``critical`` is (count, face). The page: the highest ``keep`` dice add up; an empty
+    pool throws two and keeps the lower (never a critical) or fails unrolled; dark dice
+    are read with the rest, or with ``"light"`` only thrown beside them.
+    """
+    reads_all = dark_outcome == "all"
+    empty = (light + dark == 0) if reads_all else light == 0
+    light_thrown = (2 if zero_dice == "lowest-of-two" else 0) if empty else light
+    out: dict[tuple[int, bool, bool, bool], Fraction] = defaultdict(Fraction)
+    p = Fraction(1, sides ** (light_thrown + dark))
+    for faces in itertools.product(range(1, sides + 1), repeat=light_thrown + dark):
+        lights, darks = faces[:light_thrown], faces[light_thrown:]
+        beats = bool(darks) and all(d < max(darks) for d in lights)
+        if empty and zero_dice == "fail":
+            out[(0, False, False, beats)] += p
+            continue
+        if empty:
+            total = min(lights)
+            out[(total, total >= dc, False, beats)] += p
+            continue
+        read = list(lights) + (list(darks) if reads_all else [])
+        total = sum(sorted(read)[-keep:])
+        crit = critical is not None and sum(1 for f in read if f >= critical[1]) >= critical[0]
+        out[(total, crit or total >= dc, crit, beats)] += p
+    return dict(out)
+
+
+# -- roll-against, written out from the page ------------------------------------------------
+
+
+def bf_roll_against(
+    *,
+    count: int = 1,
+    sides: int = 100,
+    target: int,
+    against: str = "at-most",
+    tens: int = 0,
+    critical_success: Callable[[int, int], bool] = lambda roll, target: False,
+    critical_failure: Callable[[int, int], bool] = lambda roll, target: False,
+) -> dict[tuple[int, bool, bool, bool], Fraction]:
+    """(roll, success, critical success, critical failure) -> chance.
+
+    Tens dice: every tens digit of the d100 and the extra dice, each with the shared ones
+    digit, 00 and 0 reading 100; bonus dice keep the best roll, penalty dice the worst.
+    Criticals are predicates of (roll, target); a roll both match keeps its own side.
+    """
+    rolls: dict[int, Fraction] = defaultdict(Fraction)
+    if tens:
+        p = Fraction(1, 10 ** (abs(tens) + 2))
+        for digits in itertools.product(range(10), repeat=abs(tens) + 2):
+            ones, tens_digits = digits[0], digits[1:]
+            values = [(10 * t + ones) or 100 for t in tens_digits]
+            best = min if against == "at-most" else max
+            worst = max if against == "at-most" else min
+            rolls[(best if tens > 0 else worst)(values)] += p
+    else:
+        p = Fraction(1, sides**count)
+        for faces in itertools.product(range(1, sides + 1), repeat=count):
+            rolls[sum(faces)] += p
+    out: dict[tuple[int, bool, bool, bool], Fraction] = defaultdict(Fraction)
+    for roll, chance in rolls.items():
+        made = roll <= target if against == "at-most" else roll >= target
+        high, low = critical_success(roll, target), critical_failure(roll, target)
+        if high and low:
+            high, low = made, not made
+        out[(roll, (made or high) and not low, high, low)] += chance
+    return dict(out)
+
+
+# -- dice-pool, written out from the page and DESIGN.md's throw order -------------------
+
+
+def bf_dice_pool(
+    *,
+    sides: int,
+    dice: int,
+    target: int,
+    needed: int,
+    count: str = "at-least",
+    explode: int | None = None,
+    double: int | None = None,
+    cancel: int | None = None,
+    botch: int | None = None,
+    botch_rule: str = "noSuccesses",
+    exceptional: int | None = None,
+    exact: bool | None = None,
+    reroll: tuple[int, str] | None = None,
+    auto: int = 0,
+    max_extra: int = 0,
+    max_rethrows: int = 100,
+) -> dict[tuple[int, bool, bool, bool, bool, int], Fraction]:
+    """(net, success, critical success, critical failure, complication, exact dice) ->
+    chance, by following the throw on every face sequence, with no dicebound code."""
+
+    def run(src: _PrefixDice) -> tuple[int, bool, bool, bool, bool, int]:
+        if dice == 0:
+            return (0, False, False, False, False, 0)
+        standing: list[int] = [src.throw(sides) for _ in range(dice)]
+        added = [0]
+
+        def rolls_on(face: int) -> bool:
+            return explode is not None and face >= explode
+
+        def set_off() -> None:
+            """One explosion: a die, and another while the last rolls on, within the cap."""
+            while added[0] < max_extra:
+                face = src.throw(sides)
+                added[0] += 1
+                standing.append(face)
+                if not rolls_on(face):
+                    return
+
+        for face in list(standing):
+            if rolls_on(face):
+                set_off()
+        if reroll is not None:
+            up_to, mode = reroll
+            spent = 0
+            position = 0
+            while position < len(standing) and spent < max_rethrows:
+                if standing[position] <= up_to:
+                    while True:
+                        standing[position] = src.throw(sides)
+                        spent += 1
+                        if rolls_on(standing[position]):
+                            set_off()
+                        if mode == "once" or standing[position] > up_to or spent >= max_rethrows:
+                            break
+                position += 1
+        hits = cancels = exacts = 0
+        any_hit = any_low = False
+        first_low = 0
+        for index, face in enumerate(standing):
+            if exact is not None and face == target:
+                exacts += 1
+                got = 1 if exact else 0
+            elif count == "below":
+                got = 1 if face < target else 0
+            elif count == "above":
+                got = 1 if face > target else 0
+            elif face < target:
+                got = 0
+            else:
+                got = 2 if double is not None and face >= double else 1
+            hits += got
+            any_hit = any_hit or got > 0
+            if cancel is not None and face <= cancel:
+                cancels += 1
+            if botch is not None and face <= botch:
+                any_low = True
+                if index < dice:
+                    first_low += 1
+        net = max(hits - cancels, 0) + auto
+        complication = False
+        if botch is not None:
+            if botch_rule == "halfOrMore" and first_low * 2 >= dice:
+                if not any_hit:
+                    return (net, False, False, True, False, exacts)
+                complication = True
+            if botch_rule == "noSuccesses" and any_low and not any_hit:
+                return (net, False, False, True, False, exacts)
+        won = net >= needed
+        great = won and exceptional is not None and net >= exceptional
+        return (net, won, great, False, complication, exacts)
+
+    return enumerate_throws(run)

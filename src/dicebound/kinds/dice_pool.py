@@ -1,21 +1,38 @@
-"""dice-pool: throw the dice and count them (the compile half).
+"""dice-pool: throw the dice and count them.
 
-The sheet's number is the size of the pool. This module reads every key the page and
-FORMAT.md §4.3 give the kind (``die``, ``pool``, ``target`` with ``from``, ``double``,
-``explode``, ``cancel``, ``botch``, ``exceptional``, ``situationalDice``, ``reroll``,
-``stances``, ``exact``, ``spend`` and the ``difficultyLadder``), refuses every rule that
-could never fire, and builds the frozen ``PoolConfig``. Throwing a pool is not built
-yet: the engine refuses a pool check with "dice-pool checks are not built yet".
+The sheet's number is the size of the pool. The compile half reads every key the page
+and FORMAT.md §4.3 give the kind (``die``, ``pool``, ``target`` with ``from``,
+``double``, ``explode``, ``cancel``, ``botch``, ``exceptional``, ``situationalDice``,
+``reroll``, ``stances``, ``exact``, ``spend`` and the ``difficultyLadder``), refuses
+every rule that could never fire, and builds the frozen ``PoolConfig``.
+
+The play half turns a tag's ask into a ``PoolCheck`` (``DicePoolPlayer.prepare``: the
+pool's size, the per-die target, the faces a check moved, the one re-throw, what a
+spend and a charm bought), throws it (``roll``) and gives its exact odds
+(``distribution``). Both read a face through ``face_effect`` and a result through
+``pool_outcome``, so the odds are the odds of what the roller does.
+
+The pool's size is the sheet's number, the wound penalty, ``adjust``, ``bonus=`` (held
+to ``situationalDice``) and bought dice added first, then held to
+``pool.min..pool.max`` once (DESIGN.md). Throw order, the re-throw pass and the pool
+rules' readings are DESIGN.md's "Pools" and "Throw order"; what the play half chose
+where the documents are silent is written on ``DicePoolPlayer``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
-from dicebound.kinds.base import CompileContext
+from dicebound.charms import EntryUse, spend_is_for_entry, use_entry
+from dicebound.dice import DiceSource
+from dicebound.dist import Dist
+from dicebound.errors import LimitExceeded, TagError, UsageError
+from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
+from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import LadderStep, Sheet, ValueRef
 from dicebound.ruleset.refs import VALUE_REF, RefScope, compile_ref
@@ -32,18 +49,29 @@ from dicebound.ruleset.spec import (
     Str,
     is_int,
 )
+from dicebound.sheet import SheetView
+from dicebound.spend import Reroll, Spend, buy, parse_spend
+from dicebound.tags.names import normalize
 
 __all__ = [
     "KIND",
+    "MAX_RETHROWS",
+    "PLAYER",
     "Exact",
+    "FaceEffect",
     "FaceRule",
+    "PoolCheck",
     "PoolConfig",
+    "PoolOutcome",
     "Reroll",
     "Spend",
     "Stance",
+    "distribution",
+    "face_effect",
+    "pool_outcome",
+    "roll",
 ]
 
-RerollMode = Literal["once", "until"]
 BotchRule = Literal["noSuccesses", "halfOrMore"]
 
 
@@ -57,16 +85,6 @@ class FaceRule:
 
     from_face: int | None = None
     min: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Reroll:
-    """A re-throw: faces at or below ``up_to`` are thrown again, once or until they show
-    more. ``id`` names a standing re-throw (None for one a spend buys)."""
-
-    up_to: int
-    mode: RerollMode
-    id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,20 +105,6 @@ class Exact:
     label: str
     text: str | None = None
     counts: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Spend:
-    """A standing purchase: every ``amount`` points of live pool ``pool`` buys the listed
-    effect, at most ``per_check`` times per check (a number, a sheet value, or ``"pool"``:
-    as many as the check has dice)."""
-
-    pool: str
-    amount: int
-    per_check: int | ValueRef | Literal["pool"]
-    successes: int = 0
-    dice: int = 0
-    reroll: Reroll | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -640,3 +644,662 @@ def _most_text(pool_max: int, explodes: bool, doubles: bool) -> str:
 
 
 KIND = DicePoolKind()
+
+
+# -- play: the check, the arithmetic shared by the roller and the odds --------------------
+
+MAX_RETHROWS = 100
+"""The most re-throws one check throws (Marinara's ``RULESET_POOL_MAX_REROLLS``)."""
+
+MAX_ODDS_STATES = 1_000_000
+"""The most states the exact odds of one check may hold at once; past it ``LimitExceeded``."""
+
+Count = Literal["at-least", "below", "above"]
+
+
+@dataclass(frozen=True, slots=True)
+class PoolCheck:
+    """One prepared pool check: everything the throw and its odds read. Immutable.
+
+    ``dice`` is the pool's size, already held to ``pool.min..pool.max`` (0: the pool is
+    empty and fails with no roll). ``count`` is how a die counts: at or above the target,
+    or under/over it on a stance (which leaves ``explode``, ``double``, ``cancel`` and
+    ``botch`` out: they are None here). ``exact`` is None without the rule, else whether a
+    die showing exactly the target counts. ``reroll`` is the one re-throw the check
+    throws; ``reroll_id`` names it when it is the tag's standing one. ``auto`` are the
+    successes nobody rolled. ``max_extra`` caps the dice explosions add (``pool.max``) and
+    ``max_rethrows`` the re-throws.
+    """
+
+    sides: int
+    dice: int
+    target: int
+    needed: int
+    count: Count = "at-least"
+    explode_from: int | None = None
+    double_from: int | None = None
+    cancel_up_to: int | None = None
+    botch_up_to: int | None = None
+    botch_rule: BotchRule = "noSuccesses"
+    exceptional: int | None = None
+    exact: bool | None = None
+    reroll: Reroll | None = None
+    reroll_id: str | None = None
+    auto: int = 0
+    max_extra: int = 0
+    max_rethrows: int = MAX_RETHROWS
+
+    def __post_init__(self) -> None:
+        if self.sides < 2 or self.dice < 0 or self.needed < 1:
+            raise UsageError(
+                f"{self.dice}d{self.sides} needing {self.needed} is not a pool check this "
+                "kind throws"
+            )
+        if not 1 <= self.target <= self.sides:
+            raise UsageError(f"the target {self.target} is not a face of a d{self.sides}")
+        if self.reroll is not None and not 1 <= self.reroll.up_to < self.sides:
+            raise UsageError(
+                f"a re-throw up to {self.reroll.up_to} on a d{self.sides} would never stop"
+            )
+        if self.explode_from is not None and self.explode_from < 2:
+            raise UsageError(f"every face would explode from {self.explode_from}")
+        if self.max_extra < 0 or self.max_rethrows < 0 or self.auto < 0:
+            raise UsageError("caps and automatic successes are 0 or more")
+
+    @property
+    def dice_text(self) -> str:
+        return f"{self.dice}d{self.sides}"
+
+
+class FaceEffect(NamedTuple):
+    """What one face does: the successes it counts (0, 1, or 2 when doubled), whether it
+    cancels one, whether it is a botch face, whether it shows exactly the target, whether
+    it rolls one more die, and whether the check's re-throw throws it again."""
+
+    successes: int
+    cancels: int
+    low: int
+    exact: int
+    explodes: bool
+    rethrow: bool
+
+
+class PoolOutcome(NamedTuple):
+    """What one check came to: the net successes (``total``), the result, whether a
+    ``halfOrMore`` botch went wrong alongside it, and how many dice showed the exact
+    target. A named tuple: a distribution holds many of them."""
+
+    total: int
+    success: bool
+    critical_success: bool
+    critical_failure: bool
+    complication: bool = False
+    exact: int = 0
+
+
+def face_effect(check: PoolCheck, face: int) -> FaceEffect:
+    """The one reading of a face, shared by the roller and the odds.
+
+    A die showing exactly the target counts one success when ``exact`` counts and none
+    when it does not, whatever else would have counted it, and doubling never touches
+    it. Otherwise a die counts at or above the target (twice at or above the double
+    face), or under/over it on a stance. A doubled face is a counted one: a face below
+    the target counts nothing, whatever the double face.
+    """
+    target = check.target
+    is_exact = check.exact is not None and face == target
+    if is_exact:
+        successes = 1 if check.exact else 0
+    elif check.count == "below":
+        successes = int(face < target)
+    elif check.count == "above":
+        successes = int(face > target)
+    elif face >= target:
+        doubled = check.double_from is not None and face >= check.double_from
+        successes = 2 if doubled else 1
+    else:
+        successes = 0
+    return FaceEffect(
+        successes=successes,
+        cancels=int(check.cancel_up_to is not None and face <= check.cancel_up_to),
+        low=int(check.botch_up_to is not None and face <= check.botch_up_to),
+        exact=int(is_exact),
+        explodes=check.explode_from is not None and face >= check.explode_from,
+        rethrow=check.reroll is not None and face <= check.reroll.up_to,
+    )
+
+
+def pool_outcome(
+    check: PoolCheck, counted: int, succeeded: bool, low_seen: bool, low_first: int, exact: int
+) -> PoolOutcome:
+    """The check's result from what its standing dice came to, shared by both paths.
+
+    ``counted`` is the dice's successes minus their cancels (the net never goes below
+    zero; successes nobody rolled are added after). ``succeeded``: a die counted a
+    success. ``low_seen``: a botch face stands. ``low_first``: how many of the dice
+    first thrown stand on a botch face. A ``noSuccesses`` botch (no die succeeded and a
+    botch face showed) and a ``halfOrMore`` one with no die succeeded are critical
+    failures; a ``halfOrMore`` botch beside a succeeding die marks a complication.
+    ``exceptional`` net successes on a check that succeeded are a critical success.
+    """
+    net = max(0, counted) + check.auto
+    complication = False
+    if check.botch_up_to is not None:
+        if check.botch_rule == "halfOrMore":
+            botched = 2 * low_first >= check.dice and not succeeded
+            complication = 2 * low_first >= check.dice and succeeded
+        else:
+            botched = low_seen and not succeeded
+        if botched:
+            return PoolOutcome(net, False, False, True, False, exact)
+    success = net >= check.needed
+    critical = success and check.exceptional is not None and net >= check.exceptional
+    return PoolOutcome(net, success, critical, False, complication, exact)
+
+
+def _empty_outcome(check: PoolCheck) -> PoolOutcome:
+    """An empty pool fails with no roll at all (the page)."""
+    return PoolOutcome(0, False, False, False)
+
+
+# -- the roller -----------------------------------------------------------------------
+
+
+def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
+    """Throw the check in the throw order DESIGN.md writes down, and count it.
+
+    The pool's dice; then, in the order of the dice that set them off, each explosion's
+    chain to its end (at most ``max_extra`` added dice in all); then one pass through the
+    dice in throw order, throwing again each die at or below the re-throw's ``upTo``
+    (once, or until it shows more), a new face that explodes setting off its chain at
+    once, the chain's dice joining the end of the pass; the pass ends after
+    ``max_rethrows`` re-throws. A face thrown again no longer counts for anything.
+    """
+    sides = check.sides
+    if check.dice == 0:
+        return _rolled(check, (), _empty_outcome(check), 0)
+    shown: list[str] = []
+    extra = 0
+
+    def throw() -> int:
+        face = dice.throw(sides)
+        shown.append(str(face))
+        return face
+
+    def chain() -> list[int]:
+        """One explosion's dice, followed to the end of the chain or of the cap."""
+        nonlocal extra
+        added: list[int] = []
+        while extra < check.max_extra:
+            face = throw()
+            extra += 1
+            added.append(face)
+            if not face_effect(check, face).explodes:
+                break
+        return added
+
+    faces = [throw() for _ in range(check.dice)]
+    for i in range(check.dice):
+        if face_effect(check, faces[i]).explodes:
+            faces.extend(chain())
+    rerolled = rethrows = 0
+    i = 0
+    while check.reroll is not None and i < len(faces) and rethrows < check.max_rethrows:
+        if face_effect(check, faces[i]).rethrow:
+            rerolled += 1
+            while True:
+                faces[i] = throw()
+                rethrows += 1
+                effect = face_effect(check, faces[i])
+                if effect.explodes:
+                    faces.extend(chain())
+                if check.reroll.mode == "once" or not effect.rethrow:
+                    break
+                if rethrows >= check.max_rethrows:
+                    break
+        i += 1
+    effects = [face_effect(check, face) for face in faces]
+    outcome = pool_outcome(
+        check,
+        counted=sum(e.successes - e.cancels for e in effects),
+        succeeded=any(e.successes for e in effects),
+        low_seen=any(e.low for e in effects),
+        low_first=sum(e.low for e in effects[: check.dice]),
+        exact=sum(e.exact for e in effects),
+    )
+    return _rolled(check, tuple(shown), outcome, rerolled)
+
+
+def _rolled(
+    check: PoolCheck, shown: tuple[str, ...], outcome: PoolOutcome, rerolled: int
+) -> Rolled:
+    extras: list[tuple[str, str]] = []
+    if rerolled:
+        extras.append(("rerolled", str(rerolled)))
+        if check.reroll_id is not None:
+            extras.append(("reroll", check.reroll_id))
+    if outcome.complication:
+        extras.append(("complication", "true"))
+    if outcome.exact:
+        extras.append(("exact", str(outcome.exact)))
+    return Rolled(
+        rolls=shown,
+        used=outcome.total,
+        modifier=0,
+        total=outcome.total,
+        success=outcome.success,
+        critical_success=outcome.critical_success,
+        critical_failure=outcome.critical_failure,
+        dice=f"{len(shown)}d{check.sides}",
+        mode="normal",
+        resolution="successes",
+        extras=tuple(extras),
+        outcome=outcome,
+    )
+
+
+# -- the odds -------------------------------------------------------------------------
+
+# A state of the odds' machine: (pool dice not thrown yet, a die waiting to be thrown
+# again (0 none, 1 a pool die, 2 an added one), added dice owed, added dice the cap still
+# allows, re-throws thrown, successes minus cancels, a die succeeded, a botch face
+# stands, botch faces among the dice first thrown, exact dice).
+_State = tuple[int, int, int, int, int, int, bool, bool, int, int]
+
+
+def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
+    """The exact distribution of what ``roll`` gives for this check, computed.
+
+    A state machine over what the throw has come to so far (counts, never faces): each
+    round throws one die in every state, so every weight of a round shares the
+    denominator ``sides ** round``. The dice the pool adds (explosions) are owed as a
+    count: every added die is a fresh die, thrown, then visited by the re-throw, and
+    owing one more when its first face explodes or when a face thrown again does. The
+    throw order only matters through the caps, and the count keeps each cap's order:
+    explosions spend the ``max_extra`` cap die by die, re-throws the ``max_rethrows`` cap
+    in the order the pass visits the dice. ``roll`` and this function share
+    ``face_effect`` and ``pool_outcome``; the brute-force tests confirm the rest.
+    """
+    if check.dice == 0:
+        return Dist.constant(_empty_outcome(check))
+    classes: dict[FaceEffect, int] = {}
+    for face in range(1, check.sides + 1):
+        effect = face_effect(check, face)
+        classes[effect] = classes.get(effect, 0) + 1
+    explodes = check.explode_from is not None
+    rethrow = check.reroll
+    until = rethrow is not None and rethrow.mode == "until"
+    cap_extra = check.max_extra if explodes else 0
+    # Without "until" each die is thrown again once at most, so the cap only binds when
+    # there could be more dice than re-throws allowed.
+    track = rethrow is not None and (until or check.dice + cap_extra > check.max_rethrows)
+    cap_rethrows = check.max_rethrows if track else check.dice + cap_extra + 1
+    half = check.botch_up_to is not None and check.botch_rule == "halfOrMore"
+    low_cap = (check.dice + 1) // 2 if half else 0
+    need_succeeded = check.botch_up_to is not None
+    need_low = check.botch_up_to is not None and not half
+    steps = [
+        (
+            e.successes - e.cancels,
+            need_succeeded and e.successes > 0,
+            need_low and bool(e.low),
+            e.low if half else 0,
+            e.exact,
+            int(e.explodes),
+            e.rethrow,
+            count,
+        )
+        for e, count in classes.items()
+    ]
+    outcomes: dict[tuple[int, bool, bool, int, int], PoolOutcome] = {}
+    rounds: list[dict[PoolOutcome, int]] = []
+    start: _State = (check.dice, 0, 0, cap_extra, 0, 0, False, False, 0, 0)
+    active: dict[_State, int] = {start: 1}
+    while active:
+        done: dict[PoolOutcome, int] = {}
+        following: dict[_State, int] = {}
+        for state, weight in active.items():
+            m, waiting, owed, room, thrown, counted, ok, low, low_first, exact = state
+            for net, succ, bad, first_low, ex, more, again, count in steps:
+                w = weight * count
+                if waiting:  # a die thrown again
+                    pending, pool_die = waiting, waiting == 1
+                    n_thrown = thrown + 1 if track else thrown
+                    n_m, n_room = m, room
+                    n_owed = min(owed + more, room)
+                    stays = until and again and n_thrown < cap_rethrows
+                elif m:  # a pool die, first thrown
+                    pending, pool_die = 1, True
+                    n_thrown, n_m, n_room = thrown, m - 1, room
+                    n_owed = min(owed + more, room)
+                    stays = again and thrown < cap_rethrows
+                else:  # a die an explosion added
+                    pending, pool_die = 2, False
+                    n_thrown, n_m, n_room = thrown, 0, room - 1
+                    n_owed = min(owed - 1 + more, n_room)
+                    stays = again and thrown < cap_rethrows
+                if stays:
+                    key: _State = (
+                        n_m,
+                        pending,
+                        n_owed,
+                        n_room,
+                        n_thrown,
+                        counted,
+                        ok,
+                        low,
+                        low_first,
+                        exact,
+                    )
+                    following[key] = following.get(key, 0) + w
+                    continue
+                n_counted, n_ok, n_low = counted + net, ok or succ, low or bad
+                n_first = min(low_first + first_low, low_cap) if pool_die else low_first
+                n_exact = exact + ex
+                if n_m == 0 and (n_owed == 0 or n_room == 0):
+                    tally = (n_counted, n_ok, n_low, n_first, n_exact)
+                    outcome = outcomes.get(tally)
+                    if outcome is None:
+                        outcome = outcomes[tally] = pool_outcome(check, *tally)
+                    done[outcome] = done.get(outcome, 0) + w
+                else:
+                    key = (
+                        n_m,
+                        0,
+                        n_owed,
+                        n_room,
+                        n_thrown,
+                        n_counted,
+                        n_ok,
+                        n_low,
+                        n_first,
+                        n_exact,
+                    )
+                    following[key] = following.get(key, 0) + w
+        if len(following) > MAX_ODDS_STATES:
+            raise LimitExceeded(
+                f"the exact odds of {check.dice_text} with these rules need more than "
+                f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
+            )
+        rounds.append(done)
+        active = following
+    last = len(rounds)
+    weights: dict[PoolOutcome, int] = {}
+    for index, done in enumerate(rounds):
+        scale = check.sides ** (last - index - 1)
+        for outcome, w in done.items():
+            weights[outcome] = weights.get(outcome, 0) + w * scale
+    return Dist.from_positive(weights)
+
+
+# -- play: from a tag's ask to a prepared check ----------------------------------------
+
+
+def _needed(config: PoolConfig, ask: CheckAsk) -> tuple[int, LadderStep | None]:
+    """The successes the check needs and the ladder step whose target it counts with.
+
+    ``dc=`` wins for the number, held to 1..the most one roll could count; else the
+    ``difficulty=`` step's. The step is the one ``difficulty=`` names, else the one step
+    needing exactly the ``dc=`` (none where several steps need it).
+    """
+    most = config.max_successes
+    named = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+    written = written_int(ask.attrs, "dc")
+    if written is not None:
+        needed = clamp(written, 1, most)
+        if named is None:
+            same = [s for s in ask.ladder if s.successes == needed]
+            named = same[0] if len(same) == 1 else None
+        return needed, named
+    if named is not None and named.successes is not None:
+        return clamp(named.successes, 1, most), named
+    asked = ask.attrs.get("difficulty")
+    labels = ladder_labels(ask.ladder)
+    if asked is not None:
+        raise TagError(f'difficulty="{asked}" names no single step of the ladder ({labels}).')
+    raise TagError(
+        f"the tag names no difficulty: write dc=N (the successes needed) or difficulty= "
+        f"one of {labels}."
+    )
+
+
+def _moved_face(
+    rule: FaceRule | None, written: int | None, entry: int | None, sides: int
+) -> int | None:
+    """A rule's face for one check: an entry's outranks the tag's, each held to the rule's
+    ``min`` and the die's top face, and only where the rule has a ``min``."""
+    if rule is None:
+        return None
+    if rule.min is None:
+        return rule.from_face
+    for asked in (entry, written):
+        if asked is not None:
+            return clamp(asked, rule.min, sides)
+    return rule.from_face
+
+
+def _stance(config: PoolConfig, ask: CheckAsk) -> Stance | None:
+    if ask.group != "skill":
+        return None
+    return next((s for s in config.stances if ask.item_id in s.skills), None)
+
+
+def _standing_reroll(config: PoolConfig, name: str | None) -> Reroll | None:
+    """The ``resolution.reroll`` a ``reroll=`` names (by id, any case), or None."""
+    if name is None:
+        return None
+    wanted = normalize(name)
+    return next((r for r in config.rerolls if r.id is not None and normalize(r.id) == wanted), None)
+
+
+def _spent(payments: Sequence[tuple[str, int]]) -> str:
+    """The record's ``spend``: each pool paid and how much, ``pool:N``, comma-joined."""
+    paid: dict[str, int] = {}
+    for key, amount in payments:
+        paid[key] = paid.get(key, 0) + amount
+    return ",".join(f"{key}:{amount}" for key, amount in paid.items())
+
+
+class DicePoolPlayer:
+    """The play half of dice-pool: the sheet's number is how many dice are thrown.
+
+    Readings where the documents are silent (DESIGN.md settles the rest):
+
+    - The per-die target: ``target.from`` (the character's own number) or the default;
+      then a ladder step's target, then ``threshold=`` (neither moves a target read off
+      the sheet, both only where the target moves); then an entry's ``threshold``, which
+      outranks them all; then ``untrained: "harder"`` adds one. Held to
+      ``target.min..target.max``.
+    - ``with=`` naming the ability an ability check already rolls adds nothing.
+    - An empty pool buys nothing: a spend or an entry on a check whose pool comes to no
+      dice, bought dice included, is not applied and not paid.
+    - A purchase that does not happen (cannot be paid, not a whole number of purchases,
+      a name nothing answers to) leaves no mark on the record: the record's ``spend``,
+      ``use`` and ``auto`` say only what was paid and applied.
+    - ``spend=`` goes to a used entry when it names a pool the entry pays from, else to
+      ``resolution.spend``; both may be bought on one check, and together they must fit
+      in the pools. Beside a ``use=`` naming no entry the roller picked, ``spend=`` buys
+      nothing (``charms.spend_is_for_entry``).
+    - The record's ``spend`` lists every pool paid (an entry's cost and a spend), as
+      ``pool:N`` joined by commas; an entry's list-row counters show in the changes only.
+    - ``rerolled`` counts the dice thrown again (an ``until`` die thrown again three
+      times is one), written when there is at least one; ``exact`` when at least one die
+      showed the exact target.
+    """
+
+    def prepare(self, config: PoolConfig, ask: CheckAsk) -> Prepared:
+        view, attrs = ask.view, ask.attrs
+        second: str | None = None
+        if ask.group == "ability":
+            if config.ability_plus_ability and ask.with_ability not in (None, ask.item_id):
+                second = ask.with_ability
+            number = view.check_number("ability", ask.item_id, second)
+        else:
+            number = view.check_number(ask.group, ask.item_id, ask.with_ability)
+        needed, step = _needed(config, ask)
+        stance = _stance(config, ask)
+
+        spend_ask = parse_spend(attrs.get("spend"))
+        entry = use_entry(view, attrs.get("use"), spend_ask)
+        owed: dict[str, int] = {}
+        for key, amount in entry.payments if entry is not None else ():
+            owed[key] = owed.get(key, 0) + amount
+        purchase = buy(
+            config.spend,
+            None if spend_is_for_entry(view, attrs.get("use"), spend_ask) else spend_ask,
+            view,
+            sheet_number=number.number,
+            committed=owed,
+        )
+
+        penalty = view.penalty()
+        adjust = view.adjust_for(number.abilities)
+        bonus = 0
+        if config.situational is not None:
+            bonus = clamp(written_int(attrs, "bonus") or 0, *config.situational)
+        bought = (entry.effect.dice if entry else 0) + (purchase.dice if purchase else 0)
+        size = clamp(
+            number.number + penalty + adjust + bonus + bought, config.pool_min, config.pool_max
+        )
+        if size == 0:
+            entry = purchase = None
+
+        target = self._target(config, ask, step, entry)
+        harder = number.untrained and number.untrained_rule == "harder"
+        if harder:
+            target = min(target + 1, config.target_max)
+
+        sides = config.sides
+        explode = double = None
+        if stance is None:
+            explode = _moved_face(
+                config.explode,
+                written_int(attrs, "explode"),
+                entry.effect.explode if entry else None,
+                sides,
+            )
+            double = _moved_face(
+                config.double,
+                written_int(attrs, "double"),
+                entry.effect.double if entry else None,
+                sides,
+            )
+
+        standing = _standing_reroll(config, attrs.get("reroll"))
+        # One re-throw a check: the one reaching more faces, "until" over "once" on a tie,
+        # the tag's first, then a spend's, then an entry's where they are the same.
+        offers = [
+            r
+            for r in (
+                standing,
+                purchase.reroll if purchase is not None else None,
+                entry.effect.reroll if entry is not None else None,
+            )
+            if r is not None
+        ]
+        chosen = max(offers, key=lambda r: (r.up_to, r.mode == "until"), default=None)
+        auto = (entry.effect.successes if entry else 0) + (purchase.successes if purchase else 0)
+        check = PoolCheck(
+            sides=sides,
+            dice=size,
+            target=target,
+            needed=needed,
+            count="at-least" if stance is None else stance.count,
+            explode_from=explode,
+            double_from=double,
+            cancel_up_to=config.cancel_up_to if stance is None else None,
+            botch_up_to=config.botch_up_to if stance is None else None,
+            botch_rule=config.botch_rule,
+            exceptional=config.exceptional,
+            exact=None if config.exact is None else config.exact.counts,
+            reroll=chosen,
+            reroll_id=chosen.id if chosen is not None and chosen is standing else None,
+            auto=auto,
+            max_extra=config.pool_max,
+        )
+
+        extras: list[tuple[str, str | int]] = [("threshold", target)]
+        if number.swapped and number.ability is not None:
+            extras.append(("with", _ability_label(view, number.ability)))
+        if second is not None:
+            extras.append(("with", _ability_label(view, second)))
+        if bonus:
+            extras.append(("bonus", bonus))
+        costs: list[tuple[str, int]] = []
+        if entry is not None:
+            costs.extend(entry.payments)
+        if purchase is not None:
+            costs.append((purchase.pool, purchase.paid))
+        spent = list(entry.costs) if entry is not None else []
+        if purchase is not None:
+            spent.append((purchase.pool, purchase.paid))
+        if spent:
+            extras.append(("spend", _spent(spent)))
+        if auto:
+            extras.append(("auto", auto))
+        if entry is not None:
+            extras.append(("use", entry.entry.label))
+        if penalty:
+            extras.append(("penalty", penalty))
+        for key, face, rule in (
+            ("explode", explode, config.explode),
+            ("double", double, config.double),
+        ):
+            if face is not None and rule is not None and face != rule.from_face:
+                extras.append((key, face))
+        if adjust:
+            extras.append(("adjust", adjust))
+        if number.untrained and number.untrained_rule in ("harder", "by"):
+            extras.append(("reason", "untrained"))
+        return Prepared(check, needed, tuple(extras), _summary(check), tuple(costs))
+
+    @staticmethod
+    def _target(
+        config: PoolConfig, ask: CheckAsk, step: LadderStep | None, entry: EntryUse | None
+    ) -> int:
+        low, high = config.target_min, config.target_max
+        if config.target_from is not None:
+            target = clamp(math.floor(ask.view.value(config.target_from)), low, high)
+        else:
+            target = config.target_default
+            if config.target_adjustable:
+                if step is not None and step.target is not None:
+                    target = clamp(step.target, low, high)
+                written = written_int(ask.attrs, "threshold")
+                if written is not None:
+                    target = clamp(written, low, high)
+        if entry is not None and entry.effect.threshold is not None:
+            target = clamp(entry.effect.threshold, low, high)
+        return target
+
+    def roll(self, check: PoolCheck, dice: DiceSource) -> Rolled:
+        return roll(check, dice)
+
+    def distribution(self, check: PoolCheck) -> Dist[PoolOutcome]:
+        return distribution(check)
+
+    def margin(self, check: PoolCheck, outcome: PoolOutcome) -> int:
+        """Net successes minus those needed (the page's pool margin)."""
+        return outcome.total - check.needed
+
+
+def _ability_label(view: SheetView, ability_id: str) -> str:
+    ability = view.ruleset.sheet.ability(ability_id)
+    return ability.label if ability is not None else ability_id
+
+
+def _summary(check: PoolCheck) -> str:
+    """A short line for odds titles: "8d10, 7+ a die, 2 successes needed"."""
+    if check.dice == 0:
+        return f"no dice ({check.dice_text}): fails with no roll"
+    per_die = {
+        "at-least": f"{check.target}+ a die",
+        "below": f"under {check.target} a die",
+        "above": f"over {check.target} a die",
+    }[check.count]
+    need = f"{check.needed} success{'es' if check.needed != 1 else ''} needed"
+    auto = f", {check.auto} bought" if check.auto else ""
+    return f"{check.dice_text}, {per_die}, {need}{auto}"
+
+
+PLAYER = DicePoolPlayer()

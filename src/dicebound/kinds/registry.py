@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from dicebound.kinds import dice_pool, dice_sum
+from dicebound.kinds import dice_highest, dice_pool, dice_sum, roll_against
 from dicebound.kinds.base import KindCompiler, KindPlayer
 
 __all__ = ["KNOWN_KINDS", "kind_compiler", "kind_player"]
@@ -27,6 +27,8 @@ _BUILT: Mapping[str, KindCompiler] = MappingProxyType(
     {
         dice_sum.KIND.name: dice_sum.KIND,
         dice_pool.KIND.name: dice_pool.KIND,
+        dice_highest.KIND.name: dice_highest.KIND,
+        roll_against.KIND.name: roll_against.KIND,
     }
 )
 
@@ -36,7 +38,14 @@ def kind_compiler(name: str) -> KindCompiler | None:
     return _BUILT.get(name)
 
 
-_PLAYED: Mapping[str, KindPlayer] = MappingProxyType({dice_sum.KIND.name: dice_sum.PLAYER})
+_PLAYED: Mapping[str, KindPlayer] = MappingProxyType(
+    {
+        dice_sum.KIND.name: dice_sum.PLAYER,
+        dice_pool.KIND.name: dice_pool.PLAYER,
+        dice_highest.KIND.name: dice_highest.PLAYER,
+        roll_against.KIND.name: roll_against.PLAYER,
+    }
+)
 
 
 def kind_player(name: str) -> KindPlayer | None:

@@ -206,16 +206,18 @@ def _gm_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
     gm = _dict(raw.get("gm"))
     if "worldGuidance" in gm:
         yield Feature("1.25", ("gm", "worldGuidance"), "gm.worldGuidance")
-    lists_by_id = {
-        lst.get("id"): lst for lst in map(_dict, _list(_dict(raw.get("sheet")).get("lists")))
-    }
+    lists_by_id: dict[str, Mapping[str, Any]] = {}
+    for lst in map(_dict, _list(_dict(raw.get("sheet")).get("lists"))):
+        if isinstance(lst.get("id"), str):
+            lists_by_id.setdefault(lst["id"], lst)
     summary = _dict(gm.get("sheetSummary"))
     for i, item in enumerate(_list(summary.get("lists"))):
         item = _dict(item)
         here = ("gm", "sheetSummary", "lists", i)
         if "columns" in item:
             yield Feature("1.37", (*here, "columns"), "sheetSummary columns")
-        decl = lists_by_id.get(item.get("list")) if isinstance(item.get("list"), str) else None
+        list_id = item.get("list")
+        decl = lists_by_id.get(list_id) if isinstance(list_id, str) else None
         columns = _list(_dict(decl).get("columns"))
         named = item.get("nameColumn")
         if any(_dict(c).get("id") == named and _dict(c).get("type") == "enum" for c in columns):

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, cast
@@ -62,6 +64,7 @@ _PLACEHOLDER = ValueRef("const", value=0)
 """Stands in for a maximum while the sheet is only being checked (never played)."""
 
 ColumnLike = Field | ListColumn
+_DOUBLE_MAX = int(sys.float_info.max)
 
 
 def load_ruleset_text(text: str, *, capability_api: str | None = None) -> Ruleset:
@@ -105,6 +108,10 @@ def load_ruleset_text(text: str, *, capability_api: str | None = None) -> Rulese
         raise RulesetInvalid(
             [Problem((), "not-json", "is nested too deeply to read as a ruleset.")]
         ) from None
+    except ValueError as exc:  # a number with more digits than Python reads
+        raise RulesetInvalid(
+            [Problem((), "not-json", f"is not JSON dicebound can read: {exc}.")]
+        ) from None
     return compile_ruleset(raw, capability_api=capability_api)
 
 
@@ -141,6 +148,9 @@ def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Rulese
             )
         )
         raise RulesetInvalid(problems)
+    faults = _json_faults(raw)
+    if faults:
+        raise RulesetInvalid(_in_document_order(raw, [*problems, *faults]))
     res = raw.get("resolution")
     kind_name = res.get("kind") if isinstance(res, dict) else None
     kind = kind_compiler(kind_name) if isinstance(kind_name, str) else None
@@ -154,11 +164,71 @@ def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Rulese
         features = ruleset_features(raw, kind, block if isinstance(block, dict) else None)
         problems.extend(capability_problems(features, capability_api))
     if problems or ruleset is None:
-        raise RulesetInvalid(sort_problems(problems))
+        raise RulesetInvalid(_in_document_order(raw, problems))
     return ruleset
 
 
+def _in_document_order(raw: dict[str, Any], problems: Sequence[Problem]) -> list[Problem]:
+    """Each problem once, in the order its place comes in the file (keys as written)."""
+
+    def position(path: Path) -> tuple[int, ...]:
+        node: object = raw
+        out: list[int] = []
+        for part in path:
+            if isinstance(node, dict) and isinstance(part, str) and part in node:
+                out.append(list(node).index(part))
+                node = node[part]
+            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+                out.append(part)
+                node = node[part]
+            else:  # a place the file does not hold: after everything it does
+                out.append(len(node) if isinstance(node, dict | list) else 0)
+                node = None
+        return tuple(out)
+
+    return sorted(sort_problems(problems), key=lambda p: position(p.path))
+
+
 # -- helpers ---------------------------------------------------------------------------
+
+_MAX_FAULTS = 50
+
+
+def _json_faults(raw: object) -> list[Problem]:
+    """Values no JSON number or text can be: a number too large for a double (JSON
+    numbers are doubles to every reader), a non-finite number, or a non-JSON object.
+
+    Walked without recursion, so no depth of nesting can stop it.
+    """
+    out: list[Problem] = []
+    stack: list[tuple[Path, object]] = [((), raw)]
+    while stack and len(out) < _MAX_FAULTS:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    out.append(Problem(path, "wrong-type", "has a key that is not a string."))
+                    continue
+                stack.append(((*path, key), item))
+        elif isinstance(value, list):
+            stack.extend(((*path, i), item) for i, item in enumerate(value))
+        elif isinstance(value, bool) or value is None or isinstance(value, str):
+            continue
+        elif isinstance(value, int):
+            if abs(value) > _DOUBLE_MAX:
+                out.append(
+                    Problem(
+                        path, "bad-number", "is too large to be a number: JSON numbers are doubles."
+                    )
+                )
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                out.append(Problem(path, "bad-number", "is not a finite number."))
+        else:
+            out.append(
+                Problem(path, "wrong-type", f"is a {type(value).__name__}, not a JSON value.")
+            )
+    return sort_problems(out)
 
 
 def _dict(value: object) -> dict[str, Any]:
@@ -296,6 +366,14 @@ class _Builder:
     def build(self) -> Ruleset | None:
         self.build_sheet()
         resolution = self.build_resolution()
+        if self.res_raw.get("kind") == "dice-highest" and "combat" in self.raw:
+            # The page: a ruleset of this kind has no fight of its own.
+            self.add(
+                ("combat",),
+                "combat-not-allowed",
+                "a dice-highest ruleset has no fight of its own, so a combat block is refused "
+                "beside it; remove combat.",
+            )
         self.check_gm()
         catalogs = self.build_catalogs()
         layers = self.build_layers()
@@ -1396,7 +1474,7 @@ class _Builder:
                 self.add(
                     (*here, "cost", i, "pool"),
                     "unknown-id",
-                    f'"{pool}" is neither a live pool nor a pool group of this sheet.'
+                    f'"{pool}" is neither a live pool nor a pool group of this ruleset.'
                     f"{did_you_mean(pool, known)}",
                 )
             out.append(CostTerm(pool, int(term["amount"])))

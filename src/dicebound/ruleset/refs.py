@@ -199,7 +199,7 @@ def _unknown(path: Path, namespace: str, name: str, known: Sequence[str]) -> Pro
     return Problem(
         path,
         "unknown-id",
-        f'"{name}" is not {_WHAT[namespace]} of this sheet.{did_you_mean(name, known)}',
+        f'"{name}" is not {_WHAT[namespace]} of this ruleset.{did_you_mean(name, known)}',
     )
 
 

@@ -604,7 +604,8 @@ def _kind_problem(kind: object, path: Path) -> Problem | None:
             f"{did_you_mean(kind, KNOWN_KINDS)}",
         )
     if kind_compiler(kind) is None:
-        built = " and ".join(f'"{k}"' for k in built_kinds())
+        played = [f'"{k}"' for k in built_kinds()]
+        built = played[0] if len(played) == 1 else ", ".join(played[:-1]) + " and " + played[-1]
         return Problem(
             path,
             "kind-not-built",
