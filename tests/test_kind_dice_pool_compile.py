@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from dicebound.kinds import dice_pool
 from dicebound.kinds.base import CompileContext
 from dicebound.kinds.dice_pool import (
     KIND,
@@ -622,9 +621,3 @@ def test_gravewatch_compiles() -> None:
 )
 def test_capability_features(block: dict[str, Any], features: list[tuple[str, str]]) -> None:
     assert [(v, render_path(p)) for v, p, _ in KIND.features(block)] == features
-
-
-def test_play_is_not_built_yet() -> None:
-    # The engine refuses pool checks; the module exposes no roll to call by mistake.
-    assert not hasattr(dice_pool, "roll")
-    assert not hasattr(dice_pool, "distribution")

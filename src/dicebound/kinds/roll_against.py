@@ -74,6 +74,7 @@ __all__ = [
     "Natural",
     "distribution",
     "roll",
+    "roll_distribution",
 ]
 
 Against = Literal["at-most", "at-least"]

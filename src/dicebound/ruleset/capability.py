@@ -21,7 +21,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dicebound.bands import features as bands_features
 from dicebound.kinds.base import KindCompiler
+from dicebound.overrides import features as overrides_features
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.spec import describe
 
@@ -291,6 +293,13 @@ def ruleset_features(
     yield from _top_features(raw)
     if kind is not None and block is not None:
         for version, path, name in kind.features(block):
+            yield Feature(version, path, name)
+        for version, path, name in bands_features(block.get("outcomes")):
+            yield Feature(version, path, name)
+        overrides = block.get("overrides")
+        for version, path, name in overrides_features(
+            overrides, kind_compiler=kind, resolution_block=block
+        ):
             yield Feature(version, path, name)
     yield from _sheet_features(raw)
     yield from _gm_features(raw)

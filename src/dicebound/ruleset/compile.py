@@ -19,9 +19,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
+from dicebound.bands import compile_bands, naturals_none, single_die_of
 from dicebound.errors import RulesetInvalid
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.registry import kind_compiler
+from dicebound.overrides import Override, compile_overrides
 from dicebound.problems import Path, Problem, did_you_mean, sort_problems
 from dicebound.ruleset.capability import capability_problems, ruleset_features, version_problem
 from dicebound.ruleset.model import (
@@ -1108,9 +1110,32 @@ class _Builder:
         kind = self.kind
         if kind is None or not self.clean(at):
             return None
-        config, problems = kind.compile(res, CompileContext(sheet=self.sheet, path=at))
+        ctx = CompileContext(sheet=self.sheet, path=at)
+        config, problems = kind.compile(res, ctx)
         self.problems.extend(problems)
         ladder = tuple(kind.ladder_step(step) for step in res["difficultyLadder"])
+        outcomes = None
+        if "outcomes" in res:
+            outcomes, problems = compile_bands(
+                res["outcomes"],
+                (*at, "outcomes"),
+                kind=kind.name,
+                single_die=single_die_of(kind.name, res),
+                resolution_naturals_none=naturals_none(res),
+                against=res.get("against"),
+            )
+            self.problems.extend(problems)
+        overrides: tuple[Override, ...] = ()
+        if "overrides" in res:
+            overrides, problems = compile_overrides(
+                res["overrides"],
+                (*at, "overrides"),
+                resolution_block=res,
+                kind_compiler=kind,
+                ctx=ctx,
+                scope=self.scope(),
+            )
+            self.problems.extend(problems)
         if ability_modifier is None:
             return None
         return Resolution(
@@ -1122,6 +1147,8 @@ class _Builder:
             proficiency_bonus=bonus,
             penalty_from=penalty_from,
             adjust=adjust,
+            outcomes=outcomes,
+            overrides=overrides,
             raw=MappingProxyType(res),
         )
 

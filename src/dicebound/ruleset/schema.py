@@ -15,8 +15,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dicebound.bands import OUTCOMES
 from dicebound.kinds.base import KindCompiler
 from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
+from dicebound.overrides import overrides_node
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.refs import VALUE_REF
 from dicebound.ruleset.spec import (
@@ -586,7 +588,13 @@ def built_kinds() -> list[str]:
 
 def resolution_obj(kind: KindCompiler) -> Obj:
     """The resolution block of one kind: the shared keys merged with the kind's."""
-    props: dict[str, Node] = {"kind": Const(kind.name), **SHARED_RESOLUTION_KEYS, **kind.keys}
+    props: dict[str, Node] = {
+        "kind": Const(kind.name),
+        **SHARED_RESOLUTION_KEYS,
+        **kind.keys,
+        "outcomes": OUTCOMES,
+        "overrides": overrides_node(kind),
+    }
     required = tuple(dict.fromkeys((*_SHARED_REQUIRED, *kind.required)))
     return Obj(props, required=required)
 

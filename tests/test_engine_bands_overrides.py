@@ -1,0 +1,134 @@
+"""Outcome bands and overrides through a whole check (the page's "Outcome bands" and
+"Checks that roll their own way"), with forced faces; and the odds agree."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from dicebound.character import load_character
+from dicebound.engine import resolve_text
+from dicebound.odds import check_odds
+from dicebound.ruleset.compile import compile_ruleset
+
+RAW = json.loads((Path(__file__).parent / "cases" / "ruleset_degrees.json").read_text())
+RULESET = compile_ruleset(RAW)
+PLAIN = load_character(RULESET, {"name": "Ada"})  # grace 3, untrained: +3
+LUCKY = load_character(
+    RULESET, {"name": "Lu", "sheet": {"v": 1, "build": {"fields": {"lucky": 1}}}}
+)
+
+ROWS = [
+    # (rule, character, tag, faces, outcome label, result word)
+    (
+        "margin 10 or more lands in the best band",
+        PLAIN,
+        "skill=Sneak dc=10",
+        (17,),
+        "Critical success",
+        "critical_success",
+    ),
+    ("margin 0 to 9 is a success", PLAIN, "skill=Sneak dc=10", (7,), "Success", "success"),
+    ("margin -1 to -9 is a failure", PLAIN, "skill=Sneak dc=10", (6,), "Failure", "failure"),
+    (
+        "below the last atLeast is the last band",
+        PLAIN,
+        "skill=Sneak dc=20",
+        (2,),
+        "Critical failure",
+        "critical_failure",
+    ),
+    (
+        "shift: the top face moves one band better",
+        PLAIN,
+        "skill=Sneak dc=25",
+        (20,),
+        "Success",
+        "success",
+    ),
+    (
+        "shift never moves past the best band",
+        PLAIN,
+        "skill=Sneak dc=10",
+        (20,),
+        "Critical success",
+        "critical_success",
+    ),
+    (
+        "shift: the bottom face moves one band worse",
+        PLAIN,
+        "skill=Sneak dc=1",
+        (1,),
+        "Failure",
+        "failure",
+    ),
+    (
+        "shift never moves past the worst band",
+        PLAIN,
+        "skill=Sneak dc=30",
+        (1,),
+        "Critical failure",
+        "critical_failure",
+    ),
+    (
+        "an override without when rolls its own dice",
+        PLAIN,
+        "skill=Climb dc=5 mode=advantage",
+        (2, 5),
+        "Success",
+        "success",
+    ),
+    (
+        "the first override whose when holds is used",
+        LUCKY,
+        "skill=Climb dc=10",
+        (7,),
+        "Success",
+        "success",
+    ),
+]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r[0] for r in ROWS])
+def test_band_rule(row: tuple[str, object, str, tuple[int, ...], str, str]) -> None:
+    _, who, tag, faces, label, word = row
+    report = resolve_text(RULESET, [who], f"[skill_check: {tag}]", faces=faces)  # type: ignore[list-item]
+    assert not report.errors, report.errors
+    (result,) = report.results
+    assert result.outcome == label
+    assert result.record.get("outcome") == label
+    assert result.record.get("result") == word
+
+
+def test_override_dice_show_on_the_record() -> None:
+    report = resolve_text(RULESET, [LUCKY], "[skill_check: skill=Climb dc=10]", faces=(7,))
+    assert report.results[0].record.get("dice") == "1d12"
+    report = resolve_text(RULESET, [PLAIN], "[skill_check: skill=Climb dc=5]", faces=(4,))
+    assert report.results[0].record.get("dice") == "1d6"
+
+
+def test_odds_are_per_band_best_first_and_sum_to_one() -> None:
+    odds = check_odds(RULESET, PLAIN, "skill=Sneak dc=15")
+    assert [o.label for o in odds.outcomes] == [
+        "Critical success",
+        "Success",
+        "Failure",
+        "Critical failure",
+    ]
+    assert sum(o.probability for o in odds.outcomes) == 1
+    # +3 vs 15: total 25+ impossible without the 20's shift; a 20 (total 23, margin 8) shifts up.
+    assert odds.outcomes[0].probability == Fraction(1, 20)
+    # Success: d20 12..19 -> margin 0..7 (8 faces); Critical failure: faces 2..2 (margin -10) and 1 shifted.
+    assert odds.outcomes[1].probability == Fraction(8, 20)
+    assert odds.success == Fraction(9, 20)
+
+
+def test_gm_is_taught_the_bands_and_the_overrides() -> None:
+    from dicebound.teach import gm_text
+
+    text = gm_text(RULESET)
+    assert "- Success: You do it." in text
+    assert "Sure-footed (Climb): Climbs on a d6 with advantage." in text
