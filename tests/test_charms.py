@@ -139,7 +139,14 @@ def _row(list_id: str, entry: dict[str, Any]) -> dict[str, Any]:
     return {**row["values"], "_catalog": f"charms/{entry['id']}"}
 
 
-PICKED = ("steady-hand", "grave-sight", "keen-eye", "many-hands", "blood-rite", "sermon")
+PICKED: tuple[str, ...] = (
+    "steady-hand",
+    "grave-sight",
+    "keen-eye",
+    "many-hands",
+    "blood-rite",
+    "sermon",
+)
 PICKED += ("twin-a", "twin-b", "double-dare", "patience", "second-look")
 
 

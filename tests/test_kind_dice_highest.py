@@ -5,7 +5,6 @@ import refusal with its path."""
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -1113,26 +1112,7 @@ def test_blades_bands_read_the_kept_dice() -> None:
 
 
 def _banded() -> Ruleset:
-    """The Blades ruleset with its bands. Until the ruleset compiler reads ``outcomes``,
-    the bands are compiled on their own and set on the compiled resolution."""
-    try:
-        return _compile({**BLADES_BLOCK, "outcomes": BLADES_BANDS})
-    except RulesetInvalid as exc:
-        if not any(
-            p.where == "resolution.outcomes" and p.code == "unknown-key" for p in exc.problems
-        ):
-            raise
-    ruleset = _compile(BLADES_BLOCK)
-    bands, problems = compile_bands(
-        BLADES_BANDS,
-        ("resolution", "outcomes"),
-        kind="dice-highest",
-        single_die=False,
-        resolution_naturals_none=True,
-    )
-    assert problems == []
-    resolution = dataclasses.replace(ruleset.resolution, outcomes=bands)
-    return dataclasses.replace(ruleset, resolution=resolution)
+    return _compile({**BLADES_BLOCK, "outcomes": BLADES_BANDS})
 
 
 def test_blades_bands_through_the_engine() -> None:

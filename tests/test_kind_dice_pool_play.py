@@ -28,6 +28,7 @@ from dicebound.kinds import dice_pool
 from dicebound.kinds.base import KindPlayer
 from dicebound.kinds.dice_pool import (
     PLAYER,
+    Count,
     PoolCheck,
     PoolOutcome,
     distribution,
@@ -1435,7 +1436,8 @@ def small_checks(draw: st.DrawFn) -> PoolCheck:
     sides = draw(st.integers(2, 4))
     target = draw(st.integers(2, sides))
     below = st.none() | st.integers(1, target - 1)
-    count = draw(st.sampled_from(["at-least", "at-least", "below", "above"]))
+    counts: tuple[Count, ...] = ("at-least", "at-least", "below", "above")
+    count = draw(st.sampled_from(counts))
     stance = count != "at-least"
     explode = None if stance else draw(st.none() | st.integers(2, sides))
     rethrow = draw(

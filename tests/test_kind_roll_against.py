@@ -5,7 +5,6 @@ refusal with its path."""
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -1136,26 +1135,7 @@ def test_call_of_cthulhu_bands_read_by_fraction(target: int, roll_: int, band: s
 
 
 def _coc_banded() -> Ruleset:
-    """The Call of Cthulhu ruleset with its bands. Until the ruleset compiler reads
-    ``outcomes``, the bands are compiled on their own and set on the resolution."""
-    try:
-        return _compile({**COC_BLOCK, "outcomes": COC_BANDS})
-    except RulesetInvalid as exc:
-        if not any(
-            p.where == "resolution.outcomes" and p.code == "unknown-key" for p in exc.problems
-        ):
-            raise
-    bands, problems = compile_bands(
-        COC_BANDS,
-        ("resolution", "outcomes"),
-        kind="roll-against",
-        single_die=False,
-        resolution_naturals_none=True,
-        against="at-most",
-    )
-    assert problems == []
-    resolution = dataclasses.replace(COC_RULESET.resolution, outcomes=bands)
-    return dataclasses.replace(COC_RULESET, resolution=resolution)
+    return _compile({**COC_BLOCK, "outcomes": COC_BANDS})
 
 
 def test_call_of_cthulhu_bands_through_the_engine() -> None:

@@ -19,13 +19,12 @@ from test_stats_dice_sum import ALPHA, THROWS, chi_square_p
 
 pytestmark = pytest.mark.stats
 
-D10 = {"sides": 10, "target": 7}
-
 CONFIGS: list[tuple[str, PoolCheck]] = [
     (
         "Gravewatch-like: 7d10 at 7, tens explode, ones cancel and botch, 5 exceptional",
         PoolCheck(
-            **D10,
+            sides=10,
+            target=7,
             dice=7,
             needed=2,
             explode_from=10,
@@ -38,7 +37,8 @@ CONFIGS: list[tuple[str, PoolCheck]] = [
     (
         "the same, thrown again carefully (6 and under, once)",
         PoolCheck(
-            **D10,
+            sides=10,
+            target=7,
             dice=7,
             needed=3,
             explode_from=10,
@@ -52,7 +52,13 @@ CONFIGS: list[tuple[str, PoolCheck]] = [
     (
         "ones and twos thrown again until they show more, beside explosions",
         PoolCheck(
-            **D10, dice=5, needed=2, explode_from=10, reroll=Reroll(2, "until"), max_extra=15
+            sides=10,
+            target=7,
+            dice=5,
+            needed=2,
+            explode_from=10,
+            reroll=Reroll(2, "until"),
+            max_extra=15,
         ),
     ),
     (
@@ -81,12 +87,13 @@ CONFIGS: list[tuple[str, PoolCheck]] = [
     ),
     (
         "an Exalted-like 10d10 at 7, tens count twice",
-        PoolCheck(**D10, dice=10, needed=5, double_from=10, exceptional=10),
+        PoolCheck(sides=10, target=7, dice=10, needed=5, double_from=10, exceptional=10),
     ),
     (
         "a spend and a charm: two successes nobody rolled, ones thrown again",
         PoolCheck(
-            **D10,
+            sides=10,
+            target=7,
             dice=6,
             needed=4,
             explode_from=10,

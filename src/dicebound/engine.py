@@ -239,6 +239,28 @@ def prepare_check(
     return PreparedCheck(target, who, player, prepared, override)
 
 
+_MEMO_SIZE = 4096
+
+
+def _prepare_memo(
+    ruleset: Ruleset, party: Sequence[Character], match: TagMatch, ladder: Sequence[LadderStep]
+) -> PreparedCheck:
+    """``prepare_check``, remembered on the ruleset: the same characters (the very same
+    immutable values), the same attributes and the same ladder prepare the same check,
+    so a repeated ask skips the name matching and the sheet math."""
+    key = ("prepared", tuple(id(c) for c in party), match.attrs, match.error, id(ladder))
+    hit = ruleset.memo.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], party, strict=True)):
+        prepared: PreparedCheck = hit[2]
+        if hit[1] is ladder:
+            return prepared
+    prepared = prepare_check(ruleset, party, match, ladder)
+    if len(ruleset.memo) > _MEMO_SIZE:
+        ruleset.memo.clear()
+    ruleset.memo[key] = (tuple(party), ladder, prepared)
+    return prepared
+
+
 def _result_word(success: bool, critical: Critical) -> Result:
     if critical == "success":
         return "critical_success"
@@ -302,7 +324,7 @@ def _resolve_one(
     seed: str | None,
 ) -> tuple[CheckResult, Character]:
     """Throw one tag's check; give its result and the roller as they stand after it."""
-    prepared = prepare_check(ruleset, party, match, ladder)
+    prepared = _prepare_memo(ruleset, party, match, ladder)
     try:
         rolled = prepared.player.roll(prepared.prepared.check, dice)
     except DiceError as exc:

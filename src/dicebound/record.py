@@ -154,6 +154,8 @@ _BREAKS = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 def escape_value(value: str) -> str:
     """A value as a record holds it: ``"`` and each line break become ``'``."""
+    if value.isprintable() and '"' not in value:
+        return value  # every line break is unprintable: nothing to replace
     return _BREAKS.sub("'", value.replace('"', "'"))
 
 
@@ -253,7 +255,12 @@ def _ordered(pairs: Iterable[tuple[str, Value]]) -> Record:
         seen.add(canon)
         items.append((canon, escape_value(_text(canon, value))))
     items.sort(key=lambda kv: _RANK.get(kv[0], _UNKNOWN_RANK))
-    return Record(tuple(items))
+    for key, _ in items:
+        if key not in _RANK and not is_key(key):
+            raise UsageError(f'"{key}" is not an attribute name a tag can hold.')
+    record = object.__new__(Record)  # keys and values made valid above: skip re-checking
+    object.__setattr__(record, "attrs", tuple(items))
+    return record
 
 
 def build_record(

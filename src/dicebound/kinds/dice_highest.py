@@ -19,11 +19,12 @@ Readings where the documents leave a choice (DESIGN.md settles the pool's size):
 - The pool's size is the sheet's number plus the wound penalty, ``adjust``, ``bonus=``
   (held to ``situationalDice``) and dice bought with ``spend`` (``dicebound.spend``:
   all or nothing, clamped to ``perCheck``), held to ``pool.min``..``pool.max`` once.
-  A purchase the range leaves no room for (the pool is already at its ``max``) is not
-  made and not paid. ``pool`` defaults to ``{ "min": 0, "max": 20 }``; a ``pool.max``
+  A purchase that would not change how many dice are thrown (the range leaves no room
+  for them) is not made and not paid; one that is writes ``spend="pool:N"``. ``pool`` defaults to ``{ "min": 0, "max": 20 }``; a ``pool.max``
   above 20 is refused.
 - Fewer dice than ``keep`` add up all there are. ``lowest-of-two`` keeps one die, the
-  lower, whatever ``keep`` says, and is never a critical.
+  lower, whatever ``keep`` says, and is never a critical. ``fail`` fails with a total
+  of 0 (``rolls=""``), which bands read like any other total.
 - Dark dice read ``"all"`` (the default) are dice of the check like any other: the
   check is a zero-dice check only when it throws neither light nor dark dice, and a
   critical counts dark faces too. Read ``"light"``, zero light dice is a zero-dice check

@@ -57,6 +57,7 @@ __all__ = [
     "KIND",
     "MAX_RETHROWS",
     "PLAYER",
+    "Count",
     "Exact",
     "FaceEffect",
     "FaceRule",
@@ -900,11 +901,24 @@ def _rolled(
 
 # -- the odds -------------------------------------------------------------------------
 
-# A state of the odds' machine: (pool dice not thrown yet, a die waiting to be thrown
-# again (0 none, 1 a pool die, 2 an added one), added dice owed, added dice the cap still
-# allows, re-throws thrown, successes minus cancels, a die succeeded, a botch face
-# stands, botch faces among the dice first thrown, exact dice).
-_State = tuple[int, int, int, int, int, int, bool, bool, int, int]
+# Where the odds' machine stands, apart from the counts it carries: pool dice not thrown
+# yet, a die waiting to be thrown again (0 none, 1 a pool die, 2 an added one), added dice
+# owed, added dice the cap still allows, re-throws thrown, whether a die succeeded, whether
+# a botch face stands, and botch faces among the dice first thrown.
+_Control = tuple[int, int, int, int, int, bool, bool, int]
+
+
+class _Step(NamedTuple):
+    """A face class as the odds' machine reads it (see ``FaceEffect``). ``shift`` is what
+    the face adds to the packed counts: successes minus cancels, and exact dice."""
+
+    shift: int
+    succeeded: bool
+    low: bool
+    first_low: int
+    explodes: int
+    rethrow: bool
+    count: int
 
 
 def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
@@ -919,6 +933,9 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     explosions spend the ``max_extra`` cap die by die, re-throws the ``max_rethrows`` cap
     in the order the pass visits the dice. ``roll`` and this function share
     ``face_effect`` and ``pool_outcome``; the brute-force tests confirm the rest.
+
+    The counts (net successes, exact dice) of the states that share the rest are kept
+    together, packed one number each, so a face is applied to them all at once.
     """
     if check.dice == 0:
         return Dist.constant(_empty_outcome(check))
@@ -926,97 +943,96 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     for face in range(1, check.sides + 1):
         effect = face_effect(check, face)
         classes[effect] = classes.get(effect, 0) + 1
-    explodes = check.explode_from is not None
     rethrow = check.reroll
     until = rethrow is not None and rethrow.mode == "until"
-    cap_extra = check.max_extra if explodes else 0
+    cap_extra = check.max_extra if check.explode_from is not None else 0
     # Without "until" each die is thrown again once at most, so the cap only binds when
     # there could be more dice than re-throws allowed.
     track = rethrow is not None and (until or check.dice + cap_extra > check.max_rethrows)
     cap_rethrows = check.max_rethrows if track else check.dice + cap_extra + 1
     half = check.botch_up_to is not None and check.botch_rule == "halfOrMore"
     low_cap = (check.dice + 1) // 2 if half else 0
-    need_succeeded = check.botch_up_to is not None
-    need_low = check.botch_up_to is not None and not half
+    noted = check.botch_up_to is not None
+    stride = check.dice + cap_extra + 1  # more than the exact dice one throw can show
     steps = [
-        (
-            e.successes - e.cancels,
-            need_succeeded and e.successes > 0,
-            need_low and bool(e.low),
+        _Step(
+            (e.successes - e.cancels) * stride + e.exact,
+            noted and e.successes > 0,
+            noted and not half and bool(e.low),
             e.low if half else 0,
-            e.exact,
             int(e.explodes),
             e.rethrow,
             count,
         )
         for e, count in classes.items()
     ]
-    outcomes: dict[tuple[int, bool, bool, int, int], PoolOutcome] = {}
+    outcomes: dict[tuple[bool, bool, int, int], PoolOutcome] = {}
     rounds: list[dict[PoolOutcome, int]] = []
-    start: _State = (check.dice, 0, 0, cap_extra, 0, 0, False, False, 0, 0)
-    active: dict[_State, int] = {start: 1}
+    start: _Control = (check.dice, 0, 0, cap_extra, 0, False, False, 0)
+    active: dict[_Control, dict[int, int]] = {start: {0: 1}}
     while active:
         done: dict[PoolOutcome, int] = {}
-        following: dict[_State, int] = {}
-        for state, weight in active.items():
-            m, waiting, owed, room, thrown, counted, ok, low, low_first, exact = state
-            for net, succ, bad, first_low, ex, more, again, count in steps:
-                w = weight * count
+        following: dict[_Control, dict[int, int]] = {}
+        size = 0
+        for control, counts in active.items():
+            moves: dict[_Control | tuple[bool, bool, int], dict[int, int]] = {}
+            m, waiting, owed, room, thrown, ok, low, low_first = control
+            for step in steps:
                 if waiting:  # a die thrown again
                     pending, pool_die = waiting, waiting == 1
                     n_thrown = thrown + 1 if track else thrown
                     n_m, n_room = m, room
-                    n_owed = min(owed + more, room)
-                    stays = until and again and n_thrown < cap_rethrows
+                    n_owed = owed + step.explodes
+                    stays = until and step.rethrow and n_thrown < cap_rethrows
                 elif m:  # a pool die, first thrown
                     pending, pool_die = 1, True
                     n_thrown, n_m, n_room = thrown, m - 1, room
-                    n_owed = min(owed + more, room)
-                    stays = again and thrown < cap_rethrows
+                    n_owed = owed + step.explodes
+                    stays = step.rethrow and thrown < cap_rethrows
                 else:  # a die an explosion added
                     pending, pool_die = 2, False
                     n_thrown, n_m, n_room = thrown, 0, room - 1
-                    n_owed = min(owed - 1 + more, n_room)
-                    stays = again and thrown < cap_rethrows
+                    n_owed = owed - 1 + step.explodes
+                    stays = step.rethrow and thrown < cap_rethrows
+                n_owed = n_owed if n_owed < n_room else n_room  # more than the cap never throws
+                target: _Control | tuple[bool, bool, int]
+                shift = 0
                 if stays:
-                    key: _State = (
-                        n_m,
-                        pending,
-                        n_owed,
-                        n_room,
-                        n_thrown,
-                        counted,
-                        ok,
-                        low,
-                        low_first,
-                        exact,
-                    )
-                    following[key] = following.get(key, 0) + w
-                    continue
-                n_counted, n_ok, n_low = counted + net, ok or succ, low or bad
-                n_first = min(low_first + first_low, low_cap) if pool_die else low_first
-                n_exact = exact + ex
-                if n_m == 0 and (n_owed == 0 or n_room == 0):
-                    tally = (n_counted, n_ok, n_low, n_first, n_exact)
-                    outcome = outcomes.get(tally)
-                    if outcome is None:
-                        outcome = outcomes[tally] = pool_outcome(check, *tally)
-                    done[outcome] = done.get(outcome, 0) + w
+                    target = (n_m, pending, n_owed, n_room, n_thrown, ok, low, low_first)
                 else:
-                    key = (
-                        n_m,
-                        0,
-                        n_owed,
-                        n_room,
-                        n_thrown,
-                        n_counted,
-                        n_ok,
-                        n_low,
-                        n_first,
-                        n_exact,
-                    )
-                    following[key] = following.get(key, 0) + w
-        if len(following) > MAX_ODDS_STATES:
+                    shift = step.shift
+                    n_ok, n_low = ok or step.succeeded, low or step.low
+                    n_first = low_first
+                    if pool_die and step.first_low:
+                        n_first = min(low_first + step.first_low, low_cap)
+                    if n_m == 0 and n_owed == 0:
+                        target = (n_ok, n_low, n_first)
+                    else:
+                        target = (n_m, 0, n_owed, n_room, n_thrown, n_ok, n_low, n_first)
+                kernel = moves.setdefault(target, {})
+                kernel[shift] = kernel.get(shift, 0) + step.count
+            for target, kernel in moves.items():
+                if len(target) == 3:
+                    n_ok, n_low, n_first = target  # type: ignore[misc]
+                    for shift, count in kernel.items():
+                        for key, weight in counts.items():
+                            counted, exact = divmod(key + shift, stride)
+                            tally = (n_ok, n_low, n_first, counted, exact)
+                            outcome = outcomes.get(tally[:3] + (key + shift,))  # type: ignore[arg-type]
+                            if outcome is None:
+                                outcome = pool_outcome(check, counted, n_ok, n_low, n_first, exact)
+                                outcomes[tally[:3] + (key + shift,)] = outcome  # type: ignore[index]
+                            done[outcome] = done.get(outcome, 0) + weight * count
+                    continue
+                into = following.setdefault(target, {})  # type: ignore[arg-type]
+                get = into.get
+                for shift, count in kernel.items():
+                    for key, weight in counts.items():
+                        moved = key + shift
+                        into[moved] = get(moved, 0) + weight * count
+        for counts in following.values():
+            size += len(counts)
+        if size > MAX_ODDS_STATES:
             raise LimitExceeded(
                 f"the exact odds of {check.dice_text} with these rules need more than "
                 f"{MAX_ODDS_STATES} states at once; ask for fewer dice."

@@ -385,6 +385,9 @@ class Ruleset:
     coverage: Mapping[str, Any] = field(default_factory=dict)
     not_played: tuple[str, ...] = ()  # top-level blocks accepted and kept, not played
     raw: Mapping[str, Any] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+    """Work derived from this ruleset alone (name indexes, prepared checks), kept so a
+    second check does not redo it. Never changes what any call returns."""
 
     def layer(self, layer_id: str) -> Layer | None:
         return next((layer for layer in self.layers if layer.id == layer_id), None)

@@ -52,10 +52,20 @@ def _candidates(ruleset: Ruleset) -> list[tuple[CheckTarget, tuple[str, ...]]]:
     return out
 
 
-def _exact(
-    wanted: str, candidates: Sequence[tuple[CheckTarget, tuple[str, ...]]]
-) -> list[CheckTarget]:
-    found = [t for t, names in candidates if any(normalize(n) == wanted for n in names)]
+def _index(ruleset: Ruleset) -> dict[str, list[CheckTarget]]:
+    """Every normalized name of every check target, made once per ruleset."""
+    index: dict[str, list[CheckTarget]] | None = ruleset.memo.get("names")
+    if index is None:
+        index = {}
+        for target, names in _candidates(ruleset):
+            for name in dict.fromkeys(normalize(n) for n in names):
+                index.setdefault(name, []).append(target)
+        ruleset.memo["names"] = index
+    return index
+
+
+def _exact(wanted: str, index: dict[str, list[CheckTarget]]) -> list[CheckTarget]:
+    found = index.get(wanted, [])
     # A skill, then a save, then an ability: "Perception" is the skill where one exists.
     for group in ("skill", "save", "ability"):
         of_group = [t for t in found if t.group == group]
@@ -74,7 +84,7 @@ def _strip(wanted: str, suffixes: Iterable[str]) -> str | None:
 def resolve_target(ruleset: Ruleset, name: str) -> CheckTarget | str:
     """The check a name asks for, or a sentence saying why it answers to nothing."""
     wanted = normalize(name)
-    candidates = _candidates(ruleset)
+    candidates = _index(ruleset)
     if not wanted:
         return "the tag's skill= is empty: name a skill, a save or an ability of the sheet."
     found = _exact(wanted, candidates)
@@ -99,7 +109,7 @@ def resolve_target(ruleset: Ruleset, name: str) -> CheckTarget | str:
     if len(found) > 1:
         labels = ", ".join(f'"{t.label}"' for t in found)
         return f'"{name}" could mean {labels}: name one of them exactly.'
-    names = [n for _, ns in candidates for n in ns[1:2]]
+    names = [n for _, ns in _candidates(ruleset) for n in ns[1:2]]
     hint = did_you_mean(name, names)
     return f'"{name}" is not a skill, save or ability of {ruleset.name}.{hint}'
 

@@ -137,6 +137,10 @@ def _snippet(text: str, start: int, limit: int, size: int = _SNIPPET) -> str:
     return piece if len(piece) <= size else piece[: size - 1] + "…"
 
 
+_PAIR = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*"([^"]*)"')
+_WELL_FORMED = re.compile(r'(?:[\s,]*[A-Za-z_][A-Za-z0-9_-]*\s*=\s*"[^"]*")*[\s,]*\]')
+
+
 def _is_sep(c: str) -> bool:
     return c.isspace() or c == ","
 
@@ -149,6 +153,16 @@ def _lex(text: str, start: int, body: int, limit: int) -> _Lexed | _Fault:
     attrs: list[tuple[str, str]] = []
     seen: set[str] = set()
     duplicates: list[str] = []
+    fast = _WELL_FORMED.match(text, body, limit)
+    if fast is not None:  # every value double-quoted: one regex reads the whole tag
+        for key, value in _PAIR.findall(text, body, fast.end()):
+            key = key.lower()
+            if key in seen:
+                duplicates.append(key)
+            else:
+                seen.add(key)
+                attrs.append((key, value))
+        return _Lexed(fast.end(), tuple(attrs), tuple(duplicates))
     i = body
     while True:
         while i < limit and _is_sep(text[i]):
@@ -240,12 +254,35 @@ def parse_tags(text: str) -> tuple[TagMatch, ...]:
         pos = end
 
 
+# Keys every record writes: known to fit the grammar, so format_tag skips checking them.
+_CHECKED_KEYS = frozenset(
+    (
+        "skill",
+        "dc",
+        "rolls",
+        "used",
+        "modifier",
+        "total",
+        "result",
+        "mode",
+        "resolution",
+        "dice",
+        "who",
+        "seed",
+        "forced",
+        "outcome",
+    )
+)
+
+
 def is_key(key: str) -> bool:
     """Whether ``key`` is a valid attribute name (``[A-Za-z_][A-Za-z0-9_-]*``)."""
     return _KEY.fullmatch(key) is not None
 
 
 def _quote(key: str, value: str) -> str:
+    if '"' not in value:
+        return f'"{value}"'
     for opener in ('"', "'", "“", "«", "「"):
         if not any(c in value for c in QUOTES[opener]):
             return f"{opener}{value}{QUOTES[opener][0]}"
@@ -266,7 +303,7 @@ def format_tag(attrs: Iterable[tuple[str, str]]) -> str:
     """
     parts: list[str] = []
     for key, value in attrs:
-        if not is_key(key):
+        if key not in _CHECKED_KEYS and not is_key(key):
             raise UsageError(
                 f'"{key}" is not an attribute name: it must start with a letter or "_" and '
                 'hold only letters, digits, "_" and "-".'
