@@ -328,3 +328,97 @@ def bf_dice_pool(
         return (net, won, great, False, complication, exacts)
 
     return enumerate_throws(run)
+
+
+# -- step-pool, written out from the Advanced Resolution rule --------------------------------
+
+
+def bf_step_effort(
+    faces: Sequence[int], target: int, quality: int, tool: int, most: int = 0
+) -> tuple[int, int]:
+    """The most EFFORT one throw can make, and the fewest points that make it.
+
+    The rule, step 6: one die may take the quality modifier, one die the tool's quality,
+    one die up to ``most`` points; no die takes two; a modifier the player "can" apply
+    may be left off. Every choice is tried, however useless, so nothing here assumes
+    where a raise is worth placing.
+    """
+    n = len(faces)
+    slots: list[int | None] = [None, *range(n)]
+    best = (sum(1 for f in faces if f >= target), 0)
+    for q in slots:
+        for t in slots:
+            if t is not None and t == q:
+                continue
+            for p in slots:
+                if p is not None and p in (q, t):
+                    continue
+                for paid in range(1, most + 1) if p is not None else (0,):
+                    final = list(faces)
+                    if q is not None:
+                        final[q] += quality
+                    if t is not None:
+                        final[t] += tool
+                    if p is not None:
+                        final[p] += paid
+                    effort = sum(1 for f in final if f >= target)
+                    if effort > best[0] or (effort == best[0] and paid < best[1]):
+                        best = (effort, paid)
+    return best
+
+
+def bf_step_pool(
+    dice: Sequence[int], target: int, quality: int = 0, tool: int = 0, most: int = 0
+) -> dict[int, Fraction]:
+    """EFFORT -> chance over every face tuple of ``dice`` (sides, in throw order)."""
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    p = Fraction(1, math.prod(dice))
+    for faces in itertools.product(*(range(1, s + 1) for s in dice)):
+        out[bf_step_effort(faces, target, quality, tool, most)[0]] += p
+    return dict(out)
+
+
+# -- symbol-pool, written out from the page ----------------------------------------------
+
+
+def bf_symbol_pool(
+    dice: Sequence[Sequence[Sequence[str]]],
+    symbols: Sequence[dict[str, str]],
+    success: str,
+    needed: int,
+    critical_success: str | None = None,
+    critical_failure: str | None = None,
+) -> dict[tuple[int, bool, bool, bool], Fraction]:
+    """(net successes, succeeded, critical success shown, critical failure shown) ->
+    chance, over every face tuple of ``dice`` (each die its list of faces).
+
+    The page: a symbol that ``counts`` adds one of another symbol before cancellation
+    and remains itself; ``cancels`` pairs two symbols one for one (declared on either
+    side); the check needs ``needed`` of the success symbol after cancellation; a
+    critical symbol is marked on any face that shows it, and changes nothing else.
+    """
+    counts = {s["id"]: s.get("counts") for s in symbols}
+    pairs = {(s["id"], s["cancels"]) for s in symbols if s.get("cancels")}
+    out: dict[tuple[int, bool, bool, bool], Fraction] = defaultdict(Fraction)
+    p = Fraction(1, math.prod(len(d) for d in dice))
+    for faces in itertools.product(*dice):
+        tally: dict[str, int] = defaultdict(int)
+        for face in faces:
+            for sid in face:
+                tally[sid] += 1
+                if counts.get(sid):
+                    tally[str(counts[sid])] += 1
+        for one, two in pairs:
+            gone = min(tally[one], tally[two])
+            tally[one] -= gone
+            tally[two] -= gone
+        shown = [sid for face in faces for sid in face]
+        net = tally[success]
+        key = (
+            net,
+            net >= needed,
+            critical_success is not None and critical_success in shown,
+            critical_failure is not None and critical_failure in shown,
+        )
+        out[key] += p
+    return dict(out)

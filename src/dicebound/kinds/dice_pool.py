@@ -909,8 +909,9 @@ _Control = tuple[int, int, int, int, int, bool, bool, int]
 
 
 class _Step(NamedTuple):
-    """A face class as the odds' machine reads it (see ``FaceEffect``). ``shift`` is what
-    the face adds to the packed counts: successes minus cancels, and exact dice."""
+    """A face class as the odds' machine reads it (see ``FaceEffect``): ``faces`` is how
+    many faces of the die read this way, ``shift`` what one adds to the packed counts
+    (successes minus cancels, and exact dice)."""
 
     shift: int
     succeeded: bool
@@ -918,7 +919,7 @@ class _Step(NamedTuple):
     first_low: int
     explodes: int
     rethrow: bool
-    count: int
+    faces: int
 
 
 def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
@@ -975,7 +976,8 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
         following: dict[_Control, dict[int, int]] = {}
         size = 0
         for control, counts in active.items():
-            moves: dict[_Control | tuple[bool, bool, int], dict[int, int]] = {}
+            moves: dict[_Control, dict[int, int]] = {}
+            ends: dict[tuple[bool, bool, int], dict[int, int]] = {}
             m, waiting, owed, room, thrown, ok, low, low_first = control
             for step in steps:
                 if waiting:  # a die thrown again
@@ -994,41 +996,37 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
                     n_thrown, n_m, n_room = thrown, 0, room - 1
                     n_owed = owed - 1 + step.explodes
                     stays = step.rethrow and thrown < cap_rethrows
-                n_owed = n_owed if n_owed < n_room else n_room  # more than the cap never throws
-                target: _Control | tuple[bool, bool, int]
-                shift = 0
+                n_owed = n_owed if n_owed < n_room else n_room  # past the cap nothing is thrown
                 if stays:
-                    target = (n_m, pending, n_owed, n_room, n_thrown, ok, low, low_first)
-                else:
-                    shift = step.shift
-                    n_ok, n_low = ok or step.succeeded, low or step.low
-                    n_first = low_first
-                    if pool_die and step.first_low:
-                        n_first = min(low_first + step.first_low, low_cap)
-                    if n_m == 0 and n_owed == 0:
-                        target = (n_ok, n_low, n_first)
-                    else:
-                        target = (n_m, 0, n_owed, n_room, n_thrown, n_ok, n_low, n_first)
-                kernel = moves.setdefault(target, {})
-                kernel[shift] = kernel.get(shift, 0) + step.count
-            for target, kernel in moves.items():
-                if len(target) == 3:
-                    n_ok, n_low, n_first = target  # type: ignore[misc]
-                    for shift, count in kernel.items():
-                        for key, weight in counts.items():
-                            counted, exact = divmod(key + shift, stride)
-                            tally = (n_ok, n_low, n_first, counted, exact)
-                            outcome = outcomes.get(tally[:3] + (key + shift,))  # type: ignore[arg-type]
-                            if outcome is None:
-                                outcome = pool_outcome(check, counted, n_ok, n_low, n_first, exact)
-                                outcomes[tally[:3] + (key + shift,)] = outcome  # type: ignore[index]
-                            done[outcome] = done.get(outcome, 0) + weight * count
+                    key: _Control = (n_m, pending, n_owed, n_room, n_thrown, ok, low, low_first)
+                    kernel = moves.setdefault(key, {})
+                    kernel[0] = kernel.get(0, 0) + step.faces
                     continue
-                into = following.setdefault(target, {})  # type: ignore[arg-type]
+                n_ok, n_low, n_first = ok or step.succeeded, low or step.low, low_first
+                if pool_die and step.first_low:
+                    n_first = min(low_first + step.first_low, low_cap)
+                if n_m == 0 and n_owed == 0:
+                    kernel = ends.setdefault((n_ok, n_low, n_first), {})
+                else:
+                    key = (n_m, 0, n_owed, n_room, n_thrown, n_ok, n_low, n_first)
+                    kernel = moves.setdefault(key, {})
+                kernel[step.shift] = kernel.get(step.shift, 0) + step.faces
+            for (n_ok, n_low, n_first), kernel in ends.items():
+                for shift, count in kernel.items():
+                    for packed, weight in counts.items():
+                        memo = (n_ok, n_low, n_first, packed + shift)
+                        outcome = outcomes.get(memo)
+                        if outcome is None:
+                            counted, exact = divmod(packed + shift, stride)
+                            outcome = pool_outcome(check, counted, n_ok, n_low, n_first, exact)
+                            outcomes[memo] = outcome
+                        done[outcome] = done.get(outcome, 0) + weight * count
+            for key, kernel in moves.items():
+                into = following.setdefault(key, {})
                 get = into.get
                 for shift, count in kernel.items():
-                    for key, weight in counts.items():
-                        moved = key + shift
+                    for packed, weight in counts.items():
+                        moved = packed + shift
                         into[moved] = get(moved, 0) + weight * count
         for counts in following.values():
             size += len(counts)
@@ -1127,6 +1125,11 @@ class DicePoolPlayer:
       outranks them all; then ``untrained: "harder"`` adds one. Held to
       ``target.min..target.max``.
     - ``with=`` naming the ability an ability check already rolls adds nothing.
+    - A botch reads the dice: successes nobody rolled (bought by a spend or an entry)
+      neither stop it nor make "a die succeeded".
+    - ``reroll=`` names a standing re-throw by id, in any case. ``explode=`` and
+      ``double=`` are written on the record only when the face differs from the rule's
+      own ``from``.
     - An empty pool buys nothing: a spend or an entry on a check whose pool comes to no
       dice, bought dice included, is not applied and not paid.
     - A purchase that does not happen (cannot be paid, not a whole number of purchases,

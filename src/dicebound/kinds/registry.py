@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from dicebound.kinds import dice_highest, dice_pool, dice_sum, roll_against
+from dicebound.kinds import dice_highest, dice_pool, dice_sum, roll_against, step_pool, symbol_pool
 from dicebound.kinds.base import KindCompiler, KindPlayer
 
 __all__ = ["KNOWN_KINDS", "kind_compiler", "kind_player"]
@@ -29,6 +29,8 @@ _BUILT: Mapping[str, KindCompiler] = MappingProxyType(
         dice_pool.KIND.name: dice_pool.KIND,
         dice_highest.KIND.name: dice_highest.KIND,
         roll_against.KIND.name: roll_against.KIND,
+        step_pool.KIND.name: step_pool.KIND,
+        symbol_pool.KIND.name: symbol_pool.KIND,
     }
 )
 
@@ -44,6 +46,8 @@ _PLAYED: Mapping[str, KindPlayer] = MappingProxyType(
         dice_pool.KIND.name: dice_pool.PLAYER,
         dice_highest.KIND.name: dice_highest.PLAYER,
         roll_against.KIND.name: roll_against.PLAYER,
+        step_pool.KIND.name: step_pool.PLAYER,
+        symbol_pool.KIND.name: symbol_pool.PLAYER,
     }
 )
 

@@ -330,7 +330,7 @@ def _offer(check: StepCheck, faces: Sequence[int], placement: Placement) -> str 
     if not check.config.spend or placement.paid_die is not None:
         return None
     deficits = _deficits(check.target, faces)
-    gain, _, _, p = best_placement(deficits, check.free_quality, check.tool, most=check.target)
+    *_, p = best_placement(deficits, check.free_quality, check.tool, most=check.target)
     if p is None:
         return None
     effort = placement.effort + 1
@@ -430,10 +430,6 @@ def _spend_entry(config: StepConfig, pool: str) -> SpendRate:
     names = [e.pool for e in config.spend]
     if not names:
         raise TagError("this check offers no spending after the roll.")
-    return _no_pool(pool, names)
-
-
-def _no_pool(pool: str, names: Sequence[str]) -> SpendRate:
     listed = _or_list([f'"{n}"' for n in names])
     raise TagError(
         f'"{pool}" is not a pool this check spends after the roll; it spends {listed}.'
@@ -480,9 +476,7 @@ def spend_after(
             f"{after.paid_points} {label} raised die {after.paid_die + 1} by "
             f"{after.paid_raise}: {after.effort} EFFORT."
         )
-        return AfterResult(
-            rolled.outcome, after, (entry.pool, after.paid_points), rolled, message
-        )
+        return AfterResult(rolled.outcome, after, (entry.pool, after.paid_points), rolled, message)
     cheapest = _place(check, faces, check.target, entry)
     if cheapest.paid_die is None or cheapest.effort <= placement.effort:
         message = f"{entry.pool}:{points} buys nothing: no raise can add EFFORT to this roll."
@@ -592,7 +586,9 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
         "afterRoll": Obj(
             {
                 "quality": Obj({"label": Str(hi=80)}, required=("label",)),
-                "tool": Obj({"label": Str(hi=80), "max": Int(1, TOOL_MAX)}, required=("label", "max")),
+                "tool": Obj(
+                    {"label": Str(hi=80), "max": Int(1, TOOL_MAX)}, required=("label", "max")
+                ),
                 "spend": Arr(
                     Obj({"pool": Id(), "rate": Int(1, RATE_MAX)}, required=("pool", "rate")),
                     lo=1,
@@ -804,8 +800,7 @@ def _quality(config: StepConfig, ask: CheckAsk) -> tuple[str | None, int]:
         )
     if hit.type != "number":
         raise TagError(
-            f'quality="{asked}" names {hit.label}, a {hit.type} field; a quality is a number '
-            "field."
+            f'quality="{asked}" names {hit.label}, a {hit.type} field; a quality is a number field.'
         )
     return hit.id, math.floor(ask.view.field_number(hit.id))
 

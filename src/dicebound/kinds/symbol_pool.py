@@ -23,11 +23,14 @@ Readings where the documents leave a choice (DESIGN.md settles the rest):
 
 - The ability is the check number's ability part (``abilityModifier`` of the score, or of
   ``with=``'s), the rank its tier part, each rounded down and never below 0; a raw
-  ability check has rank 0 and ignores ``with=``. A skill's ``cap`` holds its rank.
+  ability check has rank 0 and ignores ``with=``.
 - ``larger-upgraded`` throws the larger of the two and, where ``pool.upgrade`` is
   declared, upgrades as many dice as the smaller; ``sum`` throws both added, upgrading
-  none. The pool is held to ``pool.max``, then bought dice (plain dice) join it within
-  ``pool.max`` (a purchase with no room is not made and not paid), then ``upgradeOwn``.
+  none. A skill's ``cap`` holds the dice the sheet builds (as it holds a dice pool's
+  number), upgraded dice kept upgraded as far as they fit. The pool is held to
+  ``pool.max``, then bought dice (plain dice) join it within ``pool.max`` (a purchase
+  with no room is not made and not paid), then ``upgradeOwn``. A spend's ``perCheck:
+  "pool"`` reads the dice the sheet builds.
 - The signed bonus is ``bonus=`` plus the sheet's bonus for the skill (and an untrained
   ``by``), the wound penalty and ``adjust``: above 0 it throws that many boost dice (up
   to ``boost.max``), below 0 setback dice (up to ``setback.max``). A side the ruleset
@@ -92,6 +95,7 @@ from dicebound.ruleset.spec import (
     Obj,
     OneOf,
     Str,
+    describe,
     is_int,
 )
 from dicebound.spend import Spend, buy, parse_spend
@@ -241,9 +245,9 @@ class SymbolConfig:
         for die_id in named:
             if die_id is not None and die_id not in die_ids:
                 raise UsageError(f'"{die_id}" is not a die of this symbol pool')
-        for sid in (self.success, self.critical_success, self.critical_failure):
-            if sid is not None and sid not in symbol_ids:
-                raise UsageError(f'"{sid}" is not a symbol of this symbol pool')
+        for named_symbol in (self.success, self.critical_success, self.critical_failure):
+            if named_symbol is not None and named_symbol not in symbol_ids:
+                raise UsageError(f'"{named_symbol}" is not a symbol of this symbol pool')
         if not 1 <= self.pool.max <= MAX_POOL or not 1 <= self.difficulty.max <= MAX_POOL:
             raise UsageError("pool.max and difficulty.max run from 1 to 12")
         if self.needed < 1:
@@ -349,7 +353,9 @@ def _die_effects(config: SymbolConfig, die: SymbolDie) -> Mapping[Effect, int]:
 
 
 def _add(a: Effect, b: Effect) -> Effect:
-    return Effect(a.lead + b.lead, a.marks_success or b.marks_success, a.marks_failure or b.marks_failure)
+    return Effect(
+        a.lead + b.lead, a.marks_success or b.marks_success, a.marks_failure or b.marks_failure
+    )
 
 
 def _outcome(check: SymbolCheck, effect: Effect) -> SymbolOutcome:
@@ -366,7 +372,9 @@ def _outcome(check: SymbolCheck, effect: Effect) -> SymbolOutcome:
     )
 
 
-def net_symbols(config: SymbolConfig, faces: Sequence[Sequence[str]]) -> tuple[tuple[str, int], ...]:
+def net_symbols(
+    config: SymbolConfig, faces: Sequence[Sequence[str]]
+) -> tuple[tuple[str, int], ...]:
     """Every symbol left after ``counts`` and cancelling, in the declared order, with its
     count (symbols at 0 left out)."""
     count = {s.id: 0 for s in config.symbols}
@@ -427,7 +435,7 @@ def dice_text(thrown: Sequence[str], vs_at: int | None = None) -> str:
 
 # -- symbolDetails: labels, face symbols and both markers in one attribute ----------------
 
-_RESERVED = frozenset('%";,=:|+[]\'')
+_RESERVED = frozenset("%\";,=:|+[]'")
 
 
 def _escape(label: str) -> str:
@@ -723,7 +731,6 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
 )
 
 _NAMESPACES = ("fields", "derived", "abilities", "skills", "saves", "tracks", "pools", "lists")
-_SEPARATORS = frozenset({"vs", "versus", "v", "and"})
 
 
 class _Checker:
@@ -842,7 +849,7 @@ class _Checker:
                     self.add(
                         ("dice", i, key),
                         "ambiguous-die-name",
-                        f'{str(d[key])!r} is also the {held[1]} of die {held[0]}; dice are '
+                        f"{describe(d[key])} is also the {held[1]} of die {held[0]}; dice are "
                         "thrown by name, so every die needs its own id and label.",
                     )
                 else:
@@ -889,9 +896,7 @@ def _most_lead(config: SymbolConfig) -> int:
     best face, as many as each slot allows."""
 
     def best(*die_ids: str | None) -> int:
-        leads = [
-            e.lead for d in die_ids if d is not None for e in config.effects[d]
-        ]
+        leads = [e.lead for d in die_ids if d is not None for e in config.effects[d]]
         return max([0, *leads])
 
     most = config.pool.max * best(config.pool.die, config.pool.upgrade)
@@ -959,7 +964,7 @@ class SymbolPoolKind:
                 "allowOwnUpgrade upgrades the roller's own dice to pool.upgrade, and pool "
                 "declares no upgrade; add pool.upgrade or leave allowOwnUpgrade out.",
             )
-        if pool is not None and difficulty is not None:
+        if difficulty is not None:
             for i, step in enumerate(block["difficultyLadder"]):
                 if int(step["dc"]) > difficulty.max:
                     c.add(
@@ -1122,11 +1127,6 @@ def _asked_count(attrs: Mapping[str, str], key: str) -> int:
     return value if value is not None and value > 0 else 0
 
 
-class _Pool(NamedTuple):
-    plain: int
-    upgraded: int
-
-
 class SymbolPoolPlayer:
     """The play half of symbol-pool: ability and rank build the pool, the difficulty
     the opposing dice, and signed adjustments add boost or setback dice."""
@@ -1136,16 +1136,15 @@ class SymbolPoolPlayer:
         with_id = ask.with_ability if ask.group != "ability" else None
         number = view.check_number(ask.group, ask.item_id, with_id)
         ability = max(0, math.floor(number.ability_mod))
-        rank = 0
-        if ask.group != "ability":
-            rank = max(0, number.tier_bonus)
-            if number.cap is not None:
-                rank = max(0, min(rank, number.cap))
+        rank = max(0, number.tier_bonus) if ask.group != "ability" else 0
         if config.build == "sum":
             sheet_dice, sheet_up = ability + rank, 0
         else:
             sheet_dice = max(ability, rank)
             sheet_up = min(ability, rank) if config.pool.upgrade is not None else 0
+        if number.cap is not None:  # the dice the sheet builds, as a pool's number is held
+            sheet_dice = min(sheet_dice, max(0, number.cap))
+            sheet_up = min(sheet_up, sheet_dice)
         top = config.pool.max
         size = min(sheet_dice, top)
         upgraded = min(sheet_up, size)
@@ -1186,10 +1185,9 @@ class SymbolPoolPlayer:
         if config.difficulty.upgrade is not None:
             up = min(_asked_count(attrs, "upgrade"), opposing)
 
-        pool = _Pool(size - upgraded, upgraded)
-        thrown: list[str] = [config.pool.die] * pool.plain
+        thrown: list[str] = [config.pool.die] * (size - upgraded)
         if config.pool.upgrade is not None:
-            thrown += [config.pool.upgrade] * pool.upgraded
+            thrown += [config.pool.upgrade] * upgraded
         if config.boost is not None:
             thrown += [config.boost.die] * boost
         vs_at = len(thrown)
