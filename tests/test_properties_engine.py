@@ -3,6 +3,7 @@ message, never another exception; errors throw and pay nothing; seeds replay."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -11,7 +12,11 @@ from hypothesis import strategies as st
 
 from dicebound.edge.cli import main
 from dicebound.edge.files import read_character, read_ruleset
+from dicebound.character import load_character
 from dicebound.engine import CheckFailure, resolve_text
+from dicebound.ruleset.compile import compile_ruleset
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character
 
 RULESET = read_ruleset("dnd5e-srd")
 PARTY = [read_character(RULESET, "dnd5e-srd/mira"), read_character(RULESET, "dnd5e-srd/bram")]
@@ -82,3 +87,69 @@ def test_any_json_character_file_is_loaded_or_refused_by_the_cli(
         ]
     )
     assert code in (0, 1)
+
+
+# -- a pool that can be spent: an error never pays ------------------------------------
+
+
+@functools.cache
+def _lantern() -> tuple[Ruleset, Character]:
+    """Built once: hypothesis calls the test many times."""
+    raw = json.loads((Path(__file__).parent / "cases" / "ruleset_lantern.json").read_text())
+    ruleset = compile_ruleset(raw)
+    build = {"v": 1, "build": {"abilities": {"grit": 3}}}
+    return ruleset, load_character(ruleset, {"name": "Wick", "sheet": build})
+
+
+_POOL_KEYS = [
+    "skill",
+    "dc",
+    "difficulty",
+    "spend",
+    "threshold",
+    "bonus",
+    "explode",
+    "double",
+    "who",
+]
+_POOL_VALUES = st.one_of(
+    st.sampled_from(
+        [
+            "Climb",
+            "Lie",
+            "nerve:1",
+            "nerve:2",
+            "nerve:9",
+            "Nerve:x",
+            "2",
+            "-1",
+            "Tense",
+            "Wick",
+            "Nobody",
+            "",
+        ]
+    ),
+    st.text(max_size=8),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_POOL_KEYS), _POOL_VALUES), max_size=6),
+    st.integers(0, 10**6),
+)
+def test_a_tag_that_errors_pays_nothing_and_a_paid_check_says_so(
+    attrs: list[tuple[str, str]], seed: int
+) -> None:
+    ruleset, who = _lantern()
+    body = " ".join(f'{k}="{v}"' for k, v in attrs if '"' not in v)
+    report = resolve_text(ruleset, [who], f"[skill_check: {body}]", seed=str(seed))
+    (item,) = report.items
+    if isinstance(item, CheckFailure):
+        assert report.party == (who,)  # nothing paid
+    else:
+        paid = sum(c.from_ - c.to for c in item.changes)
+        spent = item.record.get("spend")
+        assert (paid > 0) == (spent is not None)
+        if paid:
+            assert report.party != (who,)
