@@ -132,3 +132,54 @@ def test_gm_is_taught_the_bands_and_the_overrides() -> None:
     text = gm_text(RULESET)
     assert "- Success: You do it." in text
     assert "Sure-footed (Climb): Climbs on a d6 with advantage." in text
+
+
+def _with_choice() -> object:
+    raw = json.loads(json.dumps(RAW))
+    tiers = raw["resolution"]["outcomes"]["tiers"]
+    tiers.insert(2, {"id": "cost", "label": "At a cost", "atLeast": -2, "choice": True})
+    raw["resolution"].pop("overrides")
+    return compile_ruleset(raw)
+
+
+@pytest.mark.parametrize(
+    ("choose", "success", "choice"),
+    [(None, False, "open"), ("succeed", True, "succeed"), ("fail", False, "fail")],
+    ids=[
+        "a choice band stays open",
+        "--choose succeed makes it a success",
+        "--choose fail keeps it failed",
+    ],
+)
+def test_a_choice_band_is_the_players_to_settle(
+    choose: str | None, success: bool, choice: str
+) -> None:
+    from dicebound.engine import PlayerChoices
+
+    ruleset = _with_choice()
+    report = resolve_text(
+        ruleset,
+        [PLAIN],
+        "[skill_check: skill=Sneak dc=12]",
+        faces=(8,),  # type: ignore[arg-type]
+        choices=PlayerChoices(choose=choose),  # type: ignore[arg-type]
+    )
+    (result,) = report.results
+    assert result.outcome == "At a cost"
+    assert (result.success, result.choice) == (success, choice)
+    assert result.record.get("choice") == choice
+
+
+def test_choose_on_a_result_with_no_open_choice_changes_nothing() -> None:
+    from dicebound.engine import PlayerChoices
+
+    ruleset = _with_choice()
+    report = resolve_text(
+        ruleset,
+        [PLAIN],
+        "[skill_check: skill=Sneak dc=10]",
+        faces=(8,),  # type: ignore[arg-type]
+        choices=PlayerChoices(choose="fail"),
+    )
+    (result,) = report.results
+    assert (result.outcome, result.success, result.choice) == ("Success", True, None)

@@ -13,7 +13,7 @@ ask only, still owing a roll); nothing is thrown or paid for it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from dicebound.bands import Bands, band_value, read_band
@@ -33,6 +33,7 @@ __all__ = [
     "CheckFailure",
     "CheckReport",
     "CheckResult",
+    "PlayerChoices",
     "PreparedCheck",
     "ladder_in_force",
     "outcome_label",
@@ -80,6 +81,16 @@ class CheckFailure:
 
     def to_json(self) -> dict[str, object]:
         return {"tag": self.record.to_tag(), "error": self.error}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChoices:
+    """What the player decides once the dice are seen: a spend after the roll
+    (``after``: a live pool and the most points to spend) and how an open choice is
+    settled (``choose``). Both apply to every check of the text that offers them."""
+
+    after: tuple[str, int] | None = None
+    choose: Literal["fail", "succeed"] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +289,7 @@ class Reading:
     success: bool
     critical: Critical
     band_id: str | None = None
-    choice: Literal["open"] | None = None
+    choice: Literal["open", "succeed", "fail"] | None = None
 
 
 def read_outcome(ruleset: Ruleset, prepared: PreparedCheck, outcome: Any) -> Reading:
@@ -322,6 +333,7 @@ def _resolve_one(
     ladder: Sequence[LadderStep],
     dice: DiceSource,
     seed: str | None,
+    choices: PlayerChoices,
 ) -> tuple[CheckResult, Character]:
     """Throw one tag's check; give its result and the roller as they stand after it."""
     prepared = _prepare_memo(ruleset, party, match, ladder)
@@ -330,6 +342,9 @@ def _resolve_one(
     except DiceError as exc:
         raise TagError(str(exc), match.span) from exc
     reading = read_outcome(ruleset, prepared, rolled.outcome)
+    if reading.choice == "open" and choices.choose is not None:
+        # Sacrifice: the player fails, or succeeds at a cost (DESIGN.md).
+        reading = replace(reading, success=choices.choose == "succeed", choice=choices.choose)
     extras: list[tuple[str, str | int]] = [("who", prepared.who.name)]
     extras += [*prepared.prepared.extras, *rolled.extras]
     if ruleset.resolution.outcomes is not None:
@@ -378,6 +393,7 @@ def resolve_text(
     seed: str | int | None = None,
     faces: Sequence[int] | None = None,
     layers: Sequence[str] = (),
+    choices: PlayerChoices | None = None,
 ) -> CheckReport:
     """Resolve every check tag in ``text``.
 
@@ -400,7 +416,9 @@ def resolve_text(
         dice: DiceSource = forced if forced is not None else SeededDice(str(tag_seed_text))
         item: CheckResult | CheckFailure
         try:
-            item, after = _resolve_one(ruleset, members, match, ladder, dice, tag_seed_text)
+            item, after = _resolve_one(
+                ruleset, members, match, ladder, dice, tag_seed_text, choices or PlayerChoices()
+            )
             members = [after if c.name == after.name else c for c in members]
         except TagError as exc:
             item = CheckFailure(sparse_record(match.attrs), exc.message)

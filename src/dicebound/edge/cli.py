@@ -5,6 +5,8 @@
                     [--seed N | --faces 5,1,6] [--json] 'TEXT'
     dicebound odds  --ruleset R --character C [--json] 'TAG'
     dicebound rulesets
+    dicebound schema
+    dicebound report --ruleset R --character C [--layer ID ...] [--html FILE]
 
 Exit 0 when everything resolved, 1 when a file or a tag was refused, 2 on a usage error.
 """
@@ -16,16 +18,20 @@ import json
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import NoReturn, TextIO
 
 from dicebound.dice import fresh_seed
 from dicebound.edge.files import packaged_rulesets, read_character, read_ruleset, ruleset_text
-from dicebound.engine import CheckResult, ladder_in_force, resolve_text
+from dicebound.engine import CheckResult, PlayerChoices, ladder_in_force, resolve_text
 from dicebound.errors import CharacterInvalid, DiceboundError, RulesetInvalid, UsageError
 from dicebound.odds import check_odds
+from dicebound.render.html import report_html
 from dicebound.render.text import render_text
+from dicebound.report import build_report, report_text
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.schema import ruleset_json_schema
 from dicebound.teach import example_target as _example_target
 from dicebound.teach import gm_text
 
@@ -74,6 +80,14 @@ def _parser() -> argparse.ArgumentParser:
     gm.add_argument("--layer", action="append", default=[])
 
     sub.add_parser("rulesets", help="list the rulesets shipped with dicebound")
+
+    sub.add_parser("schema", help="print the JSON Schema (draft-07) of a ruleset file")
+
+    report = sub.add_parser("report", help="every check's chance at every ladder step")
+    report.add_argument("--ruleset", required=True)
+    report.add_argument("--character", required=True)
+    report.add_argument("--layer", action="append", default=[])
+    report.add_argument("--html", metavar="FILE", help="also write the report as a web page")
     return parser
 
 
@@ -112,16 +126,19 @@ def _faces(text: str) -> list[int]:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    if args.after is not None or args.choose is not None:
+    if args.after is not None:
         raise UsageError(
-            "--after and --choose are the player's choices on a step-pool check, which is "
-            "not built yet in this version of dicebound."
+            "--after is the player's spend after a step-pool roll, which is not built yet "
+            "in this version of dicebound."
         )
     ruleset = read_ruleset(args.ruleset)
     party = [read_character(ruleset, c) for c in args.character]
     faces = _faces(args.faces) if args.faces is not None else None
     seed = args.seed if args.seed is not None or faces is not None else fresh_seed()
-    report = resolve_text(ruleset, party, args.text, seed=seed, faces=faces, layers=args.layer)
+    choices = PlayerChoices(choose=args.choose)
+    report = resolve_text(
+        ruleset, party, args.text, seed=seed, faces=faces, layers=args.layer, choices=choices
+    )
     if args.json:
         json.dump(report.to_json(), out, indent=2, ensure_ascii=False)
         out.write("\n")
@@ -187,6 +204,24 @@ def _gm(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _schema(args: argparse.Namespace, out: TextIO) -> int:
+    out.write(json.dumps(ruleset_json_schema(), indent=2, ensure_ascii=False) + "\n")
+    return 0
+
+
+def _report(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = read_ruleset(args.ruleset)
+    character = read_character(ruleset, args.character)
+    report = build_report(ruleset, character, layers=args.layer)
+    out.write(report_text(report) + "\n")
+    if args.html is not None:
+        try:
+            Path(args.html).write_text(report_html(report), encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f'cannot write the page to "{args.html}": {exc.strerror}.') from exc
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = out or sys.stdout
@@ -200,6 +235,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             return _odds(args, out)
         if args.command == "gm":
             return _gm(args, out)
+        if args.command == "schema":
+            return _schema(args, out)
+        if args.command == "report":
+            return _report(args, out)
         for ruleset_id in packaged_rulesets():
             out.write(f"{ruleset_id}\n")
         return 0
