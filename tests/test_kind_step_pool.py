@@ -72,7 +72,14 @@ def _character(
     live: dict[str, Any] | None = None,
     ruleset: Ruleset = RULESET,
 ) -> Character:
-    full = {"abilities": {}, "skills": {}, "saves": {}, "bonuses": {}, "fields": {}, "lists": {}}
+    full: dict[str, Any] = {
+        "abilities": {},
+        "skills": {},
+        "saves": {},
+        "bonuses": {},
+        "fields": {},
+        "lists": {},
+    }
     full.update(build)
     raw = {"name": name, "sheet": {"v": 1, "build": full}, "live": live or {}}
     return load_character(ruleset, raw)
@@ -722,6 +729,32 @@ def test_odds_equal_the_brute_force(
     got = {o.total: p for o, p in dist.probabilities().items()}
     assert got == bf_step_pool(dice, target, quality, tool, most)
     assert sum(got.values()) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    talent=st.sampled_from((2, 3, 4, 6)),
+    training=st.sampled_from((2, 3, 4, 6)),
+    count=st.integers(1, 2),
+    target=st.integers(2, 8),
+    quality=st.integers(-1, 4),
+    tool=st.integers(0, 3),
+    most=st.integers(0, 6),
+)
+def test_any_small_check_equals_the_brute_force(
+    talent: int, training: int, count: int, target: int, quality: int, tool: int, most: int
+) -> None:
+    config = StepConfig(
+        steps=tuple(sorted({talent, training})),
+        training_count=count,
+        target_max=8,
+        spend=(SpendRate("luck", 1),),
+    )
+    check = StepCheck(config, talent, training, target, quality, "agility", tool)
+    got = {
+        o.total: p for o, p in distribution_after(check, "luck", most, most).probabilities().items()
+    }
+    assert got == bf_step_pool(check.dice, target, quality, tool, most)
 
 
 @pytest.mark.parametrize(

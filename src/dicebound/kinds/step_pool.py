@@ -297,10 +297,9 @@ def _success(effort: int) -> bool:
 
 
 def _outcome(
-    faces: tuple[int, ...] = (), placement: Placement | None = None, effort: int | None = None
+    effort: int, faces: tuple[int, ...] = (), placement: Placement | None = None
 ) -> StepOutcome:
-    total = placement.effort if placement is not None else (effort or 0)
-    return StepOutcome(total, _success(total), faces=faces, placement=placement)
+    return StepOutcome(effort, _success(effort), faces=faces, placement=placement)
 
 
 def _place(
@@ -396,7 +395,7 @@ def _raises(check: StepCheck, count: int, placement: Placement) -> tuple[int, ..
 
 
 def _rolled(check: StepCheck, faces: tuple[int, ...], placement: Placement) -> Rolled:
-    out = _outcome(faces, placement)
+    out = _outcome(placement.effort, faces, placement)
     return Rolled(
         rolls=tuple(str(f) for f in faces),
         used=out.total,
@@ -535,7 +534,7 @@ def _effort_dist(check: StepCheck, most: int) -> Dist[StepOutcome]:
             gain = gains[short] = best_placement(short, quality, tool, most)[0]
         effort = counted + gain
         weights[effort] = weights.get(effort, 0) + weight
-    return Dist.from_positive({_outcome(effort=e): w for e, w in weights.items()})
+    return Dist.from_positive({_outcome(e): w for e, w in weights.items()})
 
 
 def distribution(check: StepCheck) -> Dist[StepOutcome]:

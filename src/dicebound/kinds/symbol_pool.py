@@ -50,7 +50,7 @@ Readings where the documents leave a choice (DESIGN.md settles the rest):
   a band, and the markers stay in ``marked_success`` / ``marked_failure``.
 - Refused as rules that could never fire: an upgrade die that is the die it upgrades, a
   success symbol no face of a check's dice can count, a ``success.needed`` above what a
-  check can count, a critical symbol no face of a check's dice shows, a ladder step
+  check can count, a critical symbol no face of any die shows, a ladder step
   above ``difficulty.max``, and ``allowOwnUpgrade: true`` without ``pool.upgrade``. Two
   dice that answer to the same name (id or label, any case) are refused too, since dice
   are thrown by name.
@@ -198,8 +198,10 @@ class Effect(NamedTuple):
 class SymbolConfig:
     """A compiled symbol-pool block. Immutable.
 
-    Every id it names exists (checked on construction). ``effects`` holds, per die, the
-    weights of its faces' effects (derived, worked out once).
+    Every id it names exists (checked on construction). Derived, worked out once:
+    ``face_effects`` holds each die's faces' effects (face 1 first), which the roller
+    reads, and ``effects`` how many faces of each die have each effect, which the odds
+    read.
     """
 
     symbols: tuple[SymbolRule, ...]
@@ -216,6 +218,9 @@ class SymbolConfig:
     allow_own_upgrade: bool = False
     spend: tuple[Spend, ...] = ()
     banded: bool = False  # the ruleset reads outcome bands, so markers set no critical
+    face_effects: Mapping[str, tuple[Effect, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
     effects: Mapping[str, Mapping[Effect, int]] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
@@ -254,8 +259,11 @@ class SymbolConfig:
             raise UsageError(f"a check needs at least 1 success, not {self.needed}")
         if self.allow_own_upgrade and self.pool.upgrade is None:
             raise UsageError("allowOwnUpgrade needs pool.upgrade")
-        effects = {die.id: _die_effects(self, die) for die in self.dice}
-        object.__setattr__(self, "effects", MappingProxyType(effects))
+        faces = {die.id: tuple(_face_effect(self, face) for face in die.faces) for die in self.dice}
+        object.__setattr__(self, "face_effects", MappingProxyType(faces))
+        object.__setattr__(
+            self, "effects", MappingProxyType({k: _tally(v) for k, v in faces.items()})
+        )
 
     def die(self, die_id: str) -> SymbolDie:
         for die in self.dice:
@@ -343,11 +351,10 @@ def _face_effect(config: SymbolConfig, face: Sequence[str]) -> Effect:
     )
 
 
-def _die_effects(config: SymbolConfig, die: SymbolDie) -> Mapping[Effect, int]:
-    """How many of the die's faces have each effect."""
+def _tally(effects: Sequence[Effect]) -> Mapping[Effect, int]:
+    """How many of a die's faces have each effect."""
     out: dict[Effect, int] = {}
-    for face in die.faces:
-        effect = _face_effect(config, face)
+    for effect in effects:
         out[effect] = out.get(effect, 0) + 1
     return MappingProxyType(out)
 
@@ -439,10 +446,11 @@ _RESERVED = frozenset("%\";,=:|+[]'")
 
 
 def _escape(label: str) -> str:
-    """Percent-encode what the encoding uses, quotes, brackets and control characters."""
+    """Percent-encode what the encoding uses, quotes, brackets and every character that
+    is not printable (control characters and line breaks of any kind)."""
     out = []
     for ch in label:
-        if ch in _RESERVED or ord(ch) < 0x20 or ord(ch) == 0x7F:
+        if ch in _RESERVED or not ch.isprintable():
             out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
         else:
             out.append(ch)
@@ -470,8 +478,9 @@ def encode_details(details: SymbolDetails) -> str:
     ...`` (every symbol, declared order), then ``criticalSuccess:t=1`` and
     ``criticalFailure:d=0`` (the marker's symbol and how many faces showed it) where the
     ruleset names them. Labels are percent-encoded (``%``, ``"``, ``'``, ``;``, ``,``,
-    ``=``, ``:``, ``|``, ``+``, brackets and control characters), so the text holds no
-    double quote or line break and ``parse_details`` reads it back exactly.
+    ``=``, ``:``, ``|``, ``+``, brackets and every character that is not printable), so
+    the text holds no double quote or line break and ``parse_details`` reads it back
+    exactly.
     """
     faces = "|".join("+".join(face) if face else "-" for face in details.faces)
     parts = [
@@ -581,7 +590,7 @@ def roll(check: SymbolCheck, dice: DiceSource) -> Rolled:
         face = die.faces[number - 1]
         numbers.append(number)
         faces.append(face)
-        total = _add(total, _face_effect(config, face))
+        total = _add(total, config.face_effects[die_id][number - 1])
     out = _outcome(check, total)
     net = net_symbols(config, faces)
     extras = (
@@ -907,19 +916,6 @@ def _most_lead(config: SymbolConfig) -> int:
     return most
 
 
-def _check_dice(config: SymbolConfig) -> tuple[str, ...]:
-    """Every die a check may throw."""
-    ids = [
-        config.pool.die,
-        config.pool.upgrade,
-        config.difficulty.die,
-        config.difficulty.upgrade,
-        config.boost.die if config.boost else None,
-        config.setback.die if config.setback else None,
-    ]
-    return tuple(dict.fromkeys(i for i in ids if i is not None))
-
-
 class SymbolPoolKind:
     """The compile half of symbol-pool (the play half is ``PLAYER``)."""
 
@@ -1013,15 +1009,11 @@ class SymbolPoolKind:
             ("criticalSuccess", config.critical_success),
             ("criticalFailure", config.critical_failure),
         ):
-            thrown = _check_dice(config)
-            if sid is not None and not any(
-                sid in face for d in thrown for face in config.die(d).faces
-            ):
+            if sid is not None and not any(sid in face for d in config.dice for face in d.faces):
                 c.add(
                     (key,),
                     "never-fires",
-                    f'no face of the dice a check throws ({", ".join(thrown)}) shows "{sid}", '
-                    "so it could never be marked.",
+                    f'no face of any die shows "{sid}", so it could never be marked.',
                 )
         if c.problems:
             return None, c.problems
