@@ -37,6 +37,7 @@ __all__ = [
     "PreparedCheck",
     "ladder_in_force",
     "outcome_label",
+    "pool_named",
     "prepare_check",
     "read_outcome",
     "resolve_text",
@@ -177,6 +178,20 @@ def _find_character(party: Sequence[Character], who: str | None) -> Character:
     hint = did_you_mean(who, [c.name for c in party])
     names = ", ".join(c.name for c in party)
     raise TagError(f'who="{who}" is not a character of this party ({names}).{hint}')
+
+
+def pool_named(ruleset: Ruleset, name: str) -> str:
+    """The live pool a player names by id or label, any case.
+
+    Raises:
+        TagError: no pool answers to the name.
+    """
+    wanted = normalize(name)
+    for pool in ruleset.sheet.pools:
+        if wanted in (normalize(pool.id), normalize(pool.label)):
+            return pool.id
+    known = [p.id for p in ruleset.sheet.pools]
+    raise TagError(f'"{name}" is not a pool of {ruleset.name}.{did_you_mean(name, known)}')
 
 
 def _find_ability(ruleset: Ruleset, name: str | None) -> str | None:
@@ -341,6 +356,20 @@ def _resolve_one(
         rolled = prepared.player.roll(prepared.prepared.check, dice)
     except DiceError as exc:
         raise TagError(str(exc), match.span) from exc
+    costs = prepared.prepared.costs
+    after_spend = getattr(prepared.player, "after", None)
+    if choices.after is not None and after_spend is not None:
+        pool_id = pool_named(ruleset, choices.after[0])
+        spent = after_spend(
+            prepared.prepared.check,
+            rolled.outcome,
+            pool_id,
+            choices.after[1],
+            SheetView(ruleset, prepared.who),
+        )
+        rolled = spent.rolled
+        if spent.cost is not None:
+            costs = (*costs, spent.cost)
     reading = read_outcome(ruleset, prepared, rolled.outcome)
     if reading.choice == "open" and choices.choose is not None:
         # Sacrifice: the player fails, or succeeds at a cost (DESIGN.md).
@@ -368,8 +397,8 @@ def _resolve_one(
     )
     changes: tuple[Change, ...] = ()
     after = prepared.who
-    if prepared.prepared.costs:
-        paid = pay(ruleset, prepared.who, prepared.prepared.costs)
+    if costs:
+        paid = pay(ruleset, prepared.who, costs)
         if isinstance(paid, PaymentRefused):  # prepare checked it: this is a kind's bug
             raise TagError(f"the check could not be paid for: {paid.message}", match.span)
         changes, after = paid.changes, paid.character

@@ -13,10 +13,17 @@ from fractions import Fraction
 from typing import Any
 
 from dicebound.bands import Bands, outcome_order
-from dicebound.engine import Critical, PreparedCheck, ladder_in_force, prepare_check, read_outcome
+from dicebound.engine import (
+    Critical,
+    PreparedCheck,
+    ladder_in_force,
+    pool_named,
+    prepare_check,
+    read_outcome,
+)
 from dicebound.errors import UsageError
 from dicebound.ruleset.model import Ruleset
-from dicebound.sheet import Character
+from dicebound.sheet import Character, SheetView
 from dicebound.tags.parse import parse_tags
 
 __all__ = ["CheckOdds", "OutcomeOdds", "check_odds"]
@@ -70,10 +77,16 @@ def _outcomes(
 
 
 def check_odds(
-    ruleset: Ruleset, character: Character, tag: str, *, layers: Sequence[str] = ()
+    ruleset: Ruleset,
+    character: Character,
+    tag: str,
+    *,
+    layers: Sequence[str] = (),
+    after: tuple[str, int] | None = None,
 ) -> CheckOdds:
     """The exact odds of the check one tag asks for (the tag may be written without its
-    ``[skill_check: ...]`` wrapper).
+    ``[skill_check: ...]`` wrapper). ``after`` is a spend after the roll (a pool and the
+    most points): the odds when the player spends whenever it raises the outcome.
 
     Raises:
         TagError: the tag cannot be resolved. UsageError: not exactly one tag.
@@ -83,7 +96,13 @@ def check_odds(
     if len(matches) != 1:
         raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
     prepared = prepare_check(ruleset, [character], matches[0], ladder_in_force(ruleset, layers))
-    dist = prepared.player.distribution(prepared.prepared.check)
+    after_odds = getattr(prepared.player, "distribution_after", None)
+    if after is not None and after_odds is not None:
+        view = SheetView(ruleset, character)
+        pool_id = pool_named(ruleset, after[0])
+        dist = after_odds(prepared.prepared.check, pool_id, after[1], view)
+    else:
+        dist = prepared.player.distribution(prepared.prepared.check)
     outcomes = _outcomes(ruleset, prepared, dist.probabilities())
     title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
     success_p = sum((o.probability for o in outcomes if o.success), Fraction(0))

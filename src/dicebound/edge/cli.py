@@ -125,17 +125,20 @@ def _faces(text: str) -> list[int]:
         ) from None
 
 
+def _after(text: str) -> tuple[str, int]:
+    pool, _, points = text.rpartition(":")
+    if not pool or not points.strip().isdigit():
+        raise UsageError(f'--after takes POOL:N, such as luck:5, not "{text}".')
+    return pool.strip(), int(points)
+
+
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    if args.after is not None:
-        raise UsageError(
-            "--after is the player's spend after a step-pool roll, which is not built yet "
-            "in this version of dicebound."
-        )
     ruleset = read_ruleset(args.ruleset)
     party = [read_character(ruleset, c) for c in args.character]
     faces = _faces(args.faces) if args.faces is not None else None
     seed = args.seed if args.seed is not None or faces is not None else fresh_seed()
-    choices = PlayerChoices(choose=args.choose)
+    after = _after(args.after) if args.after is not None else None
+    choices = PlayerChoices(after=after, choose=args.choose)
     report = resolve_text(
         ruleset, party, args.text, seed=seed, faces=faces, layers=args.layer, choices=choices
     )
@@ -158,11 +161,10 @@ def _fraction_text(p: Fraction) -> str:
 
 
 def _odds(args: argparse.Namespace, out: TextIO) -> int:
-    if args.after is not None:
-        raise UsageError("--after is for step-pool checks, which are not built yet.")
     ruleset = read_ruleset(args.ruleset)
     character = read_character(ruleset, args.character)
-    odds = check_odds(ruleset, character, args.tag, layers=args.layer)
+    after = _after(args.after) if args.after is not None else None
+    odds = check_odds(ruleset, character, args.tag, layers=args.layer, after=after)
     if args.json:
         outcomes = [
             {

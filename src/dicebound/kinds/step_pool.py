@@ -885,5 +885,17 @@ class StepPoolPlayer:
     def margin(self, check: StepCheck, outcome: StepOutcome) -> int:
         return outcome.total - 1
 
+    def after(
+        self, check: StepCheck, outcome: StepOutcome, pool_id: str, points: int, view: SheetView
+    ) -> AfterResult:
+        """The player's spend after the roll (``spend_after``)."""
+        return spend_after(check, outcome, pool_id, points, view)
+
+    def distribution_after(
+        self, check: StepCheck, pool_id: str, points: int, view: SheetView
+    ) -> Dist[StepOutcome]:
+        """The odds when the player spends up to ``points`` whenever it raises the EFFORT."""
+        return distribution_after(check, pool_id, points, view.pool_value(pool_id))
+
 
 PLAYER = StepPoolPlayer()
