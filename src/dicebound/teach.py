@@ -22,6 +22,15 @@ def _step_text(kind: str, step: LadderStep) -> str:
     if kind == "dice-pool":
         target = f" (target {step.target})" if step.target is not None else ""
         return f"{step.label}: {step.successes} successes{target}"
+    if kind == "symbol-pool":
+        return f"{step.label}: {step.dc} difficulty dice"
+    if kind == "step-pool":
+        return f"{step.label}: target number {step.dc}"
+    if kind == "roll-against":
+        parts = [f"{step.dc:+d} to the target"] if step.dc else []
+        if step.divide:
+            parts.insert(0, f"the sheet's number divided by {step.divide}")
+        return f"{step.label}: " + (", ".join(parts) or "the sheet's number as it is")
     return f"{step.label}: DC {step.dc}"
 
 
@@ -29,24 +38,132 @@ def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
-def _attribute_lines(ruleset: Ruleset) -> list[str]:
-    """One line per tag attribute this ruleset offers, and nothing it does not."""
+def _pool_label(ruleset: Ruleset, pool_id: str) -> str:
+    return next((p.label for p in ruleset.sheet.pools if p.id == pool_id), pool_id)
+
+
+def _spend_lines(ruleset: Ruleset, config: object) -> list[str]:
+    lines = []
+    for spend in getattr(config, "spend", ()):
+        pool = getattr(spend, "pool", "")
+        amount = getattr(spend, "amount", None)
+        if amount is None:  # step-pool spends after the roll, described on their own
+            continue
+        buys = [
+            f"{n} {what}"
+            for n, what in (
+                (getattr(spend, "successes", 0), "success(es)"),
+                (getattr(spend, "dice", 0), "die/dice"),
+            )
+            if n
+        ]
+        if getattr(spend, "reroll", None) is not None:
+            buys.append("a re-throw")
+        per = getattr(spend, "per_check", None)
+        cap = f", at most {per} times a check" if isinstance(per, int) else ""
+        lines.append(
+            f'spend="{pool}:N": the player pays {_pool_label(ruleset, pool)}; every {amount} '
+            f"point(s) buy {' and '.join(buys)}{cap}. Write it only when the player says so."
+        )
+    return lines
+
+
+def _kind_lines(ruleset: Ruleset) -> list[str]:
+    """The attributes only this ruleset's kind offers, with their ranges."""
     res = ruleset.resolution
-    lines = [
-        'skill="Name": a skill, a save or an ability of the sheet.',
-        'dc="N": the difficulty as a number'
-        + (" of successes needed." if res.kind == "dice-pool" else " the total must reach."),
-        'difficulty="Label": a step of the ladder instead of a number; dc wins if both.',
-        'who="Name": the character who rolls; leave it out for the player.',
-    ]
-    config = res.config
-    if getattr(config, "advantage", False):
+    kind, config = res.kind, res.config
+    lines: list[str] = []
+    situational = getattr(config, "situational", None)
+    if kind == "dice-sum" and getattr(config, "advantage", False):
         lines.append(
             'mode="advantage" or mode="disadvantage": roll twice, keep the better or worse.'
         )
+    if kind == "dice-pool":
+        if config.target_min < config.target_max and config.target_from is None:
+            lines.append(
+                f'threshold="N": the face a die must reach, {config.target_min} to '
+                f"{config.target_max} (default {config.target_default})."
+            )
+        for name, rule in (("explode", config.explode), ("double", config.double)):
+            if rule is not None and rule.min is not None:
+                lines.append(
+                    f'{name}="N": move the {name} face for this check, down to {rule.min}.'
+                )
+        if config.rerolls:
+            ids = ", ".join(f'"{r.id}"' for r in config.rerolls)
+            lines.append(f"reroll=one of {ids}: a re-throw the situation grants for free.")
+        if config.ability_plus_ability:
+            lines.append('with="Ability" on an ability check: throw a second ability too.')
+        if any(e.check for c in ruleset.catalogs for e in c.entries):
+            lines.append('use="Name": a charm the character picked, applied to this check.')
+    if situational is not None:
+        low, high = situational
+        lines.append(
+            f'bonus="+N" or "-N": dice added or taken for the situation, {low} to {high:+d}.'
+        )
+    if kind == "dice-highest" and config.dark is not None:
+        lines.append(f'dark="N": add up to {config.dark.max} {config.dark.label} dice.')
+    if kind == "roll-against" and config.tens_max is not None:
+        lines.append(
+            f'bonus="+N" or "-N": up to {config.tens_max} bonus or penalty tens dice '
+            "(keep the best or the worst roll)."
+        )
+    if kind == "symbol-pool":
+        if config.boost is not None or config.setback is not None:
+            lines.append('bonus="+N" or "-N": boost or setback dice for the situation.')
+        if config.setback is not None:
+            lines.append('setback="N": setback dice beside a bonus.')
+        if config.difficulty.upgrade is not None:
+            lines.append('upgrade="N": upgrade that many difficulty dice.')
+        if config.allow_own_upgrade:
+            lines.append('upgradeOwn="N": upgrade that many of the character\'s own dice.')
+    if kind == "step-pool":
+        if config.quality_label is not None:
+            lines.append(
+                f'quality="field": the {config.quality_label} the task leans on, a number '
+                "field of the sheet (such as agility); it raises one die after the roll."
+            )
+        if config.tool_label is not None:
+            lines.append(
+                f'tool="N": the {config.tool_label}, 0 to {config.tool_max}; it raises one '
+                "other die after the roll."
+            )
+    lines += _spend_lines(ruleset, config)
+    return lines
+
+
+def _attribute_lines(ruleset: Ruleset) -> list[str]:
+    """One line per tag attribute this ruleset offers, and nothing it does not."""
+    kind = ruleset.resolution.kind
+    number = {
+        "dice-pool": "successes needed",
+        "symbol-pool": "difficulty dice",
+        "step-pool": "target number each die must reach",
+        "roll-against": "shift of the target, -100 to +100",
+    }.get(kind, "total to reach")
+    lines = [
+        'skill="Name": a skill, a save or an ability of the sheet.',
+        f'dc="N": the {number}.',
+        'difficulty="Label": a step of the ladder instead of a number; dc wins if both.',
+        'who="Name": the character who rolls; leave it out for the player.',
+    ]
     if len(ruleset.sheet.abilities) >= 2 and (ruleset.sheet.skills or ruleset.sheet.saves):
         lines.append('with="Ability": roll a skill or save with another ability.')
-    return lines
+    return lines + _kind_lines(ruleset)
+
+
+def _after_roll_lines(ruleset: Ruleset) -> list[str]:
+    config = ruleset.resolution.config
+    spends = [s for s in getattr(config, "spend", ()) if hasattr(s, "rate")]
+    if ruleset.resolution.kind != "step-pool" or not spends:
+        return []
+    pools = ", ".join(_pool_label(ruleset, s.pool) for s in spends)
+    return [
+        "",
+        "After the roll the player may spend points of "
+        f"{pools} on one die to raise it. That is the player's choice, once the dice are "
+        "seen: the record offers what a spend could still buy. Never spend for them.",
+    ]
 
 
 def gm_text(
@@ -95,6 +212,7 @@ def gm_text(
         ]
     out += ["", "Attributes you may write:"]
     out += [f"- {line}" for line in _attribute_lines(ruleset)]
+    out += _after_roll_lines(ruleset)
     out += [
         "",
         "The Engine throws every die and applies the sheet. Never write dice, rolls, "
