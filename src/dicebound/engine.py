@@ -305,6 +305,7 @@ class Reading:
     critical: Critical
     band_id: str | None = None
     choice: Literal["open", "succeed", "fail"] | None = None
+    plain: bool = False  # the record's result says success or failure only (symbol markers)
 
 
 def read_outcome(ruleset: Ruleset, prepared: PreparedCheck, outcome: Any) -> Reading:
@@ -312,6 +313,11 @@ def read_outcome(ruleset: Ruleset, prepared: PreparedCheck, outcome: Any) -> Rea
     (the band decides success and both criticals), else by the plain comparison."""
     bands: Bands | None = ruleset.resolution.outcomes
     if bands is None:
+        if hasattr(outcome, "critical_marks"):
+            # A symbol pool's markers never change success: they ride beside the words.
+            marks: Critical = outcome.critical_marks
+            label = "Success" if outcome.success else "Failure"
+            return Reading(label, outcome.success, marks, plain=True)
         crit: Critical = (
             "success"
             if outcome.critical_success
@@ -387,7 +393,7 @@ def _resolve_one(
         used=rolled.used,
         modifier=rolled.modifier,
         total=rolled.total,
-        result=_result_word(reading.success, reading.critical),
+        result=_result_word(reading.success, None if reading.plain else reading.critical),
         mode=rolled.mode,
         resolution=rolled.resolution,
         dice=rolled.dice,

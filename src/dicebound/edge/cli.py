@@ -34,6 +34,7 @@ from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.schema import ruleset_json_schema
 from dicebound.teach import example_target as _example_target
 from dicebound.teach import gm_text
+from dicebound.throw import roll_json
 
 __all__ = ["main"]
 
@@ -72,6 +73,12 @@ def _parser() -> argparse.ArgumentParser:
     odds.add_argument("--after", metavar="POOL:N")
     odds.add_argument("--json", action="store_true")
     odds.add_argument("tag")
+
+    roll = sub.add_parser("roll", help="throw a symbol pool's dice by name")
+    roll.add_argument("--ruleset", required=True)
+    roll.add_argument("--seed", help="replay: the same seed gives the same throw")
+    roll.add_argument("--json", action="store_true")
+    roll.add_argument("dice", help="such as: 2 ability 1 proficiency vs 2 difficulty")
 
     gm = sub.add_parser("gm", help="the text the Game Master is taught for a ruleset")
     gm.add_argument("--ruleset", required=True)
@@ -188,6 +195,17 @@ def _odds(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _roll(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = read_ruleset(args.ruleset)
+    body = roll_json(ruleset, args.dice, seed=args.seed if args.seed is not None else fresh_seed())
+    if args.json:
+        json.dump(body, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        out.write(f"{body['text']}\nSeed {body['seed']} (the same seed replays this throw)\n")
+    return 0
+
+
 def _gm(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = read_ruleset(args.ruleset)
     ladder = ladder_in_force(ruleset, args.layer)
@@ -237,6 +255,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             return _odds(args, out)
         if args.command == "gm":
             return _gm(args, out)
+        if args.command == "roll":
+            return _roll(args, out)
         if args.command == "schema":
             return _schema(args, out)
         if args.command == "report":

@@ -376,6 +376,18 @@ class _Builder:
                 "a dice-highest ruleset has no fight of its own, so a combat block is refused "
                 "beside it; remove combat.",
             )
+        combat = self.raw.get("combat")
+        if self.res_raw.get("kind") == "symbol-pool" and isinstance(combat, dict):
+            fight = combat.get("kind")
+            if fight != "symbol-pool":
+                # The page: a symbol pool's fights are a symbol-pool fight (1.382), which
+                # dicebound accepts and keeps; any other combat kind is refused beside it.
+                self.add(
+                    ("combat", "kind"),
+                    "combat-not-allowed",
+                    f"{describe(fight)} is not a fight a symbol-pool ruleset can have; its "
+                    'fights are "symbol-pool" fights.',
+                )
         self.check_gm()
         catalogs = self.build_catalogs()
         layers = self.build_layers()
