@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from dicebound.ruleset.model import ValueRef
+from dicebound.problems import Path, Problem, did_you_mean
+from dicebound.ruleset.model import Sheet, ValueRef
+from dicebound.ruleset.refs import sheet_ref
 from dicebound.sheet import SheetView
 from dicebound.tags.names import normalize
 
@@ -176,3 +178,78 @@ def buy(
         dice=rule.dice * purchases,
         reroll=rule.reroll,
     )
+
+
+def compile_spends(
+    entries: Sequence[Mapping[str, Any]],
+    at: Path,
+    sheet: Sheet,
+    problems: list[Problem],
+    check_reroll: Callable[[int, Path], object] | None = None,
+) -> tuple[Spend, ...]:
+    """Read a structurally valid ``resolution.spend``: each pool a live pool that starts
+    full (the page: an empty one would have nothing to spend when play begins), and no
+    two entries on one pool (a check could not say which it meant). ``check_reroll``
+    checks a bought re-throw's ``upTo`` against the kind's die."""
+    out: list[Spend] = []
+    pools = {p.id: p for p in sheet.pools}
+    first_entry: dict[str, int] = {}
+    for i, raw in enumerate(entries):
+        here = (*at, "spend", i)
+        name = str(raw["pool"])
+        pool = pools.get(name)
+        if pool is None:
+            problems.append(
+                Problem(
+                    (*here, "pool"),
+                    "unknown-id",
+                    f'"{name}" is not a live pool of this sheet.{did_you_mean(name, list(pools))}',
+                )
+            )
+        elif pool.start == "empty":
+            problems.append(
+                Problem(
+                    (*here, "pool"),
+                    "pool-starts-empty",
+                    f'"{name}" starts empty, so there would be nothing in it to spend when '
+                    "play begins; name a pool that starts full.",
+                )
+            )
+        if name in first_entry:
+            problems.append(
+                Problem(
+                    (*here, "pool"),
+                    "duplicate-pool",
+                    f'"{name}" is already spent by entry {first_entry[name]}; two entries '
+                    "may not name the same pool, or a check could not say which it meant.",
+                )
+            )
+        else:
+            first_entry[name] = i
+        per_raw = raw["perCheck"]
+        per_check: int | ValueRef | Literal["pool"] | None
+        if isinstance(per_raw, dict):
+            per_check, found = sheet_ref(per_raw, (*here, "perCheck"), sheet)
+            problems.extend(found)
+        elif per_raw == "pool":
+            per_check = "pool"
+        else:
+            per_check = int(per_raw)
+        reroll: Reroll | None = None
+        if "reroll" in raw:
+            rr = raw["reroll"]
+            reroll = Reroll(int(rr["upTo"]), rr["mode"])
+            if check_reroll is not None:
+                check_reroll(reroll.up_to, (*here, "reroll", "upTo"))
+        if per_check is not None:
+            out.append(
+                Spend(
+                    pool=name,
+                    amount=int(raw["amount"]),
+                    per_check=per_check,
+                    successes=int(raw.get("successes", 0)),
+                    dice=int(raw.get("dice", 0)),
+                    reroll=reroll,
+                )
+            )
+    return tuple(out)

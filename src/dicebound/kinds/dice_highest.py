@@ -61,9 +61,9 @@ from dicebound.dist import Dist
 from dicebound.errors import TagError, UsageError
 from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
-from dicebound.problems import Path, Problem, did_you_mean
-from dicebound.ruleset.model import LadderStep, Sheet, ValueRef
-from dicebound.ruleset.refs import VALUE_REF, RefScope, compile_ref
+from dicebound.problems import Path, Problem
+from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.refs import VALUE_REF
 from dicebound.ruleset.spec import (
     Arr,
     Const,
@@ -78,7 +78,7 @@ from dicebound.ruleset.spec import (
     Str,
     is_int,
 )
-from dicebound.spend import Spend, buy, parse_spend
+from dicebound.spend import Spend, buy, compile_spends, parse_spend
 
 __all__ = [
     "KIND",
@@ -483,8 +483,6 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
     }
 )
 
-_NAMESPACES = ("fields", "derived", "abilities", "skills", "saves", "tracks", "pools", "lists")
-
 
 class DiceHighestKind:
     """The compile half of dice-highest (the play half is ``PLAYER``)."""
@@ -583,7 +581,7 @@ class DiceHighestKind:
                     )
                 )
 
-        spends = _spends(block.get("spend", ()), at, ctx.sheet, problems)
+        spends = compile_spends(block.get("spend", ()), at, ctx.sheet, problems)
         if problems:
             return None, problems
         situational = block.get("situationalDice")
@@ -613,61 +611,6 @@ class DiceHighestKind:
 
 def _kept_words(keep: int) -> str:
     return "highest die" if keep == 1 else f"{keep} highest dice"
-
-
-def _spends(
-    entries: Sequence[Mapping[str, Any]], at: Path, sheet: Sheet, problems: list[Problem]
-) -> tuple[Spend, ...]:
-    """Read the ``spend`` entries: live pools that start full, one entry per pool."""
-    out: list[Spend] = []
-    pools = {p.id: p for p in sheet.pools}
-    first_entry: dict[str, int] = {}
-    names = {ns: [item.id for item in getattr(sheet, ns)] for ns in _NAMESPACES}
-    for i, raw in enumerate(entries):
-        here = (*at, "spend", i)
-        name = str(raw["pool"])
-        pool = pools.get(name)
-        if pool is None:
-            problems.append(
-                Problem(
-                    (*here, "pool"),
-                    "unknown-id",
-                    f'"{name}" is not a live pool of this sheet.{did_you_mean(name, list(pools))}',
-                )
-            )
-        elif pool.start == "empty":
-            problems.append(
-                Problem(
-                    (*here, "pool"),
-                    "pool-starts-empty",
-                    f'"{name}" starts empty, so there would be nothing in it to spend when '
-                    "play begins; name a pool that starts full.",
-                )
-            )
-        if name in first_entry:
-            problems.append(
-                Problem(
-                    (*here, "pool"),
-                    "duplicate-pool",
-                    f'"{name}" is already spent by entry {first_entry[name]}; two entries may '
-                    "not name the same pool, or a check could not say which it meant.",
-                )
-            )
-        else:
-            first_entry[name] = i
-        per_raw = raw["perCheck"]
-        per_check: int | ValueRef | Literal["pool"] | None
-        if isinstance(per_raw, dict):
-            scope = RefScope(sheet, names, reader="this reference")
-            per_check, found = compile_ref(per_raw, (*here, "perCheck"), scope)
-            problems.extend(found)
-        elif per_raw == "pool":
-            per_check = "pool"
-        else:
-            per_check = int(per_raw)
-        if per_check is not None:
-            out.append(Spend(name, int(raw["amount"]), per_check, dice=int(raw["dice"])))
-    return tuple(out)
 
 
 KIND = DiceHighestKind()

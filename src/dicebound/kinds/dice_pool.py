@@ -34,8 +34,8 @@ from dicebound.errors import LimitExceeded, TagError, UsageError
 from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem, did_you_mean
-from dicebound.ruleset.model import LadderStep, Sheet, ValueRef
-from dicebound.ruleset.refs import VALUE_REF, RefScope, compile_ref
+from dicebound.ruleset.model import LadderStep, ValueRef
+from dicebound.ruleset.refs import VALUE_REF, sheet_ref
 from dicebound.ruleset.spec import (
     Arr,
     Bool,
@@ -50,7 +50,7 @@ from dicebound.ruleset.spec import (
     is_int,
 )
 from dicebound.sheet import SheetView
-from dicebound.spend import Reroll, Spend, buy, parse_spend
+from dicebound.spend import Reroll, Spend, buy, compile_spends, parse_spend
 from dicebound.tags.names import normalize
 
 __all__ = [
@@ -149,16 +149,6 @@ def max_successes(pool_max: int, explodes: bool, doubles: bool) -> int:
 
 
 # -- value references (target.from, spend.perCheck) ------------------------------------
-
-_NAMESPACES = ("fields", "derived", "abilities", "skills", "saves", "tracks", "pools", "lists")
-
-
-def _read_ref(
-    raw: Mapping[str, Any], path: Path, sheet: Sheet
-) -> tuple[ValueRef | None, list[Problem]]:
-    """Compile a value reference against the sheet, as the ruleset compiler does."""
-    names = {ns: [item.id for item in getattr(sheet, ns)] for ns in _NAMESPACES}
-    return compile_ref(raw, path, RefScope(sheet, names, reader="this reference"))
 
 
 def _unknown(path: Path, what: str, name: str, known: Sequence[str]) -> Problem:
@@ -350,7 +340,7 @@ class DicePoolKind:
                     )
                 )
             else:
-                target_from, found = _read_ref(target["from"], (*at, "target", "from"), ctx.sheet)
+                target_from, found = sheet_ref(target["from"], (*at, "target", "from"), ctx.sheet)
                 problems.extend(found)
 
         rules: dict[str, FaceRule] = {}
@@ -451,7 +441,13 @@ class DicePoolKind:
             raw = block["exact"]
             exact = Exact(str(raw["label"]), raw.get("text"), bool(raw.get("counts", True)))
 
-        spends = self._spends(block.get("spend", ()), at, sides, ctx.sheet, problems)
+        spends = compile_spends(
+            block.get("spend", ()),
+            at,
+            ctx.sheet,
+            problems,
+            lambda up_to, path: _reroll_too_high(up_to, sides, path, problems.append),
+        )
 
         for i, raw in enumerate(block["difficultyLadder"]):
             need = int(raw["successes"])
@@ -518,71 +514,6 @@ class DicePoolKind:
             ),
             [],
         )
-
-    def _spends(
-        self,
-        entries: Sequence[Mapping[str, Any]],
-        at: Path,
-        sides: int,
-        sheet: Sheet,
-        problems: list[Problem],
-    ) -> tuple[Spend, ...]:
-        """Read the ``spend`` entries: live pools that start full, one entry per pool."""
-        out: list[Spend] = []
-        pools = {p.id: p for p in sheet.pools}
-        first_entry: dict[str, int] = {}
-        for i, raw in enumerate(entries):
-            here = (*at, "spend", i)
-            name = str(raw["pool"])
-            pool = pools.get(name)
-            if pool is None:
-                problems.append(_unknown((*here, "pool"), "a live pool", name, list(pools)))
-            elif pool.start == "empty":
-                problems.append(
-                    Problem(
-                        (*here, "pool"),
-                        "pool-starts-empty",
-                        f'"{name}" starts empty, so there would be nothing in it to spend when '
-                        "play begins; name a pool that starts full.",
-                    )
-                )
-            if name in first_entry:
-                problems.append(
-                    Problem(
-                        (*here, "pool"),
-                        "duplicate-pool",
-                        f'"{name}" is already spent by entry {first_entry[name]}; two entries '
-                        "may not name the same pool, or a check could not say which it meant.",
-                    )
-                )
-            else:
-                first_entry[name] = i
-            per_raw = raw["perCheck"]
-            per_check: int | ValueRef | Literal["pool"] | None
-            if isinstance(per_raw, dict):
-                per_check, found = _read_ref(per_raw, (*here, "perCheck"), sheet)
-                problems.extend(found)
-            elif per_raw == "pool":
-                per_check = "pool"
-            else:
-                per_check = int(per_raw)
-            reroll: Reroll | None = None
-            if "reroll" in raw:
-                rr = raw["reroll"]
-                reroll = Reroll(int(rr["upTo"]), rr["mode"])
-                _reroll_too_high(reroll.up_to, sides, (*here, "reroll", "upTo"), problems.append)
-            if per_check is not None:
-                out.append(
-                    Spend(
-                        pool=name,
-                        amount=int(raw["amount"]),
-                        per_check=per_check,
-                        successes=int(raw.get("successes", 0)),
-                        dice=int(raw.get("dice", 0)),
-                        reroll=reroll,
-                    )
-                )
-        return tuple(out)
 
     def features(self, block: Mapping[str, Any]) -> Iterator[tuple[str, Path, str]]:
         """The keys a packaged ruleset must declare a Capability API version for."""

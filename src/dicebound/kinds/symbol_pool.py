@@ -80,8 +80,8 @@ from dicebound.errors import TagError, UsageError
 from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem, did_you_mean
-from dicebound.ruleset.model import LadderStep, Sheet, ValueRef
-from dicebound.ruleset.refs import VALUE_REF, RefScope, compile_ref
+from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.refs import VALUE_REF
 from dicebound.ruleset.spec import (
     Arr,
     Bool,
@@ -98,7 +98,7 @@ from dicebound.ruleset.spec import (
     describe,
     is_int,
 )
-from dicebound.spend import Spend, buy, parse_spend
+from dicebound.spend import Spend, buy, compile_spends, parse_spend
 from dicebound.tags.names import normalize
 
 __all__ = [
@@ -739,8 +739,6 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
     }
 )
 
-_NAMESPACES = ("fields", "derived", "abilities", "skills", "saves", "tracks", "pools", "lists")
-
 
 class _Checker:
     """The cross-checks of one structurally valid block, collecting problems."""
@@ -970,7 +968,7 @@ class SymbolPoolKind:
                         f"{difficulty.max}; a step's dc counts difficulty dice from 0 to "
                         f"{difficulty.max}.",
                     )
-        spends = _spends(block.get("spend", ()), ctx.path, ctx.sheet, c.problems)
+        spends = compile_spends(block.get("spend", ()), ctx.path, ctx.sheet, c.problems)
         if c.problems or symbols is None or dice is None or pool is None or difficulty is None:
             return None, c.problems
         assert success_ok
@@ -1025,61 +1023,6 @@ class SymbolPoolKind:
         yield "1.141", (*at, "kind"), "the symbol-pool kind"
         if "allowOwnUpgrade" in block:
             yield "1.150", (*at, "allowOwnUpgrade"), "allowOwnUpgrade"
-
-
-def _spends(
-    entries: Sequence[Mapping[str, Any]], at: Path, sheet: Sheet, problems: list[Problem]
-) -> tuple[Spend, ...]:
-    """Read the ``spend`` entries: live pools that start full, one entry per pool."""
-    out: list[Spend] = []
-    pools = {p.id: p for p in sheet.pools}
-    first_entry: dict[str, int] = {}
-    names = {ns: [item.id for item in getattr(sheet, ns)] for ns in _NAMESPACES}
-    for i, raw in enumerate(entries):
-        here = (*at, "spend", i)
-        name = str(raw["pool"])
-        pool = pools.get(name)
-        if pool is None:
-            problems.append(
-                Problem(
-                    (*here, "pool"),
-                    "unknown-id",
-                    f'"{name}" is not a live pool of this sheet.{did_you_mean(name, list(pools))}',
-                )
-            )
-        elif pool.start == "empty":
-            problems.append(
-                Problem(
-                    (*here, "pool"),
-                    "pool-starts-empty",
-                    f'"{name}" starts empty, so there would be nothing in it to spend when '
-                    "play begins; name a pool that starts full.",
-                )
-            )
-        if name in first_entry:
-            problems.append(
-                Problem(
-                    (*here, "pool"),
-                    "duplicate-pool",
-                    f'"{name}" is already spent by entry {first_entry[name]}; two entries may '
-                    "not name the same pool, or a check could not say which it meant.",
-                )
-            )
-        else:
-            first_entry[name] = i
-        per_raw = raw["perCheck"]
-        per_check: int | ValueRef | Literal["pool"] | None
-        if isinstance(per_raw, dict):
-            scope = RefScope(sheet, names, reader="this reference")
-            per_check, found = compile_ref(per_raw, (*here, "perCheck"), scope)
-            problems.extend(found)
-        elif per_raw == "pool":
-            per_check = "pool"
-        else:
-            per_check = int(per_raw)
-        if per_check is not None:
-            out.append(Spend(name, int(raw["amount"]), per_check, dice=int(raw["dice"])))
-    return tuple(out)
 
 
 KIND = SymbolPoolKind()

@@ -402,3 +402,24 @@ def describe_chain(chain: Sequence[Read]) -> str:
         return f"reads {target}"
     through = ", ".join(str(r) for r in chain[:-1])
     return f"reads {target} through {through}"
+
+
+_SHEET_NAMESPACES = (
+    "fields",
+    "derived",
+    "abilities",
+    "skills",
+    "saves",
+    "tracks",
+    "pools",
+    "lists",
+)
+
+
+def sheet_ref(
+    raw: Mapping[str, Any], path: Path, sheet: Sheet
+) -> tuple[ValueRef | None, list[Problem]]:
+    """Compile a value reference a resolution key holds (``target.from``,
+    ``spend.perCheck``) against the compiled sheet, as the ruleset compiler does."""
+    names = {ns: [item.id for item in getattr(sheet, ns)] for ns in _SHEET_NAMESPACES}
+    return compile_ref(raw, path, RefScope(sheet, names, reader="this reference"))
