@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import Sheet, ValueRef
-from dicebound.ruleset.refs import sheet_ref
+from dicebound.ruleset.refs import VALUE_REF, sheet_ref
+from dicebound.ruleset.spec import Arr, Const, Custom, Enum, Id, Int, Node, Obj, OneOf, is_int
 from dicebound.sheet import SheetView
 from dicebound.tags.names import normalize
 
@@ -253,3 +254,60 @@ def compile_spends(
                 )
             )
     return tuple(out)
+
+
+# -- the shape of resolution.spend, for every kind that may declare it ------------------
+
+
+def _pick_per_check(value: object) -> str | None:
+    if is_int(value):
+        return "number"
+    if isinstance(value, dict):
+        return "ref"
+    if isinstance(value, str):
+        return "pool"
+    return None
+
+
+def _buys_dice_only(kind: str, name: str) -> Custom:
+    """A purchase the kind cannot honour (the page: dice-highest and symbol-pool buy
+    only dice), refused wherever it is written."""
+
+    def check(value: object, path: Path) -> Iterator[Problem]:
+        yield Problem(
+            path,
+            "spend-dice-only",
+            f'a {kind} spend buys dice only, so it cannot buy "{name}"; give "dice".',
+        )
+
+    return Custom(check, {"not": {}})
+
+
+def spend_node(kind: str, *, dice_only: bool) -> Node:
+    """``resolution.spend``: up to four entries. A dice-pool buys successes, dice or a
+    re-throw; ``dice_only`` kinds (dice-highest, symbol-pool) buy dice only."""
+    props: dict[str, Node] = {
+        "pool": Id(),
+        "amount": Int(1, 100),
+        "perCheck": OneOf(
+            {"number": Int(1, 10), "ref": VALUE_REF, "pool": Const("pool")},
+            _pick_per_check,
+            wanted='a whole number from 1 to 10, a value reference or "pool"',
+        ),
+        "dice": Int(1, 10),
+    }
+    if dice_only:
+        props["successes"] = _buys_dice_only(kind, "successes")
+        props["reroll"] = _buys_dice_only(kind, "reroll")
+        entry = Obj(props, required=("pool", "amount", "perCheck", "dice"))
+    else:
+        props["successes"] = Int(1, 10)
+        props["reroll"] = Obj(
+            {"upTo": Int(1, 999), "mode": Enum(("once", "until"))}, required=("upTo", "mode")
+        )
+        entry = Obj(
+            props,
+            required=("pool", "amount", "perCheck"),
+            at_least_one=("successes", "dice", "reroll"),
+        )
+    return Arr(entry, hi=4, noun="spend entry")

@@ -63,22 +63,15 @@ from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_in
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
-from dicebound.ruleset.refs import VALUE_REF
 from dicebound.ruleset.spec import (
     Arr,
-    Const,
-    Custom,
     Enum,
-    Id,
     Int,
-    JsonSchema,
     Node,
     Obj,
-    OneOf,
     Str,
-    is_int,
 )
-from dicebound.spend import Spend, buy, compile_spends, parse_spend
+from dicebound.spend import Spend, buy, compile_spends, parse_spend, spend_node
 
 __all__ = [
     "KIND",
@@ -419,28 +412,6 @@ def _top_down(
 # -- import: the block's keys, its cross-checks, and its capability features -------------
 
 
-def _buys_dice_only(name: str) -> Custom:
-    def check(value: object, path: Path) -> Iterator[Problem]:
-        yield Problem(
-            path,
-            "spend-dice-only",
-            f'a dice-highest spend buys dice only, so it cannot buy "{name}"; give "dice".',
-        )
-
-    schema: JsonSchema = {"not": {}}
-    return Custom(check, schema)
-
-
-def _pick_per_check(value: object) -> str | None:
-    if is_int(value):
-        return "number"
-    if isinstance(value, dict):
-        return "ref"
-    if isinstance(value, str):
-        return "pool"
-    return None
-
-
 _STEP = Obj({"label": Str(hi=80), "dc": Int(-100, 1000)}, required=("label", "dc"))
 
 _KEYS: Mapping[str, Node] = MappingProxyType(
@@ -460,25 +431,7 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
             required=("label", "max"),
         ),
         "situationalDice": Obj({"min": Int(-20, 0), "max": Int(0, 20)}, required=("min", "max")),
-        "spend": Arr(
-            Obj(
-                {
-                    "pool": Id(),
-                    "amount": Int(1, 100),
-                    "perCheck": OneOf(
-                        {"number": Int(1, 10), "ref": VALUE_REF, "pool": Const("pool")},
-                        _pick_per_check,
-                        wanted='a whole number from 1 to 10, a value reference or "pool"',
-                    ),
-                    "dice": Int(1, 10),
-                    "successes": _buys_dice_only("successes"),
-                    "reroll": _buys_dice_only("reroll"),
-                },
-                required=("pool", "amount", "perCheck", "dice"),
-            ),
-            hi=4,
-            noun="spend entry",
-        ),
+        "spend": spend_node("dice-highest", dice_only=True),
         "difficultyLadder": Arr(_STEP, lo=1, hi=12, noun="step"),
     }
 )

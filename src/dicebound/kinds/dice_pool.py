@@ -39,18 +39,16 @@ from dicebound.ruleset.refs import VALUE_REF, sheet_ref
 from dicebound.ruleset.spec import (
     Arr,
     Bool,
-    Const,
     Enum,
     Id,
     Int,
     Node,
     Obj,
-    OneOf,
     Str,
     is_int,
 )
 from dicebound.sheet import SheetView
-from dicebound.spend import Reroll, Spend, buy, compile_spends, parse_spend
+from dicebound.spend import Reroll, Spend, buy, compile_spends, parse_spend, spend_node
 from dicebound.tags.names import normalize
 
 __all__ = [
@@ -166,16 +164,6 @@ _FACE_RULE = Obj({"from": _FACE, "min": _FACE}, at_least_one=("from", "min"))
 _REROLL_MODE = Enum(("once", "until"))
 
 
-def _pick_per_check(value: object) -> str | None:
-    if is_int(value):
-        return "number"
-    if isinstance(value, dict):
-        return "ref"
-    if isinstance(value, str):
-        return "pool"
-    return None
-
-
 _STEP = Obj(
     {"label": Str(hi=80), "successes": Int(1, 100), "target": _FACE},
     required=("label", "successes"),
@@ -229,28 +217,7 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
         "exact": Obj(
             {"label": Str(hi=80), "text": Str(hi=200), "counts": Bool()}, required=("label",)
         ),
-        "spend": Arr(
-            Obj(
-                {
-                    "pool": Id(),
-                    "amount": Int(1, 100),
-                    "perCheck": OneOf(
-                        {"number": Int(1, 10), "ref": VALUE_REF, "pool": Const("pool")},
-                        _pick_per_check,
-                        wanted='a whole number from 1 to 10, a value reference or "pool"',
-                    ),
-                    "successes": Int(1, 10),
-                    "dice": Int(1, 10),
-                    "reroll": Obj(
-                        {"upTo": Int(1, 999), "mode": _REROLL_MODE}, required=("upTo", "mode")
-                    ),
-                },
-                required=("pool", "amount", "perCheck"),
-                at_least_one=("successes", "dice", "reroll"),
-            ),
-            hi=4,
-            noun="spend entry",
-        ),
+        "spend": spend_node("dice-pool", dice_only=False),
         "difficultyLadder": Arr(_STEP, lo=1, hi=12, noun="step"),
     }
 )

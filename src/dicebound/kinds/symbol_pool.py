@@ -81,24 +81,18 @@ from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_in
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import LadderStep
-from dicebound.ruleset.refs import VALUE_REF
 from dicebound.ruleset.spec import (
     Arr,
     Bool,
-    Const,
-    Custom,
     Enum,
     Id,
     Int,
-    JsonSchema,
     Node,
     Obj,
-    OneOf,
     Str,
     describe,
-    is_int,
 )
-from dicebound.spend import Spend, buy, compile_spends, parse_spend
+from dicebound.spend import Spend, buy, compile_spends, parse_spend, spend_node
 from dicebound.tags.names import normalize
 
 __all__ = [
@@ -657,29 +651,6 @@ def distribution(check: SymbolCheck) -> Dist[SymbolOutcome]:
 # -- import: the block's keys, its cross-checks, and its capability features -------------
 
 
-def _buys_dice_only(name: str) -> Custom:
-    def check(value: object, path: Path) -> Iterator[Problem]:
-        yield Problem(
-            path,
-            "spend-dice-only",
-            f'a symbol-pool spend buys only extra base dice, so it cannot buy "{name}"; '
-            'give "dice".',
-        )
-
-    schema: JsonSchema = {"not": {}}
-    return Custom(check, schema)
-
-
-def _pick_per_check(value: object) -> str | None:
-    if is_int(value):
-        return "number"
-    if isinstance(value, dict):
-        return "ref"
-    if isinstance(value, str):
-        return "pool"
-    return None
-
-
 _SYMBOL = Obj(
     {"id": Id(), "label": Str(hi=80), "counts": Id(), "cancels": Id(), "text": Str(hi=200)},
     required=("id", "label"),
@@ -716,25 +687,7 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
         "success": Obj({"symbol": Id(), "needed": Int(1, MAX_NEEDED)}, required=("symbol",)),
         "criticalSuccess": Id(),
         "criticalFailure": Id(),
-        "spend": Arr(
-            Obj(
-                {
-                    "pool": Id(),
-                    "amount": Int(1, 100),
-                    "perCheck": OneOf(
-                        {"number": Int(1, 10), "ref": VALUE_REF, "pool": Const("pool")},
-                        _pick_per_check,
-                        wanted='a whole number from 1 to 10, a value reference or "pool"',
-                    ),
-                    "dice": Int(1, 10),
-                    "successes": _buys_dice_only("successes"),
-                    "reroll": _buys_dice_only("reroll"),
-                },
-                required=("pool", "amount", "perCheck", "dice"),
-            ),
-            hi=4,
-            noun="spend entry",
-        ),
+        "spend": spend_node("symbol-pool", dice_only=True),
         "difficultyLadder": Arr(_STEP, lo=1, hi=12, noun="step"),
     }
 )
