@@ -115,13 +115,16 @@ def character_raw(ruleset_id: str, name: str) -> dict[str, Any]:
 
 
 def check_tag(ruleset_id: str, name: str) -> str:
-    """A check on a skill this character wrote up, at the ladder's first step."""
+    """A check on a skill this character wrote up (else the sheet's first skill, else its
+    first ability), at the ladder's first step."""
     rs = ruleset(ruleset_id)
     build = character_raw(ruleset_id, name)["sheet"]["build"]
-    skill_ids = [s.id for s in rs.sheet.skills]
-    written = [*build.get("skills", {}), *build.get("bonuses", {})]
-    skill_id = next((s for s in written if s in skill_ids), skill_ids[0])
-    label = next(s.label for s in rs.sheet.skills if s.id == skill_id)
+    labels = {s.id: s.label for s in rs.sheet.skills}
+    written = [s for s in (*build.get("skills", {}), *build.get("bonuses", {})) if s in labels]
+    if written:
+        label = labels[written[0]]
+    else:
+        label = rs.sheet.skills[0].label if rs.sheet.skills else rs.sheet.abilities[0].label
     step = rs.resolution.ladder[0].label
     return f'[skill_check: skill="{label}" difficulty="{step}"]'
 

@@ -402,7 +402,7 @@ def _paths(node: object, here: tuple[PathPart, ...] = ()) -> Iterator[tuple[Path
 
 @st.composite
 def _edited(draw: st.DrawFn) -> dict[str, Any]:
-    doc = copy.deepcopy(draw(st.sampled_from(_STARTS)))
+    doc: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(_STARTS)))
     path = draw(st.sampled_from(list(_paths(doc))))
     parent: Any = doc
     for part in path[:-1]:

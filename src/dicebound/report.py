@@ -185,8 +185,8 @@ def _step_attrs(
         same = [s for s in ladder if s.successes == step.successes]
         if same == [step]:
             return [("dc", str(step.successes))]
-        return f"{shared}, and another step needs {step.successes} successes too"
-    return f"{shared}, and dc= does not name a step on a {kind} check"
+        return f"{shared}, and another step needs {step.successes} successes too."
+    return f"{shared}, and dc= does not name a step on a {kind} check."
 
 
 def _merge(order: list[Outcome], seen: Sequence[Outcome]) -> None:
@@ -224,7 +224,9 @@ def _ask(
     """One check at one step, through the tag that asks for it (probabilities unset)."""
     name = _name_for(ruleset, target)
     if name is None:
-        return Cell(None, None, not_rolled=f"no name picks {target.label} alone, so no tag asks it")
+        return Cell(
+            None, None, not_rolled=f"no name picks {target.label} alone, so no tag asks it."
+        )
     attrs = _step_attrs(ruleset.resolution.kind, ladder, step)
     if isinstance(attrs, str):
         return Cell(None, None, not_rolled=attrs)
@@ -318,16 +320,24 @@ def outcome_name(outcome: Outcome) -> str:
     return outcome.label + (" (player's choice)" if outcome.choice else "")
 
 
+def _note(notes: list[str], reason: str | None) -> int:
+    """The number of a reason in the notes under the table, added the first time."""
+    text = reason or "not rolled."
+    if text not in notes:
+        notes.append(text)
+    return notes.index(text) + 1
+
+
 def _row_lines(report: Report, row: Row, notes: list[str]) -> list[tuple[str, list[str]]]:
-    """A check's line (its chance of success per step) and its outcomes' lines."""
+    """A check's line (its chance of success per step) and its outcomes' lines; a cell
+    that was not rolled shows a dash and the number of its reason."""
     if row.not_rolled is not None:
-        notes.append(f"{row.label}: {row.not_rolled}")
-        return [(f"{row.label} [{len(notes)}]", [_NOT_ROLLED] * len(row.cells))]
+        number = _note(notes, row.not_rolled)
+        return [(f"{row.label} [{number}]", [_NOT_ROLLED] * len(row.cells))]
     shown = []
-    for step, cell in zip(report.steps, row.cells, strict=True):
+    for cell in row.cells:
         if cell.success is None:
-            notes.append(f"{row.label} at {step.label}: {cell.not_rolled}")
-            shown.append(f"{_NOT_ROLLED} [{len(notes)}]")
+            shown.append(f"{_NOT_ROLLED} [{_note(notes, cell.not_rolled)}]")
         else:
             shown.append(percent_text(cell.success))
     lines = [(row.label, shown)]

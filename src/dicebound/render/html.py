@@ -112,7 +112,7 @@ def _bar(report: Report, colours: tuple[str, ...], cell: Cell, y: int) -> list[s
             f'<rect x="{BAR_X}" y="{y}" width="{BAR_WIDTH}" height="{BAR_HEIGHT}" '
             f'fill="{_NOT_ROLLED}"><title>Not rolled: {why}</title></rect>'
         )
-        out.append(f'<text x="{BAR_X + 6}" y="{y + 13}" class="none">not rolled: {why}</text>')
+        out.append(f'<text x="{BAR_X + 6}" y="{y + 13}" class="none">not rolled</text>')
         return out
     x = BAR_X
     widths = bar_widths(cell.probabilities)
@@ -184,7 +184,17 @@ def _figure(report: Report, colours: tuple[str, ...], row: Row) -> str:
             f"{escape(row.not_rolled)}</p></figure>"
         )
     chart = _chart(report, colours, row)
-    return f'<figure class="check">{caption}{chart}{_exact_table(report, row)}</figure>'
+    reasons: dict[str, list[str]] = {}
+    for step, cell in zip(report.steps, row.cells, strict=True):
+        if cell.not_rolled is not None:
+            reasons.setdefault(cell.not_rolled, []).append(step.label)
+    notes = "".join(
+        f'<p class="none">Not rolled at {escape(", ".join(dict.fromkeys(steps)))}: '
+        f"{escape(why)}</p>"
+        for why, steps in reasons.items()
+    )
+    table = _exact_table(report, row)
+    return f'<figure class="check">{caption}{chart}{notes}{table}</figure>'
 
 
 _CSS = """
