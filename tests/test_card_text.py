@@ -488,3 +488,18 @@ def test_any_record_renders_and_says_its_outcome(record: Record, unicode: bool) 
 def test_any_text_in_a_record_renders(record: Record) -> None:
     assert render_text(record)
     assert summarize(record)
+
+
+def test_a_symbol_card_names_the_net_symbols_by_their_labels() -> None:
+    from dicebound.edge.files import read_character, read_ruleset
+    from dicebound.engine import resolve_text
+    from dicebound.render.text import render_text
+
+    ruleset = read_ruleset("genesys")
+    who = read_character(ruleset, "genesys/brannoch")
+    report = resolve_text(
+        ruleset, [who], '[skill_check: skill="Stealth" difficulty="Average"]', seed="5"
+    )
+    (result,) = report.results
+    assert result.record.get("symbols") == "3h"
+    assert "Symbols  3 Threat" in render_text(result.record)

@@ -137,3 +137,41 @@ def test_usage_errors_exit_2_with_a_sentence(
     code, _ = run(*argv)
     assert code == 2
     assert capsys.readouterr().err.startswith("dicebound: ")
+
+
+def test_roll_throws_named_dice_and_replays_from_its_seed() -> None:
+    code, text = run(
+        "roll",
+        "--ruleset",
+        "genesys",
+        "--seed",
+        "4",
+        "--json",
+        "2 ability 1 proficiency vs 2 difficulty",
+    )
+    assert code == 0
+    body = json.loads(text)
+    assert body["thrown"] == ["ability", "ability", "proficiency", "difficulty", "difficulty"]
+    assert body["seed"] == "4"
+    _, again = run(
+        "roll",
+        "--ruleset",
+        "genesys",
+        "--seed",
+        "4",
+        "--json",
+        "2 ABILITY 1 Proficiency vs 2 difficulty",
+    )
+    assert json.loads(again)["rolls"] == body["rolls"]
+
+
+def test_roll_names_what_it_did_not_understand(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("roll", "--ruleset", "genesys", "2 abilty")
+    assert code == 2
+    assert 'Did you mean "ability"?' in capsys.readouterr().err
+
+
+def test_roll_needs_a_symbol_pool(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("roll", "--ruleset", "dnd5e-srd", "1 d20")
+    assert code == 2
+    assert "symbol" in capsys.readouterr().err

@@ -216,7 +216,7 @@ def test_roll_against_cannot_ask_a_shared_label_and_says_so() -> None:
     cell = report.rows[0].cells[0]
     assert cell.odds is None and cell.success is None
     assert cell.not_rolled is not None
-    assert 'two steps answer to "Hard"' in cell.not_rolled
+    assert 'Two steps answer to "Hard"' in cell.not_rolled
     assert "0%" not in report_text(report).split("Not rolled:")[0].split("Skills")[1]
 
 
@@ -239,7 +239,7 @@ def test_an_ability_no_name_picks_alone_is_shown_as_not_asked() -> None:
     ruleset = compile_ruleset(doc)
     report = build_report(ruleset, _ash(ruleset))
     rows = {(r.group, r.label): r for r in report.rows}
-    assert rows[("ability", "Grit")].not_rolled == "no name picks Grit alone, so no tag asks it."
+    assert rows[("ability", "Grit")].not_rolled == "No name picks Grit alone, so no tag asks it."
     assert rows[("skill", "Grit")].not_rolled is None
 
 

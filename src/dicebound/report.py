@@ -178,7 +178,7 @@ def _step_attrs(
     """The tag attributes that ask for this step, or why no tag can."""
     if step_by_label(ladder, step.label) is step:
         return [("difficulty", step.label)]
-    shared = f'two steps answer to "{step.label}", so difficulty= names neither'
+    shared = f'Two steps answer to "{step.label}", so difficulty= names neither'
     if kind in _DC_NAMES_THE_STEP and step.dc is not None:
         return [("dc", str(step.dc))]
     if kind == "dice-pool" and step.successes is not None:
@@ -225,7 +225,7 @@ def _ask(
     name = _name_for(ruleset, target)
     if name is None:
         return Cell(
-            None, None, not_rolled=f"no name picks {target.label} alone, so no tag asks it."
+            None, None, not_rolled=f"No name picks {target.label} alone, so no tag asks it."
         )
     attrs = _step_attrs(ruleset.resolution.kind, ladder, step)
     if isinstance(attrs, str):

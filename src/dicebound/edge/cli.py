@@ -273,3 +273,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except DiceboundError as exc:
         sys.stderr.write(f"dicebound: {exc}\n")
         return 1
+    except BrokenPipeError:  # the reader went away (`| head`): nothing more to say
+        sys.stderr.close()
+        return 0

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from dicebound.errors import DiceboundError
+from dicebound.kinds.symbol_pool import symbols_in_words
 from dicebound.record import CORE_KEYS, Record
 
 __all__ = ["RESULT_WORDS", "outcome_words", "render_text", "summarize"]
@@ -266,6 +268,18 @@ def _also(record: Record, g: _Glyphs, skip: frozenset[str]) -> str:
     return g.sep.join(parts)
 
 
+def _symbols(record: Record) -> str:
+    """The net symbols in words ("2 Success, 1 Advantage"), with the labels the record's
+    ``symbolDetails`` keeps; the ids as written when the details cannot be read."""
+    symbols = record.get("symbols") or ""
+    if not record.has("symbolDetails"):
+        return symbols or "no symbols"
+    try:
+        return symbols_in_words(symbols, record.get("symbolDetails"))
+    except DiceboundError:
+        return symbols or "no symbols"
+
+
 def render_text(
     record: Record,
     *,
@@ -312,7 +326,7 @@ def render_text(
         lines.append(_line("Total", f"{total} against DC {dc}" if dc else total))
     elif shape == "symbol":
         lines.append(_line("Dice", _symbol_dice_line(record)))
-        lines.append(_line("Symbols", record.get("symbols") or "no symbols"))
+        lines.append(_line("Symbols", _symbols(record)))
     else:
         dice = record.get("dice") or "dice"
         lines.append(_line("Dice", f"{dice}: {', '.join(record.rolls) or 'no dice'}"))
@@ -366,7 +380,7 @@ def summarize(record: Record, *, who: str | None = None, outcome: str | None = N
     faces = f"[{', '.join(record.rolls)}]"
     total = record.get("total") or "?"
     if shape == "symbol":
-        body = record.get("symbols") or "no symbols"
+        body = _symbols(record)
     elif shape == "pool":
         body = f"{faces} = {_successes(record)}"
     elif shape == "step":
