@@ -10,12 +10,13 @@ no arithmetic of its own).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from dicebound.ruleset.model import LadderStep, Ruleset
+from dicebound.sheet import Character, SheetView
 
-__all__ = ["example_target", "gm_text"]
+__all__ = ["example_target", "gm_text", "sheet_summary"]
 
 
 def _step_text(kind: str, step: LadderStep) -> str:
@@ -170,7 +171,7 @@ def gm_text(
     ruleset: Ruleset,
     *,
     ladder: Sequence[LadderStep] | None = None,
-    chance: Callable[[LadderStep], Fraction] | None = None,
+    chance: Callable[[LadderStep], Fraction | None] | None = None,
     who: str | None = None,
 ) -> str:
     """The teaching text. ``chance`` gives a character's chance of success at a step."""
@@ -186,7 +187,8 @@ def gm_text(
     for step in ladder:
         line = f"- {_step_text(kind, step)}"
         if chance is not None:
-            line += f" ({_percent(chance(step))})"
+            p = chance(step)
+            line += f" ({_percent(p)})" if p is not None else " (cannot be rolled)"
         out.append(line)
     bands = ruleset.resolution.outcomes
     if bands is not None:
@@ -240,3 +242,102 @@ def _names(ruleset: Ruleset, override: object) -> list[str]:
         *getattr(override, "abilities", ()),
     )
     return [labels.get(i, i) for i in ids]
+
+
+def _number(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _check_numbers(view: SheetView) -> str:
+    """Each skill and save's number, as the prompt prints it: ``+5`` on a sum, dice on
+    a pool (FORMAT.md §13)."""
+    kind = view.ruleset.resolution.kind
+    sheet = view.ruleset.sheet
+    parts = []
+    for group, items in (("skill", sheet.skills), ("save", sheet.saves)):
+        for item in items:
+            number = view.check_number(group, item.id).number  # type: ignore[arg-type]
+            shown = f"{number:+d}" if kind in ("dice-sum",) else str(number)
+            parts.append(f"{item.label} {shown}")
+    return ", ".join(parts)
+
+
+def _rows_text(view: SheetView, summary: Mapping[str, object]) -> list[str]:
+    lines = []
+    for spec in summary.get("lists", ()) or ():  # type: ignore[attr-defined]
+        if not isinstance(spec, Mapping):
+            continue
+        rows = view.list_rows(str(spec["list"]))
+        only = spec.get("onlyWhen")
+        if only is not None:
+            rows = tuple(r for r in rows if r.cells.get(str(only)) is True)
+        names = []
+        for row in rows:
+            name = str(row.cells.get(str(spec["nameColumn"]), "")).strip()
+            extra = [str(row.cells.get(str(c), "")) for c in spec.get("columns", ()) or ()]
+            extra = [e for e in extra if e]
+            names.append(name + (f" ({', '.join(extra)})" if extra else ""))
+        label = next((d.label for d in view.ruleset.sheet.lists if d.id == spec["list"]), "")
+        if names:
+            lines.append(f"{label}: {'; '.join(names)}")
+    return lines
+
+
+def _charms(view: SheetView) -> list[str]:
+    """Entries the character picked whose ``mechanics.check`` changes a roll, with what
+    one use costs: the Game Master may name them with ``use=``."""
+    entries = {f"{c.id}/{e.id}": e for c in view.ruleset.catalogs for e in c.entries}
+    out = []
+    for rows in view.character.build.lists.values():
+        for row in rows:
+            entry = entries.get(row.catalog or "")
+            if entry is None or not entry.check:
+                continue
+            cost = ", ".join(f"{t.amount} {t.pool}" for t in entry.cost) or "nothing"
+            scales = " per step, scaling with what is paid" if entry.per_cost_step else ""
+            out.append(f'use="{entry.label}" (costs {cost}{scales})')
+    return list(dict.fromkeys(out))
+
+
+def sheet_summary(ruleset: Ruleset, character: Character) -> str:
+    """The compact block the prompt shows for one character: what ``gm.sheetSummary``
+    chooses, the live pools, the conditions, the check numbers, and the spends and
+    charms the character can call on."""
+    view = SheetView(ruleset, character)
+    summary = ruleset.gm.sheet_summary
+    sheet = ruleset.sheet
+    lines = [f"{character.name}:"]
+    labels = {f.id: f.label for f in sheet.fields}
+    shown = [
+        f"{labels.get(str(i), str(i))} {view.field_value(str(i))}"
+        for i in summary.get("fields", ()) or ()
+        if view.field_value(str(i)) not in ("", None)
+    ]
+    derived = {d.id: d.label for d in sheet.derived}
+    shown += [
+        f"{derived.get(str(i), str(i))} {_number(view.derived(str(i)))}"
+        for i in summary.get("derived", ()) or ()
+    ]
+    if shown:
+        lines.append("  " + ", ".join(shown))
+    lines += [f"  {line}" for line in _rows_text(view, summary)]
+    numbers = _check_numbers(view)
+    if numbers:
+        lines.append(f"  Checks: {numbers}")
+    pools = [
+        f"{view.pool_label(k)} {view.pool_value(k)}/{view.pool_max(k)}" for k in view.pool_keys()
+    ]
+    if pools:
+        lines.append(f"  Pools: {', '.join(pools)}")
+    conditions = [c.label for c in sheet.conditions if view.has_condition(c.id)]
+    if conditions:
+        lines.append(f"  Conditions: {', '.join(conditions)}")
+    spends = [
+        f"spend={s.pool}:N ({view.pool_value(s.pool)} left)"
+        for s in getattr(ruleset.resolution.config, "spend", ())
+        if hasattr(s, "amount")
+    ]
+    spends += _charms(view)
+    if spends:
+        lines.append(f"  Can call on: {'; '.join(spends)}")
+    return "\n".join(lines)

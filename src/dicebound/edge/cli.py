@@ -24,16 +24,23 @@ from typing import NoReturn, TextIO
 from dicebound.dice import fresh_seed
 from dicebound.edge.files import packaged_rulesets, read_character, read_ruleset, ruleset_text
 from dicebound.engine import CheckResult, PlayerChoices, ladder_in_force, resolve_text
-from dicebound.errors import CharacterInvalid, DiceboundError, RulesetInvalid, UsageError
+from dicebound.errors import (
+    CharacterInvalid,
+    DiceboundError,
+    RulesetInvalid,
+    TagError,
+    UsageError,
+)
 from dicebound.odds import check_odds
 from dicebound.render.html import report_html
 from dicebound.render.text import render_text
 from dicebound.report import build_report, report_text
 from dicebound.ruleset.compile import load_ruleset_text
-from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.ruleset.schema import ruleset_json_schema
+from dicebound.sheet import Character
 from dicebound.teach import example_target as _example_target
-from dicebound.teach import gm_text
+from dicebound.teach import gm_text, sheet_summary
 from dicebound.throw import roll_json
 
 __all__ = ["main"]
@@ -206,6 +213,20 @@ def _roll(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _rollable_target(ruleset: Ruleset, character: Character) -> str:
+    """The first skill (else save, else ability) this character can roll."""
+    sheet = ruleset.sheet
+    labels = [i.label for i in (*sheet.skills, *sheet.saves)] + [a.label for a in sheet.abilities]
+    first_step = ruleset.resolution.ladder[0].label
+    for label in labels:
+        try:
+            check_odds(ruleset, character, f'skill="{label}" difficulty="{first_step}"')
+        except TagError:
+            continue
+        return label
+    return _example_target(ruleset)
+
+
 def _gm(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = read_ruleset(args.ruleset)
     ladder = ladder_in_force(ruleset, args.layer)
@@ -213,14 +234,19 @@ def _gm(args: argparse.Namespace, out: TextIO) -> int:
     who = None
     if args.character is not None:
         character = read_character(ruleset, args.character)
-        skill = args.skill or _example_target(ruleset)
+        skill = args.skill or _rollable_target(ruleset, character)
         who = f"{character.name}'s {skill}"
 
-        def chance(step: LadderStep) -> Fraction:
+        def chance(step: LadderStep) -> Fraction | None:
             tag = f'skill="{skill}" difficulty="{step.label}"'
-            return check_odds(ruleset, character, tag, layers=args.layer).success
+            try:
+                return check_odds(ruleset, character, tag, layers=args.layer).success
+            except TagError:
+                return None  # the character cannot roll it (an untrained "refuse")
 
     out.write(gm_text(ruleset, ladder=ladder, chance=chance, who=who) + "\n")
+    if args.character is not None:
+        out.write("\nThe party:\n" + sheet_summary(ruleset, character) + "\n")
     return 0
 
 
