@@ -713,8 +713,8 @@ def test_the_record_reads_back_and_renders() -> None:
     assert record_from_attrs(parse_tags(record.to_tag())[0].attrs) == record
     card = render_text(record)
     assert "ability 2, proficiency 12, proficiency 4, difficulty 2, difficulty 8" in card
-    assert "2s 1h 1t" in card
-    assert "2s 1h 1t" in summarize(record)
+    assert "Symbols  2 Success, 1 Threat, 1 Triumph" in card  # the labels, not the ids
+    assert "2 Success, 1 Threat, 1 Triumph" in summarize(record)
     empty = _one('[skill_check: skill="Stealth" dc="1"]', [2, 1, 1, 2]).record
     assert empty.get("symbols") == ""
     assert "no symbols" in render_text(empty) and "no symbols" in summarize(empty)

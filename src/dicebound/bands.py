@@ -29,7 +29,7 @@ This module is shared by every kind. The kind computes the number the bands read
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -136,11 +136,11 @@ class Bands:
     by: By
     shift: bool
     tiers: tuple[Band, ...]
+    number_bands: tuple[Band, ...] = field(init=False, repr=False, compare=False)
+    """The bands read from the number, best first (derived from ``tiers``)."""
 
-    @property
-    def number_bands(self) -> tuple[Band, ...]:
-        """The bands read from the number, best first."""
-        return tuple(b for b in self.tiers if b.on is None)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "number_bands", tuple(b for b in self.tiers if b.on is None))
 
     def on(self, critical: OnCritical) -> Band | None:
         """The band a critical of that kind lands in, if the file names one."""

@@ -7,12 +7,13 @@ outcomes are read from it the way the record reads them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from dicebound.bands import Bands, outcome_order
+from dicebound.dist import Dist
 from dicebound.engine import (
     Critical,
     PreparedCheck,
@@ -48,15 +49,17 @@ class CheckOdds:
     success: Fraction
 
 
-def _outcomes(
-    ruleset: Ruleset, prepared: PreparedCheck, probabilities: Mapping[Any, Fraction]
-) -> list[OutcomeOdds]:
-    """Sum the outcomes' probabilities into the bands (or plain outcomes), best first."""
-    by_key: dict[str, Fraction] = {}
-    for outcome, p in probabilities.items():
+def _outcomes(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -> list[OutcomeOdds]:
+    """Sum the outcomes' probabilities into the bands (or plain outcomes), best first.
+
+    Whole-number weights are added per band and divided once at the end, so a
+    distribution of thousands of outcomes (an open-ended d100) stays quick."""
+    weights: dict[str, int] = {}
+    for outcome, weight in dist.items():
         reading = read_outcome(ruleset, prepared, outcome)
         key = reading.band_id or reading.label
-        by_key[key] = by_key.get(key, Fraction(0)) + p
+        weights[key] = weights.get(key, 0) + weight
+    by_key = {key: Fraction(w, dist.total) for key, w in weights.items()}
     bands: Bands | None = ruleset.resolution.outcomes
     if bands is not None:
         return [
@@ -103,7 +106,7 @@ def check_odds(
         dist = after_odds(prepared.prepared.check, pool_id, after[1], view)
     else:
         dist = prepared.player.distribution(prepared.prepared.check)
-    outcomes = _outcomes(ruleset, prepared, dist.probabilities())
+    outcomes = _outcomes(ruleset, prepared, dist)
     title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
     success_p = sum((o.probability for o in outcomes if o.success), Fraction(0))
     return CheckOdds(title, tuple(outcomes), success_p)
