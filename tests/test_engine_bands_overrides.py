@@ -183,3 +183,36 @@ def test_choose_on_a_result_with_no_open_choice_changes_nothing() -> None:
     )
     (result,) = report.results
     assert (result.outcome, result.success, result.choice) == ("Success", True, None)
+
+
+def test_an_override_with_null_takes_cancel_away_when_its_field_holds() -> None:
+    """The page's exwod example: 1s that do not cancel on a favored check."""
+    raw = json.loads((Path(__file__).parent / "cases" / "ruleset_lantern.json").read_text())
+    raw["sheet"]["fields"] = [
+        {"id": "favored_lie", "label": "Favored at lying", "type": "number", "min": 0, "max": 1}
+    ]
+    raw["resolution"]["overrides"] = [
+        {
+            "id": "favored",
+            "label": "Favored",
+            "skills": ["lie"],
+            "when": {"field": "favored_lie"},
+            "set": {"cancel": None},
+        }
+    ]
+    ruleset = compile_ruleset(raw)
+    build = {"v": 1, "build": {"abilities": {"wile": 2}, "skills": {"lie": "r1"}}}
+    plain = load_character(ruleset, {"name": "Ash", "sheet": build})
+    favored = load_character(
+        ruleset,
+        {
+            "name": "Bo",
+            "sheet": {"v": 1, "build": {**build["build"], "fields": {"favored_lie": 1}}},
+        },
+    )
+    tag = "[skill_check: skill=Lie dc=1]"
+    faces = (4, 1, 2)  # three dice: one success, one 1
+    (cancelled,) = resolve_text(ruleset, [plain], tag, faces=faces).results
+    (kept,) = resolve_text(ruleset, [favored], tag, faces=faces).results
+    assert (cancelled.record.get("total"), cancelled.success) == ("0", False)
+    assert (kept.record.get("total"), kept.success) == ("1", True)
