@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from dicebound.errors import UsageError
-from dicebound.tags.parse import format_tag, is_key
+from dicebound.tags.parse import BARE_FLAGS, TAG_NAME, format_tag, is_key
 
 __all__ = [
     "ASK_KEYS",
@@ -146,6 +146,7 @@ _RANK: dict[str, int] = {k: i for i, k in enumerate(_HEAD)}
 _RANK.update({k: len(_HEAD) + 1 + i for i, k in enumerate(TAIL_KEYS)})
 _UNKNOWN_RANK = len(_HEAD)  # after the page's keys, before seed and forced
 _CANON: dict[str, str] = {k.lower(): k for k in (*_HEAD, *TAIL_KEYS, *ASK_KEYS)}
+_EXACT: dict[str, str] = {k: k for k in _CANON.values()}  # already canonical: no lookup
 _ASK_RANK: dict[str, int] = {k: i for i, k in enumerate(ASK_KEYS)}
 
 # Every line break str.splitlines() knows, a CR LF pair first so it counts once.
@@ -241,25 +242,34 @@ class Record:
 
     def to_tag(self) -> str:
         """The record as the tag written back into the text."""
-        return format_tag(self.attrs)
+        if any(not v and k.lower() in BARE_FLAGS for k, v in self.attrs):
+            return format_tag(self.attrs)  # a bare flag is written bare
+        # No value holds a double quote (the invariant), so every one is double-quoted.
+        body = " ".join([f'{k}="{v}"' for k, v in self.attrs])
+        return f"[{TAG_NAME}: {body}]" if body else f"[{TAG_NAME}:]"
 
 
 def _ordered(pairs: Iterable[tuple[str, Value]]) -> Record:
     """Canonical keys, escaped values, in record order (unknown keys as given)."""
     seen: set[str] = set()
-    items: list[tuple[str, str]] = []
-    for key, value in pairs:
-        canon = _canon(key)
+    ranked: list[tuple[int, int, str, str]] = []
+    for index, (key, value) in enumerate(pairs):
+        canon = _EXACT.get(key) or _canon(key)
         if canon in seen:
             raise UsageError(f'The record attribute "{canon}" is given twice.')
         seen.add(canon)
-        items.append((canon, escape_value(_text(canon, value))))
-    items.sort(key=lambda kv: _RANK.get(kv[0], _UNKNOWN_RANK))
-    for key, _ in items:
-        if key not in _RANK and not is_key(key):
-            raise UsageError(f'"{key}" is not an attribute name a tag can hold.')
+        rank = _RANK.get(canon)
+        if rank is None:
+            if not is_key(canon):
+                raise UsageError(f'"{canon}" is not an attribute name a tag can hold.')
+            rank = _UNKNOWN_RANK
+        text = value if type(value) is str else _text(canon, value)
+        if not (text.isprintable() and '"' not in text):
+            text = escape_value(text)
+        ranked.append((rank, index, canon, text))
+    ranked.sort()  # by rank; unknown keys share one rank and keep the order given
     record = object.__new__(Record)  # keys and values made valid above: skip re-checking
-    object.__setattr__(record, "attrs", tuple(items))
+    object.__setattr__(record, "attrs", tuple((k, v) for _, _, k, v in ranked))
     return record
 
 
