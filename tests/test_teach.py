@@ -91,3 +91,12 @@ def test_the_summary_shows_what_sheet_summary_chooses_and_the_spends() -> None:
     (name, *_) = packaged_characters("wod-pool")
     text = sheet_summary(ruleset, read_character(ruleset, f"wod-pool/{name}"))
     assert "Checks: " in text
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "label"),
+    [("genesys", "- Triumph: "), ("lasers-feelings", "- LASER FEELINGS: ")],
+    ids=["a symbol's text is taught", "an exact die's text is taught"],
+)
+def test_what_a_mark_means_at_the_table_is_taught(ruleset_id: str, label: str) -> None:
+    assert label in gm_text(read_ruleset(ruleset_id))

@@ -204,6 +204,7 @@ def gm_text(
             names = ", ".join(_names(ruleset, override))
             text = f": {override.text}" if override.text else ""
             out.append(f"- {override.label} ({names}){text}")
+    out += _rule_texts(ruleset)
     unmodified = sorted(getattr(ruleset.resolution.config, "unmodified", ()))
     if unmodified:
         faces = ", ".join(str(f) for f in unmodified)
@@ -341,3 +342,17 @@ def sheet_summary(ruleset: Ruleset, character: Character) -> str:
     if spends:
         lines.append(f"  Can call on: {'; '.join(spends)}")
     return "\n".join(lines)
+
+
+def _rule_texts(ruleset: Ruleset) -> list[str]:
+    """What the file says a symbol, an exact die or a dark die means at the table."""
+    config = ruleset.resolution.config
+    lines = [
+        f"- {symbol.label}: {symbol.text}"
+        for symbol in getattr(config, "symbols", ())
+        if getattr(symbol, "text", None)
+    ]
+    for rule in (getattr(config, "exact", None), getattr(config, "dark", None)):
+        if rule is not None and getattr(rule, "text", None):
+            lines.append(f"- {rule.label}: {rule.text}")
+    return ["", "What the record's marks mean:", *lines] if lines else []
