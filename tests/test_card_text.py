@@ -503,3 +503,19 @@ def test_a_symbol_card_names_the_net_symbols_by_their_labels() -> None:
     (result,) = report.results
     assert result.record.get("symbols") == "3h"
     assert "Symbols  3 Threat" in render_text(result.record)
+
+
+def test_the_html_card_says_what_the_text_card_says_escaped() -> None:
+    from dicebound.edge.files import read_character, read_ruleset
+    from dicebound.engine import resolve_text
+    from dicebound.render.card_html import render_card_html
+
+    ruleset = read_ruleset("dnd5e-srd")
+    who = read_character(ruleset, "dnd5e-srd/mira")
+    report = resolve_text(ruleset, [who], '[skill_check: skill="Stealth" dc="15"]', faces=(6,))
+    html = render_card_html(report.results[0].record)
+    assert html.startswith('<section class="dice-card success">')
+    assert "<dt>Total</dt><dd>6 + 9 = 15 against DC 15</dd>" in html
+    failed = resolve_text(ruleset, [who], '[skill_check: skill="Stelth" dc="15"]', faces=())
+    html = render_card_html(failed.errors[0].record)
+    assert 'class="dice-card sparse"' in html and "<script" not in html
