@@ -35,3 +35,13 @@ def test_the_library_call_resolves_a_check() -> None:
     assert report.results[0].record.get("seed") == "9"
     odds = dicebound.check_odds(ruleset, party[0], 'skill="Stealth" dc="15"')
     assert odds.success == sum((o.probability for o in odds.outcomes if o.success), start=0)
+
+
+def test_every_public_name_loads_lazily_from_where_it_lives() -> None:
+    assert sorted(dicebound._EXPORTS) == sorted(dicebound.__all__)
+    try:
+        dicebound.__getattr__("nothing_here")
+    except AttributeError as exc:
+        assert "nothing_here" in str(exc)
+    else:
+        raise AssertionError("an unknown name must raise AttributeError")

@@ -6,32 +6,81 @@ faces) and hands back the text with every tag rewritten as its record. Exact odd
 from the same arithmetic the dice are read with.
 """
 
-from dicebound.character import load_character
-from dicebound.dice import DiceSource, ForcedFaces, SeededDice, fresh_seed
-from dicebound.engine import (
-    CheckFailure,
-    CheckReport,
-    CheckResult,
-    PlayerChoices,
-    resolve_text,
-)
-from dicebound.errors import (
-    CharacterInvalid,
-    DiceboundError,
-    DiceError,
-    LimitExceeded,
-    RulesetInvalid,
-    TagError,
-    UsageError,
-)
-from dicebound.odds import CheckOdds, OutcomeOdds, check_odds
-from dicebound.problems import Problem
-from dicebound.record import Record
-from dicebound.ruleset.compile import compile_ruleset, load_ruleset_text
-from dicebound.ruleset.model import Ruleset
-from dicebound.sheet import Character
-from dicebound.teach import gm_text, sheet_summary
-from dicebound.throw import throw_by_name, throw_odds
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dicebound.character import load_character
+    from dicebound.dice import DiceSource, ForcedFaces, SeededDice, fresh_seed
+    from dicebound.engine import (
+        CheckFailure,
+        CheckReport,
+        CheckResult,
+        PlayerChoices,
+        resolve_text,
+    )
+    from dicebound.errors import (
+        CharacterInvalid,
+        DiceboundError,
+        DiceError,
+        LimitExceeded,
+        RulesetInvalid,
+        TagError,
+        UsageError,
+    )
+    from dicebound.odds import CheckOdds, OutcomeOdds, check_odds
+    from dicebound.problems import Problem
+    from dicebound.record import Record
+    from dicebound.ruleset.compile import compile_ruleset, load_ruleset_text
+    from dicebound.ruleset.model import Ruleset
+    from dicebound.sheet import Character
+    from dicebound.teach import gm_text, sheet_summary
+    from dicebound.throw import throw_by_name, throw_odds
+
+# Names load on first use (PEP 562), so `import dicebound.kinds.dice_sum` or the
+# command line does not pay for every kind and the whole engine up front.
+_EXPORTS: dict[str, str] = {
+    "Character": "dicebound.sheet",
+    "CharacterInvalid": "dicebound.errors",
+    "CheckFailure": "dicebound.engine",
+    "CheckOdds": "dicebound.odds",
+    "CheckReport": "dicebound.engine",
+    "CheckResult": "dicebound.engine",
+    "DiceError": "dicebound.errors",
+    "DiceSource": "dicebound.dice",
+    "DiceboundError": "dicebound.errors",
+    "ForcedFaces": "dicebound.dice",
+    "LimitExceeded": "dicebound.errors",
+    "OutcomeOdds": "dicebound.odds",
+    "PlayerChoices": "dicebound.engine",
+    "Problem": "dicebound.problems",
+    "Record": "dicebound.record",
+    "Ruleset": "dicebound.ruleset.model",
+    "RulesetInvalid": "dicebound.errors",
+    "SeededDice": "dicebound.dice",
+    "TagError": "dicebound.errors",
+    "UsageError": "dicebound.errors",
+    "check_odds": "dicebound.odds",
+    "compile_ruleset": "dicebound.ruleset.compile",
+    "fresh_seed": "dicebound.dice",
+    "gm_text": "dicebound.teach",
+    "load_character": "dicebound.character",
+    "load_ruleset_text": "dicebound.ruleset.compile",
+    "resolve_text": "dicebound.engine",
+    "sheet_summary": "dicebound.teach",
+    "throw_by_name": "dicebound.throw",
+    "throw_odds": "dicebound.throw",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dicebound' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "Character",
