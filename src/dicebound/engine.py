@@ -24,7 +24,7 @@ from dicebound.kinds.registry import kind_player
 from dicebound.overrides import Override, select_override
 from dicebound.problems import did_you_mean
 from dicebound.record import Record, build_record, sparse_record
-from dicebound.ruleset.model import LadderStep, Ruleset
+from dicebound.ruleset.model import LadderStep, Layer, Ruleset
 from dicebound.sheet import Change, Character, PaymentRefused, SheetView, pay
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
@@ -149,14 +149,29 @@ def outcome_label(success: bool, critical_success: bool, critical_failure: bool)
 
 
 def ladder_in_force(ruleset: Ruleset, layers: Sequence[str]) -> tuple[LadderStep, ...]:
-    """The difficulty ladder in force: the last enabled layer that replaces it, else the
-    ruleset's own."""
-    ladder = ruleset.resolution.ladder
+    """The difficulty ladder in force with these layers on.
+
+    Layers apply in the order the ruleset declares them, whatever order they were named
+    in; of two that conflict, the one declared later is dropped (FORMAT.md §14: the same
+    choices always give the same rules). The last layer left that replaces the ladder
+    decides it; with none, the ruleset's own.
+
+    Raises:
+        UsageError: a name that is no layer of the ruleset.
+    """
     for layer_id in layers:
-        layer = ruleset.layer(layer_id)
-        if layer is None:
+        if ruleset.layer(layer_id) is None:
             known = ", ".join(layer.id for layer in ruleset.layers) or "none"
             raise UsageError(f'"{layer_id}" is not a layer of {ruleset.name} (layers: {known}).')
+    kept: list[Layer] = []
+    for layer in ruleset.layers:
+        if layer.id not in layers:
+            continue
+        if any(layer.id in k.conflicts or k.id in layer.conflicts for k in kept):
+            continue
+        kept.append(layer)
+    ladder = ruleset.resolution.ladder
+    for layer in kept:
         if layer.ladder is not None:
             ladder = layer.ladder
     return ladder
