@@ -62,3 +62,13 @@ def test_the_ladder_in_force(layers: tuple[str, ...], easy: int) -> None:
 def test_an_unknown_layer_is_a_usage_error_naming_the_layers() -> None:
     with pytest.raises(UsageError, match="grim, gentle, words"):
         ladder_in_force(RULESET, ("grimm",))
+
+
+def test_a_layer_that_is_on_adds_its_guidance_and_its_ladder_to_the_teaching() -> None:
+    from dicebound.teach import gm_text
+
+    text = gm_text(
+        RULESET, ladder=ladder_in_force(RULESET, ("grim", "words")), layers=("grim", "words")
+    )
+    assert "Narrate gently." in text and "- Easy: DC 14" in text
+    assert "Narrate gently." not in gm_text(RULESET)

@@ -173,6 +173,7 @@ def gm_text(
     ladder: Sequence[LadderStep] | None = None,
     chance: Callable[[LadderStep], Fraction | None] | None = None,
     who: str | None = None,
+    layers: Sequence[str] = (),
 ) -> str:
     """The teaching text. ``chance`` gives a character's chance of success at a step."""
     ladder = ruleset.resolution.ladder if ladder is None else ladder
@@ -181,6 +182,7 @@ def gm_text(
         f"Checks in {ruleset.name}: write one tag per check, for example",
         f'[skill_check: skill="{example_target(ruleset)}" difficulty="{ladder[0].label}"]',
         ruleset.gm.check_guidance,
+        *_layer_guidance(ruleset, layers),
         "",
         "Difficulty ladder" + (f" (chance of success for {who})" if chance and who else "") + ":",
     ]
@@ -356,3 +358,12 @@ def _rule_texts(ruleset: Ruleset) -> list[str]:
         if rule is not None and getattr(rule, "text", None):
             lines.append(f"- {rule.label}: {rule.text}")
     return ["", "What the record's marks mean:", *lines] if lines else []
+
+
+def _layer_guidance(ruleset: Ruleset, layers: Sequence[str]) -> list[str]:
+    """The guidance each layer that is on appends, in declaration order."""
+    return [
+        layer.guidance
+        for layer in ruleset.layers
+        if layer.id in layers and layer.guidance is not None
+    ]

@@ -244,7 +244,8 @@ def _gm(args: argparse.Namespace, out: TextIO) -> int:
             except TagError:
                 return None  # the character cannot roll it (an untrained "refuse")
 
-    out.write(gm_text(ruleset, ladder=ladder, chance=chance, who=who) + "\n")
+    text = gm_text(ruleset, ladder=ladder, chance=chance, who=who, layers=args.layer)
+    out.write(text + "\n")
     if args.character is not None:
         out.write("\nThe party:\n" + sheet_summary(ruleset, character) + "\n")
     return 0
