@@ -134,6 +134,9 @@ class PreparedCheck:
         return self.prepared.dc
 
 
+_NO_CHOICES = PlayerChoices()
+
+
 def tag_seed(seed: str, index: int) -> str:
     """Tag ``index`` (from 0) of a text uses ``S``, then ``S-1``, ``S-2``, ... (DESIGN.md)."""
     return seed if index == 0 else f"{seed}-{index}"
@@ -370,8 +373,9 @@ def _resolve_one(
     dice: DiceSource,
     seed: str | None,
     choices: PlayerChoices,
-) -> tuple[CheckResult, Character]:
-    """Throw one tag's check; give its result and the roller as they stand after it."""
+) -> tuple[CheckResult, Character | None]:
+    """Throw one tag's check; give its result and the roller as they stand after it
+    (None when the check changed nothing)."""
     prepared = _prepare_memo(ruleset, party, match, ladder)
     try:
         rolled = prepared.player.roll(prepared.prepared.check, dice)
@@ -417,7 +421,7 @@ def _resolve_one(
         forced=seed is None,
     )
     changes: tuple[Change, ...] = ()
-    after = prepared.who
+    after: Character | None = None
     if costs:
         paid = pay(ruleset, prepared.who, costs)
         if isinstance(paid, PaymentRefused):  # prepare checked it: this is a kind's bug
@@ -467,9 +471,10 @@ def resolve_text(
         item: CheckResult | CheckFailure
         try:
             item, after = _resolve_one(
-                ruleset, members, match, ladder, dice, tag_seed_text, choices or PlayerChoices()
+                ruleset, members, match, ladder, dice, tag_seed_text, choices or _NO_CHOICES
             )
-            members = [after if c.name == after.name else c for c in members]
+            if after is not None:  # a pool was paid: later tags see the new values
+                members = [after if c.name == after.name else c for c in members]
         except TagError as exc:
             item = CheckFailure(sparse_record(match.attrs), exc.message)
         items.append(item)
