@@ -175,3 +175,16 @@ def test_roll_needs_a_symbol_pool(capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = run("roll", "--ruleset", "dnd5e-srd", "1 d20")
     assert code == 2
     assert "symbol" in capsys.readouterr().err
+
+
+def test_a_key_written_twice_is_a_problem_at_its_path(tmp_path: Path) -> None:
+    text = Path(__file__).parent.joinpath("cases", "ruleset_degrees.json").read_text()
+    text = text.replace('"version": 1,', '"version": 1, "version": 2,', 1)
+    text = text.replace('"dc": 10 }', '"dc": 10, "dc": 11 }', 1)
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    code, out = run("validate", str(path))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith('version: "version" is written twice in this object')
+    assert lines[1].startswith("resolution.difficultyLadder[0].dc: ")
