@@ -10,6 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline: CI shares two cores with nothing else to spare, and a slow
+# example is not a wrong one. Failures still print the blob that reproduces them.
+settings.register_profile("dicebound", deadline=None, print_blob=True)
+settings.load_profile("dicebound")
 
 MARINARA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "marinara"
 
