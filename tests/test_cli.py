@@ -188,3 +188,22 @@ def test_a_key_written_twice_is_a_problem_at_its_path(tmp_path: Path) -> None:
     lines = out.splitlines()
     assert lines[0].startswith('version: "version" is written twice in this object')
     assert lines[1].startswith("resolution.difficultyLadder[0].dc: ")
+
+
+def test_a_key_written_twice_in_a_character_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "twice.json"
+    path.write_text('{"name": "Ada", "name": "Bo"}')
+    code, _ = run(
+        "check",
+        "--ruleset",
+        "dnd5e-srd",
+        "--character",
+        str(path),
+        "--seed",
+        "1",
+        '[skill_check: skill="Stealth" dc="10"]',
+    )
+    assert code == 1
+    assert 'name: "name" is written twice' in capsys.readouterr().err

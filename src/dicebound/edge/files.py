@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dicebound.character import load_character
 from dicebound.errors import CharacterInvalid, UsageError
+from dicebound.jsontext import keyed_twice, keys_written_twice
 from dicebound.problems import Problem, did_you_mean
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.ruleset.model import Ruleset
@@ -84,7 +85,7 @@ def read_character(ruleset: Ruleset, where: str) -> Character:
             raise UsageError(f'"{where}" is not a character file{shipped}.{hint}')
         text = (_data() / "characters" / ruleset_id / f"{name}.json").read_text(encoding="utf-8")
     try:
-        raw = json.loads(text)
+        raw = json.loads(text, object_pairs_hook=keyed_twice)
     except json.JSONDecodeError as exc:
         raise CharacterInvalid(
             [
@@ -95,4 +96,7 @@ def read_character(ruleset: Ruleset, where: str) -> Character:
                 )
             ]
         ) from exc
+    twice = list(keys_written_twice(raw))
+    if twice:
+        raise CharacterInvalid(twice)
     return load_character(ruleset, raw)

@@ -15,12 +15,13 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from dicebound.bands import compile_bands, naturals_none, single_die_of
 from dicebound.errors import RulesetInvalid
+from dicebound.jsontext import keyed_twice, keys_written_twice
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.registry import kind_compiler
 from dicebound.overrides import Override, compile_overrides
@@ -94,7 +95,7 @@ def load_ruleset_text(text: str, *, capability_api: str | None = None) -> Rulese
         raw = json.loads(
             text.removeprefix("\ufeff"),
             parse_constant=_refuse_constant,
-            object_pairs_hook=_KeyedTwice.from_pairs,
+            object_pairs_hook=keyed_twice,
         )
     except json.JSONDecodeError as exc:
         raise RulesetInvalid(
@@ -118,47 +119,10 @@ def load_ruleset_text(text: str, *, capability_api: str | None = None) -> Rulese
         raise RulesetInvalid(
             [Problem((), "not-json", f"is not JSON dicebound can read: {exc}.")]
         ) from None
-    twice = list(_keys_written_twice(raw, ()))
+    twice = list(keys_written_twice(raw))
     if twice:
         raise RulesetInvalid(twice)
     return compile_ruleset(raw, capability_api=capability_api)
-
-
-class _KeyedTwice(dict[str, Any]):
-    """A JSON object, remembering the keys its text wrote more than once (JSON keeps
-    only the last, so an author's first value would be lost without a word)."""
-
-    twice: tuple[str, ...] = ()
-
-    @classmethod
-    def from_pairs(cls, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen: dict[str, Any] = {}
-        twice: list[str] = []
-        for key, value in pairs:
-            if key in seen and key not in twice:
-                twice.append(key)
-            seen[key] = value
-        if not twice:
-            return seen
-        marked = cls(seen)
-        marked.twice = tuple(twice)
-        return marked
-
-
-def _keys_written_twice(value: object, path: Path) -> Iterator[Problem]:
-    if isinstance(value, dict):
-        for key in getattr(value, "twice", ()):
-            yield Problem(
-                (*path, key),
-                "duplicate-key",
-                f'"{key}" is written twice in this object; JSON keeps only the last, so the '
-                "first would be lost without a word. Keep one.",
-            )
-        for key, item in value.items():
-            yield from _keys_written_twice(item, (*path, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _keys_written_twice(item, (*path, i))
 
 
 class _NotJson(Exception):
