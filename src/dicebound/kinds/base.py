@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep, Sheet
@@ -62,9 +62,11 @@ class KindCompiler(Protocol):
         """
 
 
-@dataclass(frozen=True, slots=True)
-class Rolled:
+class Rolled(NamedTuple):
     """What a kind hands back for one thrown check: the record's core numbers.
+
+    A named tuple rather than a frozen dataclass: one is made for every check thrown,
+    and it is the cheaper immutable value to build.
 
     ``rolls`` is what each die reads, in throw order. ``extras`` are the kind's own
     record attributes, in the order the record writes them.
