@@ -316,19 +316,11 @@ def _convolve(a: dict[int, int], b: dict[int, int]) -> Dist[int]:
     """Add two independent integer distributions."""
     if len(a) < len(b):
         a, b = b, a
-    if len(a) * len(b) <= _DIRECT_WORK or len(b) == 1:
-        out: dict[int, int] = {}
-        get = out.get
-        b_items = list(b.items())
-        for x, wx in a.items():
-            for y, wy in b_items:
-                s = x + y
-                out[s] = get(s, 0) + wx * wy
-        return Dist._raw(out)
     lo_a, hi_a, lo_b, hi_b = min(a), max(a), min(b), max(b)
     span = hi_a - lo_a + hi_b - lo_b + 1
-    if span > 64 * (len(a) + len(b)):  # too sparse to pack; loop instead
-        out = {}
+    small = len(a) * len(b) <= _DIRECT_WORK or len(b) == 1
+    if small or span > 64 * (len(a) + len(b)):  # small, or too sparse to pack: loop
+        out: dict[int, int] = {}
         get = out.get
         b_items = list(b.items())
         for x, wx in a.items():

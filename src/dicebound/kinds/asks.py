@@ -7,12 +7,22 @@ case; an attribute that reads as nothing is ignored, never guessed at.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from dicebound.ruleset.model import LadderStep
+from dicebound.sheet import CheckNumber, SheetView
 from dicebound.tags.names import normalize
 
-__all__ = ["clamp", "int_value", "ladder_labels", "step_by_label", "written_int"]
+__all__ = [
+    "ability_label",
+    "clamp",
+    "int_value",
+    "ladder_labels",
+    "next_step_dc",
+    "sheet_extras",
+    "step_by_label",
+    "written_int",
+]
 
 
 def int_value(text: str | None) -> int | None:
@@ -46,3 +56,32 @@ def step_by_label(ladder: Sequence[LadderStep], label: str | None) -> LadderStep
 
 def ladder_labels(ladder: Sequence[LadderStep]) -> str:
     return ", ".join(f'"{s.label}"' for s in ladder)
+
+
+def next_step_dc(dc: int, ladder: Iterable[LadderStep]) -> int:
+    """One step harder: the dc of the next ladder step above ``dc`` (unchanged at the top)."""
+    above = sorted(s.dc for s in ladder if s.dc is not None and s.dc > dc)
+    return above[0] if above else dc
+
+
+def ability_label(view: SheetView, ability_id: str) -> str:
+    ability = view.ruleset.sheet.ability(ability_id)
+    return ability.label if ability is not None else ability_id
+
+
+def sheet_extras(
+    view: SheetView, number: CheckNumber, penalty: int = 0, adjust: int = 0
+) -> list[tuple[str, str | int]]:
+    """The record attributes every kind writes from the sheet's side of a check: the
+    ability ``with=`` swapped in, the wound ``penalty``, the ``adjust`` and an untrained
+    ``reason`` (the record orders them)."""
+    extras: list[tuple[str, str | int]] = []
+    if number.swapped and number.ability is not None:
+        extras.append(("with", ability_label(view, number.ability)))
+    if penalty:
+        extras.append(("penalty", penalty))
+    if adjust:
+        extras.append(("adjust", adjust))
+    if number.untrained and number.untrained_rule in ("harder", "by"):
+        extras.append(("reason", "untrained"))
+    return extras

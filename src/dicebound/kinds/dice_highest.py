@@ -59,7 +59,14 @@ from typing import Any, Literal, NamedTuple
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError, UsageError
-from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
+from dicebound.kinds.asks import (
+    clamp,
+    ladder_labels,
+    next_step_dc,
+    sheet_extras,
+    step_by_label,
+    written_int,
+)
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
@@ -597,12 +604,8 @@ def _dc(config: HighestConfig, ask: CheckAsk) -> int:
 
 
 def _harder(dc: int, ladder: Sequence[LadderStep]) -> int:
-    """One step harder: the dc of the next ladder step above ``dc`` (unchanged at the top,
-    and where no dc was named)."""
-    if dc == 0:
-        return dc
-    above = sorted(s.dc for s in ladder if s.dc is not None and s.dc > dc)
-    return above[0] if above else dc
+    """One step harder (unchanged where no dc was named)."""
+    return dc if dc == 0 else next_step_dc(dc, ladder)
 
 
 class DiceHighestPlayer:
@@ -632,22 +635,13 @@ class DiceHighestPlayer:
         dc = _dc(config, ask)
         if number.untrained_rule == "harder":
             dc = _harder(dc, ask.ladder)
-        extras: list[tuple[str, str | int]] = []
-        if number.swapped and number.ability is not None:
-            ability = ask.view.ruleset.sheet.ability(number.ability)
-            extras.append(("with", ability.label if ability else number.ability))
+        extras = sheet_extras(ask.view, number, penalty, adjust)
         if bonus:
             extras.append(("bonus", bonus))
         costs: tuple[tuple[str, int], ...] = ()
         if purchase is not None:
             costs = ((purchase.pool, purchase.paid),)
             extras.append(("spend", f"{purchase.pool}:{purchase.paid}"))
-        if penalty:
-            extras.append(("penalty", penalty))
-        if adjust:
-            extras.append(("adjust", adjust))
-        if number.untrained and number.untrained_rule in ("harder", "by"):
-            extras.append(("reason", "untrained"))
         summary = f"{dice}d{config.sides}" + (f" and {dark} dark" if dark else "")
         summary += f", the {_kept_words(config.keep)}" + (f" against {dc}" if dc else "")
         check = HighestCheck(config, dice, dc, dark)

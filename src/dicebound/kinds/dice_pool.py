@@ -31,7 +31,14 @@ from dicebound.charms import EntryUse, spend_is_for_entry, use_entry
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import LimitExceeded, TagError, UsageError
-from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
+from dicebound.kinds.asks import (
+    ability_label,
+    clamp,
+    ladder_labels,
+    sheet_extras,
+    step_by_label,
+    written_int,
+)
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import LadderStep, ValueRef
@@ -47,7 +54,6 @@ from dicebound.ruleset.spec import (
     Str,
     is_int,
 )
-from dicebound.sheet import SheetView
 from dicebound.spend import Reroll, Spend, buy, compile_spends, parse_spend, spend_node
 from dicebound.tags.names import normalize
 
@@ -1136,10 +1142,9 @@ class DicePoolPlayer:
         )
 
         extras: list[tuple[str, str | int]] = [("threshold", target)]
-        if number.swapped and number.ability is not None:
-            extras.append(("with", _ability_label(view, number.ability)))
+        extras += sheet_extras(view, number, penalty, adjust)
         if second is not None:
-            extras.append(("with", _ability_label(view, second)))
+            extras.append(("with", ability_label(view, second)))
         if bonus:
             extras.append(("bonus", bonus))
         costs: list[tuple[str, int]] = []
@@ -1156,18 +1161,12 @@ class DicePoolPlayer:
             extras.append(("auto", auto))
         if entry is not None:
             extras.append(("use", entry.entry.label))
-        if penalty:
-            extras.append(("penalty", penalty))
         for key, face, rule in (
             ("explode", explode, config.explode),
             ("double", double, config.double),
         ):
             if face is not None and rule is not None and face != rule.from_face:
                 extras.append((key, face))
-        if adjust:
-            extras.append(("adjust", adjust))
-        if number.untrained and number.untrained_rule in ("harder", "by"):
-            extras.append(("reason", "untrained"))
         return Prepared(check, needed, tuple(extras), _summary(check), tuple(costs))
 
     @staticmethod
@@ -1198,11 +1197,6 @@ class DicePoolPlayer:
     def margin(self, check: PoolCheck, outcome: PoolOutcome) -> int:
         """Net successes minus those needed (the page's pool margin)."""
         return outcome.total - check.needed
-
-
-def _ability_label(view: SheetView, ability_id: str) -> str:
-    ability = view.ruleset.sheet.ability(ability_id)
-    return ability.label if ability is not None else ability_id
 
 
 def _summary(check: PoolCheck) -> str:

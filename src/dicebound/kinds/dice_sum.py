@@ -43,7 +43,14 @@ from typing import Any, Literal, NamedTuple
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError, UsageError
-from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
+from dicebound.kinds.asks import (
+    clamp,
+    ladder_labels,
+    next_step_dc,
+    sheet_extras,
+    step_by_label,
+    written_int,
+)
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
@@ -668,12 +675,6 @@ def _dc(ask: CheckAsk) -> int:
     raise TagError(f"the tag names no difficulty: write dc=N or difficulty= one of {labels}.")
 
 
-def _harder(dc: int, ladder: Iterable[LadderStep]) -> int:
-    """One step harder: the dc of the next ladder step above ``dc`` (unchanged at the top)."""
-    above = sorted(s.dc for s in ladder if s.dc is not None and s.dc > dc)
-    return above[0] if above else dc
-
-
 def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
     """``mode=`` or a bare flag; both at once is not rolled; ignored without advantage."""
     asked = {attrs.get("mode", "").strip().lower()} | {
@@ -695,22 +696,13 @@ class DiceSumPlayer:
         number = ask.view.check_number(ask.group, ask.item_id, with_id)
         dc = _dc(ask)
         if number.untrained_rule == "harder":
-            dc = _harder(dc, ask.ladder)
+            dc = next_step_dc(dc, ask.ladder)
         penalty = ask.view.penalty()
         adjust = ask.view.adjust_for(number.abilities)
         mode = _mode(ask.attrs, config.advantage)
         naturals = config.naturals_save if ask.group == "save" else config.naturals_check
         modifier = number.number + penalty + adjust
-        extras: list[tuple[str, str | int]] = []
-        if number.swapped and number.ability is not None:
-            ability = ask.view.ruleset.sheet.ability(number.ability)
-            extras.append(("with", ability.label if ability else number.ability))
-        if penalty:
-            extras.append(("penalty", penalty))
-        if adjust:
-            extras.append(("adjust", adjust))
-        if number.untrained and number.untrained_rule in ("harder", "by"):
-            extras.append(("reason", "untrained"))
+        extras = sheet_extras(ask.view, number, penalty, adjust)
         summary = f"{config.dice_text}{modifier:+d} against {dc}" + (
             f" with {mode}" if mode != "normal" else ""
         )

@@ -57,7 +57,7 @@ from typing import Any, Literal, NamedTuple
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import UsageError
-from dicebound.kinds.asks import clamp, step_by_label, written_int
+from dicebound.kinds.asks import clamp, sheet_extras, step_by_label, written_int
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
@@ -516,18 +516,9 @@ class RollAgainstPlayer:
         tens = 0
         if config.tens_max is not None:
             tens = clamp(written_int(ask.attrs, "bonus") or 0, -config.tens_max, config.tens_max)
-        extras: list[tuple[str, str | int]] = []
-        if number.swapped and number.ability is not None:
-            ability = ask.view.ruleset.sheet.ability(number.ability)
-            extras.append(("with", ability.label if ability else number.ability))
+        extras = sheet_extras(ask.view, number, penalty, adjust)
         if tens:
             extras.append(("bonus", tens))
-        if penalty:
-            extras.append(("penalty", penalty))
-        if adjust:
-            extras.append(("adjust", adjust))
-        if number.untrained and number.untrained_rule in ("harder", "by"):
-            extras.append(("reason", "untrained"))
         way = "at most" if config.against == "at-most" else "at least"
         summary = f"{config.dice_text} {way} {target}"
         if tens:

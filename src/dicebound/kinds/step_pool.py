@@ -72,7 +72,7 @@ from dicebound.bands import Bands, read_band
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError, UsageError
-from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
+from dicebound.kinds.asks import ability_label, clamp, ladder_labels, step_by_label, written_int
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import Field, LadderStep
@@ -835,8 +835,7 @@ def _numbers(config: StepConfig, ask: CheckAsk) -> tuple[int, int, list[tuple[st
     if number.cap is not None:
         training = min(training, number.cap)
     if number.swapped and number.ability is not None:
-        ability = view.ruleset.sheet.ability(number.ability)
-        extras.append(("with", ability.label if ability else number.ability))
+        extras.append(("with", ability_label(view, number.ability)))
     return talent, training, extras
 
 

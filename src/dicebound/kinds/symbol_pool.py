@@ -77,7 +77,14 @@ from urllib.parse import unquote
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError, UsageError
-from dicebound.kinds.asks import clamp, ladder_labels, step_by_label, written_int
+from dicebound.kinds.asks import (
+    clamp,
+    ladder_labels,
+    next_step_dc,
+    sheet_extras,
+    step_by_label,
+    written_int,
+)
 from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import LadderStep
@@ -1004,8 +1011,7 @@ def _opposing(config: SymbolConfig, ask: CheckAsk) -> int:
 
 def _harder(dc: int, ladder: Sequence[LadderStep], top: int) -> int:
     """One step harder: the next ladder step above ``dc`` (unchanged at the top)."""
-    above = sorted(s.dc for s in ladder if s.dc is not None and dc < s.dc)
-    return min(above[0], top) if above else dc
+    return min(next_step_dc(dc, ladder), max(top, dc))
 
 
 def _asked_count(attrs: Mapping[str, str], key: str) -> int:
@@ -1086,22 +1092,13 @@ class SymbolPoolPlayer:
             thrown += [config.setback.die] * setback
         check = SymbolCheck(config, tuple(thrown), config.needed, vs_at)
 
-        extras: list[tuple[str, str | int]] = []
-        if number.swapped and number.ability is not None:
-            label = view.ruleset.sheet.ability(number.ability)
-            extras.append(("with", label.label if label else number.ability))
+        extras = sheet_extras(view, number, penalty, adjust)
         if shown_bonus:
             extras.append(("bonus", shown_bonus))
         costs: tuple[tuple[str, int], ...] = ()
         if purchase is not None:
             costs = ((purchase.pool, purchase.paid),)
             extras.append(("spend", f"{purchase.pool}:{purchase.paid}"))
-        if penalty:
-            extras.append(("penalty", penalty))
-        if adjust:
-            extras.append(("adjust", adjust))
-        if number.untrained and number.untrained_rule in ("harder", "by"):
-            extras.append(("reason", "untrained"))
         if up:
             extras.append(("upgrade", up))
         if setback > shared_setback:

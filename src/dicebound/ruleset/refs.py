@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast, get_args
 
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import Sheet, ValueRef, ValueSource
@@ -40,20 +40,7 @@ __all__ = [
     "trace",
 ]
 
-SOURCES: tuple[str, ...] = (
-    "const",
-    "field",
-    "derived",
-    "abilityScore",
-    "abilityMod",
-    "abilityModFromField",
-    "skillMod",
-    "saveMod",
-    "liveTrack",
-    "livePool",
-    "listSum",
-    "itemStat",
-)
+SOURCES: tuple[str, ...] = get_args(ValueSource)  # one list: the model's
 
 ID_SOURCES: Mapping[str, str] = {
     "field": "fields",
