@@ -15,7 +15,7 @@ import pytest
 from dicebound.dice import SeededDice
 from dicebound.kinds.dice_pool import PoolCheck, PoolOutcome, distribution, roll
 from dicebound.spend import Reroll
-from test_stats_dice_sum import ALPHA, THROWS, chi_square_p
+from stats import ALPHA, THROWS, chi_square_p
 
 pytestmark = pytest.mark.stats
 

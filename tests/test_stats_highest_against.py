@@ -19,7 +19,7 @@ from dicebound.dice import SeededDice
 from dicebound.kinds import dice_highest, roll_against
 from dicebound.kinds.dice_highest import CriticalRule, Dark, HighestCheck, HighestConfig
 from dicebound.kinds.roll_against import AgainstCheck, AgainstConfig, CritRule
-from test_stats_dice_sum import ALPHA, THROWS, chi_square_p
+from stats import ALPHA, THROWS, chi_square_p
 
 pytestmark = pytest.mark.stats
 

@@ -23,7 +23,7 @@ from dicebound.engine import prepare_check
 from dicebound.kinds.step_pool import StepCheck, distribution, roll
 from dicebound.ruleset.compile import compile_ruleset
 from dicebound.tags.parse import parse_tags
-from test_stats_dice_sum import ALPHA, THROWS, chi_square_p
+from stats import ALPHA, THROWS, chi_square_p
 
 pytestmark = pytest.mark.stats
 
