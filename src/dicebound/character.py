@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 from dicebound.errors import CharacterInvalid
 from dicebound.problems import Path, Problem, did_you_mean, sort_problems
@@ -53,7 +53,7 @@ from dicebound.sheet import (
     frozen_map,
 )
 
-__all__ = ["NAME_MAX", "SIZE_MAX", "load_character"]
+__all__ = ["NAME_MAX", "SIZE_MAX", "live_to_json", "load_character"]
 
 NAME_MAX = 100
 SIZE_MAX = 64 * 1024
@@ -69,6 +69,41 @@ def load_character(ruleset: Ruleset, raw: object) -> Character:
         CharacterInvalid: listing every problem, each naming the bad key or id.
     """
     return _Loader(ruleset).load(raw)
+
+
+def live_to_json(live: Live) -> dict[str, Any]:
+    """The sparse live state in the character file's shape (FORMAT.md §6.2), keys whose
+    value is empty left out; ``load_character`` reads it back as an equal ``Live``.
+
+    A pool writes ``temp`` only when it holds temporary points; a wound track writes
+    ``overflow`` only when it is above 0 (its marks as they stand: most severe first on a
+    sequential track, ``""`` for a clear box on an indexed one).
+    """
+    out: dict[str, Any] = {}
+    pools: dict[str, dict[str, int]] = {}
+    for key, pool in live.pools.items():
+        entry = {"value": pool.value}
+        if pool.temp:
+            entry["temp"] = pool.temp
+        pools[key] = entry
+    wounds: dict[str, dict[str, Any]] = {}
+    for key, marked in live.wounds.items():
+        track: dict[str, Any] = {"marks": list(marked.marks)}
+        if marked.overflow:
+            track["overflow"] = marked.overflow
+        wounds[key] = track
+    parts: tuple[tuple[str, object], ...] = (
+        ("pools", pools),
+        ("tracks", dict(live.tracks)),
+        ("wounds", wounds),
+        ("text", dict(live.text)),
+        ("conditions", list(live.conditions)),
+        ("states", dict(live.states)),
+    )
+    for name, value in parts:
+        if value:
+            out[name] = value
+    return out
 
 
 def _show(value: object) -> str:

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from dicebound.bands import Bands, band_value, read_band
 from dicebound.dice import DiceSource, ForcedFaces, SeededDice
 from dicebound.errors import DiceError, TagError, UsageError
-from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
 from dicebound.kinds.registry import kind_player
 from dicebound.overrides import Override, select_override
 from dicebound.problems import did_you_mean
@@ -35,12 +35,14 @@ __all__ = [
     "CheckResult",
     "PlayerChoices",
     "PreparedCheck",
+    "Settlement",
     "ladder_in_force",
     "outcome_label",
     "pool_named",
     "prepare_check",
     "read_outcome",
     "resolve_text",
+    "settle_after",
     "tag_seed",
 ]
 
@@ -50,7 +52,13 @@ Result = Literal["success", "failure", "critical_success", "critical_failure"]
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
-    """A resolved tag: the record, who rolled, the outcome and the live-state changes."""
+    """A resolved tag: the record, who rolled, the outcome and the live-state changes.
+
+    ``ask`` (the tag as the model wrote it), ``roller`` (the roller as it stood when the
+    tag was thrown, earlier tags of the text paid) and ``faces`` (the forced faces this
+    tag consumed, in order; empty when seeded) let a caller settle the check later
+    (``settle_after``). They are not in ``to_json``.
+    """
 
     record: Record
     who: str
@@ -59,6 +67,9 @@ class CheckResult:
     critical: Critical
     choice: Literal["open", "succeed", "fail"] | None = None
     changes: tuple[Change, ...] = ()
+    ask: str = ""
+    roller: Character | None = None
+    faces: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -365,38 +376,75 @@ def read_outcome(ruleset: Ruleset, prepared: PreparedCheck, outcome: Any) -> Rea
     return Reading(band.label, band.success, band.critical, band.id)
 
 
-def _resolve_one(
+@dataclass(frozen=True, slots=True)
+class _Thrown:
+    """One tag prepared and thrown, nothing read or paid yet."""
+
+    prepared: PreparedCheck
+    rolled: Rolled
+
+
+def _throw(
     ruleset: Ruleset,
     party: Sequence[Character],
     match: TagMatch,
     ladder: Sequence[LadderStep],
     dice: DiceSource,
-    seed: str | None,
-    choices: PlayerChoices,
-) -> tuple[CheckResult, Character | None]:
-    """Throw one tag's check; give its result and the roller as they stand after it
-    (None when the check changed nothing)."""
+) -> _Thrown:
     prepared = _prepare_memo(ruleset, party, match, ladder)
     try:
         rolled = prepared.player.roll(prepared.prepared.check, dice)
     except DiceError as exc:
         raise TagError(str(exc), match.span) from exc
-    costs = prepared.prepared.costs
+    return _Thrown(prepared, rolled)
+
+
+@dataclass(frozen=True, slots=True)
+class _Settled:
+    """A thrown check read and paid for: its result, the payer as it stands after paying
+    (None when nothing was paid), the after-spend's sentence when it bought nothing, and
+    whether the reading left a choice open before ``choose``."""
+
+    result: CheckResult
+    after: Character | None
+    message: str | None
+    was_open: bool
+
+
+def _settle(
+    ruleset: Ruleset,
+    match: TagMatch,
+    thrown: _Thrown,
+    payer: Character,
+    costs: tuple[tuple[str, int], ...],
+    seed: str | None,
+    choices: PlayerChoices,
+) -> _Settled:
+    """Apply the player's choices to a thrown check, read it, write its record and pay
+    ``costs`` plus what a spend after the roll bought, all from ``payer``."""
+    prepared, rolled = thrown.prepared, thrown.rolled
+    message: str | None = None
     after_spend = getattr(prepared.player, "after", None)
     if choices.after is not None and after_spend is not None:
         pool_id = pool_named(ruleset, choices.after[0])
-        spent = after_spend(
-            prepared.prepared.check,
-            rolled.outcome,
-            pool_id,
-            choices.after[1],
-            SheetView(ruleset, prepared.who),
-        )
+        try:
+            spent = after_spend(
+                prepared.prepared.check,
+                rolled.outcome,
+                pool_id,
+                choices.after[1],
+                SheetView(ruleset, payer),
+            )
+        except TagError as exc:
+            raise TagError(exc.message, match.span) from exc
         rolled = spent.rolled
         if spent.cost is not None:
             costs = (*costs, spent.cost)
+        else:
+            message = spent.message
     reading = read_outcome(ruleset, prepared, rolled.outcome)
-    if reading.choice == "open" and choices.choose is not None:
+    was_open = reading.choice == "open"
+    if was_open and choices.choose is not None:
         # Sacrifice: the player fails, or succeeds at a cost (DESIGN.md).
         reading = replace(reading, success=choices.choose == "succeed", choice=choices.choose)
     extras: list[tuple[str, str | int]] = [("who", prepared.who.name)]
@@ -423,7 +471,7 @@ def _resolve_one(
     changes: tuple[Change, ...] = ()
     after: Character | None = None
     if costs:
-        paid = pay(ruleset, prepared.who, costs)
+        paid = pay(ruleset, payer, costs)
         if isinstance(paid, PaymentRefused):  # prepare checked it: this is a kind's bug
             raise TagError(f"the check could not be paid for: {paid.message}", match.span)
         changes, after = paid.changes, paid.character
@@ -435,8 +483,27 @@ def _resolve_one(
         critical=reading.critical,
         choice=reading.choice,
         changes=changes,
+        ask=match.raw,
+        roller=prepared.who,
     )
-    return result, after
+    return _Settled(result, after, message, was_open)
+
+
+def _resolve_one(
+    ruleset: Ruleset,
+    party: Sequence[Character],
+    match: TagMatch,
+    ladder: Sequence[LadderStep],
+    dice: DiceSource,
+    seed: str | None,
+    choices: PlayerChoices,
+) -> tuple[CheckResult, Character | None]:
+    """Throw one tag's check; give its result and the roller as they stand after it
+    (None when the check changed nothing)."""
+    thrown = _throw(ruleset, party, match, ladder, dice)
+    prepared = thrown.prepared
+    settled = _settle(ruleset, match, thrown, prepared.who, prepared.prepared.costs, seed, choices)
+    return settled.result, settled.after
 
 
 def resolve_text(
@@ -461,7 +528,8 @@ def resolve_text(
     if (seed is None) == (faces is None):
         raise UsageError("give exactly one of seed and faces.")
     ladder = ladder_in_force(ruleset, layers)
-    forced = ForcedFaces(faces) if faces is not None else None
+    given = tuple(faces) if faces is not None else ()
+    forced = ForcedFaces(given) if faces is not None else None
     members = list(party)
     items: list[CheckResult | CheckFailure] = []
     replacements: list[tuple[tuple[int, int], str]] = []
@@ -469,10 +537,13 @@ def resolve_text(
         tag_seed_text = None if seed is None else tag_seed(str(seed), index)
         dice: DiceSource = forced if forced is not None else SeededDice(str(tag_seed_text))
         item: CheckResult | CheckFailure
+        first = forced.used if forced is not None else 0
         try:
             item, after = _resolve_one(
                 ruleset, members, match, ladder, dice, tag_seed_text, choices or _NO_CHOICES
             )
+            if forced is not None:
+                item = replace(item, faces=given[first : forced.used])
             if after is not None:  # a pool was paid: later tags see the new values
                 members = [after if c.name == after.name else c for c in members]
         except TagError as exc:
@@ -486,3 +557,74 @@ def resolve_text(
             f"{forced.left} forced face(s) were left over: the checks threw {forced.used}."
         )
     return CheckReport(rewrite(text, replacements), tuple(items), tuple(members))
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """A check settled after it was thrown (``settle_after``).
+
+    ``result`` is the check as ``check --after``/``--choose`` would have made it, its
+    ``changes`` only what this settlement paid (``paid``); ``character`` is the roller
+    as it stands after paying (None when nothing was paid); ``message`` says why nothing
+    was paid when a spend after the roll bought nothing.
+    """
+
+    result: CheckResult
+    paid: tuple[Change, ...]
+    character: Character | None
+    message: str | None
+
+
+def settle_after(
+    ruleset: Ruleset,
+    then: Sequence[Character],
+    now: Character,
+    ask: str,
+    *,
+    seed: str | None = None,
+    faces: Sequence[int] | None = None,
+    layers: Sequence[str] = (),
+    choices: PlayerChoices,
+) -> Settlement:
+    """Replay one thrown tag and apply the player's choices made once the dice were seen.
+
+    ``ask`` is the tag as written (with its ``[skill_check: ...]`` brackets), ``then``
+    the party as it stood when it was thrown, from exactly one of ``seed`` (used as it
+    is: the tag's own seed) or ``faces`` (exactly the faces it consumed). A spend after
+    the roll (``choices.after``) is judged against and paid from ``now``, the roller as
+    it stands now; what the check cost when it was first thrown is not paid again.
+    ``choices.choose`` settles an open choice (a Sacrifice).
+
+    Raises:
+        TagError: the tag does not resolve, the check offers no spending after the roll
+            while ``choices.after`` is given, or ``choices.choose`` is given and the check
+            leaves no choice open.
+        UsageError: not exactly one tag, not exactly one of ``seed`` and ``faces``, faces
+            left over, ``now`` not the roller, or an unknown layer.
+    """
+    if (seed is None) == (faces is None):
+        raise UsageError("give exactly one of seed and faces.")
+    matches = parse_tags(ask)
+    if len(matches) != 1:
+        raise UsageError(f"a settlement takes exactly one check tag, not {len(matches)}.")
+    match = matches[0]
+    ladder = ladder_in_force(ruleset, layers)
+    forced = ForcedFaces(faces) if faces is not None else None
+    dice: DiceSource = forced if forced is not None else SeededDice(str(seed))
+    thrown = _throw(ruleset, list(then), match, ladder, dice)
+    if forced is not None and forced.left:
+        raise UsageError(
+            f"{forced.left} forced face(s) were left over: the check threw {forced.used}."
+        )
+    roller = thrown.prepared.who
+    if now.name != roller.name:
+        raise UsageError(f"{now.name} is not the roller of this check ({roller.name}).")
+    if choices.after is not None and getattr(thrown.prepared.player, "after", None) is None:
+        raise TagError(
+            f"{ruleset.resolution.kind} checks offer no spending after the roll.", match.span
+        )
+    settled = _settle(ruleset, match, thrown, now, (), seed, choices)
+    if choices.choose is not None and not settled.was_open:
+        raise TagError("this check has no open choice to settle.", match.span)
+    result = replace(settled.result, faces=tuple(faces) if faces is not None else ())
+    return Settlement(result, result.changes, settled.after, settled.message)

@@ -27,9 +27,14 @@ from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.tags.parse import parse_tags
 
-__all__ = ["CheckOdds", "OutcomeOdds", "check_odds"]
+__all__ = ["CheckOdds", "OutcomeOdds", "check_odds", "fraction_text"]
 
 _PLAIN_ORDER = ("Critical success", "Success", "Failure", "Critical failure")
+
+
+def fraction_text(p: Fraction) -> str:
+    """An exact fraction as ``"num/den"``, or the whole number alone."""
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +52,20 @@ class CheckOdds:
     title: str
     outcomes: tuple[OutcomeOdds, ...]
     success: Fraction
+
+    def to_json(self) -> dict[str, object]:
+        """What ``dicebound odds --json`` prints: every probability an exact fraction
+        ``"num/den"`` (a whole number written alone)."""
+        outcomes = [
+            {
+                "label": o.label,
+                "success": o.success,
+                "critical": o.critical,
+                "probability": fraction_text(o.probability),
+            }
+            for o in self.outcomes
+        ]
+        return {"outcomes": outcomes, "success": fraction_text(self.success)}
 
 
 def _outcomes(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -> list[OutcomeOdds]:

@@ -17,7 +17,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import NoReturn, TextIO
 
@@ -28,19 +27,15 @@ from dicebound.errors import (
     CharacterInvalid,
     DiceboundError,
     RulesetInvalid,
-    TagError,
     UsageError,
 )
-from dicebound.odds import check_odds
+from dicebound.lesson import gm_lesson
+from dicebound.odds import check_odds, fraction_text
 from dicebound.render.html import report_html
 from dicebound.render.text import render_text
 from dicebound.report import build_report, report_text
 from dicebound.ruleset.compile import load_ruleset_text
-from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.ruleset.schema import ruleset_json_schema
-from dicebound.sheet import Character
-from dicebound.teach import example_target as _example_target
-from dicebound.teach import gm_text, sheet_summary
 from dicebound.throw import roll_json
 
 __all__ = ["main"]
@@ -170,33 +165,19 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if not report.errors else 1
 
 
-def _fraction_text(p: Fraction) -> str:
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-
-
 def _odds(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = read_ruleset(args.ruleset)
     character = read_character(ruleset, args.character)
     after = _after(args.after) if args.after is not None else None
     odds = check_odds(ruleset, character, args.tag, layers=args.layer, after=after)
     if args.json:
-        outcomes = [
-            {
-                "label": o.label,
-                "success": o.success,
-                "critical": o.critical,
-                "probability": _fraction_text(o.probability),
-            }
-            for o in odds.outcomes
-        ]
-        body = {"outcomes": outcomes, "success": _fraction_text(odds.success)}
-        json.dump(body, out, indent=2)
+        json.dump(odds.to_json(), out, indent=2)
         out.write("\n")
     else:
         out.write(f"{odds.title}\n")
         for o in odds.outcomes:
             out.write(
-                f"  {o.label:<20} {float(o.probability):8.2%}  ({_fraction_text(o.probability)})\n"
+                f"  {o.label:<20} {float(o.probability):8.2%}  ({fraction_text(o.probability)})\n"
             )
         out.write(f"  {'Chance of success':<20} {float(odds.success):8.2%}\n")
     return 0
@@ -213,41 +194,14 @@ def _roll(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _rollable_target(ruleset: Ruleset, character: Character) -> str:
-    """The first skill (else save, else ability) this character can roll."""
-    sheet = ruleset.sheet
-    labels = [i.label for i in (*sheet.skills, *sheet.saves)] + [a.label for a in sheet.abilities]
-    first_step = ruleset.resolution.ladder[0].label
-    for label in labels:
-        try:
-            check_odds(ruleset, character, f'skill="{label}" difficulty="{first_step}"')
-        except TagError:
-            continue
-        return label
-    return _example_target(ruleset)
-
-
 def _gm(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = read_ruleset(args.ruleset)
-    ladder = ladder_in_force(ruleset, args.layer)
-    chance = None
-    who = None
+    ladder_in_force(ruleset, args.layer)  # an unknown layer is named before the character
+    character = None
     if args.character is not None:
         character = read_character(ruleset, args.character)
-        skill = args.skill or _rollable_target(ruleset, character)
-        who = f"{character.name}'s {skill}"
-
-        def chance(step: LadderStep) -> Fraction | None:
-            tag = f'skill="{skill}" difficulty="{step.label}"'
-            try:
-                return check_odds(ruleset, character, tag, layers=args.layer).success
-            except TagError:
-                return None  # the character cannot roll it (an untrained "refuse")
-
-    text = gm_text(ruleset, ladder=ladder, chance=chance, who=who, layers=args.layer)
+    text = gm_lesson(ruleset, layers=args.layer, character=character, skill=args.skill)
     out.write(text + "\n")
-    if args.character is not None:
-        out.write("\nThe party:\n" + sheet_summary(ruleset, character) + "\n")
     return 0
 
 

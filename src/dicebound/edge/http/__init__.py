@@ -1,0 +1,5 @@
+"""The HTTP edge: FastAPI routes over ``dicebound.service``, errors as problem documents."""
+
+from dicebound.edge.http.app import create_app
+
+__all__ = ["create_app"]

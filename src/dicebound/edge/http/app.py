@@ -1,0 +1,81 @@
+"""The service's application: ``create_app(store_url)`` for uvicorn and the tests.
+
+Opening the app opens the store (migrating it), stores the packaged rulesets' versions
+it lacks, and settles the admin token: ``DICEBOUND_ADMIN_TOKEN`` when set, else the
+stored one, else a new one printed once on standard error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TextIO
+
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from dicebound import service
+from dicebound.edge.http.deps import StoreDep
+from dicebound.edge.http.problems import BodyLimit, install_handlers
+from dicebound.edge.http.routes import checks, games, rulesets
+from dicebound.edge.http.schemas import HealthOut
+from dicebound.store import Store, open_store
+
+__all__ = ["create_app", "prepare_store"]
+
+
+def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:
+    """Packaged rulesets in, the admin token settled; gives the admin token's hash."""
+    with store.write() as session:
+        service.sync_packaged_rulesets(session)
+        admin_hash, made = service.ensure_admin_token(session, admin_token)
+    if made is not None:
+        say.write(
+            "dicebound: made the admin token (shown once, only its hash is kept):\n"
+            f"  {made}\n"
+        )
+        say.flush()
+    return admin_hash
+
+
+def create_app(
+    store_url: str | None = None, *, store: Store | None = None, say: TextIO | None = None
+) -> FastAPI:
+    """The application over the store at ``store_url`` (see ``dicebound.store.store_url``),
+    or over an open ``store``."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        opened = store if store is not None else open_store(store_url)
+        app.state.store = opened
+        app.state.admin_hash = prepare_store(
+            opened, admin_token=os.environ.get("DICEBOUND_ADMIN_TOKEN"), say=say or sys.stderr
+        )
+        try:
+            yield
+        finally:
+            if store is None:
+                opened.close()
+
+    app = FastAPI(
+        title="dicebound",
+        version=service.dicebound_version(),
+        summary="Resolve tabletop role-playing checks from a game's ruleset, over HTTP.",
+        lifespan=lifespan,
+    )
+    install_handlers(app)
+
+    @app.get("/health", response_model=HealthOut, tags=["service"])
+    def health(store: StoreDep) -> dict[str, object]:
+        """The service answers and its store does (one query)."""
+        with store.read() as session:
+            session.execute(text("SELECT 1"))
+        return {"ok": True, "store": store.dialect, "version": service.dicebound_version()}
+
+    app.include_router(rulesets.router)
+    app.include_router(games.router)
+    app.include_router(checks.router)
+    app.add_middleware(BodyLimit)
+    return app

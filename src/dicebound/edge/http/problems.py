@@ -1,0 +1,195 @@
+"""Errors as RFC 9457 problem documents, and the size limits read before any parsing.
+
+Every refusal, from any layer, leaves as ``application/problem+json`` with ``title``,
+``status`` and ``detail`` (plus ``problems`` for a file refused at import); nothing
+leaves as a traceback. A request body past its limit is refused with 413 while it is
+still being read, before any JSON is parsed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError, StatementError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dicebound.edge.http.schemas import ProblemOut
+from dicebound.service import LIMITS, ServiceError
+
+__all__ = ["PROBLEMS", "BodyLimit", "decode_body", "install_handlers", "problem"]
+
+log = logging.getLogger("dicebound.http")
+
+PROBLEM_TYPE = "application/problem+json"
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ProblemOut, "content": {PROBLEM_TYPE: {}}, "description": text}
+    for status, text in (
+        (401, "No token, or not one this may use"),
+        (403, "A game's token where the admin's is needed"),
+        (404, "Not here, or not this token's"),
+        (409, "Conflicts with what is stored"),
+        (412, "The revision in If-Match is stale"),
+        (413, "Past one of the service's size limits"),
+        (422, "The request cannot be done as asked"),
+        (428, "If-Match is missing"),
+    )
+}
+
+_TITLES = {
+    400: "Bad request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Too large",
+    415: "Unsupported media type",
+    422: "Unprocessable request",
+    500: "Internal error",
+}
+
+
+def problem(
+    status: int,
+    detail: str,
+    *,
+    title: str | None = None,
+    problems: Sequence[dict[str, str]] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    body: dict[str, Any] = {
+        "type": "about:blank",
+        "title": title or _TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+    }
+    if problems is not None:
+        body["problems"] = list(problems)
+    if status == 401:
+        headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
+
+
+def decode_body(raw: bytes, what: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ServiceError(
+            422, "Unprocessable request", f"the {what} is not UTF-8 text (byte {exc.start})."
+        ) from exc
+
+
+def _loc(loc: Sequence[Any]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Map every error to a problem document."""
+
+    @app.exception_handler(ServiceError)
+    async def _service(_: Request, exc: ServiceError) -> JSONResponse:
+        problems = [p.to_json() for p in exc.problems] if exc.problems else None
+        return problem(exc.status, exc.detail, title=exc.title, problems=problems)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        items = [
+            {"path": _loc(e.get("loc", ())), "code": str(e.get("type", "invalid")), "message": str(e.get("msg", ""))}
+            for e in exc.errors()
+        ]
+        first = items[0] if items else {"path": "", "message": "the request is not valid"}
+        where = f"{first['path']}: " if first["path"] else ""
+        return problem(422, f"{where}{first['message']}.", problems=jsonable_encoder(items))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail if isinstance(exc.detail, str) else _TITLES.get(exc.status_code, "")
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = "there is nothing at this path."
+        return problem(exc.status_code, detail, headers=dict(exc.headers or {}))
+
+    @app.exception_handler(UnicodeError)
+    async def _unicode(_: Request, exc: UnicodeError) -> JSONResponse:
+        return problem(
+            422, "the request holds text that is not valid Unicode (a lone surrogate or a bad byte)."
+        )
+
+    @app.exception_handler(StatementError)
+    async def _statement(_: Request, exc: StatementError) -> JSONResponse:
+        if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+            log.error("store connection lost: %s", exc.orig)
+            return problem(503, "the store is not answering; retry shortly.", title="Unavailable")
+        log.warning("store refused a value: %s", exc.orig)
+        return problem(422, "the request holds a value the store cannot keep (such as a NUL character).")
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return problem(500, "dicebound failed on this request; it has been logged.")
+
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_GENERAL_LIMIT = 512 * 1024
+
+
+def _limit_for(method: str, path: str) -> tuple[int, str]:
+    parts = path.strip("/").split("/")
+    if method == "POST" and parts == ["rulesets"]:
+        return LIMITS.ruleset_bytes, "a ruleset may be at most 262,144 bytes (256 KB)"
+    if method == "PUT" and len(parts) == 4 and parts[0] == "games" and parts[2] == "characters":
+        return LIMITS.character_bytes, "a character may be at most 65,536 bytes (64 KB)"
+    return _GENERAL_LIMIT, "a request body may be at most 524,288 bytes (512 KB)"
+
+
+class BodyLimit:
+    """Refuses a body past its route's limit with 413 while reading it, whatever its
+    Content-Length says, and hands the app the body it read."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        limit, sentence = _limit_for(scope["method"], scope["path"])
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                response = problem(413, f"the body is over {limit:,} bytes: {sentence}.")
+                await response(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)

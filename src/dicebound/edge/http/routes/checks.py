@@ -1,0 +1,111 @@
+"""``/games/{game}/checks`` and ``/records``: throwing, paying, the history, replays."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Path, Query
+
+from dicebound import service
+from dicebound.edge.http.deps import Caller, StoreDep
+from dicebound.edge.http.problems import PROBLEMS
+from dicebound.edge.http.schemas import (
+    SEED_PATTERN,
+    AfterIn,
+    AfterOut,
+    CheckIn,
+    CheckOut,
+    RecordOut,
+    RecordPage,
+    VerifyOut,
+)
+from dicebound.service import ServiceError
+
+router = APIRouter(tags=["checks"], responses=PROBLEMS)
+
+RecordId = Annotated[int, Path(ge=1, le=2**62)]
+
+
+def _seed(seed: str | int | None) -> str | None:
+    import re
+
+    if seed is None:
+        return None
+    text = str(seed)
+    if not re.fullmatch(SEED_PATTERN, text):
+        raise ServiceError(
+            422,
+            "Unprocessable request",
+            "a seed is 1 to 200 printable ASCII characters without spaces.",
+        )
+    return text
+
+
+@router.post("/games/{game}/checks", response_model=CheckOut)
+def checks(
+    game: str,
+    body: CheckIn,
+    caller: Caller,
+    store: StoreDep,
+    idempotency_key: Annotated[str | None, Header(min_length=1, max_length=200)] = None,
+) -> dict[str, object]:
+    """Resolve every tag of a text: dice thrown, sheet applied, spends and charms paid,
+    every record written, in one transaction. Each result carries its record ``id``."""
+    if body.seed is not None and body.faces is not None:
+        raise ServiceError(422, "Unprocessable request", "give a seed or faces, not both.")
+    seed = _seed(body.seed)
+    with store.write() as session:
+        return service.run_checks(
+            session,
+            caller,
+            game,
+            text=body.text,
+            seed=seed,
+            faces=body.faces,
+            choose=body.choose,
+            idempotency_key=idempotency_key,
+        )
+
+
+@router.get("/games/{game}/records", response_model=RecordPage)
+def records(
+    game: str,
+    caller: Caller,
+    store: StoreDep,
+    before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> dict[str, object]:
+    """The game's records, newest first."""
+    with store.read() as session:
+        return service.list_records(session, caller, game, before, limit)
+
+
+@router.get("/games/{game}/records/{record_id}", response_model=RecordOut)
+def record(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> dict[str, object]:
+    with store.read() as session:
+        return service.get_record(session, caller, game, record_id)
+
+
+@router.post("/games/{game}/records/{record_id}/after", response_model=AfterOut)
+def after(
+    game: str, record_id: RecordId, body: AfterIn, caller: Caller, store: StoreDep
+) -> dict[str, object]:
+    """The player's answer after the roll: a step-pool raise (``pool``, ``points``) or a
+    Sacrifice's ``choose``. Accepted once; an answer that buys nothing changes nothing."""
+    with store.write() as session:
+        return service.answer_after(
+            session,
+            caller,
+            game,
+            record_id,
+            pool=body.pool,
+            points=body.points,
+            choose=body.choose,
+        )
+
+
+@router.get("/games/{game}/records/{record_id}/verify", response_model=VerifyOut)
+def verify(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> dict[str, object]:
+    """Replay the record from its seed, its ruleset version and the sheet as it stood."""
+    with store.read() as session:
+        return service.verify_record(session, caller, game, record_id)

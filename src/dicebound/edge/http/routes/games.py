@@ -1,0 +1,121 @@
+"""``/games``: a game, its characters, their live state, the Game Master's text, odds."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
+
+from dicebound import service
+from dicebound.edge.http.deps import Caller, StoreDep
+from dicebound.edge.http.problems import PROBLEMS
+from dicebound.edge.http.schemas import (
+    CharacterOut,
+    CharacterStored,
+    GameIn,
+    GameMade,
+    GameOut,
+    GmOut,
+    LiveOut,
+    LivePatch,
+    OddsIn,
+    OddsOut,
+)
+
+router = APIRouter(tags=["games"], responses=PROBLEMS)
+
+_CHARACTER_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    }
+}
+
+
+@router.post("/games", status_code=201, response_model=GameMade)
+def create_game(body: GameIn, caller: Caller, store: StoreDep) -> dict[str, object]:
+    """Make a game (admin), pinned to a ruleset version; its token is shown only here."""
+    with store.write() as session:
+        return service.create_game(
+            session, caller, body.name, body.ruleset, body.version, body.layers
+        )
+
+
+@router.get("/games/{game}", response_model=GameOut)
+def get_game(game: str, caller: Caller, store: StoreDep) -> dict[str, object]:
+    with store.read() as session:
+        return service.get_game(session, caller, game)
+
+
+@router.put(
+    "/games/{game}/characters/{name}",
+    response_model=CharacterStored,
+    responses={201: {"model": CharacterStored, "description": "Made"}},
+    openapi_extra=_CHARACTER_BODY,
+)
+async def put_character(
+    game: str, name: str, request: Request, response: Response, caller: Caller, store: StoreDep
+) -> Any:
+    """Put a character file (DESIGN.md "Characters"): 201 when new, 200 when replaced."""
+    raw = await request.body()
+
+    def work() -> tuple[dict[str, object], bool]:
+        with store.write() as session:
+            return service.put_character(session, caller, game, name, raw)
+
+    answer, made = await run_in_threadpool(work)
+    response.status_code = 201 if made else 200
+    response.headers["ETag"] = f'"{answer["revision"]}"'
+    return answer
+
+
+@router.get("/games/{game}/characters/{name}", response_model=CharacterOut)
+def get_character(
+    game: str, name: str, caller: Caller, store: StoreDep, response: Response
+) -> dict[str, object]:
+    """The sheet, the live state and its revision (also the ETag, for If-Match)."""
+    with store.read() as session:
+        answer = service.get_character(session, caller, game, name)
+    response.headers["ETag"] = f'"{answer["revision"]}"'
+    return answer
+
+
+@router.patch("/games/{game}/characters/{name}/live", response_model=LiveOut)
+def patch_live(
+    game: str,
+    name: str,
+    body: LivePatch,
+    caller: Caller,
+    store: StoreDep,
+    response: Response,
+    if_match: Annotated[str | None, Header(max_length=40)] = None,
+) -> dict[str, object]:
+    """Mark harm or refill pools; ``If-Match`` must carry the revision last read."""
+    patch = body.model_dump(exclude_none=True)
+    with store.write() as session:
+        answer = service.patch_live(session, caller, game, name, if_match, patch)
+    response.headers["ETag"] = f'"{answer["revision"]}"'
+    return answer
+
+
+@router.get("/games/{game}/gm", response_model=GmOut)
+def gm(
+    game: str,
+    caller: Caller,
+    store: StoreDep,
+    character: Annotated[str | None, Query(max_length=100)] = None,
+    skill: Annotated[str | None, Query(max_length=100)] = None,
+) -> dict[str, str]:
+    """What ``dicebound gm`` prints, for the model's prompt; with a character, the
+    chance at every step."""
+    with store.read() as session:
+        return service.gm_for_game(session, caller, game, character, skill)
+
+
+@router.post("/games/{game}/odds", response_model=OddsOut)
+def odds(game: str, body: OddsIn, caller: Caller, store: StoreDep) -> dict[str, object]:
+    """The exact chance of every outcome of one tag, as ``odds --json``."""
+    after = (body.after.pool, body.after.points) if body.after is not None else None
+    with store.read() as session:
+        return service.odds_for_game(session, caller, game, body.tag, body.who, after)

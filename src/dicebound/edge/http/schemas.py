@@ -1,0 +1,269 @@
+"""The JSON of the HTTP API, as pydantic models: every body and every answer.
+
+Kept at the edge: the core knows nothing of pydantic. Field names are the JSON's
+(``from`` through an alias). Requests refuse unknown keys, so a typo is a 422 naming
+it rather than a silently ignored field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "AfterIn",
+    "AfterOut",
+    "ChangeOut",
+    "CharacterOut",
+    "CharacterStored",
+    "CheckIn",
+    "CheckOut",
+    "CheckResultOut",
+    "GameIn",
+    "GameMade",
+    "GameOut",
+    "GmOut",
+    "HealthOut",
+    "LiveOut",
+    "LivePatch",
+    "OddsIn",
+    "OddsOut",
+    "ProblemOut",
+    "RecordOut",
+    "RecordPage",
+    "RollIn",
+    "RollOut",
+    "RulesetEntry",
+    "RulesetStored",
+    "VerifyOut",
+]
+
+Critical = Literal["success", "failure", "both"] | None
+Choice = Literal["open", "succeed", "fail"] | None
+SEED_PATTERN = r"^[\x21-\x7e]{1,200}$"
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ProblemItem(BaseModel):
+    path: str
+    code: str
+    message: str
+
+
+class ProblemOut(BaseModel):
+    """An error, as RFC 9457 problem details (``application/problem+json``)."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    problems: list[ProblemItem] | None = None
+
+
+class HealthOut(BaseModel):
+    ok: bool
+    store: Literal["sqlite", "postgresql"]
+    version: str
+
+
+class RulesetEntry(BaseModel):
+    id: str
+    version: int
+    name: str
+    kind: str
+    packaged: bool
+
+
+class RulesetStored(BaseModel):
+    id: str
+    version: int
+
+
+class GameIn(_In):
+    name: str = Field(min_length=1, max_length=200)
+    ruleset: str = Field(min_length=1, max_length=100)
+    version: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    layers: list[str] = Field(default_factory=list, max_length=50)
+
+
+class GameMade(BaseModel):
+    id: str
+    token: str = Field(description="The game's token: shown once, stored only as a hash.")
+    ruleset: str
+    version: int
+    layers: list[str]
+
+
+class GameOut(BaseModel):
+    id: str
+    name: str
+    ruleset: str
+    version: int
+    layers: list[str]
+    characters: list[str]
+
+
+class CharacterStored(BaseModel):
+    name: str
+    revision: int
+
+
+class CharacterOut(BaseModel):
+    name: str
+    sheet: dict[str, Any] | None
+    live: dict[str, Any]
+    revision: int
+
+
+class PoolIn(_In):
+    value: int
+    temp: int | None = None
+
+
+class LivePatch(_In):
+    """Live-state changes: a pool's number sets its value; the rest replace what they name."""
+
+    pools: dict[str, int | PoolIn] | None = None
+    tracks: dict[str, int] | None = None
+    wounds: dict[str, Any] | None = None
+    text: dict[str, str] | None = None
+    conditions: list[str] | None = None
+    states: dict[str, str] | None = None
+
+
+class LiveOut(BaseModel):
+    revision: int
+    live: dict[str, Any]
+
+
+class GmOut(BaseModel):
+    text: str
+
+
+class CheckIn(_In):
+    text: str = Field(description="Game Master text with [skill_check: ...] tags.")
+    seed: str | int | None = Field(
+        default=None, description="Replays the checks; a fresh one is made when absent."
+    )
+    faces: list[int] | None = Field(default=None, description="Forced faces, in throw order.")
+    choose: Literal["fail", "succeed"] | None = None
+
+
+class ChangeOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    who: str
+    pool: str
+    from_: int = Field(alias="from")
+    to: int
+
+
+class CheckResultOut(BaseModel):
+    id: int
+    tag: str
+    who: str
+    outcome: str
+    success: bool
+    critical: Critical
+    choice: Choice
+    attrs: dict[str, str]
+    changes: list[ChangeOut]
+
+
+class CheckErrorOut(BaseModel):
+    tag: str
+    error: str
+
+
+class CheckOut(BaseModel):
+    text: str
+    results: list[CheckResultOut]
+    errors: list[CheckErrorOut]
+
+
+class RecordOut(BaseModel):
+    id: int
+    created: str
+    tag: str
+    attrs: dict[str, str]
+    who: str
+    outcome: str
+    success: bool
+    critical: Critical
+    choice: Choice
+    offer: str | None
+    changes: list[ChangeOut]
+    seed: str | None
+    ruleset: str
+    version: int
+    answered: dict[str, Any] | None = None
+
+
+class RecordPage(BaseModel):
+    records: list[RecordOut]
+    next: int | None = Field(description="Pass as ?before= for the next page; null on the last.")
+
+
+class AfterIn(_In):
+    pool: str | None = Field(default=None, min_length=1, max_length=100)
+    points: int | None = Field(default=None, ge=1, le=1_000_000)
+    choose: Literal["fail", "succeed"] | None = None
+
+
+class AfterOut(RecordOut):
+    paid: list[ChangeOut]
+
+
+class Difference(BaseModel):
+    field: str
+    stored: Any = None
+    replayed: Any = None
+
+
+class VerifyOut(BaseModel):
+    verified: bool
+    differences: list[Difference]
+
+
+class SpendIn(_In):
+    pool: str = Field(min_length=1, max_length=100)
+    points: int = Field(ge=1, le=1_000_000)
+
+
+class OddsIn(_In):
+    tag: str
+    who: str | None = Field(default=None, max_length=100)
+    after: SpendIn | None = None
+
+
+class OutcomeOddsOut(BaseModel):
+    label: str
+    success: bool
+    critical: Critical
+    probability: str = Field(description='An exact fraction: "num/den", "0" or "1".')
+
+
+class OddsOut(BaseModel):
+    outcomes: list[OutcomeOddsOut]
+    success: str
+
+
+class RollIn(_In):
+    ruleset: str = Field(min_length=1, max_length=100)
+    version: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    dice: str
+    seed: str | int | None = None
+
+
+class RollOut(BaseModel):
+    """What ``dicebound roll --json`` prints: every die by name, the symbols, the seed."""
+
+    model_config = ConfigDict(extra="allow")
+
+    text: str
+    seed: str
+    success: bool

@@ -1,0 +1,1004 @@
+"""What the service does, once per request, in one transaction: no HTTP, no MCP here.
+
+Every function takes an open ``Session`` (one transaction, opened by the caller through
+``Store.write()`` or ``Store.read()``) and the caller's ``Access``, reads and locks what
+it needs, calls the pure core with values, and writes the outcome back. A failure
+anywhere raises a ``ServiceError`` before the caller commits, so nothing is half
+written: no pool paid without its record, no record without its payment.
+
+Choices where API.md is silent are in ``docs/service.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import metadata
+from typing import Any, Literal, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from dicebound.character import live_to_json, load_character
+from dicebound.dice import fresh_seed
+from dicebound.edge.files import packaged_rulesets, ruleset_text
+from dicebound.engine import (
+    CheckResult,
+    PlayerChoices,
+    Settlement,
+    ladder_in_force,
+    resolve_text,
+    settle_after,
+)
+from dicebound.errors import (
+    CharacterInvalid,
+    DiceboundError,
+    RulesetInvalid,
+    TagError,
+    UsageError,
+)
+from dicebound.jsontext import keyed_twice, keys_written_twice
+from dicebound.lesson import gm_lesson
+from dicebound.odds import check_odds
+from dicebound.problems import Problem, did_you_mean
+from dicebound.ruleset.compile import load_ruleset_text
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character
+from dicebound.store.models import (
+    CharacterRow,
+    GameRow,
+    IdempotencyRow,
+    MetaRow,
+    RecordRow,
+    RulesetRow,
+)
+from dicebound.tags.parse import parse_tags
+from dicebound.throw import roll_json
+
+__all__ = [
+    "LIMITS",
+    "Access",
+    "ServiceError",
+    "answer_after",
+    "create_game",
+    "ensure_admin_token",
+    "get_character",
+    "get_game",
+    "get_record",
+    "get_ruleset",
+    "gm_for_game",
+    "list_records",
+    "list_rulesets",
+    "odds_for_game",
+    "patch_live",
+    "put_character",
+    "put_ruleset",
+    "roll_dice",
+    "run_checks",
+    "sync_packaged_rulesets",
+    "verify_record",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The sizes API.md fixes; each refused with 413 and a sentence."""
+
+    ruleset_bytes: int = 256 * 1024
+    character_bytes: int = 64 * 1024
+    text_bytes: int = 32 * 1024
+    tags_per_text: int = 20
+    records_per_page: int = 100
+
+
+LIMITS = Limits()
+
+
+class ServiceError(DiceboundError):
+    """A request refused: ``status`` is the HTTP status it maps to, ``title`` a short
+    name, the message one sentence; ``problems`` for a file refused at import."""
+
+    def __init__(
+        self,
+        status: int,
+        title: str,
+        detail: str,
+        problems: Sequence[Problem] = (),
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.problems = tuple(problems)
+
+
+def _not_found(detail: str) -> ServiceError:
+    return ServiceError(404, "Not found", detail)
+
+
+def _invalid(detail: str, problems: Sequence[Problem] = ()) -> ServiceError:
+    return ServiceError(422, "Unprocessable request", detail, problems)
+
+
+def _too_large(detail: str) -> ServiceError:
+    return ServiceError(413, "Too large", detail)
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """Who is calling: the bearer token as sent (or None) and whether it is the admin's."""
+
+    token: str | None
+    admin: bool
+
+    @staticmethod
+    def of(token: str | None, admin_hash: str | None) -> Access:
+        """Read a bearer token against the admin token's hash, in constant time."""
+        if token is None:
+            return Access(None, False)
+        is_admin = admin_hash is not None and hmac.compare_digest(token_hash(token), admin_hash)
+        return Access(token, is_admin)
+
+    def require_admin(self, doing: str) -> None:
+        if self.token is None:
+            raise ServiceError(401, "Unauthorized", f"{doing} needs the admin token.")
+        if not self.admin:
+            raise ServiceError(403, "Forbidden", f"only the admin token may {doing.lower()}.")
+
+
+def token_hash(token: str) -> str:
+    """How a token is kept: SHA-256 (tokens are 256 random bits, so no slow hash is needed)."""
+    return hashlib.sha256(token.encode("utf-8", errors="replace")).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _digest(value: object) -> str:
+    canon = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+
+
+def dicebound_version() -> str:
+    try:
+        return metadata.version("dicebound")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare tree
+        return "0+unknown"
+
+
+# ── the admin token ──────────────────────────────────────────────────────────
+
+
+def ensure_admin_token(session: Session, from_env: str | None) -> tuple[str, str | None]:
+    """The admin token's hash, and the token itself when this call made it.
+
+    ``DICEBOUND_ADMIN_TOKEN`` (``from_env``) wins and its hash is stored; without it the
+    first start makes a token, stores only its hash, and returns it once to be printed.
+    """
+    row = session.get(MetaRow, "admin_token_hash")
+    if from_env:
+        wanted = token_hash(from_env)
+        if row is None:
+            session.add(MetaRow(key="admin_token_hash", value=wanted))
+        elif row.value != wanted:
+            row.value = wanted
+        return wanted, None
+    if row is not None:
+        return row.value, None
+    made = "dba_" + secrets.token_urlsafe(32)
+    session.add(MetaRow(key="admin_token_hash", value=token_hash(made)))
+    return token_hash(made), made
+
+
+# ── rulesets ─────────────────────────────────────────────────────────────────
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Compiled:
+    """Compiled rulesets and loaded characters, kept per process. Safe to share
+    between processes' views of one store: a ruleset version never changes, and a
+    character is keyed by the very text it was loaded from."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.rulesets: OrderedDict[tuple[str, int], Ruleset] = OrderedDict()
+        self.characters: OrderedDict[tuple[str, int, str, str, str], Character] = OrderedDict()
+
+    def remember(self, table: OrderedDict[_K, _V], key: _K, value: _V) -> _V:
+        table[key] = value
+        if len(table) > self.size:
+            table.popitem(last=False)
+        return value
+
+
+_CACHE = _Compiled(size=2048)
+
+
+def _digest_text(text: str) -> str:
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return _digest(raw)
+
+
+def sync_packaged_rulesets(session: Session) -> None:
+    """Store every packaged ruleset's version that the store does not hold yet, so a
+    game pinned to it keeps it even after dicebound ships a newer file."""
+    stored = {(r.id, r.version) for r in session.execute(select(RulesetRow.id, RulesetRow.version))}
+    for ruleset_id in packaged_rulesets():
+        text, _ = ruleset_text(ruleset_id)
+        ruleset = load_ruleset_text(text)
+        if (ruleset.id, ruleset.version) in stored:
+            continue
+        session.add(
+            RulesetRow(
+                id=ruleset.id,
+                version=ruleset.version,
+                name=ruleset.name,
+                kind=ruleset.resolution.kind,
+                packaged=True,
+                digest=_digest_text(text),
+                content=text,
+                created=_now(),
+            )
+        )
+
+
+def list_rulesets(session: Session) -> list[dict[str, object]]:
+    rows = session.execute(
+        select(RulesetRow.id, RulesetRow.version, RulesetRow.name, RulesetRow.kind)
+        .add_columns(RulesetRow.packaged)
+        .order_by(RulesetRow.id, RulesetRow.version)
+    )
+    return [
+        {"id": r.id, "version": r.version, "name": r.name, "kind": r.kind, "packaged": r.packaged}
+        for r in rows
+    ]
+
+
+def _ruleset_row(session: Session, ruleset_id: str, version: int | None) -> RulesetRow:
+    query = select(RulesetRow).where(RulesetRow.id == ruleset_id)
+    if version is not None:
+        query = query.where(RulesetRow.version == version)
+    row = session.scalars(query.order_by(RulesetRow.version.desc()).limit(1)).first()
+    if row is None:
+        known = list(session.scalars(select(RulesetRow.id).distinct()))
+        if version is not None and ruleset_id in known:
+            raise _not_found(f'the ruleset "{ruleset_id}" has no version {version}.')
+        raise _not_found(
+            f'no ruleset "{ruleset_id}" is stored.{did_you_mean(ruleset_id, known)}'
+        )
+    return row
+
+
+def get_ruleset(session: Session, ruleset_id: str, version: int | None) -> str:
+    """The file of a ruleset's newest version, or of ``version``."""
+    return _ruleset_row(session, ruleset_id, version).content
+
+
+def compiled(session: Session, ruleset_id: str, version: int) -> Ruleset:
+    """A stored ruleset version, compiled once per process."""
+    key = (ruleset_id, version)
+    hit = _CACHE.rulesets.get(key)
+    if hit is not None:
+        return hit
+    row = _ruleset_row(session, ruleset_id, version)
+    return _CACHE.remember(_CACHE.rulesets, key, load_ruleset_text(row.content))
+
+
+def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, object], bool]:
+    """Store an uploaded ruleset; (answer, made). The same id, version and content
+    again is no change; other content under a stored id and version is refused."""
+    access.require_admin("Uploading a ruleset")
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > LIMITS.ruleset_bytes:
+        raise _too_large(
+            f"the ruleset is {size:,} bytes; a ruleset may be at most "
+            f"{LIMITS.ruleset_bytes:,} bytes (256 KB)."
+        )
+    try:
+        ruleset = load_ruleset_text(text)
+    except RulesetInvalid as exc:
+        raise _invalid(
+            f"the ruleset was refused: {len(exc.problems)} problem(s).", exc.problems
+        ) from exc
+    digest = _digest_text(text)
+    row = session.get(RulesetRow, (ruleset.id, ruleset.version))
+    answer: dict[str, object] = {"id": ruleset.id, "version": ruleset.version}
+    if row is not None:
+        if row.digest == digest:
+            return answer, False
+        raise ServiceError(
+            409,
+            "Conflict",
+            f'version {ruleset.version} of "{ruleset.id}" is already stored with other '
+            "content, and a stored version never changes: raise the file's version.",
+        )
+    session.add(
+        RulesetRow(
+            id=ruleset.id,
+            version=ruleset.version,
+            name=ruleset.name,
+            kind=ruleset.resolution.kind,
+            packaged=False,
+            digest=digest,
+            content=text,
+            created=_now(),
+        )
+    )
+    return answer, True
+
+
+# ── games ────────────────────────────────────────────────────────────────────
+
+
+def create_game(
+    session: Session,
+    access: Access,
+    name: str,
+    ruleset_id: str,
+    version: int | None,
+    layers: Sequence[str],
+) -> dict[str, object]:
+    """Make a game pinned to a ruleset version; its token is in the answer, once."""
+    access.require_admin("Making a game")
+    if not name.strip():
+        raise _invalid("a game needs a name.")
+    try:
+        row = _ruleset_row(session, ruleset_id, version)
+    except ServiceError as exc:
+        raise _invalid(exc.detail) from exc
+    ruleset = compiled(session, row.id, row.version)
+    try:
+        ladder_in_force(ruleset, layers)
+    except UsageError as exc:
+        raise _invalid(str(exc)) from exc
+    token = "dbg_" + secrets.token_urlsafe(32)
+    game = GameRow(
+        id=secrets.token_hex(8),
+        name=name.strip(),
+        ruleset_id=row.id,
+        ruleset_version=row.version,
+        layers=_dumps(list(dict.fromkeys(layers))),
+        token_hash=token_hash(token),
+        created=_now(),
+    )
+    session.add(game)
+    return {
+        "id": game.id,
+        "token": token,
+        "ruleset": game.ruleset_id,
+        "version": game.ruleset_version,
+        "layers": json.loads(game.layers),
+    }
+
+
+def _game(session: Session, access: Access, game_id: str, *, lock: bool = False) -> GameRow:
+    """The game, if the caller may see it: the admin, or this game's own token.
+
+    Any other token is answered exactly as a game that does not exist.
+    """
+    if access.token is None:
+        raise ServiceError(401, "Unauthorized", "this needs the game's token or the admin token.")
+    query = select(GameRow).where(GameRow.id == game_id)
+    if lock:
+        query = query.with_for_update()
+    game = session.scalars(query).first()
+    allowed = game is not None and (
+        access.admin or hmac.compare_digest(token_hash(access.token), game.token_hash)
+    )
+    if game is None or not allowed:
+        raise _not_found(f'no game "{game_id}" is here.')
+    return game
+
+
+def _characters(session: Session, game: GameRow, *, lock: bool = False) -> list[CharacterRow]:
+    query = (
+        select(CharacterRow)
+        .where(CharacterRow.game_id == game.id)
+        .order_by(CharacterRow.position, CharacterRow.name)
+    )
+    if lock:
+        query = query.with_for_update()
+    return list(session.scalars(query))
+
+
+def get_game(session: Session, access: Access, game_id: str) -> dict[str, object]:
+    game = _game(session, access, game_id)
+    return {
+        "id": game.id,
+        "name": game.name,
+        "ruleset": game.ruleset_id,
+        "version": game.ruleset_version,
+        "layers": json.loads(game.layers),
+        "characters": [c.name for c in _characters(session, game)],
+    }
+
+
+# ── characters ───────────────────────────────────────────────────────────────
+
+
+def _character_file(name: str, sheet_text: str, live: object) -> dict[str, object]:
+    body: dict[str, object] = {"name": name}
+    sheet = json.loads(sheet_text)
+    if sheet is not None:
+        body["sheet"] = sheet
+    body["live"] = live
+    return body
+
+
+def _load(ruleset: Ruleset, key: tuple[str, int], name: str, sheet: str, live: str) -> Character:
+    """A stored character as the core reads it, loaded once per process per text."""
+    cache_key = (*key, name, sheet, live)
+    hit = _CACHE.characters.get(cache_key)
+    if hit is not None:
+        return hit
+    character = load_character(ruleset, _character_file(name, sheet, json.loads(live)))
+    return _CACHE.remember(_CACHE.characters, cache_key, character)
+
+
+def _load_row(ruleset: Ruleset, game: GameRow, row: CharacterRow) -> Character:
+    return _load(ruleset, (game.ruleset_id, game.ruleset_version), row.name, row.sheet, row.live)
+
+
+def _parse_object(raw: bytes, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(raw.decode("utf-8"), object_pairs_hook=keyed_twice)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        where = f" at line {exc.lineno}, column {exc.colno}" if hasattr(exc, "lineno") else ""
+        raise _invalid(f"the {what} is not JSON{where}.") from exc
+    twice = list(keys_written_twice(value))
+    if twice:
+        raise _invalid(f"the {what} writes a key twice.", twice)
+    if not isinstance(value, dict):
+        raise _invalid(f"the {what} must be a JSON object.")
+    return value
+
+
+def put_character(
+    session: Session, access: Access, game_id: str, name: str, raw: bytes
+) -> tuple[dict[str, object], bool]:
+    """Put a character file into a game; (answer, made). The file's ``name``, when
+    written, must be the name in the path."""
+    if len(raw) > LIMITS.character_bytes:
+        raise _too_large(
+            f"the character file is {len(raw):,} bytes; a character may be at most "
+            f"{LIMITS.character_bytes:,} bytes (64 KB)."
+        )
+    game = _game(session, access, game_id, lock=True)
+    body = _parse_object(raw, "character file")
+    written = body.get("name", name)
+    if written != name:
+        raise _invalid(
+            f'the file names "{written}" but the path names "{name}": they must agree.',
+            [Problem(("name",), "name-mismatch", f'is "{written}", not "{name}".')],
+        )
+    body["name"] = name
+    ruleset = compiled(session, game.ruleset_id, game.ruleset_version)
+    try:
+        character = load_character(ruleset, body)
+    except CharacterInvalid as exc:
+        raise _invalid(
+            f"the character was refused: {len(exc.problems)} problem(s).", exc.problems
+        ) from exc
+    sheet = _dumps(body.get("sheet"))
+    live = _dumps(live_to_json(character.live))
+    row = session.get(CharacterRow, (game.id, name), with_for_update=True)
+    if row is None:
+        count = len(_characters(session, game))
+        session.add(
+            CharacterRow(
+                game_id=game.id,
+                name=name,
+                position=count,
+                sheet=sheet,
+                live=live,
+                revision=1,
+                updated=_now(),
+            )
+        )
+        return {"name": name, "revision": 1}, True
+    row.sheet, row.live, row.revision, row.updated = sheet, live, row.revision + 1, _now()
+    return {"name": name, "revision": row.revision}, False
+
+
+def _character_row(session: Session, game: GameRow, name: str, *, lock: bool) -> CharacterRow:
+    row = session.get(CharacterRow, (game.id, name), with_for_update=lock or None)
+    if row is None:
+        names = [c.name for c in _characters(session, game)]
+        raise _not_found(
+            f'"{name}" is not a character of this game.{did_you_mean(name, names)}'
+        )
+    return row
+
+
+def get_character(
+    session: Session, access: Access, game_id: str, name: str
+) -> dict[str, object]:
+    game = _game(session, access, game_id)
+    row = _character_row(session, game, name, lock=False)
+    return {
+        "name": row.name,
+        "sheet": json.loads(row.sheet),
+        "live": json.loads(row.live),
+        "revision": row.revision,
+    }
+
+
+_LIVE_KEYS = ("pools", "tracks", "wounds", "text", "conditions", "states")
+
+
+def _merge_live(current: dict[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    """A live-state patch over the stored live state: a pool's number sets its value
+    (its temporary points stay), an object replaces it; a track's number, a wound
+    track's marks, a text, a state replace theirs; ``conditions`` replaces the list."""
+    unknown = [k for k in patch if k not in _LIVE_KEYS]
+    if unknown:
+        raise _invalid(
+            f'"{unknown[0]}" is not part of a live state (it holds {", ".join(_LIVE_KEYS)}).'
+        )
+    merged = {k: (dict(v) if isinstance(v, dict) else v) for k, v in current.items()}
+    for key, value in patch.items():
+        if key == "conditions":
+            merged[key] = value
+            continue
+        if not isinstance(value, dict):
+            raise _invalid(f'"{key}" must be an object of ids.')
+        section = merged.setdefault(key, {})
+        for item, new in value.items():
+            if key == "pools" and isinstance(new, int) and not isinstance(new, bool):
+                old = section.get(item)
+                kept = dict(old) if isinstance(old, dict) else {}
+                kept["value"] = new
+                section[item] = kept
+            else:
+                section[item] = new
+    return merged
+
+
+def patch_live(
+    session: Session,
+    access: Access,
+    game_id: str,
+    name: str,
+    if_match: str | None,
+    patch: Mapping[str, Any],
+) -> dict[str, object]:
+    """Change a character's live state, if the caller saw its current revision."""
+    game = _game(session, access, game_id, lock=True)
+    row = _character_row(session, game, name, lock=True)
+    if if_match is None:
+        raise ServiceError(
+            428,
+            "Precondition required",
+            f"send If-Match with the revision you read ({row.revision}), so a change made "
+            "meanwhile is not overwritten.",
+        )
+    seen = if_match.strip().removeprefix("W/").strip('"')
+    if seen != str(row.revision):
+        raise ServiceError(
+            412,
+            "Precondition failed",
+            f"{name} is at revision {row.revision}, not {seen}: read it again and retry.",
+        )
+    merged = _merge_live(json.loads(row.live), patch)
+    ruleset = compiled(session, game.ruleset_id, game.ruleset_version)
+    try:
+        character = load_character(ruleset, _character_file(name, row.sheet, merged))
+    except CharacterInvalid as exc:
+        raise _invalid(
+            f"the live state was refused: {len(exc.problems)} problem(s).", exc.problems
+        ) from exc
+    live = live_to_json(character.live)
+    row.live, row.revision, row.updated = _dumps(live), row.revision + 1, _now()
+    return {"revision": row.revision, "live": live}
+
+
+# ── the Game Master's text and odds ──────────────────────────────────────────
+
+
+def _party(session: Session, game: GameRow, ruleset: Ruleset, *, lock: bool) -> list[Character]:
+    return [_load_row(ruleset, game, row) for row in _characters(session, game, lock=lock)]
+
+
+def _who(party: Sequence[Character], who: str | None) -> Character:
+    if not party:
+        raise _invalid("this game has no characters yet: put one first.")
+    if who is None:
+        return party[0]
+    for character in party:
+        if character.name == who:
+            return character
+    names = [c.name for c in party]
+    raise _invalid(f'"{who}" is not a character of this game.{did_you_mean(who, names)}')
+
+
+def gm_for_game(
+    session: Session, access: Access, game_id: str, character: str | None, skill: str | None
+) -> dict[str, str]:
+    game = _game(session, access, game_id)
+    ruleset = compiled(session, game.ruleset_id, game.ruleset_version)
+    who = _who(_party(session, game, ruleset, lock=False), character) if character else None
+    layers = json.loads(game.layers)
+    try:
+        return {"text": gm_lesson(ruleset, layers=layers, character=who, skill=skill)}
+    except DiceboundError as exc:
+        raise _invalid(str(exc)) from exc
+
+
+def odds_for_game(
+    session: Session,
+    access: Access,
+    game_id: str,
+    tag: str,
+    who: str | None,
+    after: tuple[str, int] | None,
+) -> dict[str, object]:
+    game = _game(session, access, game_id)
+    if len(tag.encode("utf-8", errors="replace")) > LIMITS.text_bytes:
+        raise _too_large(f"the tag is longer than {LIMITS.text_bytes:,} bytes.")
+    ruleset = compiled(session, game.ruleset_id, game.ruleset_version)
+    character = _who(_party(session, game, ruleset, lock=False), who)
+    try:
+        odds = check_odds(ruleset, character, tag, layers=json.loads(game.layers), after=after)
+    except DiceboundError as exc:
+        raise _invalid(str(exc)) from exc
+    return odds.to_json()
+
+
+def roll_dice(
+    session: Session, ruleset_id: str, version: int | None, dice: str, seed: str | None
+) -> dict[str, Any]:
+    if len(dice.encode("utf-8", errors="replace")) > LIMITS.text_bytes:
+        raise _too_large(f"the dice text is longer than {LIMITS.text_bytes:,} bytes.")
+    try:
+        row = _ruleset_row(session, ruleset_id, version)
+    except ServiceError as exc:
+        raise _invalid(exc.detail) from exc
+    ruleset = compiled(session, row.id, row.version)
+    try:
+        return roll_json(ruleset, dice, seed=seed if seed is not None else fresh_seed())
+    except DiceboundError as exc:
+        raise _invalid(str(exc)) from exc
+
+
+# ── checks and records ───────────────────────────────────────────────────────
+
+
+def _check_limits(text: str) -> None:
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > LIMITS.text_bytes:
+        raise _too_large(
+            f"the text is {size:,} bytes; a check's text may be at most "
+            f"{LIMITS.text_bytes:,} bytes (32 KB)."
+        )
+    count = len(parse_tags(text))
+    if count > LIMITS.tags_per_text:
+        raise _too_large(
+            f"the text holds {count} check tags; one text may hold at most "
+            f"{LIMITS.tags_per_text}."
+        )
+
+
+def _offer(result: Mapping[str, Any]) -> str | None:
+    attrs = result.get("attrs", {})
+    offer = attrs.get("offer") if isinstance(attrs, dict) else None
+    return offer if isinstance(offer, str) else None
+
+
+def _record_json(row: RecordRow) -> dict[str, object]:
+    result = json.loads(row.result)
+    return {
+        "id": row.id,
+        "created": row.created,
+        "tag": result["tag"],
+        "attrs": result["attrs"],
+        "who": result["who"],
+        "outcome": result["outcome"],
+        "success": result["success"],
+        "critical": result["critical"],
+        "choice": result["choice"],
+        "offer": _offer(result),
+        "changes": result["changes"],
+        "seed": row.seed,
+        "ruleset": row.ruleset_id,
+        "version": row.ruleset_version,
+        "answered": json.loads(row.answer) if row.answer is not None else None,
+    }
+
+
+def run_checks(
+    session: Session,
+    access: Access,
+    game_id: str,
+    *,
+    text: str,
+    seed: str | None,
+    faces: Sequence[int] | None,
+    choose: Literal["fail", "succeed"] | None,
+    idempotency_key: str | None,
+) -> dict[str, object]:
+    """Resolve a text's tags against the game's characters, pay, and write every record,
+    all in the caller's transaction. A retry with the same key answers the same."""
+    game = _game(session, access, game_id, lock=True)  # one check of a game at a time
+    digest = _digest({"text": text, "seed": seed, "faces": faces, "choose": choose})
+    if idempotency_key is not None:
+        seen = session.get(IdempotencyRow, (game.id, idempotency_key))
+        if seen is not None:
+            if seen.digest != digest:
+                raise _invalid(
+                    f'the Idempotency-Key "{idempotency_key}" was used for another request; '
+                    "a retry must send the same body."
+                )
+            answer: dict[str, object] = json.loads(seen.answer)
+            return answer
+    _check_limits(text)
+    ruleset = compiled(session, game.ruleset_id, game.ruleset_version)
+    rows = _characters(session, game, lock=True)
+    party = [_load_row(ruleset, game, row) for row in rows]
+    layers: list[str] = json.loads(game.layers)
+    if faces is None and seed is None:
+        seed = fresh_seed()
+    try:
+        report = resolve_text(
+            ruleset,
+            party,
+            text,
+            seed=seed if faces is None else None,
+            faces=faces,
+            layers=layers,
+            choices=PlayerChoices(choose=choose),
+        )
+    except DiceboundError as exc:
+        raise _invalid(str(exc)) from exc
+    now = _now()
+    by_name = {row.name: row for row in rows}
+    for before, after in zip(party, report.party, strict=True):
+        if after is not before:
+            row = by_name[after.name]
+            row.live, row.revision, row.updated = (
+                _dumps(live_to_json(after.live)),
+                row.revision + 1,
+                now,
+            )
+    results: list[dict[str, object]] = []
+    for result in report.results:
+        row_json = result.to_json()
+        record = _new_record(game, result, row_json, now, by_name, choose, layers)
+        session.add(record)
+        session.flush()
+        results.append({**row_json, "id": record.id})
+    answer = {
+        "text": report.text,
+        "results": results,
+        "errors": [e.to_json() for e in report.errors],
+    }
+    if idempotency_key is not None:
+        session.add(
+            IdempotencyRow(
+                game_id=game.id,
+                key=idempotency_key,
+                digest=digest,
+                answer=_dumps(answer),
+                created=now,
+            )
+        )
+    return answer
+
+
+def _new_record(
+    game: GameRow,
+    result: CheckResult,
+    row_json: Mapping[str, object],
+    now: str,
+    rows: Mapping[str, CharacterRow],
+    choose: str | None,
+    layers: Sequence[str],
+) -> RecordRow:
+    roller = result.roller
+    assert roller is not None  # resolve_text fills it for every result
+    sheet_row = rows[roller.name]
+    snapshot = _character_file(roller.name, sheet_row.sheet, live_to_json(roller.live))
+    return RecordRow(
+        game_id=game.id,
+        created=now,
+        who=result.who,
+        ask=result.ask,
+        result=_dumps(row_json),
+        seed=result.record.get("seed"),
+        faces=_dumps(list(result.faces)) if result.faces else None,
+        choose=choose,
+        ruleset_id=game.ruleset_id,
+        ruleset_version=game.ruleset_version,
+        layers=_dumps(list(layers)),
+        sheet=_dumps(snapshot),
+        answer=None,
+        answer_sheet=None,
+    )
+
+
+def _record_row(session: Session, game: GameRow, record_id: int, *, lock: bool) -> RecordRow:
+    query = select(RecordRow).where(RecordRow.id == record_id, RecordRow.game_id == game.id)
+    if lock:
+        query = query.with_for_update()
+    row = session.scalars(query).first()
+    if row is None:
+        raise _not_found(f"no record {record_id} is in this game.")
+    return row
+
+
+def list_records(
+    session: Session, access: Access, game_id: str, before: int | None, limit: int
+) -> dict[str, object]:
+    """A page of the game's records, newest first; ``next`` is the ``before`` of the
+    next page, or null on the last."""
+    game = _game(session, access, game_id)
+    limit = max(1, min(limit, LIMITS.records_per_page))
+    query = select(RecordRow).where(RecordRow.game_id == game.id)
+    if before is not None:
+        query = query.where(RecordRow.id < before)
+    rows = list(session.scalars(query.order_by(RecordRow.id.desc()).limit(limit + 1)))
+    page = rows[:limit]
+    more = len(rows) > limit
+    return {
+        "records": [_record_json(r) for r in page],
+        "next": page[-1].id if more and page else None,
+    }
+
+
+def get_record(
+    session: Session, access: Access, game_id: str, record_id: int
+) -> dict[str, object]:
+    game = _game(session, access, game_id)
+    return _record_json(_record_row(session, game, record_id, lock=False))
+
+
+def _replay_choices(row: RecordRow) -> PlayerChoices:
+    answer = json.loads(row.answer) if row.answer is not None else {}
+    after = (answer["pool"], answer["points"]) if "pool" in answer else None
+    choose = answer.get("choose", row.choose)
+    return PlayerChoices(after=after, choose=choose)
+
+
+def _settle(
+    ruleset: Ruleset,
+    row: RecordRow,
+    then: Character,
+    now: Character,
+    choices: PlayerChoices,
+) -> Settlement:
+    faces = json.loads(row.faces) if row.faces is not None else None
+    return settle_after(
+        ruleset,
+        [then],
+        now,
+        row.ask,
+        seed=row.seed if faces is None else None,
+        faces=faces,
+        layers=json.loads(row.layers),
+        choices=choices,
+    )
+
+
+def _snapshot(ruleset: Ruleset, row: RecordRow, text: str) -> Character:
+    body = json.loads(text)
+    return _load(
+        ruleset,
+        (row.ruleset_id, row.ruleset_version),
+        body["name"],
+        _dumps(body.get("sheet")),
+        _dumps(body["live"]),
+    )
+
+
+def answer_after(
+    session: Session,
+    access: Access,
+    game_id: str,
+    record_id: int,
+    *,
+    pool: str | None,
+    points: int | None,
+    choose: Literal["fail", "succeed"] | None,
+) -> dict[str, object]:
+    """The player's answer to a step-pool offer or a Sacrifice: accepted once, paid in
+    this transaction; an answer that buys nothing is refused and changes nothing."""
+    if (pool is None) == (choose is None) or (pool is not None and points is None):
+        raise _invalid('answer with {"pool": ..., "points": N} or with {"choose": ...}, not both.')
+    game = _game(session, access, game_id, lock=True)
+    row = _record_row(session, game, record_id, lock=True)
+    if row.answer is not None:
+        raise ServiceError(
+            409, "Conflict", f"record {record_id} was already answered; an answer is accepted once."
+        )
+    ruleset = compiled(session, row.ruleset_id, row.ruleset_version)
+    then = _snapshot(ruleset, row, row.sheet)
+    char_row = session.get(CharacterRow, (game.id, then.name), with_for_update=True)
+    if char_row is None:
+        raise ServiceError(
+            409, "Conflict", f"{then.name} is no longer a character of this game."
+        )
+    now = _load_row(ruleset, game, char_row)
+    after = (pool, points) if pool is not None and points is not None else None
+    choices = PlayerChoices(after=after, choose=choose or row.choose)  # type: ignore[arg-type]
+    try:
+        settled = _settle(ruleset, row, then, now, choices)
+    except DiceboundError as exc:
+        raise _invalid(str(exc)) from exc
+    if after is not None and not settled.paid:
+        raise _invalid(settled.message or "that spend buys nothing, so nothing was paid.")
+    stored = json.loads(row.result)
+    result = settled.result.to_json()
+    result["changes"] = [*stored["changes"], *result["changes"]]
+    answer: dict[str, object] = (
+        {"pool": after[0], "points": after[1]} if after is not None else {"choose": choose}
+    )
+    row.result = _dumps(result)
+    row.answer = _dumps(answer)
+    row.answer_sheet = _dumps(_character_file(now.name, char_row.sheet, live_to_json(now.live)))
+    if settled.character is not None:
+        char_row.live = _dumps(live_to_json(settled.character.live))
+        char_row.revision += 1
+        char_row.updated = _now()
+    session.flush()
+    return {**_record_json(row), "paid": [c.to_json() for c in settled.paid]}
+
+
+_COMPARED = ("tag", "who", "outcome", "success", "critical", "choice", "attrs", "changes")
+
+
+def verify_record(
+    session: Session, access: Access, game_id: str, record_id: int
+) -> dict[str, object]:
+    """Replay a record from its seed (or forced faces), its ruleset version and the
+    roller's sheet as it stood, and compare every field the record keeps."""
+    game = _game(session, access, game_id)
+    row = _record_row(session, game, record_id, lock=False)
+    ruleset = compiled(session, row.ruleset_id, row.ruleset_version)
+    then = _snapshot(ruleset, row, row.sheet)
+    faces = json.loads(row.faces) if row.faces is not None else None
+    try:
+        report = resolve_text(
+            ruleset,
+            [then],
+            row.ask,
+            seed=row.seed if faces is None else None,
+            faces=faces,
+            layers=json.loads(row.layers),
+            choices=PlayerChoices(choose=row.choose),  # type: ignore[arg-type]
+        )
+        first = report.items[0] if report.items else None
+        if not isinstance(first, CheckResult):
+            why = first.error if first is not None else "the record's tag holds no check."
+            return {"verified": False, "differences": [{"field": "tag", "replayed": why}]}
+        replayed = first.to_json()
+        if row.answer is not None and row.answer_sheet is not None:
+            now = _snapshot(ruleset, row, row.answer_sheet)
+            settled = _settle(ruleset, row, then, now, _replay_choices(row))
+            changes = replayed["changes"]
+            replayed = settled.result.to_json()
+            replayed["changes"] = [*changes, *replayed["changes"]]  # type: ignore[misc]
+    except DiceboundError as exc:
+        return {"verified": False, "differences": [{"field": "tag", "replayed": str(exc)}]}
+    stored = json.loads(row.result)
+    differences = [
+        {"field": key, "stored": stored.get(key), "replayed": replayed.get(key)}
+        for key in _COMPARED
+        if stored.get(key) != replayed.get(key)
+    ]
+    return {"verified": not differences, "differences": differences}

@@ -1,0 +1,197 @@
+"""Opening a store: the database URL, migrations, and one transaction at a time.
+
+SQLite (the default, a file beside the service) and PostgreSQL run the same code:
+
+- SQLite writes open with ``BEGIN IMMEDIATE``, so two writers never interleave (the
+  second waits for the first, up to the busy timeout); reads open a plain deferred
+  transaction. The file is in WAL mode with ``synchronous=FULL``: a transaction that
+  answered is on disk even if the process is killed the next instant.
+- PostgreSQL runs at READ COMMITTED; the service locks the rows a write changes
+  (``SELECT ... FOR UPDATE``), so any number of processes may share one database.
+
+Alembic migrates the schema on open, under a lock (PostgreSQL: an advisory lock;
+SQLite: the immediate transaction), so processes starting together migrate once. A
+store stamped by a newer dicebound is refused with a sentence, never touched.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Literal
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from dicebound.errors import DiceboundError
+
+__all__ = ["DEFAULT_URL", "Store", "StoreError", "open_store", "store_url"]
+
+DEFAULT_URL = "sqlite:///dicebound.db"
+_MIGRATION_LOCK = 0x0D1CEB0D  # the PostgreSQL advisory lock held while migrating
+_BUSY_MS = 30_000
+
+
+class StoreError(DiceboundError):
+    """The store cannot be opened or used: a bad URL, no server, a newer schema."""
+
+
+def store_url(url: str | None) -> str:
+    """The URL to open: the one given, else ``DICEBOUND_DB``, else ``./dicebound.db``.
+
+    ``postgresql://`` and ``postgres://`` mean psycopg 3; a bare path means SQLite.
+    """
+    chosen = url or os.environ.get("DICEBOUND_DB") or DEFAULT_URL
+    for prefix in ("postgresql://", "postgres://"):
+        if chosen.startswith(prefix):
+            return "postgresql+psycopg://" + chosen[len(prefix) :]
+    if "://" not in chosen:
+        return f"sqlite:///{chosen}"
+    return chosen
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # we say BEGIN ourselves (below)
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
+    connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _alembic_config(connection: Connection) -> Config:
+    config = Config()
+    config.set_main_option("script_location", "dicebound.store:migrations")
+    config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest schema revision this dicebound knows."""
+    config = Config()
+    config.set_main_option("script_location", "dicebound.store:migrations")
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
+
+
+class Store:
+    """An open store: ``read()`` and ``write()`` each give one transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.dialect: Literal["sqlite", "postgresql"] = (
+            "sqlite" if engine.dialect.name == "sqlite" else "postgresql"
+        )
+        writer = engine.execution_options(sqlite_begin="IMMEDIATE") if self.is_sqlite else engine
+        self._reads = sessionmaker(engine, expire_on_commit=False)
+        self._writes = sessionmaker(writer, expire_on_commit=False)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.dialect == "sqlite"
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A transaction that only reads (rolled back at the end)."""
+        with self._reads() as session, session.begin():
+            yield session
+            session.rollback()
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A transaction that commits when the block ends, or leaves nothing if it raises."""
+        with self._writes() as session, session.begin():
+            yield session
+
+    def revision(self) -> str | None:
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    def upgrade(self, revision: str = "head") -> None:
+        """Migrate the schema to ``revision`` (the newest by default).
+
+        Raises:
+            StoreError: the store was made by a newer dicebound.
+        """
+        writer = self.engine.execution_options(sqlite_begin="IMMEDIATE")
+        with writer.connect() as connection:
+            if not self.is_sqlite:
+                connection.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _MIGRATION_LOCK})
+            try:
+                current = MigrationContext.configure(connection).get_current_revision()
+                config = _alembic_config(connection)
+                known = {s.revision for s in ScriptDirectory.from_config(config).walk_revisions()}
+                if current is not None and current not in known:
+                    raise StoreError(
+                        f"this store's schema is at revision {current}, made by a newer "
+                        f"dicebound; this one knows revisions up to {head_revision()}. "
+                        "Upgrade dicebound to open it."
+                    )
+                command.upgrade(config, revision)
+                connection.commit()
+            finally:
+                if not self.is_sqlite:
+                    connection.execute(
+                        text("SELECT pg_advisory_unlock(:k)"), {"k": _MIGRATION_LOCK}
+                    )
+                    connection.commit()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def open_store(url: str | None = None, *, migrate: bool = True, pool_size: int = 20) -> Store:
+    """Open (and by default migrate) the store at ``url`` (see ``store_url``).
+
+    Raises:
+        StoreError: a URL that names no database dicebound can use, or no server there.
+    """
+    chosen = store_url(url)
+    try:
+        parsed = make_url(chosen)
+    except ArgumentError as exc:
+        raise StoreError(f'"{chosen}" is not a database URL: {exc}.') from exc
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        engine = create_engine(
+            parsed, connect_args={"timeout": _BUSY_MS / 1000, "check_same_thread": False}
+        )
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+    elif backend == "postgresql":
+        if parsed.get_driver_name() != "psycopg":
+            raise StoreError(
+                f"dicebound talks to PostgreSQL through psycopg 3: write the URL as "
+                f"postgresql+psycopg://..., not {parsed.drivername}://..."
+            )
+        engine = create_engine(
+            parsed, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True
+        )
+    else:
+        raise StoreError(
+            f"dicebound keeps its store in SQLite or PostgreSQL, not {backend} "
+            "(sqlite:///path/to/file.db or postgresql+psycopg://user@host/db)."
+        )
+    store = Store(engine)
+    if migrate:
+        try:
+            store.upgrade()
+        except OperationalError as exc:
+            engine.dispose()
+            reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+            raise StoreError(f"cannot open the store at {parsed!r}: {reason}") from exc
+    return store
