@@ -7,10 +7,15 @@ the tests that check real files import unchanged. It lives beside the repository
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 # No per-example deadline: CI shares two cores with nothing else to spare, and a slow
 # example is not a wrong one. Failures still print the blob that reproduces them.
@@ -29,3 +34,25 @@ def marinara_dir() -> Path:
             "shared folder beside the repository"
         )
     return MARINARA_DIR
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty store's URL, once on SQLite and once on PostgreSQL."""
+    from service_support import store_url_for
+
+    with store_url_for(request.param, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def service(store_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """The application over a fresh store, through FastAPI's test client (in process)."""
+    from fastapi.testclient import TestClient
+
+    from dicebound.edge.http import create_app
+    from service_support import ADMIN_TOKEN
+
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
+    with TestClient(create_app(store_url)) as client:
+        yield client

@@ -90,6 +90,16 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("rulesets", help="list the rulesets shipped with dicebound")
 
+    serve = sub.add_parser("serve", help="run the HTTP service (the [serve] extra)")
+    serve.add_argument("--db", help="sqlite:///FILE or postgresql+psycopg://... (DICEBOUND_DB)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+
+    db = sub.add_parser("db", help="the service's store")
+    db_sub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
+    upgrade = db_sub.add_parser("upgrade", help="create or migrate the store's schema")
+    upgrade.add_argument("--db", help="sqlite:///FILE or postgresql+psycopg://... (DICEBOUND_DB)")
+
     sub.add_parser("schema", help="print the JSON Schema (draft-07) of a ruleset file")
 
     report = sub.add_parser("report", help="every check's chance at every ladder step")
@@ -242,6 +252,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             return _schema(args, out)
         if args.command == "report":
             return _report(args, out)
+        if args.command == "serve":
+            from dicebound.edge.serve import serve
+
+            return serve(args.db, args.host, args.port)
+        if args.command == "db":
+            from dicebound.edge.serve import db_upgrade
+
+            return db_upgrade(args.db, out)
         for ruleset_id in packaged_rulesets():
             out.write(f"{ruleset_id}\n")
         return 0

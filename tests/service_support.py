@@ -1,0 +1,144 @@
+"""Real parts for the service's tests: PostgreSQL databases and uvicorn processes.
+
+- ``DICEBOUND_TEST_PG`` names the PostgreSQL server's maintenance database (default
+  ``postgresql+psycopg://postgres@127.0.0.1:5432/test``); each test store gets a
+  database of its own there, dropped afterwards. Where no server answers, the tests
+  that need one skip and say why, unless ``DICEBOUND_REQUIRE_PG=1`` (set by
+  ``.ci/run``): then they fail, because CI must test PostgreSQL.
+- ``ServerProcess`` runs ``dicebound serve`` in a real process on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+
+PG_ADMIN_URL = os.environ.get(
+    "DICEBOUND_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+ADMIN_TOKEN = "test-admin-token"
+
+
+def _libpq(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def postgres_or_skip() -> None:
+    """Skip (or, where PostgreSQL is required, fail) when no server answers."""
+    try:
+        with psycopg.connect(_libpq(PG_ADMIN_URL), connect_timeout=3):
+            return
+    except psycopg.Error as exc:
+        reason = f"no PostgreSQL at {make_url(PG_ADMIN_URL)!r}: {str(exc).strip()}"
+        if os.environ.get("DICEBOUND_REQUIRE_PG") == "1":
+            pytest.fail(reason + " (DICEBOUND_REQUIRE_PG=1: CI must test PostgreSQL)")
+        pytest.skip(reason)
+
+
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test; its URL. Dropped afterwards."""
+    postgres_or_skip()
+    name = f"dicebound_t_{secrets.token_hex(6)}"
+    with psycopg.connect(_libpq(PG_ADMIN_URL), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with psycopg.connect(_libpq(PG_ADMIN_URL), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def store_url_for(backend: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh store's URL: ``sqlite`` (a file in ``tmp_path``) or ``postgresql``."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'dicebound.db'}"
+    else:
+        with postgres_database() as url:
+            yield url
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``dicebound serve`` in a real process on a free loopback port."""
+
+    def __init__(self, db_url: str, *, log: Path) -> None:
+        self.db_url = db_url
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        env = {**os.environ, "DICEBOUND_ADMIN_TOKEN": ADMIN_TOKEN}
+        command: Sequence[str] = [
+            sys.executable,
+            "-m",
+            "dicebound",
+            "serve",
+            "--db",
+            self.db_url,
+            "--port",
+            str(self.port),
+        ]
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"dicebound serve exited with {self.process.returncode}: "
+                    + self.log_path.read_text(errors="replace")[-2000:]
+                )
+            try:
+                if httpx.get(self.base + "/health", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"dicebound serve did not answer within {timeout} s")
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to finish anything."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
+def admin_headers() -> dict[str, str]:
+    return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
