@@ -239,6 +239,20 @@ def test_choosing_where_no_choice_is_open_is_refused() -> None:
         )
 
 
+def test_a_choice_beside_a_spend_changes_nothing_where_none_is_open() -> None:
+    # As with `check --after luck:5 --choose succeed`: the choice applies only to an
+    # open one, so beside a spend it is no refusal.
+    choices = PlayerChoices(after=("luck", 5), choose="succeed")
+    settled = settle_after(AR, [PEET], PEET, LOCK, faces=[5, 1, 6], choices=choices)
+    direct = resolve_text(AR, [PEET], LOCK, faces=[5, 1, 6], choices=choices).results[0]
+    assert _comparable(settled.result) == _comparable(direct)
+    assert settled.result.outcome == "Triumph" and settled.result.choice is None
+    # A spend that lifts a Sacrifice to a Success leaves no choice to make.
+    lifted = settle_after(AR, [PEET], PEET, PLAIN_LOCK, faces=[1, 1, 6], choices=choices)
+    assert (lifted.result.outcome, lifted.result.choice) == ("Success", None)
+    assert [(c.pool, c.from_, c.to) for c in lifted.paid] == [("luck", 6, 1)]
+
+
 def test_a_kind_without_spending_after_the_roll_refuses_a_spend() -> None:
     ruleset = read_ruleset("dnd5e-srd")
     mira = load_character(ruleset, _file("dnd5e-srd", "mira"))

@@ -597,8 +597,9 @@ def settle_after(
 
     Raises:
         TagError: the tag does not resolve, the check offers no spending after the roll
-            while ``choices.after`` is given, or ``choices.choose`` is given and the check
-            leaves no choice open.
+            while ``choices.after`` is given, or ``choices.choose`` is the only choice
+            given and the check leaves no choice open (given beside a spend, it settles
+            the reading the spend leaves, if that is open, as ``resolve_text`` does).
         UsageError: not exactly one tag, not exactly one of ``seed`` and ``faces``, faces
             left over, ``now`` not the roller, or an unknown layer.
     """
@@ -624,7 +625,7 @@ def settle_after(
             f"{ruleset.resolution.kind} checks offer no spending after the roll.", match.span
         )
     settled = _settle(ruleset, match, thrown, now, (), seed, choices)
-    if choices.choose is not None and not settled.was_open:
+    if choices.choose is not None and choices.after is None and not settled.was_open:
         raise TagError("this check has no open choice to settle.", match.span)
     result = replace(settled.result, faces=tuple(faces) if faces is not None else ())
     return Settlement(result, result.changes, settled.after, settled.message)

@@ -40,7 +40,6 @@ from dicebound.errors import (
     CharacterInvalid,
     DiceboundError,
     RulesetInvalid,
-    TagError,
     UsageError,
 )
 from dicebound.jsontext import keyed_twice, keys_written_twice
@@ -162,7 +161,14 @@ def _now() -> str:
 
 
 def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """JSON as the store keeps it: ASCII only, so any text a client sent (a NUL, a lone
+    surrogate) is kept as an escape that every database accepts."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _storable(name: str, most: int = 100) -> bool:
+    """Whether a name from a path could be stored at all (else nothing has it)."""
+    return 0 < len(name) <= most and name.isprintable()
 
 
 def _digest(value: object) -> str:
@@ -275,14 +281,16 @@ def _ruleset_row(session: Session, ruleset_id: str, version: int | None) -> Rule
     query = select(RulesetRow).where(RulesetRow.id == ruleset_id)
     if version is not None:
         query = query.where(RulesetRow.version == version)
-    row = session.scalars(query.order_by(RulesetRow.version.desc()).limit(1)).first()
+    row = (
+        session.scalars(query.order_by(RulesetRow.version.desc()).limit(1)).first()
+        if _storable(ruleset_id)
+        else None
+    )
     if row is None:
         known = list(session.scalars(select(RulesetRow.id).distinct()))
         if version is not None and ruleset_id in known:
             raise _not_found(f'the ruleset "{ruleset_id}" has no version {version}.')
-        raise _not_found(
-            f'no ruleset "{ruleset_id}" is stored.{did_you_mean(ruleset_id, known)}'
-        )
+        raise _not_found(f'no ruleset "{ruleset_id}" is stored.{did_you_mean(ruleset_id, known)}')
     return row
 
 
@@ -398,7 +406,7 @@ def _game(session: Session, access: Access, game_id: str, *, lock: bool = False)
     query = select(GameRow).where(GameRow.id == game_id)
     if lock:
         query = query.with_for_update()
-    game = session.scalars(query).first()
+    game = session.scalars(query).first() if _storable(game_id, 40) else None
     allowed = game is not None and (
         access.admin or hmac.compare_digest(token_hash(access.token), game.token_hash)
     )
@@ -459,9 +467,11 @@ def _load_row(ruleset: Ruleset, game: GameRow, row: CharacterRow) -> Character:
 def _parse_object(raw: bytes, what: str) -> dict[str, Any]:
     try:
         value = json.loads(raw.decode("utf-8"), object_pairs_hook=keyed_twice)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        where = f" at line {exc.lineno}, column {exc.colno}" if hasattr(exc, "lineno") else ""
-        raise _invalid(f"the {what} is not JSON{where}.") from exc
+    except UnicodeDecodeError as exc:
+        raise _invalid(f"the {what} is not UTF-8 text (byte {exc.start}).") from exc
+    except json.JSONDecodeError as exc:
+        where = f" at line {exc.lineno}, column {exc.colno}"
+        raise _invalid(f"the {what} is not JSON{where}: {exc.msg}.") from exc
     twice = list(keys_written_twice(value))
     if twice:
         raise _invalid(f"the {what} writes a key twice.", twice)
@@ -518,18 +528,18 @@ def put_character(
 
 
 def _character_row(session: Session, game: GameRow, name: str, *, lock: bool) -> CharacterRow:
-    row = session.get(CharacterRow, (game.id, name), with_for_update=lock or None)
+    row = (
+        session.get(CharacterRow, (game.id, name), with_for_update=lock or None)
+        if _storable(name)
+        else None
+    )
     if row is None:
         names = [c.name for c in _characters(session, game)]
-        raise _not_found(
-            f'"{name}" is not a character of this game.{did_you_mean(name, names)}'
-        )
+        raise _not_found(f'"{name}" is not a character of this game.{did_you_mean(name, names)}')
     return row
 
 
-def get_character(
-    session: Session, access: Access, game_id: str, name: str
-) -> dict[str, object]:
+def get_character(session: Session, access: Access, game_id: str, name: str) -> dict[str, object]:
     game = _game(session, access, game_id)
     row = _character_row(session, game, name, lock=False)
     return {
@@ -690,8 +700,7 @@ def _check_limits(text: str) -> None:
     count = len(parse_tags(text))
     if count > LIMITS.tags_per_text:
         raise _too_large(
-            f"the text holds {count} check tags; one text may hold at most "
-            f"{LIMITS.tags_per_text}."
+            f"the text holds {count} check tags; one text may hold at most {LIMITS.tags_per_text}."
         )
 
 
@@ -818,7 +827,7 @@ def _new_record(
         game_id=game.id,
         created=now,
         who=result.who,
-        ask=result.ask,
+        ask=_dumps(result.ask),
         result=_dumps(row_json),
         seed=result.record.get("seed"),
         faces=_dumps(list(result.faces)) if result.faces else None,
@@ -861,18 +870,21 @@ def list_records(
     }
 
 
-def get_record(
-    session: Session, access: Access, game_id: str, record_id: int
-) -> dict[str, object]:
+def get_record(session: Session, access: Access, game_id: str, record_id: int) -> dict[str, object]:
     game = _game(session, access, game_id)
     return _record_json(_record_row(session, game, record_id, lock=False))
+
+
+def _chosen(text: str | None) -> Literal["fail", "succeed"] | None:
+    if text == "fail":
+        return "fail"
+    return "succeed" if text == "succeed" else None
 
 
 def _replay_choices(row: RecordRow) -> PlayerChoices:
     answer = json.loads(row.answer) if row.answer is not None else {}
     after = (answer["pool"], answer["points"]) if "pool" in answer else None
-    choose = answer.get("choose", row.choose)
-    return PlayerChoices(after=after, choose=choose)
+    return PlayerChoices(after=after, choose=_chosen(answer.get("choose", row.choose)))
 
 
 def _settle(
@@ -887,7 +899,7 @@ def _settle(
         ruleset,
         [then],
         now,
-        row.ask,
+        json.loads(row.ask),
         seed=row.seed if faces is None else None,
         faces=faces,
         layers=json.loads(row.layers),
@@ -930,12 +942,10 @@ def answer_after(
     then = _snapshot(ruleset, row, row.sheet)
     char_row = session.get(CharacterRow, (game.id, then.name), with_for_update=True)
     if char_row is None:
-        raise ServiceError(
-            409, "Conflict", f"{then.name} is no longer a character of this game."
-        )
+        raise ServiceError(409, "Conflict", f"{then.name} is no longer a character of this game.")
     now = _load_row(ruleset, game, char_row)
     after = (pool, points) if pool is not None and points is not None else None
-    choices = PlayerChoices(after=after, choose=choose or row.choose)  # type: ignore[arg-type]
+    choices = PlayerChoices(after=after, choose=choose or _chosen(row.choose))
     try:
         settled = _settle(ruleset, row, then, now, choices)
     except DiceboundError as exc:
@@ -944,7 +954,7 @@ def answer_after(
         raise _invalid(settled.message or "that spend buys nothing, so nothing was paid.")
     stored = json.loads(row.result)
     result = settled.result.to_json()
-    result["changes"] = [*stored["changes"], *result["changes"]]
+    result["changes"] = [*stored["changes"], *(c.to_json() for c in settled.paid)]
     answer: dict[str, object] = (
         {"pool": after[0], "points": after[1]} if after is not None else {"choose": choose}
     )
@@ -976,11 +986,11 @@ def verify_record(
         report = resolve_text(
             ruleset,
             [then],
-            row.ask,
+            json.loads(row.ask),
             seed=row.seed if faces is None else None,
             faces=faces,
             layers=json.loads(row.layers),
-            choices=PlayerChoices(choose=row.choose),  # type: ignore[arg-type]
+            choices=PlayerChoices(choose=_chosen(row.choose)),
         )
         first = report.items[0] if report.items else None
         if not isinstance(first, CheckResult):
@@ -990,9 +1000,9 @@ def verify_record(
         if row.answer is not None and row.answer_sheet is not None:
             now = _snapshot(ruleset, row, row.answer_sheet)
             settled = _settle(ruleset, row, then, now, _replay_choices(row))
-            changes = replayed["changes"]
+            first_changes = list(first.changes)
             replayed = settled.result.to_json()
-            replayed["changes"] = [*changes, *replayed["changes"]]  # type: ignore[misc]
+            replayed["changes"] = [c.to_json() for c in (*first_changes, *settled.paid)]
     except DiceboundError as exc:
         return {"verified": False, "differences": [{"field": "tag", "replayed": str(exc)}]}
     stored = json.loads(row.result)

@@ -18,7 +18,7 @@ from sqlalchemy import text
 
 from dicebound import service
 from dicebound.edge.http.deps import StoreDep
-from dicebound.edge.http.problems import BodyLimit, install_handlers
+from dicebound.edge.http.problems import AsciiJSONResponse, BodyLimit, install_handlers
 from dicebound.edge.http.routes import checks, games, rulesets
 from dicebound.edge.http.schemas import HealthOut
 from dicebound.store import Store, open_store
@@ -33,8 +33,7 @@ def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:
         admin_hash, made = service.ensure_admin_token(session, admin_token)
     if made is not None:
         say.write(
-            "dicebound: made the admin token (shown once, only its hash is kept):\n"
-            f"  {made}\n"
+            f"dicebound: made the admin token (shown once, only its hash is kept):\n  {made}\n"
         )
         say.flush()
     return admin_hash
@@ -64,6 +63,7 @@ def create_app(
         version=service.dicebound_version(),
         summary="Resolve tabletop role-playing checks from a game's ruleset, over HTTP.",
         lifespan=lifespan,
+        default_response_class=AsciiJSONResponse,
     )
     install_handlers(app)
 

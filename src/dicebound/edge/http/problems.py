@@ -8,6 +8,7 @@ still being read, before any JSON is parsed.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
@@ -22,7 +23,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from dicebound.edge.http.schemas import ProblemOut
 from dicebound.service import LIMITS, ServiceError
 
-__all__ = ["PROBLEMS", "BodyLimit", "decode_body", "install_handlers", "problem"]
+__all__ = [
+    "PROBLEMS",
+    "AsciiJSONResponse",
+    "BodyLimit",
+    "decode_body",
+    "install_handlers",
+    "problem",
+]
 
 log = logging.getLogger("dicebound.http")
 
@@ -55,6 +63,14 @@ _TITLES = {
 }
 
 
+class AsciiJSONResponse(JSONResponse):
+    """JSON written in ASCII: any text a client sent, a lone surrogate included, goes
+    back as a valid escape instead of failing to encode after the work is done."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":"), allow_nan=False).encode("ascii")
+
+
 def problem(
     status: int,
     detail: str,
@@ -73,7 +89,7 @@ def problem(
         body["problems"] = list(problems)
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
-    return JSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
+    return AsciiJSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
 
 
 def decode_body(raw: bytes, what: str) -> str:
@@ -103,7 +119,11 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         items = [
-            {"path": _loc(e.get("loc", ())), "code": str(e.get("type", "invalid")), "message": str(e.get("msg", ""))}
+            {
+                "path": _loc(e.get("loc", ())),
+                "code": str(e.get("type", "invalid")),
+                "message": str(e.get("msg", "")),
+            }
             for e in exc.errors()
         ]
         first = items[0] if items else {"path": "", "message": "the request is not valid"}
@@ -120,7 +140,8 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(UnicodeError)
     async def _unicode(_: Request, exc: UnicodeError) -> JSONResponse:
         return problem(
-            422, "the request holds text that is not valid Unicode (a lone surrogate or a bad byte)."
+            422,
+            "the request holds text that is not valid Unicode (a lone surrogate or a bad byte).",
         )
 
     @app.exception_handler(StatementError)
@@ -129,7 +150,9 @@ def install_handlers(app: FastAPI) -> None:
             log.error("store connection lost: %s", exc.orig)
             return problem(503, "the store is not answering; retry shortly.", title="Unavailable")
         log.warning("store refused a value: %s", exc.orig)
-        return problem(422, "the request holds a value the store cannot keep (such as a NUL character).")
+        return problem(
+            422, "the request holds a value the store cannot keep (such as a NUL character)."
+        )
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:

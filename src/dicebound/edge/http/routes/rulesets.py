@@ -36,7 +36,9 @@ def list_rulesets(store: StoreDep) -> list[dict[str, object]]:
     responses={**PROBLEMS, 200: {"model": RulesetStored, "description": "Already stored"}},
     openapi_extra=_OBJECT_BODY,
 )
-async def upload_ruleset(request: Request, response: Response, caller: Caller, store: StoreDep) -> Any:
+async def upload_ruleset(
+    request: Request, response: Response, caller: Caller, store: StoreDep
+) -> Any:
     """Store a ruleset file (admin). The same id, version and content again is 200."""
     raw = await request.body()
 
