@@ -102,8 +102,8 @@ class ServerProcess:
             "--port",
             str(self.port),
         ]
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+        with self.log_path.open("ab") as log:  # the child keeps its own descriptor
+            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -86,10 +86,15 @@ class CheckResult:
 
 @dataclass(frozen=True, slots=True)
 class CheckFailure:
-    """A tag that could not be resolved: the sparse record and the sentence why."""
+    """A tag that could not be resolved: the sparse record and the sentence why.
+
+    ``dice_failed`` is true when the tag itself resolved but its dice could not be
+    thrown: forced faces ran out or named a face a die lacks. It is not in ``to_json``.
+    """
 
     record: Record
     error: str
+    dice_failed: bool = False
 
     def to_json(self) -> dict[str, object]:
         return {"tag": self.record.to_tag(), "error": self.error}
@@ -547,7 +552,8 @@ def resolve_text(
             if after is not None:  # a pool was paid: later tags see the new values
                 members = [after if c.name == after.name else c for c in members]
         except TagError as exc:
-            item = CheckFailure(sparse_record(match.attrs), exc.message)
+            dice_failed = isinstance(exc.__cause__, DiceError)
+            item = CheckFailure(sparse_record(match.attrs), exc.message, dice_failed)
         items.append(item)
         # A tag that could not even be read stays as the model wrote it.
         written = match.raw if match.error is not None else item.record.to_tag()

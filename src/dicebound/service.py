@@ -144,11 +144,16 @@ class Access:
         is_admin = admin_hash is not None and hmac.compare_digest(token_hash(token), admin_hash)
         return Access(token, is_admin)
 
-    def require_admin(self, doing: str) -> None:
+    def require_admin(self, action: str) -> None:
+        """Refuse anyone but the admin; ``action`` completes "only the admin token may"."""
         if self.token is None:
-            raise ServiceError(401, "Unauthorized", f"{doing} needs the admin token.")
+            raise ServiceError(
+                401, "Unauthorized", f"only the admin token may {action}, and no token was sent."
+            )
         if not self.admin:
-            raise ServiceError(403, "Forbidden", f"only the admin token may {doing.lower()}.")
+            raise ServiceError(
+                403, "Forbidden", f"only the admin token may {action}; the token sent is not it."
+            )
 
 
 def token_hash(token: str) -> str:
@@ -312,7 +317,7 @@ def compiled(session: Session, ruleset_id: str, version: int) -> Ruleset:
 def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, object], bool]:
     """Store an uploaded ruleset; (answer, made). The same id, version and content
     again is no change; other content under a stored id and version is refused."""
-    access.require_admin("Uploading a ruleset")
+    access.require_admin("upload a ruleset")
     size = len(text.encode("utf-8", errors="replace"))
     if size > LIMITS.ruleset_bytes:
         raise _too_large(
@@ -364,9 +369,11 @@ def create_game(
     layers: Sequence[str],
 ) -> dict[str, object]:
     """Make a game pinned to a ruleset version; its token is in the answer, once."""
-    access.require_admin("Making a game")
+    access.require_admin("make a game")
     if not name.strip():
         raise _invalid("a game needs a name.")
+    if any(ch < " " or ch == "\x7f" for ch in name):
+        raise _invalid("a game's name is one line of text, without control characters.")
     try:
         row = _ruleset_row(session, ruleset_id, version)
     except ServiceError as exc:
@@ -775,6 +782,11 @@ def run_checks(
         )
     except DiceboundError as exc:
         raise _invalid(str(exc)) from exc
+    unthrown = next((e for e in report.errors if e.dice_failed), None)
+    if unthrown is not None:  # forced faces that do not fit: the request, not a tag, is wrong
+        raise _invalid(
+            f"the forced faces do not fit the checks ({unthrown.error}); nothing was written."
+        )
     now = _now()
     by_name = {row.name: row for row in rows}
     for before, after in zip(party, report.party, strict=True):
@@ -887,6 +899,15 @@ def _replay_choices(row: RecordRow) -> PlayerChoices:
     return PlayerChoices(after=after, choose=_chosen(answer.get("choose", row.choose)))
 
 
+def _ask(row: RecordRow) -> str:
+    """The tag as the model wrote it. Kept as a JSON string; a record written before
+    that (the tag as plain text, which always opens with "[") reads as it is."""
+    if row.ask.startswith('"'):
+        ask: str = json.loads(row.ask)
+        return ask
+    return row.ask
+
+
 def _settle(
     ruleset: Ruleset,
     row: RecordRow,
@@ -899,7 +920,7 @@ def _settle(
         ruleset,
         [then],
         now,
-        json.loads(row.ask),
+        _ask(row),
         seed=row.seed if faces is None else None,
         faces=faces,
         layers=json.loads(row.layers),
@@ -937,6 +958,14 @@ def answer_after(
     if row.answer is not None:
         raise ServiceError(
             409, "Conflict", f"record {record_id} was already answered; an answer is accepted once."
+        )
+    made = json.loads(row.result).get("choice")
+    if choose is not None and made in ("fail", "succeed"):
+        raise ServiceError(
+            409,
+            "Conflict",
+            f'record {record_id}\'s choice was made when it was thrown ("{made}"); '
+            "a choice is made once.",
         )
     ruleset = compiled(session, row.ruleset_id, row.ruleset_version)
     then = _snapshot(ruleset, row, row.sheet)
@@ -986,7 +1015,7 @@ def verify_record(
         report = resolve_text(
             ruleset,
             [then],
-            json.loads(row.ask),
+            _ask(row),
             seed=row.seed if faces is None else None,
             faces=faces,
             layers=json.loads(row.layers),

@@ -4,8 +4,11 @@ SQLite (the default, a file beside the service) and PostgreSQL run the same code
 
 - SQLite writes open with ``BEGIN IMMEDIATE``, so two writers never interleave (the
   second waits for the first, up to the busy timeout); reads open a plain deferred
-  transaction. The file is in WAL mode with ``synchronous=FULL``: a transaction that
-  answered is on disk even if the process is killed the next instant.
+  transaction. Within one process the writers also queue for their turn, first come
+  first served, before asking SQLite: SQLite's own busy wait sleeps and retries, so
+  under load an unlucky writer could lose the race again and again for seconds. The
+  file is in WAL mode with ``synchronous=FULL``: a transaction that answered is on
+  disk even if the process is killed the next instant.
 - PostgreSQL runs at READ COMMITTED; the service locks the rows a write changes
   (``SELECT ... FOR UPDATE``), so any number of processes may share one database.
 
@@ -17,6 +20,8 @@ store stamped by a newer dicebound is refused with a sentence, never touched.
 from __future__ import annotations
 
 import os
+import threading
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
@@ -88,6 +93,40 @@ def head_revision() -> str:
     return head
 
 
+class _Turns:
+    """A first-come, first-served lock: each waiter is handed the turn in order of
+    arrival (a plain lock lets a thread that just let go take it again)."""
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._busy = False
+        self._waiting: deque[threading.Lock] = deque()
+
+    def acquire(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the turn; False when it did not come."""
+        with self._mutex:
+            if not self._busy:
+                self._busy = True
+                return True
+            waiter = threading.Lock()
+            waiter.acquire()
+            self._waiting.append(waiter)
+        if waiter.acquire(timeout=timeout):
+            return True  # handed over by release()
+        with self._mutex:
+            if waiter in self._waiting:
+                self._waiting.remove(waiter)
+                return False
+        return True  # handed over while the wait was ending
+
+    def release(self) -> None:
+        with self._mutex:
+            if self._waiting:
+                self._waiting.popleft().release()  # the turn passes on; still busy
+            else:
+                self._busy = False
+
+
 class Store:
     """An open store: ``read()`` and ``write()`` each give one transaction."""
 
@@ -99,6 +138,7 @@ class Store:
         writer = engine.execution_options(sqlite_begin="IMMEDIATE") if self.is_sqlite else engine
         self._reads = sessionmaker(engine, expire_on_commit=False)
         self._writes = sessionmaker(writer, expire_on_commit=False)
+        self._turns = _Turns() if self.is_sqlite else None
 
     @property
     def is_sqlite(self) -> bool:
@@ -113,9 +153,18 @@ class Store:
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """A transaction that commits when the block ends, or leaves nothing if it raises."""
-        with self._writes() as session, session.begin():
-            yield session
+        """A transaction that commits when the block ends, or leaves nothing if it raises.
+
+        On SQLite the process's writers take turns first (a writer whose turn does not
+        come within the busy timeout asks SQLite anyway, and meets its busy timeout)."""
+        turn = self._turns is not None and self._turns.acquire(_BUSY_MS / 1000)
+        try:
+            with self._writes() as session, session.begin():
+                yield session
+        finally:
+            if turn:
+                assert self._turns is not None
+                self._turns.release()
 
     def revision(self) -> str | None:
         with self.engine.connect() as connection:
@@ -190,6 +239,9 @@ def open_store(url: str | None = None, *, migrate: bool = True, pool_size: int =
     if migrate:
         try:
             store.upgrade()
+        except StoreError:
+            engine.dispose()
+            raise
         except OperationalError as exc:
             engine.dispose()
             reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)

@@ -131,10 +131,14 @@ def install_handlers(app: FastAPI) -> None:
         return problem(422, f"{where}{first['message']}.", problems=jsonable_encoder(items))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else _TITLES.get(exc.status_code, "")
         if exc.status_code == 404 and detail == "Not Found":
             detail = "there is nothing at this path."
+        elif exc.status_code == 405 and detail == "Method Not Allowed":
+            allowed = (exc.headers or {}).get("Allow")
+            takes = f"; it takes {allowed}" if allowed else ""
+            detail = f"this path does not take {request.method}{takes}."
         return problem(exc.status_code, detail, headers=dict(exc.headers or {}))
 
     @app.exception_handler(UnicodeError)

@@ -43,7 +43,7 @@ async def upload_ruleset(
     raw = await request.body()
 
     def work() -> tuple[dict[str, object], bool]:
-        caller.require_admin("Uploading a ruleset")
+        caller.require_admin("upload a ruleset")
         text = decode_body(raw, "ruleset")
         with store.write() as session:
             return service.put_ruleset(session, caller, text)

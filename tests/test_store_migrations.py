@@ -1,0 +1,198 @@
+"""The store's schema under Alembic, on SQLite and PostgreSQL: a store left at the
+first revision, with rows in it, is migrated on open and its rows still play; a store
+stamped by a newer dicebound is refused with a sentence and left alone; and the
+migrations build exactly the tables the models declare."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from fastapi.testclient import TestClient
+from sqlalchemy import inspect, text
+
+from dicebound.edge.http import create_app
+from dicebound.store import Store, StoreError, open_store
+from dicebound.store.db import head_revision
+from dicebound.store.models import Base
+from http_api_support import STEALTH, bearer, character_file, cli_json, store_rows
+from service_support import ADMIN_TOKEN
+
+GAME_TOKEN = "dbg_made-before-the-upgrade"
+MIRA = "Mira Quickfoot"
+
+
+@pytest.fixture
+def bare(store_url: str) -> Iterator[Store]:
+    """The store at ``store_url``, opened without migrating it."""
+    store = open_store(store_url, migrate=False)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _differences(store: Store) -> list[object]:
+    with store.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return list(compare_metadata(context, Base.metadata))
+
+
+def test_the_head_is_0002() -> None:
+    assert head_revision() == "0002"
+
+
+def test_a_fresh_store_migrates_to_the_models_exactly(store_url: str) -> None:
+    store = open_store(store_url)
+    try:
+        assert store.revision() == "0002"
+        assert _differences(store) == []
+    finally:
+        store.close()
+
+
+def test_opening_twice_migrates_once_and_keeps_everything(store_url: str) -> None:
+    open_store(store_url).close()
+    before = store_rows(store_url)
+    again = open_store(store_url)
+    try:
+        assert again.revision() == "0002"
+    finally:
+        again.close()
+    assert store_rows(store_url) == before
+
+
+def test_a_0001_store_with_rows_is_upgraded_on_open_and_still_plays(
+    bare: Store, store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bare.upgrade("0001")
+    assert bare.revision() == "0001"
+    tables = set(inspect(bare.engine).get_table_names())
+    assert {"games", "characters", "records", "rulesets", "meta"} <= tables
+    assert "idempotency" not in tables
+
+    mira = character_file("dnd5e-srd", "mira")
+    thrown = cli_json(
+        "check", "--ruleset", "dnd5e-srd", "--character", "mira", "--seed", "42", "--json", STEALTH
+    )["results"][0]
+    snapshot = {
+        "name": MIRA,
+        "sheet": mira["sheet"],
+        "live": {"pools": {"inspiration": {"value": 1}}},
+    }
+    when = "2025-01-02T03:04:05.000006Z"
+    with bare.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO games (id, name, ruleset_id, ruleset_version, layers, token_hash,"
+                " created) VALUES ('0ld0ld0ld0ld0ld0', 'Old game', 'dnd5e-srd', 1, '[]', :h, :t)"
+            ),
+            {"h": hashlib.sha256(GAME_TOKEN.encode()).hexdigest(), "t": when},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO characters (game_id, name, position, sheet, live, revision, updated)"
+                " VALUES ('0ld0ld0ld0ld0ld0', :n, 0, :s, :l, 3, :t)"
+            ),
+            {
+                "n": MIRA,
+                "s": json.dumps(mira["sheet"]),
+                "l": json.dumps(snapshot["live"]),
+                "t": when,
+            },
+        )
+        connection.execute(
+            text(
+                "INSERT INTO records (game_id, created, who, ask, result, seed, faces, choose,"
+                " ruleset_id, ruleset_version, layers, sheet, answer, answer_sheet) VALUES"
+                " ('0ld0ld0ld0ld0ld0', :t, :n, :a, :r, '42', NULL, NULL, 'dnd5e-srd', 1, '[]',"
+                " :s, NULL, NULL)"
+            ),
+            {
+                "t": when,
+                "n": MIRA,
+                "a": STEALTH,
+                "r": json.dumps(thrown),
+                "s": json.dumps(snapshot),
+            },
+        )
+        (old_id,) = connection.execute(text("SELECT id FROM records")).one()
+
+    upgraded = open_store(store_url)
+    try:
+        assert upgraded.revision() == "0002"
+        assert _differences(upgraded) == []
+    finally:
+        upgraded.close()
+
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
+    with TestClient(create_app(store_url)) as client:
+        headers = bearer(GAME_TOKEN)
+        game = client.get("/games/0ld0ld0ld0ld0ld0", headers=headers)
+        assert game.status_code == 200
+        assert game.json() == {
+            "id": "0ld0ld0ld0ld0ld0",
+            "name": "Old game",
+            "ruleset": "dnd5e-srd",
+            "version": 1,
+            "layers": [],
+            "characters": [MIRA],
+        }
+        character = client.get(f"/games/0ld0ld0ld0ld0ld0/characters/{MIRA}", headers=headers).json()
+        assert character == {
+            "name": MIRA,
+            "sheet": mira["sheet"],
+            "live": snapshot["live"],
+            "revision": 3,
+        }
+        record = client.get(f"/games/0ld0ld0ld0ld0ld0/records/{old_id}", headers=headers).json()
+        assert {k: record[k] for k in thrown} == thrown
+        assert (record["created"], record["seed"], record["answered"]) == (when, "42", None)
+        verified = client.get(f"/games/0ld0ld0ld0ld0ld0/records/{old_id}/verify", headers=headers)
+        assert verified.json() == {"verified": True, "differences": []}
+
+        # new rows go beside the old ones: ids after the old record, the new table in use
+        key = {**headers, "Idempotency-Key": "after-the-upgrade"}
+        body = {"text": STEALTH, "seed": "42"}
+        first = client.post("/games/0ld0ld0ld0ld0ld0/checks", json=body, headers=key)
+        assert first.status_code == 200
+        assert (
+            client.post("/games/0ld0ld0ld0ld0ld0/checks", json=body, headers=key).json()
+            == first.json()
+        )
+        (new,) = first.json()["results"]
+        assert new["id"] > old_id
+        assert {k: new[k] for k in thrown} == thrown
+        listed = client.get("/games/0ld0ld0ld0ld0ld0/records", headers=headers).json()
+        assert [r["id"] for r in listed["records"]] == [new["id"], old_id]
+        replayed = client.get(
+            f"/games/0ld0ld0ld0ld0ld0/records/{new['id']}/verify", headers=headers
+        )
+        assert replayed.json() == {"verified": True, "differences": []}
+
+
+def test_a_store_from_a_newer_dicebound_is_refused_and_left_alone(store_url: str) -> None:
+    open_store(store_url).close()
+    store = open_store(store_url, migrate=False)
+    try:
+        with store.engine.begin() as connection:
+            connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    finally:
+        store.close()
+    before = store_rows(store_url)
+    with pytest.raises(StoreError) as refused:
+        open_store(store_url)
+    assert str(refused.value) == (
+        "this store's schema is at revision 9999, made by a newer dicebound; this one knows "
+        "revisions up to 0002. Upgrade dicebound to open it."
+    )
+    assert store_rows(store_url) == before
+    again = open_store(store_url, migrate=False)
+    try:
+        assert again.revision() == "9999"
+    finally:
+        again.close()
