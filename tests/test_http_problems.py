@@ -6,6 +6,7 @@ and PostgreSQL."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -353,3 +354,32 @@ def test_odd_text_elsewhere_is_never_a_500(service: TestClient) -> None:
         assert got.status_code == status, f"{name}: {got.text}"
         if status >= 400:
             problem_of(got, status)
+
+
+def test_a_store_busy_past_its_timeout_answers_503_not_422(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's "database is locked" (another writer held the file past the busy
+    timeout) is the store being unavailable, not the request's fault."""
+    import sqlite3
+
+    from dicebound.edge.http import create_app
+    from dicebound.store import db as store_db
+
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", "test-admin-token")
+    monkeypatch.setattr(store_db, "_BUSY_MS", 50)
+    path = tmp_path / "busy.db"
+    with TestClient(create_app(f"sqlite:///{path}")) as client:
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            answer = client.post(
+                "/games",
+                json={"name": "x", "ruleset": "dnd5e-srd"},
+                headers=admin_headers(),
+            )
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+    assert answer.status_code == 503, answer.text
+    assert answer.headers["content-type"].startswith("application/problem+json")

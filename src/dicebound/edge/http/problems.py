@@ -17,7 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError, StatementError
+from sqlalchemy.exc import DBAPIError, OperationalError, StatementError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicebound.edge.http.schemas import ProblemOut
@@ -153,6 +153,11 @@ def install_handlers(app: FastAPI) -> None:
         if isinstance(exc, DBAPIError) and exc.connection_invalidated:
             log.error("store connection lost: %s", exc.orig)
             return problem(503, "the store is not answering; retry shortly.", title="Unavailable")
+        if isinstance(exc, OperationalError):  # SQLite busy past its timeout, a server gone
+            log.error("store busy or unreachable: %s", exc.orig)
+            return problem(
+                503, "the store is busy or unreachable; retry shortly.", title="Unavailable"
+            )
         log.warning("store refused a value: %s", exc.orig)
         return problem(
             422, "the request holds a value the store cannot keep (such as a NUL character)."
