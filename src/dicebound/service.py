@@ -247,6 +247,20 @@ def _digest_text(text: str) -> str:
     return _digest(raw)
 
 
+def _stored_ruleset(ruleset: Ruleset, text: str, digest: str, *, packaged: bool) -> RulesetRow:
+    """The row that keeps one version of a ruleset, as its file was given."""
+    return RulesetRow(
+        id=ruleset.id,
+        version=ruleset.version,
+        name=ruleset.name,
+        kind=ruleset.resolution.kind,
+        packaged=packaged,
+        digest=digest,
+        content=text,
+        created=_now(),
+    )
+
+
 def sync_packaged_rulesets(session: Session) -> None:
     """Store every packaged ruleset's version that the store does not hold yet, so a
     game pinned to it keeps it even after dicebound ships a newer file."""
@@ -256,18 +270,7 @@ def sync_packaged_rulesets(session: Session) -> None:
         ruleset = load_ruleset_text(text)
         if (ruleset.id, ruleset.version) in stored:
             continue
-        session.add(
-            RulesetRow(
-                id=ruleset.id,
-                version=ruleset.version,
-                name=ruleset.name,
-                kind=ruleset.resolution.kind,
-                packaged=True,
-                digest=_digest_text(text),
-                content=text,
-                created=_now(),
-            )
-        )
+        session.add(_stored_ruleset(ruleset, text, _digest_text(text), packaged=True))
 
 
 def list_rulesets(session: Session) -> list[dict[str, object]]:
@@ -342,18 +345,7 @@ def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, 
             f'version {ruleset.version} of "{ruleset.id}" is already stored with other '
             "content, and a stored version never changes: raise the file's version.",
         )
-    session.add(
-        RulesetRow(
-            id=ruleset.id,
-            version=ruleset.version,
-            name=ruleset.name,
-            kind=ruleset.resolution.kind,
-            packaged=False,
-            digest=digest,
-            content=text,
-            created=_now(),
-        )
-    )
+    session.add(_stored_ruleset(ruleset, text, digest, packaged=False))
     return answer, True
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query
@@ -27,8 +28,6 @@ RecordId = Annotated[int, Path(ge=1, le=2**62)]
 
 
 def _seed(seed: str | int | None) -> str | None:
-    import re
-
     if seed is None:
         return None
     text = str(seed)
