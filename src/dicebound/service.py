@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -58,6 +59,7 @@ from dicebound.store.models import (
     RulesetRow,
 )
 from dicebound.tags.parse import parse_tags
+from dicebound.teach import gm_text, sheet_summary
 from dicebound.throw import roll_json
 
 __all__ = [
@@ -67,6 +69,8 @@ __all__ = [
     "answer_after",
     "create_game",
     "ensure_admin_token",
+    "game_master_brief",
+    "game_of_caller",
     "get_character",
     "get_game",
     "get_record",
@@ -80,6 +84,7 @@ __all__ = [
     "put_ruleset",
     "roll_dice",
     "run_checks",
+    "seed_text",
     "sync_packaged_rulesets",
     "verify_record",
 ]
@@ -143,6 +148,12 @@ class Access:
             return Access(None, False)
         is_admin = admin_hash is not None and hmac.compare_digest(token_hash(token), admin_hash)
         return Access(token, is_admin)
+
+    @staticmethod
+    def local() -> Access:
+        """The machine's own user (``dicebound mcp`` over stdio): whoever can open the
+        store itself may already do everything in it."""
+        return Access("", True)
 
     def require_admin(self, action: str) -> None:
         """Refuse anyone but the admin; ``action`` completes "only the admin token may"."""
@@ -425,6 +436,23 @@ def _characters(session: Session, game: GameRow, *, lock: bool = False) -> list[
     return list(session.scalars(query))
 
 
+def game_of_caller(session: Session, access: Access, game_id: str | None) -> str:
+    """The game a caller acts in: the one it names (if it may see it), else the one its
+    game token belongs to. The admin token belongs to no game, so it must name one."""
+    if game_id is not None:
+        return _game(session, access, game_id).id
+    if access.token is None:
+        raise ServiceError(401, "Unauthorized", "this needs the game's token or the admin token.")
+    if access.admin:
+        raise _invalid("the admin token belongs to no game: name the game (?game=ID).")
+    found = session.scalars(
+        select(GameRow.id).where(GameRow.token_hash == token_hash(access.token))
+    ).first()
+    if found is None:
+        raise ServiceError(401, "Unauthorized", "the token sent is no game's token.")
+    return found
+
+
 def get_game(session: Session, access: Access, game_id: str) -> dict[str, object]:
     game = _game(session, access, game_id)
     return {
@@ -650,6 +678,25 @@ def gm_for_game(
         raise _invalid(str(exc)) from exc
 
 
+def game_master_brief(session: Session, access: Access, game_id: str) -> dict[str, object]:
+    """What a Game Master model reads before play: the game, the ruleset's guidance and
+    the tag's rules (as ``gm`` teaches them) and every party member's sheet summary."""
+    game = _game(session, access, game_id)
+    ruleset = compiled(session, game.ruleset_id, game.ruleset_version)
+    layers: list[str] = json.loads(game.layers)
+    party = _party(session, game, ruleset, lock=False)
+    try:
+        lesson = gm_text(ruleset, ladder=ladder_in_force(ruleset, layers), layers=layers)
+    except DiceboundError as exc:
+        raise _invalid(str(exc)) from exc
+    return {
+        "game": game.name,
+        "ruleset": ruleset.name,
+        "lesson": lesson,
+        "party": [{"name": c.name, "summary": sheet_summary(ruleset, c)} for c in party],
+    }
+
+
 def odds_for_game(
     session: Session,
     access: Access,
@@ -687,6 +734,19 @@ def roll_dice(
 
 
 # ── checks and records ───────────────────────────────────────────────────────
+
+
+SEED_PATTERN = r"^[\x21-\x7e]{1,200}$"
+
+
+def seed_text(seed: str | int | None) -> str | None:
+    """A seed as the store keeps it: 1 to 200 printable ASCII characters, no spaces."""
+    if seed is None:
+        return None
+    text = str(seed)
+    if not re.fullmatch(SEED_PATTERN, text):
+        raise _invalid("a seed is 1 to 200 printable ASCII characters without spaces.")
+    return text
 
 
 def _check_limits(text: str) -> None:

@@ -47,6 +47,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"dicebound: {message}\n")
 
 
+_DB_HELP = "sqlite:///FILE or postgresql+psycopg://... (DICEBOUND_DB)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dicebound", description="Resolve tabletop checks from a ruleset.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -91,14 +94,27 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("rulesets", help="list the rulesets shipped with dicebound")
 
     serve = sub.add_parser("serve", help="run the HTTP service (the [serve] extra)")
-    serve.add_argument("--db", help="sqlite:///FILE or postgresql+psycopg://... (DICEBOUND_DB)")
+    serve.add_argument("--db", help=_DB_HELP)
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+
+    mcp = sub.add_parser("mcp", help="serve the Game Master's MCP tools over stdio")
+    mcp.add_argument("--db", help=_DB_HELP)
+    mcp.add_argument("--game", required=True, help="the game's id (see db new-game)")
 
     db = sub.add_parser("db", help="the service's store")
     db_sub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
     upgrade = db_sub.add_parser("upgrade", help="create or migrate the store's schema")
-    upgrade.add_argument("--db", help="sqlite:///FILE or postgresql+psycopg://... (DICEBOUND_DB)")
+    upgrade.add_argument("--db", help=_DB_HELP)
+    new_game = db_sub.add_parser("new-game", help="make a game in the store; prints its token")
+    new_game.add_argument("--db", help=_DB_HELP)
+    new_game.add_argument("--name", required=True, help="the game's name")
+    new_game.add_argument("--ruleset", required=True, help="a packaged or stored ruleset id")
+    new_game.add_argument("--version", type=int, help="the ruleset's version (default: newest)")
+    new_game.add_argument("--layer", action="append", default=[], help="a layer to play")
+    new_game.add_argument(
+        "--character", action="append", default=[], help="a character file to put (repeat)"
+    )
 
     sub.add_parser("schema", help="print the JSON Schema (draft-07) of a ruleset file")
 
@@ -256,6 +272,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             from dicebound.edge.serve import serve
 
             return serve(args.db, args.host, args.port)
+        if args.command == "mcp":
+            from dicebound.edge.serve import mcp_stdio
+
+            return mcp_stdio(args.db, args.game)
+        if args.command == "db" and args.db_command == "new-game":
+            from dicebound.edge.serve import db_new_game
+
+            return db_new_game(args, out)
         if args.command == "db":
             from dicebound.edge.serve import db_upgrade
 

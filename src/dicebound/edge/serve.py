@@ -6,18 +6,28 @@ the ``[serve]`` extra installed.
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
+from pathlib import Path
 from typing import TextIO
 
-from dicebound.errors import UsageError
+from dicebound.errors import DiceboundError, UsageError
 
-__all__ = ["db_upgrade", "serve"]
+__all__ = ["db_new_game", "db_upgrade", "mcp_stdio", "serve"]
 
 
-def _need_extra() -> UsageError:
+_EXTRA = {"fastapi", "uvicorn", "pydantic", "sqlalchemy", "alembic", "psycopg", "mcp", "starlette"}
+
+
+def _need_extra(missing: ModuleNotFoundError) -> UsageError:
+    """The extra is missing: say how to install it. Any other missing module is a bug
+    and is raised as it is."""
+    if (missing.name or "").split(".")[0] not in _EXTRA:
+        raise missing
     return UsageError(
         "the service needs the [serve] extra: pip install 'dicebound[serve]' "
-        "(FastAPI, uvicorn, SQLAlchemy, Alembic, psycopg)."
+        "(FastAPI, uvicorn, SQLAlchemy, Alembic, psycopg, mcp)."
     )
 
 
@@ -28,8 +38,8 @@ def serve(db: str | None, host: str, port: int) -> int:
 
         from dicebound.edge.http import create_app
         from dicebound.store import open_store
-    except ImportError as exc:  # pragma: no cover - the extra is installed in tests
-        raise _need_extra() from exc
+    except ModuleNotFoundError as exc:  # pragma: no cover - the extra is installed in tests
+        raise _need_extra(exc) from exc
     store = open_store(db)  # migrate and fail fast, before binding the port
     sys.stderr.write(f"dicebound: store {store.dialect} at {store.engine.url!r}\n")
     app = create_app(store=store)
@@ -41,9 +51,81 @@ def db_upgrade(db: str | None, out: TextIO) -> int:
     """Create or migrate the store's schema, and say where it stands."""
     try:
         from dicebound.store import open_store
-    except ImportError as exc:  # pragma: no cover
-        raise _need_extra() from exc
+    except ModuleNotFoundError as exc:  # pragma: no cover
+        raise _need_extra(exc) from exc
     store = open_store(db)
     out.write(f"{store.engine.url!r}: schema at revision {store.revision()}.\n")
     store.close()
+    return 0
+
+
+def db_new_game(args: argparse.Namespace, out: TextIO) -> int:
+    """Make a game (and put its characters) in one transaction, as the machine's own
+    user, and print it as JSON with its token: the way to a first game without the
+    HTTP service, for ``dicebound mcp``."""
+    try:
+        from dicebound import service
+        from dicebound.store import open_store
+    except ModuleNotFoundError as exc:  # pragma: no cover
+        raise _need_extra(exc) from exc
+    files = []
+    for where in args.character:
+        try:
+            files.append((where, Path(where).read_bytes()))
+        except OSError as exc:
+            raise UsageError(f'cannot read the character file "{where}": {exc.strerror}.') from exc
+    store = open_store(args.db)
+    local = service.Access.local()
+    try:
+        with store.write() as session:
+            service.sync_packaged_rulesets(session)
+            made = service.create_game(
+                session, local, args.name, args.ruleset, args.version, args.layer
+            )
+            names = []
+            for where, raw in files:
+                name = _character_name(where, raw)
+                service.put_character(session, local, str(made["id"]), name, raw)
+                names.append(name)
+    except service.ServiceError as exc:
+        lines = [exc.detail, *(f"  {p}" for p in exc.problems)]
+        raise DiceboundError("\n".join(lines)) from exc
+    finally:
+        store.close()
+    out.write(json.dumps({**made, "characters": names}, indent=2) + "\n")
+    return 0
+
+
+def _character_name(where: str, raw: bytes) -> str:
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        body = None
+    name = body.get("name") if isinstance(body, dict) else None
+    if not isinstance(name, str):
+        raise UsageError(f'the character file "{where}" has no "name" to put it under.')
+    return name
+
+
+def mcp_stdio(db: str | None, game: str) -> int:
+    """Serve the MCP tools over stdio for one game of the store. Standard output is the
+    protocol's, so everything else goes to standard error."""
+    try:
+        from dicebound import service
+        from dicebound.edge.mcp import run_stdio
+        from dicebound.store import open_store
+    except ModuleNotFoundError as exc:  # pragma: no cover
+        raise _need_extra(exc) from exc
+    store = open_store(db)
+    try:
+        with store.write() as session:
+            service.sync_packaged_rulesets(session)
+            service.get_game(session, service.Access.local(), game)  # fail fast
+        run_stdio(store, game)
+    except service.ServiceError as exc:
+        raise UsageError(
+            f"{exc.detail} (dicebound mcp --game ID names a game of the store)"
+        ) from exc
+    finally:
+        store.close()
     return 0

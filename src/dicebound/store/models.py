@@ -112,3 +112,4 @@ class IdempotencyRow(Base):
 
 
 Index("records_by_game", RecordRow.game_id, RecordRow.id)
+Index("games_by_token", GameRow.token_hash)

@@ -53,7 +53,8 @@ def create_app(
             opened, admin_token=os.environ.get("DICEBOUND_ADMIN_TOKEN"), say=say or sys.stderr
         )
         try:
-            yield
+            async with tools.session_manager.run():
+                yield
         finally:
             if store is None:
                 opened.close()
@@ -66,6 +67,11 @@ def create_app(
         default_response_class=AsciiJSONResponse,
     )
     install_handlers(app)
+    # imported here: the MCP module imports this package's schemas
+    from dicebound.edge.mcp import build_server, http_routes, seat_of_http_request
+
+    tools = build_server(seat_of_http_request(app.state))
+    app.router.routes.extend(http_routes(tools))
 
     @app.get("/health", response_model=HealthOut, tags=["service"])
     def health(store: StoreDep) -> dict[str, object]:

@@ -36,12 +36,12 @@ __all__ = [
     "RollOut",
     "RulesetEntry",
     "RulesetStored",
+    "SpendIn",
     "VerifyOut",
 ]
 
 Critical = Literal["success", "failure", "both"] | None
 Choice = Literal["open", "succeed", "fail"] | None
-SEED_PATTERN = r"^[\x21-\x7e]{1,200}$"
 
 
 class _In(BaseModel):

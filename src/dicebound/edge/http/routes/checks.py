@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query
@@ -11,7 +10,6 @@ from dicebound import service
 from dicebound.edge.http.deps import Caller, StoreDep
 from dicebound.edge.http.problems import PROBLEMS
 from dicebound.edge.http.schemas import (
-    SEED_PATTERN,
     AfterIn,
     AfterOut,
     CheckIn,
@@ -27,19 +25,6 @@ router = APIRouter(tags=["checks"], responses=PROBLEMS)
 RecordId = Annotated[int, Path(ge=1, le=2**62)]
 
 
-def _seed(seed: str | int | None) -> str | None:
-    if seed is None:
-        return None
-    text = str(seed)
-    if not re.fullmatch(SEED_PATTERN, text):
-        raise ServiceError(
-            422,
-            "Unprocessable request",
-            "a seed is 1 to 200 printable ASCII characters without spaces.",
-        )
-    return text
-
-
 @router.post("/games/{game}/checks", response_model=CheckOut)
 def checks(
     game: str,
@@ -52,7 +37,7 @@ def checks(
     every record written, in one transaction. Each result carries its record ``id``."""
     if body.seed is not None and body.faces is not None:
         raise ServiceError(422, "Unprocessable request", "give a seed or faces, not both.")
-    seed = _seed(body.seed)
+    seed = service.seed_text(body.seed)
     with store.write() as session:
         return service.run_checks(
             session,

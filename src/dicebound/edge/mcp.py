@@ -1,0 +1,426 @@
+"""dicebound as a Model Context Protocol tool server, so a model acting as Game Master
+calls the Engine itself instead of inventing dice.
+
+One set of tools, resources and one prompt, built on the official SDK's ``MCPServer``,
+served two ways: over stdio by ``dicebound mcp --game ID`` (a desktop client starts it;
+whoever can open the store may act in any game, and ``--game`` says which), and over
+streamable HTTP at ``/mcp`` on the service (the game is the one the bearer token
+belongs to; the admin token names one with ``?game=ID``). Every tool calls the same
+``dicebound.service`` function as the HTTP route, in one transaction, so a record made
+here reads exactly as one made by ``POST /checks``. Its inputs are the HTTP API's own
+fields (``schemas``), and every failure is a tool error with dicebound's sentence.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server.mcpserver import Context, MCPServer, UserMessage
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.resources import Resource, TextResource
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+from starlette.routing import BaseRoute
+
+from dicebound import service
+from dicebound.dice import fresh_seed
+from dicebound.edge.files import packaged_rulesets, ruleset_text
+from dicebound.edge.http.schemas import (
+    AfterIn,
+    AfterOut,
+    CharacterOut,
+    CheckIn,
+    CheckOut,
+    GmOut,
+    OddsIn,
+    OddsOut,
+    RecordPage,
+    RollIn,
+    RollOut,
+    SpendIn,
+)
+from dicebound.errors import DiceboundError
+from dicebound.ruleset.compile import load_ruleset_text
+from dicebound.service import Access
+from dicebound.store import Store
+
+__all__ = ["Seat", "build_server", "http_routes", "run_stdio", "seat_of_http_request"]
+
+_T = TypeVar("_T")
+
+NEVER_INVENT = (
+    "Never write dice, rolls, modifiers, totals or results yourself: the Engine throws "
+    "every die and applies the sheet."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Where a tool call acts: the store, who is calling, and the game it named (None:
+    the game the caller's token belongs to)."""
+
+    store: Store
+    access: Access
+    game: str | None
+
+
+SeatOf = Callable[[Context], Seat]
+
+
+def seat_of_http_request(state: Any) -> SeatOf:
+    """How ``/mcp`` finds a call's seat: the service's store and admin hash (``state``,
+    the app's state, read at call time), the bearer token of the HTTP request that
+    carried the call, and its ``?game=`` when the admin token names a game."""
+
+    def seat(ctx: Context) -> Seat:
+        request = ctx.request_context.request
+        headers = getattr(request, "headers", None) or {}
+        query = getattr(request, "query_params", None) or {}
+        scheme, _, token = str(headers.get("authorization", "")).partition(" ")
+        bearer = token.strip() if scheme.lower() == "bearer" and token.strip() else None
+        game = query.get("game") or None
+        return Seat(state.store, Access.of(bearer, state.admin_hash), game)
+
+    return seat
+
+
+def http_routes(server: MCPServer) -> list[BaseRoute]:
+    """The ``/mcp`` route, stateless streamable HTTP answering in JSON: any service
+    process answers any call, as the store is the only state. Its session manager must
+    run in the service's lifespan (``server.session_manager.run()``). The bearer token
+    guards every tool, so the SDK's Host-header check for local servers is not needed
+    and would refuse a service reached by its public name."""
+    app = server.streamable_http_app(
+        streamable_http_path="/mcp",
+        stateless_http=True,
+        json_response=True,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    return list(app.routes)
+
+
+def _field(model: type[BaseModel], name: str, description: str | None = None) -> Any:
+    """The HTTP API's field ``name`` of ``model`` (constraints and description), as a
+    tool parameter: the default is the tool function's own."""
+    info: FieldInfo = copy.copy(model.model_fields[name])
+    info.default = PydanticUndefined
+    if description is not None:
+        info.description = description
+    return info
+
+
+def _sentence(exc: BaseException) -> str:
+    if isinstance(exc, service.ServiceError):
+        lines = [exc.detail]
+        lines += [f"- {p}" for p in exc.problems]
+        return "\n".join(lines)
+    return str(exc)
+
+
+def _act(seat: Seat, *, write: bool, act: Callable[[Session, str], _T]) -> _T:
+    """Run ``act(session, game)`` in one transaction of the seat's store: it commits
+    whole or not at all, and any refusal is a tool error with dicebound's sentence."""
+    try:
+        with seat.store.write() if write else seat.store.read() as session:
+            game = service.game_of_caller(session, seat.access, seat.game)
+            return act(session, game)
+    except DiceboundError as exc:
+        raise ToolError(_sentence(exc)) from exc
+    except OperationalError as exc:
+        raise ToolError(
+            "the store is busy or unreachable; nothing was changed. Try again."
+        ) from exc
+
+
+def _ruleset_resources() -> list[Resource]:
+    made: list[Resource] = []
+    for ruleset_id in packaged_rulesets():
+        text, _ = ruleset_text(ruleset_id)
+        ruleset = load_ruleset_text(text)
+        made.append(
+            TextResource(
+                uri=f"dicebound://rulesets/{ruleset_id}",
+                name=ruleset_id,
+                title=ruleset.name,
+                description=(
+                    f"The packaged ruleset file {ruleset_id} (version {ruleset.version}, "
+                    f"kind {ruleset.resolution.kind})."
+                ),
+                mime_type="application/json",
+                text=text,
+            )
+        )
+    return made
+
+
+def _brief_text(brief: dict[str, Any]) -> str:
+    party = brief["party"]
+    summaries = "\n\n".join(member["summary"] for member in party) or "(no characters yet)"
+    return (
+        f'You are the Game Master of "{brief["game"]}", played with {brief["ruleset"]}. '
+        "dicebound is the Engine: it throws every die.\n\n"
+        f"{brief['lesson']}\n\n"
+        f"The party:\n{summaries}\n\n"
+        "How to play with the tools:\n"
+        "- Write your narration with one [skill_check: ...] tag where each check happens, "
+        "then call resolve_checks with the whole text. Narrate from the text and outcomes "
+        "it returns: they replace your tags.\n"
+        "- When a record carries an offer (a raise after the roll) or a choice is open, "
+        "ask the player, then call settle_after_roll with their answer. Never decide it "
+        "for them.\n"
+        "- Call check_odds to pick a fair difficulty, character to read a sheet and its "
+        "pools, list_records to recall what was thrown.\n"
+        f"- {NEVER_INVENT}"
+    )
+
+
+RESOLVE_CHECKS = (
+    "Resolve every check tag in your narration: the Engine throws the dice, applies the "
+    "sheet, pays any spend or charm from the character's pools, writes a record of each "
+    "check, and returns the text with each tag replaced by its outcome, one result per "
+    "check (with its record id and the points paid) and the tags it could not resolve, "
+    "each with the reason. Call it whenever your narration calls for a check, then "
+    "narrate the outcome it names. " + NEVER_INVENT
+)
+
+
+def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
+    """The tools, resources and prompt, each call acting at ``seat_of(ctx)``."""
+    server: MCPServer = MCPServer(
+        name=name,
+        title="dicebound",
+        version=service.dicebound_version(),
+        instructions=(
+            "dicebound resolves tabletop role-playing checks from the game's ruleset. "
+            "Read the game_master prompt (or call gm_instructions) first; write checks as "
+            "[skill_check: ...] tags and resolve them with resolve_checks. " + NEVER_INVENT
+        ),
+        log_level="WARNING",
+        resources=_ruleset_resources(),
+    )
+    reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+    @server.tool(annotations=reads, structured_output=True)
+    def gm_instructions(
+        ctx: Context,
+        character: Annotated[
+            str | None,
+            Field(
+                max_length=100,
+                description="A party member: each ladder step then shows their chance.",
+            ),
+        ] = None,
+        skill: Annotated[
+            str | None,
+            Field(max_length=100, description="The check those chances are for."),
+        ] = None,
+    ) -> GmOut:
+        """What the Game Master is taught for this game: how to write a check tag, the
+        difficulty ladder, the outcome bands and what each means, the attributes a tag
+        may carry. Call it once before play and put it in your instructions. It is what
+        `dicebound gm` prints."""
+        out = _act(
+            seat_of(ctx),
+            write=False,
+            act=lambda s, g: service.gm_for_game(s, seat_of(ctx).access, g, character, skill),
+        )
+        return GmOut.model_validate(out)
+
+    @server.tool(annotations=writes, structured_output=True, description=RESOLVE_CHECKS)
+    def resolve_checks(
+        ctx: Context,
+        text: Annotated[
+            str,
+            _field(
+                CheckIn,
+                "text",
+                "Your narration with one [skill_check: skill=... dc=... who=...] tag per "
+                "check, exactly as you would show it. At most 32 KB and 20 tags.",
+            ),
+        ],
+        seed: Annotated[str | int | None, _field(CheckIn, "seed")] = None,
+        faces: Annotated[
+            list[int] | None,
+            _field(CheckIn, "faces", "Forced faces, in throw order: for tests only."),
+        ] = None,
+        choose: Annotated[
+            Literal["fail", "succeed"] | None,
+            _field(CheckIn, "choose", "The player's choice of a Sacrifice, if made already."),
+        ] = None,
+        idempotency_key: Annotated[
+            str | None,
+            Field(
+                min_length=1,
+                max_length=200,
+                description="Send the same key when you retry a call that timed out: the "
+                "first answer comes back, nothing is thrown or paid twice.",
+            ),
+        ] = None,
+    ) -> CheckOut:
+        seat = seat_of(ctx)
+        if seed is not None and faces is not None:
+            raise ToolError("give a seed or faces, not both.")
+
+        def act(session: Session, game: str) -> dict[str, object]:
+            return service.run_checks(
+                session,
+                seat.access,
+                game,
+                text=text,
+                seed=service.seed_text(seed),
+                faces=faces,
+                choose=choose,
+                idempotency_key=idempotency_key,
+            )
+
+        return CheckOut.model_validate(_act(seat, write=True, act=act))
+
+    @server.tool(annotations=reads, structured_output=True)
+    def check_odds(
+        ctx: Context,
+        tag: Annotated[
+            str,
+            _field(
+                OddsIn,
+                "tag",
+                'One check tag, as you would write it: [skill_check: skill="Stealth" dc="15"].',
+            ),
+        ],
+        who: Annotated[
+            str | None, _field(OddsIn, "who", "The character; the first of the party if absent.")
+        ] = None,
+        after: Annotated[
+            SpendIn | None,
+            _field(OddsIn, "after", "A raise after the roll to price: {pool, points}."),
+        ] = None,
+    ) -> OddsOut:
+        """The exact chance of every outcome band of one check, before you call for it:
+        use it to pick a fair difficulty. It throws nothing and changes nothing."""
+        seat = seat_of(ctx)
+        paid = (after.pool, after.points) if after is not None else None
+        out = _act(
+            seat,
+            write=False,
+            act=lambda s, g: service.odds_for_game(s, seat.access, g, tag, who, paid),
+        )
+        return OddsOut.model_validate(out)
+
+    @server.tool(annotations=writes, structured_output=True)
+    def roll_dice(
+        ctx: Context,
+        dice: Annotated[
+            str,
+            _field(RollIn, "dice", 'The dice by name: "2 ability 1 proficiency vs 2 difficulty".'),
+        ],
+        seed: Annotated[str | int | None, _field(RollIn, "seed")] = None,
+    ) -> RollOut:
+        """Throw narrative symbol dice by name with this game's ruleset, when a scene
+        needs a bare roll rather than a check (a symbol-pool ruleset only). Records
+        nothing and pays nothing; for a check, write a tag and call resolve_checks."""
+        seat = seat_of(ctx)
+
+        def act(session: Session, game: str) -> dict[str, Any]:
+            found = service.get_game(session, seat.access, game)
+            fresh = service.seed_text(seed) or fresh_seed()
+            ruleset, version = str(found["ruleset"]), found["version"]
+            assert isinstance(version, int)
+            return service.roll_dice(session, ruleset, version, dice, fresh)
+
+        return RollOut.model_validate(_act(seat, write=False, act=act))
+
+    @server.tool(annotations=reads, structured_output=True)
+    def character(
+        ctx: Context,
+        name: Annotated[
+            str, Field(min_length=1, max_length=100, description="The character's full name.")
+        ],
+    ) -> CharacterOut:
+        """A party member's sheet, live state (pools, tracks, conditions) and revision.
+        Read it before you describe what a character has left; the Engine pays from
+        these pools, so never change them in your narration without a check."""
+        seat = seat_of(ctx)
+        out = _act(
+            seat, write=False, act=lambda s, g: service.get_character(s, seat.access, g, name)
+        )
+        return CharacterOut.model_validate(out)
+
+    @server.tool(annotations=writes, structured_output=True)
+    def settle_after_roll(
+        ctx: Context,
+        record: Annotated[
+            int, Field(ge=1, le=2**62, description="The record id resolve_checks returned.")
+        ],
+        pool: Annotated[
+            str | None, _field(AfterIn, "pool", "The pool the player spends to raise a die.")
+        ] = None,
+        points: Annotated[
+            int | None, _field(AfterIn, "points", "How many points of it the player spends.")
+        ] = None,
+        choose: Annotated[
+            Literal["fail", "succeed"] | None,
+            _field(AfterIn, "choose", "The player's choice of a Sacrifice."),
+        ] = None,
+    ) -> AfterOut:
+        """Apply the player's answer after the roll: a raise (pool and points) that the
+        record's offer says could still help, or the choice of a Sacrifice. The player
+        decides, once the dice are seen; never answer for them. Accepted once per record;
+        a raise that buys nothing is refused and pays nothing."""
+        seat = seat_of(ctx)
+        out = _act(
+            seat,
+            write=True,
+            act=lambda s, g: service.answer_after(
+                s, seat.access, g, record, pool=pool, points=points, choose=choose
+            ),
+        )
+        return AfterOut.model_validate(out)
+
+    @server.tool(annotations=reads, structured_output=True)
+    def list_records(
+        ctx: Context,
+        before: Annotated[
+            int | None,
+            Field(ge=1, le=2**62, description="The `next` of the previous page."),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="Records per page.")] = 20,
+    ) -> RecordPage:
+        """The game's records, newest first: what was thrown, by whom, the outcome and
+        what was paid. Use it to recall earlier checks instead of remembering dice."""
+        seat = seat_of(ctx)
+        out = _act(
+            seat,
+            write=False,
+            act=lambda s, g: service.list_records(s, seat.access, g, before, limit),
+        )
+        return RecordPage.model_validate(out)
+
+    @server.prompt(title="Game Master")
+    def game_master(ctx: Context, game: str | None = None) -> list[UserMessage]:
+        """Your instructions as this game's Game Master: the ruleset's guidance, the
+        tag's rules and every party member's sheet summary."""
+        seat = seat_of(ctx)
+        chosen = Seat(seat.store, seat.access, game or seat.game)
+        brief = _act(
+            chosen,
+            write=False,
+            act=lambda s, g: service.game_master_brief(s, chosen.access, g),
+        )
+        return [UserMessage(_brief_text(brief))]
+
+    return server
+
+
+def run_stdio(store: Store, game: str) -> None:
+    """Serve the tools over standard input and output for one game, as the machine's
+    own user, until the client closes the stream."""
+    seat = Seat(store, Access.local(), game)
+    build_server(lambda ctx: seat).run("stdio")
