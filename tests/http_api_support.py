@@ -28,6 +28,79 @@ STEALTH = '[skill_check: skill="Stealth" dc="15"]'
 LUCIA_SPENDS = '[skill_check: skill="Stealth" difficulty="Routine" spend="willpower_points:1"]'
 
 
+# (case id, ruleset, packaged characters, text, options): one check of every kind, as
+# the command line would be asked it (``cli_check``).
+AS_CLI: list[tuple[str, str, tuple[str, ...], str, dict[str, Any]]] = [
+    (
+        "dice-sum, two characters and a tag in error",
+        "dnd5e-srd",
+        ("mira", "bram"),
+        'Mira creeps. [skill_check: skill="Stealth" dc="15"] Bram heaves. '
+        '[skill_check: skill="Athletics" dc="12" who="Bram Ironhand" mode=advantage] '
+        'And flies? [skill_check: skill="Flying" dc="10"]',
+        {"seed": "42"},
+    ),
+    ("dice-pool with a spend", "wod-pool", ("lucia",), LUCIA_SPENDS, {"seed": "42"}),
+    (
+        "dice-pool (shadowrun)",
+        "shadowrun-pool",
+        ("vex",),
+        '[skill_check: skill="Pistols" difficulty="Average"]',
+        {"seed": "3"},
+    ),
+    (
+        "symbol-pool",
+        "genesys",
+        ("kira",),
+        '[skill_check: skill="Cool" difficulty="Average"]',
+        {"seed": "42"},
+    ),
+    (
+        "dice-highest",
+        "blades",
+        ("silk",),
+        '[skill_check: skill="Prowl" difficulty="Action roll"]',
+        {"seed": "9"},
+    ),
+    (
+        "roll-against",
+        "coc7e",
+        ("eleanor",),
+        '[skill_check: skill="Appraise" difficulty="Hard"]',
+        {"seed": "42"},
+    ),
+    (
+        "fate dice",
+        "fate-core",
+        ("ines",),
+        '[skill_check: skill="Athletics" difficulty="Mediocre"]',
+        {"seed": "1"},
+    ),
+    (
+        "open-ended",
+        "rolemaster-open",
+        ("aelith",),
+        '[skill_check: skill="Climbing" difficulty="Routine"]',
+        {"seed": "42"},
+    ),
+    (
+        "step-pool, two characters",
+        "advanced-resolution",
+        ("peet", "maud"),
+        f'{LOCKPICK} [skill_check: skill="Martial/Swordplay" difficulty="Rare" who="Maud Harrowgate"]',
+        {"seed": "42"},
+    ),
+    ("step-pool, forced faces", "advanced-resolution", ("peet",), LOCKPICK, {"faces": [5, 1, 6]}),
+    (
+        "step-pool, a Sacrifice chosen",
+        "advanced-resolution",
+        ("peet",),
+        '[skill_check: skill="Scoundrel/Lockpick" difficulty="Uncommon"]',
+        {"faces": [1, 1, 6], "choose": "succeed"},
+    ),
+]
+
+
 def ruleset_file(ruleset_id: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((DATA / "rulesets" / f"{ruleset_id}.json").read_text())
     return data
@@ -101,6 +174,21 @@ def cli(*argv: str, code: int = 0) -> str:
 
 def cli_json(*argv: str, code: int = 0) -> Any:
     return json.loads(cli(*argv, code=code))
+
+
+def cli_check(ruleset: str, characters: Iterable[str], text: str, options: dict[str, Any]) -> Any:
+    """What ``dicebound check --json`` prints for a text with ``options`` (seed or
+    faces, choose) and packaged characters (short names)."""
+    argv = ["check", "--ruleset", ruleset]
+    for short in characters:
+        argv += ["--character", short]
+    if "seed" in options:
+        argv += ["--seed", str(options["seed"])]
+    else:
+        argv += ["--faces", ",".join(str(f) for f in options["faces"])]
+    if "choose" in options:
+        argv += ["--choose", options["choose"]]
+    return cli_json(*argv, "--json", text, code=1 if "Flying" in text else 0)
 
 
 def without_ids(answer: dict[str, Any]) -> dict[str, Any]:

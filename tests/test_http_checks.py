@@ -13,11 +13,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from http_api_support import (
+    AS_CLI,
     LOCKPICK,
     LUCIA_SPENDS,
     STEALTH,
     Game,
     character_file,
+    cli_check,
     cli_json,
     execute,
     live,
@@ -45,69 +47,11 @@ def _ok(client: TestClient, game: Game, **body: Any) -> dict[str, Any]:
 
 # ── a check answers as the command line ──────────────────────────────────────
 
-_AS_CLI = [
-    (
-        "dnd5e-srd",
-        ("mira", "bram"),
-        'Mira creeps. [skill_check: skill="Stealth" dc="15"] Bram heaves. '
-        '[skill_check: skill="Athletics" dc="12" who="Bram Ironhand" mode=advantage] '
-        'And flies? [skill_check: skill="Flying" dc="10"]',
-        {"seed": "42"},
-    ),
-    ("wod-pool", ("lucia",), LUCIA_SPENDS, {"seed": "42"}),
-    (
-        "shadowrun-pool",
-        ("vex",),
-        '[skill_check: skill="Pistols" difficulty="Average"]',
-        {"seed": "3"},
-    ),
-    ("genesys", ("kira",), '[skill_check: skill="Cool" difficulty="Average"]', {"seed": "42"}),
-    ("blades", ("silk",), '[skill_check: skill="Prowl" difficulty="Action roll"]', {"seed": "9"}),
-    ("coc7e", ("eleanor",), '[skill_check: skill="Appraise" difficulty="Hard"]', {"seed": "42"}),
-    (
-        "fate-core",
-        ("ines",),
-        '[skill_check: skill="Athletics" difficulty="Mediocre"]',
-        {"seed": "1"},
-    ),
-    (
-        "rolemaster-open",
-        ("aelith",),
-        '[skill_check: skill="Climbing" difficulty="Routine"]',
-        {"seed": "42"},
-    ),
-    (
-        "advanced-resolution",
-        ("peet", "maud"),
-        f'{LOCKPICK} [skill_check: skill="Martial/Swordplay" difficulty="Rare" who="Maud Harrowgate"]',
-        {"seed": "42"},
-    ),
-    ("advanced-resolution", ("peet",), LOCKPICK, {"faces": [5, 1, 6]}),
-    (
-        "advanced-resolution",
-        ("peet",),
-        '[skill_check: skill="Scoundrel/Lockpick" difficulty="Uncommon"]',
-        {"faces": [1, 1, 6], "choose": "succeed"},
-    ),
-]
-
 
 @pytest.mark.parametrize(
     ("ruleset", "characters", "text", "options"),
-    _AS_CLI,
-    ids=[
-        "dice-sum, two characters and a tag in error",
-        "dice-pool with a spend",
-        "dice-pool (shadowrun)",
-        "symbol-pool",
-        "dice-highest",
-        "roll-against",
-        "fate dice",
-        "open-ended",
-        "step-pool, two characters",
-        "step-pool, forced faces",
-        "step-pool, a Sacrifice chosen",
-    ],
+    [case[1:] for case in AS_CLI],
+    ids=[case[0] for case in AS_CLI],
 )
 def test_a_check_answers_as_check_json_and_writes_its_records(
     service: TestClient,
@@ -117,16 +61,7 @@ def test_a_check_answers_as_check_json_and_writes_its_records(
     options: dict[str, Any],
 ) -> None:
     game = make_game(service, ruleset, *characters)
-    argv = ["check", "--ruleset", ruleset]
-    for short in characters:
-        argv += ["--character", short]
-    if "seed" in options:
-        argv += ["--seed", options["seed"]]
-    else:
-        argv += ["--faces", ",".join(str(f) for f in options["faces"])]
-    if "choose" in options:
-        argv += ["--choose", options["choose"]]
-    expected = cli_json(*argv, "--json", text, code=1 if "Flying" in text else 0)
+    expected = cli_check(ruleset, characters, text, options)
     answer = _ok(service, game, text=text, **options)
     assert without_ids(answer) == expected
     ids = [r["id"] for r in answer["results"]]

@@ -14,6 +14,7 @@ fields (``schemas``), and every failure is a tool error with dicebound's sentenc
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
@@ -55,6 +56,7 @@ from dicebound.store import Store
 __all__ = ["Seat", "build_server", "http_routes", "run_stdio", "seat_of_http_request"]
 
 _T = TypeVar("_T")
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 NEVER_INVENT = (
     "Never write dice, rolls, modifiers, totals or results yourself: the Engine throws "
@@ -125,6 +127,17 @@ def _sentence(exc: BaseException) -> str:
     return str(exc)
 
 
+def _nothing_resolved(answer: dict[str, Any]) -> str:
+    errors: list[dict[str, str]] = answer["errors"]
+    if not errors:
+        return (
+            "the text holds no check tag, so nothing was thrown: write one "
+            '[skill_check: skill="..." dc="..."] tag where each check happens.'
+        )
+    reasons = "\n".join(f"- {e['tag']}: {e['error']}" for e in errors)
+    return f"no check could be resolved, so nothing was thrown or paid:\n{reasons}"
+
+
 def _act(seat: Seat, *, write: bool, act: Callable[[Session, str], _T]) -> _T:
     """Run ``act(session, game)`` in one transaction of the seat's store: it commits
     whole or not at all, and any refusal is a tool error with dicebound's sentence."""
@@ -182,16 +195,6 @@ def _brief_text(brief: dict[str, Any]) -> str:
     )
 
 
-RESOLVE_CHECKS = (
-    "Resolve every check tag in your narration: the Engine throws the dice, applies the "
-    "sheet, pays any spend or charm from the character's pools, writes a record of each "
-    "check, and returns the text with each tag replaced by its outcome, one result per "
-    "check (with its record id and the points paid) and the tags it could not resolve, "
-    "each with the reason. Call it whenever your narration calls for a check, then "
-    "narrate the outcome it names. " + NEVER_INVENT
-)
-
-
 def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
     """The tools, resources and prompt, each call acting at ``seat_of(ctx)``."""
     server: MCPServer = MCPServer(
@@ -209,7 +212,19 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
     reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
-    @server.tool(annotations=reads, structured_output=True)
+    def tool(annotations: ToolAnnotations) -> Callable[[_F], _F]:
+        """Register a tool; its docstring, dedented, is what the model reads."""
+
+        def register(fn: _F) -> _F:
+            description = inspect.cleandoc(fn.__doc__ or "").replace("\n", " ")
+            server.add_tool(
+                fn, description=description, annotations=annotations, structured_output=True
+            )
+            return fn
+
+        return register
+
+    @tool(reads)
     def gm_instructions(
         ctx: Context,
         character: Annotated[
@@ -227,7 +242,8 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         """What the Game Master is taught for this game: how to write a check tag, the
         difficulty ladder, the outcome bands and what each means, the attributes a tag
         may carry. Call it once before play and put it in your instructions. It is what
-        `dicebound gm` prints."""
+        `dicebound gm` prints. Never write dice or results yourself: the tags it teaches
+        are resolved by resolve_checks."""
         out = _act(
             seat_of(ctx),
             write=False,
@@ -235,7 +251,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         )
         return GmOut.model_validate(out)
 
-    @server.tool(annotations=writes, structured_output=True, description=RESOLVE_CHECKS)
+    @tool(writes)
     def resolve_checks(
         ctx: Context,
         text: Annotated[
@@ -266,12 +282,21 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
             ),
         ] = None,
     ) -> CheckOut:
+        """Resolve every check tag in your narration: the Engine throws the dice,
+        applies the sheet, pays any spend or charm from the character's pools, writes a
+        record of each check, and returns the text with each tag replaced by its
+        outcome, one result per check (with its record id and the points paid) and the
+        tags it could not resolve, each with the reason (rewrite those and call again).
+        When no tag could be resolved the call is an error naming each reason, and
+        nothing is thrown or paid. Call it whenever your narration calls for a check,
+        then narrate the outcome it names. Never write dice, rolls, modifiers, totals or
+        results yourself: the Engine throws every die and applies the sheet."""
         seat = seat_of(ctx)
         if seed is not None and faces is not None:
             raise ToolError("give a seed or faces, not both.")
 
-        def act(session: Session, game: str) -> dict[str, object]:
-            return service.run_checks(
+        def act(session: Session, game: str) -> dict[str, Any]:
+            answer = service.run_checks(
                 session,
                 seat.access,
                 game,
@@ -281,10 +306,13 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
                 choose=choose,
                 idempotency_key=idempotency_key,
             )
+            if not answer["results"]:  # nothing happened: say why, and keep nothing
+                raise ToolError(_nothing_resolved(answer))
+            return answer
 
         return CheckOut.model_validate(_act(seat, write=True, act=act))
 
-    @server.tool(annotations=reads, structured_output=True)
+    @tool(reads)
     def check_odds(
         ctx: Context,
         tag: Annotated[
@@ -304,7 +332,8 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         ] = None,
     ) -> OddsOut:
         """The exact chance of every outcome band of one check, before you call for it:
-        use it to pick a fair difficulty. It throws nothing and changes nothing."""
+        use it to pick a fair difficulty. It throws nothing and changes nothing; never
+        narrate a chance as if it were the roll."""
         seat = seat_of(ctx)
         paid = (after.pool, after.points) if after is not None else None
         out = _act(
@@ -314,7 +343,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         )
         return OddsOut.model_validate(out)
 
-    @server.tool(annotations=writes, structured_output=True)
+    @tool(writes)
     def roll_dice(
         ctx: Context,
         dice: Annotated[
@@ -325,7 +354,8 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
     ) -> RollOut:
         """Throw narrative symbol dice by name with this game's ruleset, when a scene
         needs a bare roll rather than a check (a symbol-pool ruleset only). Records
-        nothing and pays nothing; for a check, write a tag and call resolve_checks."""
+        nothing and pays nothing; for a check, write a tag and call resolve_checks.
+        Never invent the symbols yourself."""
         seat = seat_of(ctx)
 
         def act(session: Session, game: str) -> dict[str, Any]:
@@ -337,7 +367,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
 
         return RollOut.model_validate(_act(seat, write=False, act=act))
 
-    @server.tool(annotations=reads, structured_output=True)
+    @tool(reads)
     def character(
         ctx: Context,
         name: Annotated[
@@ -353,7 +383,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         )
         return CharacterOut.model_validate(out)
 
-    @server.tool(annotations=writes, structured_output=True)
+    @tool(writes)
     def settle_after_roll(
         ctx: Context,
         record: Annotated[
@@ -384,7 +414,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         )
         return AfterOut.model_validate(out)
 
-    @server.tool(annotations=reads, structured_output=True)
+    @tool(reads)
     def list_records(
         ctx: Context,
         before: Annotated[
@@ -394,7 +424,8 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         limit: Annotated[int, Field(ge=1, le=100, description="Records per page.")] = 20,
     ) -> RecordPage:
         """The game's records, newest first: what was thrown, by whom, the outcome and
-        what was paid. Use it to recall earlier checks instead of remembering dice."""
+        what was paid. Use it to recall earlier checks; never retell a roll differently
+        from its record."""
         seat = seat_of(ctx)
         out = _act(
             seat,
