@@ -56,21 +56,21 @@ TURN_1 = Throw(
     "scene-turn-1",
 )
 TURN_1_AGAIN = Throw(
-    "Maud keeps the hall. [skill_check: skill=\"Martial/Swordplay\" dc=\"4\" who=\"Maud Harrowgate\"]",
+    'Maud keeps the hall. [skill_check: skill="Martial/Swordplay" dc="4" who="Maud Harrowgate"]',
     "scene-turn-1b",
 )
 # Turn 2: a guard captain steps in; the model prices a Rare duel, calls for it, and the
 # player raises the die from Maud's Body.
 TURN_2 = Throw(
-    "The captain draws. [skill_check: skill=\"Martial/Swordplay\" difficulty=\"Rare\" "
-    "who=\"Maud Harrowgate\"]",
+    'The captain draws. [skill_check: skill="Martial/Swordplay" difficulty="Rare" '
+    'who="Maud Harrowgate"]',
     "turn2-0",
 )
 RAISE = {"pool": "body", "points": 2}
 # Turn 3: slipping out; the roll lands on a Sacrifice and the player chooses to succeed.
 TURN_3 = Throw(
-    "They slip out past the stables. [skill_check: skill=\"Scoundrel/Sneak\" "
-    "difficulty=\"Normal\" who=\"Maud Harrowgate\"]",
+    'They slip out past the stables. [skill_check: skill="Scoundrel/Sneak" '
+    'difficulty="Normal" who="Maud Harrowgate"]',
     "turn3-0",
 )
 CHOICE = "succeed"
@@ -142,8 +142,20 @@ def character_path(short: str) -> Path:
 def new_game(db: str) -> str:
     """Make the scene's game in the store with ``dicebound db new-game``; its id."""
     made = subprocess.run(
-        [sys.executable, "-m", "dicebound", "db", "new-game", "--db", db, "--name", "The vault",
-         "--ruleset", RULESET, *(a for s in PARTY for a in ("--character", str(character_path(s))))],
+        [
+            sys.executable,
+            "-m",
+            "dicebound",
+            "db",
+            "new-game",
+            "--db",
+            db,
+            "--name",
+            "The vault",
+            "--ruleset",
+            RULESET,
+            *(a for s in PARTY for a in ("--character", str(character_path(s)))),
+        ],
         check=True,
         capture_output=True,
         text=True,

@@ -400,8 +400,8 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
             _field(AfterIn, "choose", "The player's choice of a Sacrifice."),
         ] = None,
     ) -> AfterOut:
-        """Apply the player's answer after the roll: a raise (pool and points) that the
-        record's offer says could still help, or the choice of a Sacrifice. The player
+        """Call it when the player answers after the roll: a raise (pool and points) that
+        the record's offer says could still help, or the choice of a Sacrifice. The player
         decides, once the dice are seen; never answer for them. Accepted once per record;
         a raise that buys nothing is refused and pays nothing."""
         seat = seat_of(ctx)
