@@ -7,12 +7,13 @@ remember such keys while parsing and name them afterwards, each at its path.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 from dicebound.problems import Path, Problem
 
-__all__ = ["keyed_twice", "keys_written_twice"]
+__all__ = ["keyed_twice", "keys_written_twice", "line_of"]
 
 
 class _KeyedTwice(dict[str, Any]):
@@ -51,3 +52,130 @@ def keys_written_twice(value: object, path: Path = ()) -> Iterator[Problem]:
     elif isinstance(value, list):
         for i, item in enumerate(value):
             yield from keys_written_twice(item, (*path, i))
+
+
+# ── where a path is written ──────────────────────────────────────────────────
+
+_WHITESPACE = " \t\r\n"
+
+
+class _Scanner:
+    """Walks JSON text and notes the offset where each path's value (or, in an object,
+    its key) is written. It never raises: where the text stops being JSON it stops, so
+    a broken file still gives the lines of everything before the break."""
+
+    def __init__(self, text: str, limit: int) -> None:
+        self.text = text
+        self.at = 0
+        self.limit = limit
+        self.found: dict[Path, int] = {}
+
+    def _skip(self) -> None:
+        while self.at < len(self.text) and self.text[self.at] in _WHITESPACE:
+            self.at += 1
+
+    def _string(self) -> str | None:
+        start = self.at + 1
+        end = start
+        while end < len(self.text):
+            ch = self.text[end]
+            if ch == "\\":
+                end += 2
+                continue
+            if ch == '"':
+                self.at = end + 1
+                try:
+                    decoded: str = json.loads(self.text[start - 1 : end + 1])
+                except ValueError:
+                    return None
+                return decoded
+            end += 1
+        self.at = len(self.text)
+        return None
+
+    def value(self, path: Path, depth: int = 0) -> bool:
+        """Scan one value at ``path``; False where the text stops being JSON."""
+        self._skip()
+        if self.at >= len(self.text) or len(self.found) >= self.limit or depth > 200:
+            return False
+        self.found.setdefault(path, self.at)
+        ch = self.text[self.at]
+        if ch == "{":
+            return self._object(path, depth)
+        if ch == "[":
+            return self._array(path, depth)
+        if ch == '"':
+            return self._string() is not None
+        start = self.at
+        while self.at < len(self.text) and self.text[self.at] not in _WHITESPACE + ",]}":
+            self.at += 1
+        return self.at > start
+
+    def _object(self, path: Path, depth: int) -> bool:
+        self.at += 1
+        self._skip()
+        if self.text.startswith("}", self.at):
+            self.at += 1
+            return True
+        while True:
+            self._skip()
+            if not self.text.startswith('"', self.at):
+                return False
+            key_at = self.at
+            key = self._string()
+            if key is None:
+                return False
+            self.found.setdefault((*path, key), key_at)
+            self._skip()
+            if not self.text.startswith(":", self.at):
+                return False
+            self.at += 1
+            self._skip()
+            value_at = self.at
+            if not self.value((*path, key), depth + 1):
+                return False
+            self.found[(*path, key)] = min(self.found[(*path, key)], value_at, key_at)
+            self._skip()
+            if self.text.startswith(",", self.at):
+                self.at += 1
+                continue
+            if self.text.startswith("}", self.at):
+                self.at += 1
+                return True
+            return False
+
+    def _array(self, path: Path, depth: int) -> bool:
+        self.at += 1
+        self._skip()
+        if self.text.startswith("]", self.at):
+            self.at += 1
+            return True
+        index = 0
+        while True:
+            if not self.value((*path, index), depth + 1):
+                return False
+            index += 1
+            self._skip()
+            if self.text.startswith(",", self.at):
+                self.at += 1
+                continue
+            if self.text.startswith("]", self.at):
+                self.at += 1
+                return True
+            return False
+
+
+def line_of(text: str, path: Path, *, limit: int = 100_000) -> tuple[int, int]:
+    """Where ``path`` is written in the JSON ``text``, as (line, column), both from 1:
+    the key of an object's member, or the value itself in an array or at the top. A path
+    the text does not hold gives the place of its nearest written ancestor (a missing
+    key's object); a text that is not JSON still places what comes before the break."""
+    scanner = _Scanner(text, limit)
+    scanner.value(())
+    for cut in range(len(path), -1, -1):
+        offset = scanner.found.get(path[:cut])
+        if offset is not None:
+            line = text.count("\n", 0, offset) + 1
+            column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+            return line, column
+    return 1, 1

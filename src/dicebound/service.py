@@ -47,6 +47,7 @@ from dicebound.jsontext import keyed_twice, keys_written_twice
 from dicebound.lesson import gm_lesson
 from dicebound.odds import check_odds
 from dicebound.problems import Problem, did_you_mean
+from dicebound.report import build_report
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
@@ -61,6 +62,7 @@ from dicebound.store.models import (
 from dicebound.tags.parse import parse_tags
 from dicebound.teach import gm_text, sheet_summary
 from dicebound.throw import roll_json
+from dicebound.views import card_json, problems_with_lines, report_json, sheet_state
 
 __all__ = [
     "LIMITS",
@@ -76,16 +78,21 @@ __all__ = [
     "get_record",
     "get_ruleset",
     "gm_for_game",
+    "list_games",
     "list_records",
     "list_rulesets",
     "odds_for_game",
+    "party_of_game",
     "patch_live",
     "put_character",
     "put_ruleset",
+    "record_card",
+    "report_for_game",
     "roll_dice",
     "run_checks",
     "seed_text",
     "sync_packaged_rulesets",
+    "try_ruleset",
     "verify_record",
 ]
 
@@ -360,6 +367,42 @@ def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, 
     return answer, True
 
 
+def try_ruleset(text: str, layers: Sequence[str] = ()) -> dict[str, object]:
+    """Check a ruleset file without storing it: ``validate --json`` with each problem's
+    line and column, and, when it is valid, what ``gm`` would teach from it."""
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > LIMITS.ruleset_bytes:
+        raise _too_large(
+            f"the ruleset is {size:,} bytes; a ruleset may be at most "
+            f"{LIMITS.ruleset_bytes:,} bytes (256 KB)."
+        )
+    try:
+        ruleset = load_ruleset_text(text)
+    except RulesetInvalid as exc:
+        return {
+            "ok": False,
+            "problems": problems_with_lines(text, exc.problems),
+            "notes": [],
+            "id": None,
+            "version": None,
+            "name": None,
+            "gm": None,
+        }
+    try:
+        lesson: str | None = gm_lesson(ruleset, layers=layers)
+    except DiceboundError as exc:
+        raise _invalid(str(exc)) from exc
+    return {
+        "ok": True,
+        "problems": [],
+        "notes": [f"{b}: accepted and kept, not played by dicebound" for b in ruleset.not_played],
+        "id": ruleset.id,
+        "version": ruleset.version,
+        "name": ruleset.name,
+        "gm": lesson,
+    }
+
+
 # ── games ────────────────────────────────────────────────────────────────────
 
 
@@ -434,6 +477,44 @@ def _characters(session: Session, game: GameRow, *, lock: bool = False) -> list[
     if lock:
         query = query.with_for_update()
     return list(session.scalars(query))
+
+
+def list_games(session: Session, access: Access) -> list[dict[str, object]]:
+    """The games a caller may see: every game for the admin, its own for a game token."""
+    if access.token is None:
+        raise ServiceError(401, "Unauthorized", "this needs the game's token or the admin token.")
+    query = select(GameRow).order_by(GameRow.created, GameRow.id)
+    if not access.admin:
+        query = query.where(GameRow.token_hash == token_hash(access.token))
+    return [
+        {
+            "id": g.id,
+            "name": g.name,
+            "ruleset": g.ruleset_id,
+            "version": g.ruleset_version,
+            "layers": json.loads(g.layers),
+        }
+        for g in session.scalars(query)
+    ]
+
+
+def party_of_game(session: Session, access: Access, game_id: str) -> dict[str, object]:
+    """Every character of a game with its live state as stored and as numbers: each
+    pool and track with its value and range."""
+    game = _game(session, access, game_id)
+    ruleset = compiled(session, game.ruleset_id, game.ruleset_version)
+    members = []
+    for row in _characters(session, game):
+        character = _load_row(ruleset, game, row)
+        members.append(
+            {
+                "name": row.name,
+                "revision": row.revision,
+                "live": json.loads(row.live),
+                "state": sheet_state(ruleset, character),
+            }
+        )
+    return {"characters": members}
 
 
 def game_of_caller(session: Session, access: Access, game_id: str | None) -> str:
@@ -717,6 +798,20 @@ def odds_for_game(
     return odds.to_json()
 
 
+def report_for_game(
+    session: Session, access: Access, game_id: str, who: str | None
+) -> dict[str, object]:
+    """Every check of a character at every ladder step of the game, exactly."""
+    game = _game(session, access, game_id)
+    ruleset = compiled(session, game.ruleset_id, game.ruleset_version)
+    character = _who(_party(session, game, ruleset, lock=False), who)
+    try:
+        report = build_report(ruleset, character, layers=json.loads(game.layers))
+    except DiceboundError as exc:
+        raise _invalid(str(exc)) from exc
+    return report_json(report)
+
+
 def roll_dice(
     session: Session, ruleset_id: str, version: int | None, dice: str, seed: str | None
 ) -> dict[str, Any]:
@@ -937,6 +1032,19 @@ def list_records(
 def get_record(session: Session, access: Access, game_id: str, record_id: int) -> dict[str, object]:
     game = _game(session, access, game_id)
     return _record_json(_record_row(session, game, record_id, lock=False))
+
+
+def record_card(
+    session: Session, access: Access, game_id: str, record_id: int
+) -> dict[str, object]:
+    """A record's dice card: the lines the terminal shows, and every face thrown."""
+    game = _game(session, access, game_id)
+    row = _record_row(session, game, record_id, lock=False)
+    result = json.loads(row.result)
+    return {
+        "id": row.id,
+        **card_json(result["attrs"].items(), who=result["who"], outcome=result["outcome"]),
+    }
 
 
 def _chosen(text: str | None) -> Literal["fail", "succeed"] | None:

@@ -21,7 +21,7 @@ from dicebound.errors import DiceboundError
 from dicebound.kinds.symbol_pool import symbols_in_words
 from dicebound.record import CORE_KEYS, Record
 
-__all__ = ["RESULT_WORDS", "outcome_words", "render_text", "summarize"]
+__all__ = ["RESULT_WORDS", "card_dice", "outcome_words", "render_text", "summarize"]
 
 Shape = Literal["sparse", "sum", "against", "highest", "pool", "step", "symbol"]
 
@@ -278,6 +278,43 @@ def _symbols(record: Record) -> str:
         return symbols_in_words(symbols, record.get("symbolDetails"))
     except DiceboundError:
         return symbols or "no symbols"
+
+
+def card_dice(record: Record) -> list[tuple[str, str | None, tuple[str, ...]]]:
+    """Every face thrown, in throw order, as (face, the die's name, marks): the marks
+    are what the record itself says of the die: ``kept`` or ``dropped`` (advantage,
+    the highest dice), ``dark``, ``hit`` (a pool die at or over its threshold)."""
+    texts = _face_texts(record, _UNICODE)
+    marks: list[list[str]] = [[] for _ in texts]
+    names: list[str | None] = [None] * len(texts)
+    shape = _shape(record)
+    if shape == "sum" and record.get("mode") in ("advantage", "disadvantage"):
+        split = _kept_set(record)
+        if split is not None:
+            for index in split[0]:
+                marks[index].append("kept")
+            for index in split[1]:
+                marks[index].append("dropped")
+    elif shape == "highest":
+        dark = max(record.get_int("dark") or 0, 0)
+        for index in range(max(len(texts) - dark, 0), len(texts)):
+            marks[index].append("dark")
+        kept = _highest_kept(record)
+        if kept is not None:
+            for index in range(len(texts)):
+                marks[index].append("kept" if index in kept else "dropped")
+    elif shape == "symbol":
+        thrown = (record.get("thrown") or "").split("|")
+        if len(thrown) == len(texts):
+            names = list(thrown)
+    elif shape == "pool" and not record.has("stance"):
+        threshold = record.get_int("threshold")
+        faces = _ints(record.rolls)
+        if threshold is not None and faces is not None:
+            for index, face in enumerate(faces):
+                if face >= threshold:
+                    marks[index].append("hit")
+    return [(t, names[i], tuple(marks[i])) for i, t in enumerate(texts)]
 
 
 def render_text(

@@ -14,12 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "AfterIn",
     "AfterOut",
+    "CardOut",
     "ChangeOut",
     "CharacterOut",
     "CharacterStored",
     "CheckIn",
     "CheckOut",
     "CheckResultOut",
+    "GameEntry",
     "GameIn",
     "GameMade",
     "GameOut",
@@ -29,13 +31,16 @@ __all__ = [
     "LivePatch",
     "OddsIn",
     "OddsOut",
+    "PartyOut",
     "ProblemOut",
     "RecordOut",
     "RecordPage",
+    "ReportOut",
     "RollIn",
     "RollOut",
     "RulesetEntry",
     "RulesetStored",
+    "RulesetTried",
     "SpendIn",
     "VerifyOut",
 ]
@@ -267,3 +272,116 @@ class RollOut(BaseModel):
     text: str
     seed: str
     success: bool
+
+
+class GameEntry(BaseModel):
+    id: str
+    name: str
+    ruleset: str
+    version: int
+    layers: list[str]
+
+
+class PoolState(BaseModel):
+    key: str
+    label: str
+    value: int
+    max: int
+
+
+class TrackState(BaseModel):
+    id: str
+    label: str
+    value: int
+    min: int
+    max: int
+
+
+class SheetState(BaseModel):
+    """A character's pools and tracks as numbers (a full pool reads as its maximum)."""
+
+    pools: list[PoolState]
+    tracks: list[TrackState]
+    conditions: list[str]
+
+
+class PartyMember(BaseModel):
+    name: str
+    revision: int
+    live: dict[str, Any]
+    state: SheetState
+
+
+class PartyOut(BaseModel):
+    characters: list[PartyMember]
+
+
+class ReportStep(BaseModel):
+    label: str
+    ask: str
+
+
+class ReportOutcome(BaseModel):
+    label: str
+    success: bool
+    critical: Critical
+    choice: bool
+
+
+class ReportCell(BaseModel):
+    tag: str | None
+    not_rolled: str | None
+    probabilities: list[str] = Field(description="Each band's exact chance, in `outcomes` order.")
+    success: str | None
+
+
+class ReportRow(BaseModel):
+    group: str
+    id: str
+    label: str
+    not_rolled: str | None
+    cells: list[ReportCell]
+
+
+class ReportOut(BaseModel):
+    """What ``dicebound report`` prints, as numbers: each check at each ladder step."""
+
+    ruleset: str
+    character: str
+    kind: str
+    steps: list[ReportStep]
+    outcomes: list[ReportOutcome]
+    rows: list[ReportRow]
+
+
+class CardDie(BaseModel):
+    face: str
+    die: str | None = Field(description="The die's name, for a symbol pool.")
+    marks: list[str] = Field(description="kept, dropped, dark, hit: what the record says.")
+
+
+class CardOut(BaseModel):
+    """A record's dice card: the lines the terminal shows, and every face thrown."""
+
+    id: int
+    title: str
+    lines: list[list[str]]
+    dice: list[CardDie]
+    seed: str | None
+
+
+class PlacedProblem(ProblemItem):
+    line: int
+    column: int
+
+
+class RulesetTried(BaseModel):
+    """``validate --json`` with each problem's line and column, and ``gm`` when valid."""
+
+    ok: bool
+    problems: list[PlacedProblem]
+    notes: list[str]
+    id: str | None
+    version: int | None
+    name: str | None
+    gm: str | None

@@ -12,6 +12,7 @@ from dicebound.edge.http.problems import PROBLEMS
 from dicebound.edge.http.schemas import (
     AfterIn,
     AfterOut,
+    CardOut,
     CheckIn,
     CheckOut,
     RecordOut,
@@ -93,3 +94,10 @@ def verify(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> d
     """Replay the record from its seed, its ruleset version and the sheet as it stood."""
     with store.read() as session:
         return service.verify_record(session, caller, game, record_id)
+
+
+@router.get("/games/{game}/records/{record_id}/card", response_model=CardOut)
+def card(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> dict[str, object]:
+    """The record's dice card: its lines as the terminal shows them, and every face."""
+    with store.read() as session:
+        return service.record_card(session, caller, game, record_id)

@@ -13,6 +13,7 @@ from dicebound.edge.http.problems import PROBLEMS
 from dicebound.edge.http.schemas import (
     CharacterOut,
     CharacterStored,
+    GameEntry,
     GameIn,
     GameMade,
     GameOut,
@@ -21,6 +22,8 @@ from dicebound.edge.http.schemas import (
     LivePatch,
     OddsIn,
     OddsOut,
+    PartyOut,
+    ReportOut,
 )
 
 router = APIRouter(tags=["games"], responses=PROBLEMS)
@@ -40,6 +43,13 @@ def create_game(body: GameIn, caller: Caller, store: StoreDep) -> dict[str, obje
         return service.create_game(
             session, caller, body.name, body.ruleset, body.version, body.layers
         )
+
+
+@router.get("/games", response_model=list[GameEntry])
+def list_games(caller: Caller, store: StoreDep) -> list[dict[str, object]]:
+    """The games the token may see: all of them for the admin, its own for a game's."""
+    with store.read() as session:
+        return service.list_games(session, caller)
 
 
 @router.get("/games/{game}", response_model=GameOut)
@@ -119,3 +129,22 @@ def odds(game: str, body: OddsIn, caller: Caller, store: StoreDep) -> dict[str, 
     after = (body.after.pool, body.after.points) if body.after is not None else None
     with store.read() as session:
         return service.odds_for_game(session, caller, game, body.tag, body.who, after)
+
+
+@router.get("/games/{game}/party", response_model=PartyOut)
+def party(game: str, caller: Caller, store: StoreDep) -> dict[str, object]:
+    """Every character with its live state, and each pool and track as numbers."""
+    with store.read() as session:
+        return service.party_of_game(session, caller, game)
+
+
+@router.get("/games/{game}/report", response_model=ReportOut)
+def report(
+    game: str,
+    caller: Caller,
+    store: StoreDep,
+    character: Annotated[str | None, Query(max_length=100)] = None,
+) -> dict[str, object]:
+    """Every check of a character at every ladder step, exactly (``dicebound report``)."""
+    with store.read() as session:
+        return service.report_for_game(session, caller, game, character)

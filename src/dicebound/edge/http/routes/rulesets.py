@@ -10,7 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from dicebound import service
 from dicebound.edge.http.deps import Caller, StoreDep
 from dicebound.edge.http.problems import PROBLEMS, decode_body
-from dicebound.edge.http.schemas import RollIn, RollOut, RulesetEntry, RulesetStored
+from dicebound.edge.http.schemas import RollIn, RollOut, RulesetEntry, RulesetStored, RulesetTried
 
 router = APIRouter(tags=["rulesets"])
 
@@ -51,6 +51,20 @@ async def upload_ruleset(
     answer, made = await run_in_threadpool(work)
     response.status_code = 201 if made else 200
     return answer
+
+
+@router.post(
+    "/rulesets/check", response_model=RulesetTried, responses=PROBLEMS, openapi_extra=_OBJECT_BODY
+)
+async def check_ruleset(request: Request) -> Any:
+    """Check a ruleset file without storing it (anyone): every problem with its JSON
+    path, line and column; when valid, what ``gm`` teaches from it."""
+    raw = await request.body()
+
+    def work() -> dict[str, object]:
+        return service.try_ruleset(decode_body(raw, "ruleset"))
+
+    return await run_in_threadpool(work)
 
 
 @router.get("/rulesets/{ruleset_id}", responses=PROBLEMS)

@@ -1,0 +1,112 @@
+"""What a page shows, as JSON: a character's pools and tracks as numbers, a report as
+chances at every step, a record as a dice card with every face.
+
+Pure: each function reads the core's own objects and returns plain JSON values, so the
+web page draws what the engine computed instead of working anything out itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from dicebound.jsontext import line_of
+from dicebound.odds import fraction_text
+from dicebound.problems import Problem
+from dicebound.record import Record, record_from_attrs
+from dicebound.render.text import card_dice, render_text
+from dicebound.report import Report
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character, SheetView
+
+__all__ = ["card_json", "problems_with_lines", "report_json", "sheet_state"]
+
+
+def sheet_state(ruleset: Ruleset, character: Character) -> dict[str, Any]:
+    """Every pool and track of a character with its value and range (a full pool that
+    the sparse live state leaves out reads as its maximum), and the conditions on."""
+    view = SheetView(ruleset, character)
+    sheet = ruleset.sheet
+    return {
+        "pools": [
+            {
+                "key": key,
+                "label": view.pool_label(key),
+                "value": view.pool_value(key),
+                "max": view.pool_max(key),
+            }
+            for key in view.pool_keys()
+        ],
+        "tracks": [
+            {
+                "id": track.id,
+                "label": track.label,
+                "value": view.track_value(track.id),
+                "min": view.track_min(track.id),
+                "max": view.track_max(track.id),
+            }
+            for track in sheet.tracks
+            if not track.kinds
+        ],
+        "conditions": [c.label for c in sheet.conditions if view.has_condition(c.id)],
+    }
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    """A report as JSON: the steps, the bands in order, and for every check each step's
+    chance of each band as an exact fraction (or why it is not rolled)."""
+    return {
+        "ruleset": report.ruleset_id,
+        "character": report.character,
+        "kind": report.kind,
+        "steps": [{"label": s.label, "ask": s.ask} for s in report.steps],
+        "outcomes": [
+            {"label": o.label, "success": o.success, "critical": o.critical, "choice": o.choice}
+            for o in report.outcomes
+        ],
+        "rows": [
+            {
+                "group": row.group,
+                "id": row.id,
+                "label": row.label,
+                "not_rolled": row.not_rolled,
+                "cells": [
+                    {
+                        "tag": cell.tag,
+                        "not_rolled": cell.not_rolled,
+                        "probabilities": [fraction_text(p) for p in cell.probabilities],
+                        "success": None if cell.success is None else fraction_text(cell.success),
+                    }
+                    for cell in row.cells
+                ],
+            }
+            for row in report.rows
+        ],
+    }
+
+
+def card_json(attrs: Iterable[tuple[str, str]], *, who: str | None, outcome: str) -> dict[str, Any]:
+    """The dice card of a record: its title and lines as the terminal shows them, and
+    every face thrown with what the record says of it (kept, dropped, dark, the die's
+    name)."""
+    record: Record = record_from_attrs(attrs)
+    title, *lines = render_text(record, who=who, outcome=outcome).splitlines()
+    return {
+        "title": title,
+        "lines": [[line[:11].strip(), line[11:].strip()] for line in lines],
+        "dice": [
+            {"face": face, "die": die, "marks": list(marks)}
+            for face, die, marks in card_dice(record)
+        ],
+        "seed": record.get("seed"),
+    }
+
+
+def problems_with_lines(text: str, problems: Sequence[Problem]) -> list[dict[str, Any]]:
+    """A file's problems as ``validate --json`` gives them, each with the line and
+    column where its path is written, for an editor to put the cursor there."""
+    placed = []
+    for problem in problems:
+        line, column = line_of(text, problem.path)
+        placed.append({**problem.to_json(), "line": line, "column": column})
+    return placed
