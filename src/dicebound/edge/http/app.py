@@ -14,6 +14,8 @@ from contextlib import asynccontextmanager
 from typing import TextIO
 
 from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
 from dicebound import service
@@ -21,6 +23,7 @@ from dicebound.edge.http.deps import StoreDep
 from dicebound.edge.http.problems import AsciiJSONResponse, BodyLimit, install_handlers
 from dicebound.edge.http.routes import checks, games, rulesets
 from dicebound.edge.http.schemas import HealthOut
+from dicebound.edge.web import PAGE_HEADERS, STATIC
 from dicebound.store import Store, open_store
 
 __all__ = ["create_app", "prepare_store"]
@@ -80,6 +83,12 @@ def create_app(
             session.execute(text("SELECT 1"))
         return {"ok": True, "store": store.dialect, "version": service.dicebound_version()}
 
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        """The web page: play, author, balance and sheets, on this API."""
+        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(rulesets.router)
     app.include_router(games.router)
     app.include_router(checks.router)

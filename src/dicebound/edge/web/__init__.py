@@ -1,0 +1,23 @@
+"""The web page the service serves at ``/``: static files, no build step, no network.
+
+``STATIC`` is the folder of ``index.html``, ``app.js`` and ``app.css``; the page talks
+to the service's own API with the token the person enters.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["PAGE_HEADERS", "STATIC"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+# The page loads nothing from elsewhere: its own script, style and the API.
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
