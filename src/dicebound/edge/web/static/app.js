@@ -81,7 +81,7 @@ function showTab(tab, focus = false) {
     $(other.getAttribute("aria-controls")).hidden = !chosen;
   }
   if (focus) tab.focus();
-  location.hash = tab.getAttribute("aria-controls");
+  history.replaceState(null, "", `#${tab.getAttribute("aria-controls")}`);
 }
 
 function setUpTabs() {
@@ -508,7 +508,7 @@ function buildSheetForm(character) {
   const live = (character && character.live) || {};
   const tiers = (file.resolution && file.resolution.proficiencyTiers) || [];
   const sets = [];
-  sets.push(el("fieldset", {}, el("legend", { text: "Who" }), field("sheet-name", "Name", el("input", { "data-path": "name", required: true, maxlength: "100", value: character ? character.name : "", readonly: character ? true : null }))));
+  sets.push(el("fieldset", {}, el("legend", { text: "Who" }), field("sheet-name", "Character name", el("input", { "data-path": "name", required: true, maxlength: "100", value: character ? character.name : "", readonly: character ? true : null }))));
   const abilities = sheet.abilities || [];
   if (abilities.length) {
     sets.push(el("fieldset", {}, el("legend", { text: "Abilities" }), abilities.map((a) => field(`sheet-ability-${a.id}`, `${a.label} (${a.min} to ${a.max})`, numberInput(`sheet.build.abilities.${a.id}`, a.min, a.max, (build.abilities || {})[a.id] ?? a.default)))));

@@ -1,0 +1,117 @@
+"""Real parts for the web page's tests: Debian's Chromium driven by Playwright (with
+``executable_path``: Playwright cannot download its own browsers here) against a real
+``dicebound serve``, and the folder the screenshots are kept in.
+
+- ``DICEBOUND_ARTIFACTS`` names the folder CI keeps (default ``test-artifacts`` in the
+  project); screenshots go to its ``screenshots/``.
+- Where no Chromium is installed the tests skip and say why, unless
+  ``DICEBOUND_REQUIRE_BROWSER=1`` (set by ``.ci/run`` once it has installed one).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from http_api_support import bearer, character_file
+from service_support import ADMIN_TOKEN, ServerProcess, admin_headers
+
+CHROMIUM = "/usr/bin/chromium"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+ARTIFACTS = Path(
+    os.environ.get("DICEBOUND_ARTIFACTS", Path(__file__).resolve().parents[1] / "test-artifacts")
+)
+
+
+def chromium_or_skip() -> str:
+    found = CHROMIUM if Path(CHROMIUM).is_file() else shutil.which("chromium")
+    if found is None:
+        reason = f"no Chromium at {CHROMIUM} or on PATH (.ci/run installs Debian's package)"
+        if os.environ.get("DICEBOUND_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + " and DICEBOUND_REQUIRE_BROWSER=1")
+        pytest.skip(reason)
+    return found
+
+
+@contextmanager
+def browser() -> Iterator[Browser]:
+    executable = chromium_or_skip()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def shoot(page: Page, name: str) -> Path:
+    """A full-page screenshot under the artifacts folder, named for the part and width."""
+    folder = ARTIFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    path = folder / f"{name}-{width}px.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 1000
+    return path
+
+
+def open_page(chrome: Browser, server: ServerProcess, viewport: dict[str, int]) -> Page:
+    """The page, signed in with the admin token, every browser error collected."""
+    page = chrome.new_page(viewport=viewport)  # type: ignore[arg-type]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # a refused request is logged by the browser itself; the page shows its sentence
+    page.on(
+        "console",
+        lambda m: errors.append(m.text)
+        if m.type == "error" and not m.text.startswith("Failed to load resource")
+        else None,
+    )
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(server.base + "/")
+    page.get_by_label("Token").fill(ADMIN_TOKEN)
+    page.get_by_role("button", name="Use this token").click()
+    expect(page.locator("#status")).to_contain_text("Token in use")
+    return page
+
+
+def new_game(server: ServerProcess, ruleset: str, *characters: str) -> dict[str, Any]:
+    made = httpx.post(
+        server.base + "/games",
+        json={"name": f"Table of {ruleset}", "ruleset": ruleset},
+        headers=admin_headers(),
+    )
+    assert made.status_code == 201, made.text
+    game: dict[str, Any] = made.json()
+    for short in characters:
+        file = character_file(ruleset, short)
+        put = httpx.put(
+            server.base + f"/games/{game['id']}/characters/{file['name']}",
+            json=file,
+            headers=bearer(game["token"]),
+        )
+        assert put.status_code == 201, put.text
+    return game
+
+
+def api(server: ServerProcess, path: str) -> Any:
+    answer = httpx.get(server.base + path, headers=admin_headers())
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def pick_game(page: Page, game: dict[str, Any]) -> None:
+    page.get_by_role("button", name="Refresh").click()
+    page.get_by_label("Game", exact=True).select_option(game["id"])
+    expect(page.locator("#status")).to_contain_text("Playing")
