@@ -93,6 +93,10 @@ def test_play_a_scene(page: Page, server: ServerProcess) -> None:
     record = api(server, f"/games/{chosen}/records/{record_id}")
     faces = card.locator("li.die").evaluate_all("dice => dice.map(d => d.dataset.face)")
     assert faces == record["attrs"]["rolls"].split("|")
+    card_lines = api(server, f"/games/{chosen}/records/{record_id}/card")["lines"]
+    terms = card.locator("dl dt").all_text_contents()
+    assert terms == [term for term, _ in card_lines] and "Seed" in terms
+    expect(card.locator("dl")).to_contain_text("turn2-0 (the same seed replays this roll)")
     expect(page.locator("#rewritten")).to_contain_text('seed="turn2-0"')
     shoot(page, "play-offer")
 

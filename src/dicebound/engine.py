@@ -57,7 +57,8 @@ class CheckResult:
     ``ask`` (the tag as the model wrote it), ``roller`` (the roller as it stood when the
     tag was thrown, earlier tags of the text paid) and ``faces`` (the forced faces this
     tag consumed, in order; empty when seeded) let a caller settle the check later
-    (``settle_after``). They are not in ``to_json``.
+    (``settle_after``); ``die_marks`` says what happened to each die, where the kind
+    tells (a card shows it). They are not in ``to_json``.
     """
 
     record: Record
@@ -70,6 +71,7 @@ class CheckResult:
     ask: str = ""
     roller: Character | None = None
     faces: tuple[int, ...] = ()
+    die_marks: tuple[tuple[str, ...], ...] = ()  # per die of the record's rolls, for a card
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -490,6 +492,7 @@ def _settle(
         changes=changes,
         ask=match.raw,
         roller=prepared.who,
+        die_marks=rolled.marks if len(rolled.marks) == len(rolled.rolls) else (),
     )
     return _Settled(result, after, message, was_open)
 

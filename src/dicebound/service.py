@@ -18,7 +18,7 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any, Literal, TypeVar
@@ -1041,10 +1041,16 @@ def record_card(
     game = _game(session, access, game_id)
     row = _record_row(session, game, record_id, lock=False)
     result = json.loads(row.result)
-    return {
-        "id": row.id,
-        **card_json(result["attrs"].items(), who=result["who"], outcome=result["outcome"]),
-    }
+    replayed = _replay(session, row)  # the roller's own account of each die
+    marks = (
+        replayed.die_marks
+        if isinstance(replayed, CheckResult) and replayed.record.as_dict() == result["attrs"]
+        else ()
+    )
+    card = card_json(
+        result["attrs"].items(), who=result["who"], outcome=result["outcome"], die_marks=marks
+    )
+    return {"id": row.id, **card}
 
 
 def _chosen(text: str | None) -> Literal["fail", "succeed"] | None:
@@ -1161,13 +1167,10 @@ def answer_after(
 _COMPARED = ("tag", "who", "outcome", "success", "critical", "choice", "attrs", "changes")
 
 
-def verify_record(
-    session: Session, access: Access, game_id: str, record_id: int
-) -> dict[str, object]:
-    """Replay a record from its seed (or forced faces), its ruleset version and the
-    roller's sheet as it stood, and compare every field the record keeps."""
-    game = _game(session, access, game_id)
-    row = _record_row(session, game, record_id, lock=False)
+def _replay(session: Session, row: RecordRow) -> CheckResult | str:
+    """The record thrown again from its seed (or forced faces), its ruleset version and
+    the roller's sheet as it stood, with the player's answer applied as it was; or why
+    it could not be thrown."""
     ruleset = compiled(session, row.ruleset_id, row.ruleset_version)
     then = _snapshot(ruleset, row, row.sheet)
     faces = json.loads(row.faces) if row.faces is not None else None
@@ -1183,21 +1186,31 @@ def verify_record(
         )
         first = report.items[0] if report.items else None
         if not isinstance(first, CheckResult):
-            why = first.error if first is not None else "the record's tag holds no check."
-            return {"verified": False, "differences": [{"field": "tag", "replayed": why}]}
-        replayed = first.to_json()
-        if row.answer is not None and row.answer_sheet is not None:
-            now = _snapshot(ruleset, row, row.answer_sheet)
-            settled = _settle(ruleset, row, then, now, _replay_choices(row))
-            first_changes = list(first.changes)
-            replayed = settled.result.to_json()
-            replayed["changes"] = [c.to_json() for c in (*first_changes, *settled.paid)]
+            return first.error if first is not None else "the record's tag holds no check."
+        if row.answer is None or row.answer_sheet is None:
+            return first
+        now = _snapshot(ruleset, row, row.answer_sheet)
+        settled = _settle(ruleset, row, then, now, _replay_choices(row))
+        return replace(settled.result, changes=(*first.changes, *settled.paid))
     except DiceboundError as exc:
-        return {"verified": False, "differences": [{"field": "tag", "replayed": str(exc)}]}
+        return str(exc)
+
+
+def verify_record(
+    session: Session, access: Access, game_id: str, record_id: int
+) -> dict[str, object]:
+    """Replay a record from its seed (or forced faces), its ruleset version and the
+    roller's sheet as it stood, and compare every field the record keeps."""
+    game = _game(session, access, game_id)
+    row = _record_row(session, game, record_id, lock=False)
+    replayed = _replay(session, row)
+    if isinstance(replayed, str):
+        return {"verified": False, "differences": [{"field": "tag", "replayed": replayed}]}
+    again = replayed.to_json()
     stored = json.loads(row.result)
     differences = [
-        {"field": key, "stored": stored.get(key), "replayed": replayed.get(key)}
+        {"field": key, "stored": stored.get(key), "replayed": again.get(key)}
         for key in _COMPARED
-        if stored.get(key) != replayed.get(key)
+        if stored.get(key) != again.get(key)
     ]
     return {"verified": not differences, "differences": differences}

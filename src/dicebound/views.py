@@ -85,18 +85,27 @@ def report_json(report: Report) -> dict[str, Any]:
     }
 
 
-def card_json(attrs: Iterable[tuple[str, str]], *, who: str | None, outcome: str) -> dict[str, Any]:
+def card_json(
+    attrs: Iterable[tuple[str, str]],
+    *,
+    who: str | None,
+    outcome: str,
+    die_marks: Sequence[Sequence[str]] = (),
+) -> dict[str, Any]:
     """The dice card of a record: its title and lines as the terminal shows them, and
     every face thrown with what the record says of it (kept, dropped, dark, the die's
-    name)."""
+    name) and what the roller said of it (``die_marks``: exploded, added, rethrown,
+    doubled, cancels, ...), when it said anything."""
     record: Record = record_from_attrs(attrs)
     title, *lines = render_text(record, who=who, outcome=outcome).splitlines()
+    dice = card_dice(record)
+    told = list(die_marks) if len(die_marks) == len(dice) else [()] * len(dice)
     return {
         "title": title,
         "lines": [[line[:11].strip(), line[11:].strip()] for line in lines],
         "dice": [
-            {"face": face, "die": die, "marks": list(marks)}
-            for face, die, marks in card_dice(record)
+            {"face": face, "die": die, "marks": list(dict.fromkeys([*marks, *extra]))}
+            for (face, die, marks), extra in zip(dice, told, strict=True)
         ],
         "seed": record.get("seed"),
     }

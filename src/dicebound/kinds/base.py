@@ -84,6 +84,9 @@ class Rolled(NamedTuple):
     resolution: Literal["sum", "successes"] = "sum"
     extras: tuple[tuple[str, str], ...] = ()
     outcome: Any = None  # the same outcome value the kind's distribution is over
+    # what happened to each die of ``rolls`` (exploded, rethrown, doubled, ...), for the
+    # dice card; not part of the record, and empty where a kind says nothing per die
+    marks: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

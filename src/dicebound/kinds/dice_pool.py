@@ -724,46 +724,66 @@ def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
     if check.dice == 0:
         return _rolled(check, (), _empty_outcome(check), 0)
     shown: list[str] = []
+    marks: list[list[str]] = []  # per shown die: what happened to it, for the card
     extra = 0
 
-    def throw() -> int:
+    def throw(why: str | None = None) -> int:
         face = dice.throw(sides)
         shown.append(str(face))
+        marks.append([why] if why else [])
         return face
 
-    def chain() -> list[int]:
-        """One explosion's dice, followed to the end of the chain or of the cap."""
+    def chain(at: int) -> list[tuple[int, int]]:
+        """One explosion's dice (face, shown index), set off by the die shown at ``at``,
+        followed to the end of the chain or of the cap."""
         nonlocal extra
-        added: list[int] = []
+        added: list[tuple[int, int]] = []
         while extra < check.max_extra:
-            face = throw()
+            if "exploded" not in marks[at]:
+                marks[at].append("exploded")
+            face = throw("added")
+            at = len(shown) - 1
             extra += 1
-            added.append(face)
+            added.append((face, at))
             if not face_effect(check, face).explodes:
                 break
         return added
 
     faces = [throw() for _ in range(check.dice)]
+    where = list(range(check.dice))  # each standing face's index in ``shown``
     for i in range(check.dice):
         if face_effect(check, faces[i]).explodes:
-            faces.extend(chain())
+            for face, at in chain(where[i]):
+                faces.append(face)
+                where.append(at)
     rerolled = rethrows = 0
     i = 0
     while check.reroll is not None and i < len(faces) and rethrows < check.max_rethrows:
         if face_effect(check, faces[i]).rethrow:
             rerolled += 1
             while True:
-                faces[i] = throw()
+                marks[where[i]].append("rethrown")
+                faces[i] = throw("thrown-again")
+                where[i] = len(shown) - 1
                 rethrows += 1
                 effect = face_effect(check, faces[i])
                 if effect.explodes:
-                    faces.extend(chain())
+                    for face, at in chain(where[i]):
+                        faces.append(face)
+                        where.append(at)
                 if check.reroll.mode == "once" or not effect.rethrow:
                     break
                 if rethrows >= check.max_rethrows:
                     break
         i += 1
     effects = [face_effect(check, face) for face in faces]
+    for effect, at in zip(effects, where, strict=True):
+        if effect.successes:
+            marks[at].append("doubled" if effect.successes == 2 else "hit")
+        if effect.cancels:
+            marks[at].append("cancels")
+        if effect.exact:
+            marks[at].append("exact")
     outcome = pool_outcome(
         check,
         counted=sum(e.successes - e.cancels for e in effects),
@@ -772,11 +792,15 @@ def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
         low_first=sum(e.low for e in effects[: check.dice]),
         exact=sum(e.exact for e in effects),
     )
-    return _rolled(check, tuple(shown), outcome, rerolled)
+    return _rolled(check, tuple(shown), outcome, rerolled, tuple(map(tuple, marks)))
 
 
 def _rolled(
-    check: PoolCheck, shown: tuple[str, ...], outcome: PoolOutcome, rerolled: int
+    check: PoolCheck,
+    shown: tuple[str, ...],
+    outcome: PoolOutcome,
+    rerolled: int,
+    marks: tuple[tuple[str, ...], ...] = (),
 ) -> Rolled:
     extras: list[tuple[str, str]] = []
     if rerolled:
@@ -800,6 +824,7 @@ def _rolled(
         resolution="successes",
         extras=tuple(extras),
         outcome=outcome,
+        marks=marks,
     )
 
 

@@ -283,7 +283,8 @@ def _symbols(record: Record) -> str:
 def card_dice(record: Record) -> list[tuple[str, str | None, tuple[str, ...]]]:
     """Every face thrown, in throw order, as (face, the die's name, marks): the marks
     are what the record itself says of the die: ``kept`` or ``dropped`` (advantage,
-    the highest dice), ``dark``, ``hit`` (a pool die at or over its threshold)."""
+    the highest dice) and ``dark``. What a pool's roller did to each die is not in the
+    record; the service replays the record to tell it."""
     texts = _face_texts(record, _UNICODE)
     marks: list[list[str]] = [[] for _ in texts]
     names: list[str | None] = [None] * len(texts)
@@ -307,13 +308,6 @@ def card_dice(record: Record) -> list[tuple[str, str | None, tuple[str, ...]]]:
         thrown = (record.get("thrown") or "").split("|")
         if len(thrown) == len(texts):
             names = list(thrown)
-    elif shape == "pool" and not record.has("stance"):
-        threshold = record.get_int("threshold")
-        faces = _ints(record.rolls)
-        if threshold is not None and faces is not None:
-            for index, face in enumerate(faces):
-                if face >= threshold:
-                    marks[index].append("hit")
     return [(t, names[i], tuple(marks[i])) for i, t in enumerate(texts)]
 
 

@@ -62,7 +62,7 @@ function el(tag, attrs = {}, ...children) {
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child !== null && child !== undefined) node.append(child);
   }
   return node;
@@ -375,7 +375,7 @@ const SVG = "http://www.w3.org/2000/svg";
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  for (const child of children.flat()) if (child) node.append(child);
+  for (const child of children.flat(Infinity)) if (child) node.append(child);
   return node;
 }
 

@@ -1,0 +1,140 @@
+"""What the web page reads, through the HTTP API on SQLite and PostgreSQL: the games a
+token may see, the party's pools and tracks as numbers, a character's report, a
+record's dice card, and a ruleset checked without being stored (each problem with the
+line and column where its path is written)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dicebound.edge.files import read_character, read_ruleset, ruleset_text
+from dicebound.jsontext import line_of
+from dicebound.report import build_report
+from dicebound.views import report_json
+from http_api_support import LUCIA_SPENDS, bearer, make_game, problem_of
+from service_support import admin_headers
+
+
+def test_the_games_a_token_may_see(service: TestClient) -> None:
+    first = make_game(service, "dnd5e-srd", name="First")
+    second = make_game(service, "wod-pool", name="Second")
+    everything = service.get("/games", headers=admin_headers()).json()
+    assert [g["id"] for g in everything] == [first.id, second.id]
+    assert everything[0] == {
+        "id": first.id,
+        "name": "First",
+        "ruleset": "dnd5e-srd",
+        "version": 1,
+        "layers": [],
+    }
+    own = service.get("/games", headers=second.headers).json()
+    assert [g["id"] for g in own] == [second.id]
+    assert service.get("/games", headers=bearer("dbg_nobody")).json() == []
+    problem_of(service.get("/games"), 401)
+
+
+def test_the_party_reads_every_pool_with_its_value_and_maximum(service: TestClient) -> None:
+    game = make_game(service, "advanced-resolution", "maud", "peet")
+    party = service.get(game.path("party"), headers=game.headers).json()["characters"]
+    maud, peet = party
+    assert maud["name"] == "Maud Harrowgate" and maud["revision"] == 1
+    # Body and Luck as the file sets them; Mind untouched, so full
+    assert maud["state"]["pools"] == [
+        {"key": "body", "label": "Body", "value": 7, "max": 10},
+        {"key": "mind", "label": "Mind", "value": 10, "max": 10},
+        {"key": "luck", "label": "Luck", "value": 2, "max": 6},
+    ]
+    assert maud["live"] == {"pools": {"luck": {"value": 2}, "body": {"value": 7}}}
+    assert peet["name"] == "Sneeky Peet" and peet["live"] == {}
+    wod = make_game(service, "wod-pool", "lucia")
+    (lucia,) = service.get(wod.path("party"), headers=wod.headers).json()["characters"]
+    assert [t["id"] for t in lucia["state"]["tracks"]] == [
+        t["id"]
+        for t in json.loads(ruleset_text("wod-pool")[0])["sheet"]["live"].get("tracks", [])
+        if not t.get("kinds")
+    ]
+
+
+def test_the_report_is_the_reports(service: TestClient) -> None:
+    game = make_game(service, "dnd5e-srd", "mira")
+    answer = service.get(game.path("report?character=Mira%20Quickfoot"), headers=game.headers)
+    assert answer.status_code == 200
+    ruleset = read_ruleset("dnd5e-srd")
+    expected = report_json(build_report(ruleset, read_character(ruleset, "mira")))
+    assert answer.json() == expected
+    first = expected["rows"][0]["cells"][0]
+    assert len(first["probabilities"]) == len(expected["outcomes"])
+    problem_of(service.get(game.path("report?character=Nobody"), headers=game.headers), 422)
+
+
+def test_a_card_shows_every_face_and_what_the_roller_did(service: TestClient) -> None:
+    game = make_game(service, "wod-pool", "lucia")
+    checked = service.post(
+        game.path("checks"), json={"text": LUCIA_SPENDS, "seed": "42"}, headers=game.headers
+    ).json()
+    (result,) = checked["results"]
+    card = service.get(game.path("records", result["id"], "card"), headers=game.headers).json()
+    assert [d["face"] for d in card["dice"]] == result["attrs"]["rolls"].split("|")
+    threshold = int(result["attrs"]["threshold"])
+    for die in card["dice"]:
+        assert ("hit" in die["marks"] or "doubled" in die["marks"]) == (
+            int(die["face"]) >= threshold
+        )
+        assert ("cancels" in die["marks"]) == (die["face"] == "1")
+    assert card["lines"][0][0] == "Dice" and card["seed"] == "42"
+    assert card["title"].endswith("Lucia Marchetti")
+    problem_of(service.get(game.path("records", 999, "card"), headers=game.headers), 404)
+
+
+def test_a_ruleset_is_checked_without_being_stored(service: TestClient) -> None:
+    text = ruleset_text("advanced-resolution")[0]
+    broken = text.replace('"max": 4, "default": 1', '"max": "four", "default": 1', 1)
+    before = service.get("/rulesets").json()
+    answer = service.post("/rulesets/check", content=broken).json()
+    (problem,) = answer["problems"]
+    line = broken[: broken.index('"max": "four"')].count("\n") + 1
+    assert problem["path"] == "sheet.abilities[0].max" and problem["line"] == line
+    assert answer["ok"] is False and answer["gm"] is None
+    fine = service.post("/rulesets/check", content=text).json()
+    assert fine["ok"] is True and fine["problems"] == []
+    assert fine["gm"].startswith("Checks in Advanced Resolution")
+    assert (fine["id"], fine["version"]) == ("advanced-resolution", 1)
+    assert service.get("/rulesets").json() == before  # nothing stored
+    not_json = service.post("/rulesets/check", content="{").json()
+    assert not_json["ok"] is False and not_json["problems"][0]["line"] == 1
+    problem_of(service.post("/rulesets/check", content=" " * (257 * 1024) + "{}"), 413)
+
+
+# ── where a path is written ──────────────────────────────────────────────────
+
+_TEXT = '{\n  "a": 1,\n  "b": [\n    {"x": "y\\"z"},\n    {"x": 2}\n  ],\n  "c": {"d": true}\n}'
+
+
+@pytest.mark.parametrize(
+    ("path", "place"),
+    [
+        ((), (1, 1)),
+        (("a",), (2, 3)),
+        (("b",), (3, 3)),
+        (("b", 0), (4, 5)),
+        (("b", 1, "x"), (5, 6)),
+        (("c", "d"), (7, 9)),
+        (("c", "missing"), (7, 3)),  # a missing key: where its object is written
+        (("nowhere", 3), (1, 1)),
+    ],
+)
+def test_line_of_finds_where_a_path_is_written(
+    path: tuple[Any, ...], place: tuple[int, int]
+) -> None:
+    assert line_of(_TEXT, path) == place
+
+
+def test_line_of_places_what_comes_before_a_break() -> None:
+    assert line_of('{"a": [1, 2', ("a", 1)) == (1, 11)
+    assert line_of('{"a": [1, 2', ("a", 5)) == (1, 2)
+    assert line_of("", ("a",)) == (1, 1)
+    assert line_of("[" * 5000, (0,) * 300) == (1, 201)  # scanning stops 200 deep, never raises
