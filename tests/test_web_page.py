@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from dicebound.edge.files import ruleset_text
+from http_api_support import LUCIA_SPENDS
 from service_support import ServerProcess, admin_headers, store_url_for
 from web_support import DESKTOP, PHONE, api, browser, new_game, open_page, pick_game, shoot
 
@@ -75,7 +76,12 @@ def test_play_a_scene(page: Page, server: ServerProcess) -> None:
     game = api(server, f"/games/{chosen}")
     assert game["name"] == f"The vault at {width}px" and game["characters"] == []
 
-    maud = json.loads((Path(__file__).parents[1] / "src/dicebound/data/characters/advanced-resolution/maud.json").read_text())
+    maud = json.loads(
+        (
+            Path(__file__).parents[1]
+            / "src/dicebound/data/characters/advanced-resolution/maud.json"
+        ).read_text()
+    )
     put = httpx.put(
         server.base + f"/games/{chosen}/characters/{MAUD}", json=maud, headers=admin_headers()
     )
@@ -108,7 +114,9 @@ def test_play_a_scene(page: Page, server: ServerProcess) -> None:
     raised = page.locator(f'article.card[data-record="{record_id}"]')
     expect(raised.locator(".outcome")).to_have_text("Success")
     raised.get_by_role("button", name="Verify").click()
-    expect(raised.locator(".verdict")).to_have_text("Verified: replaying the seed gives this record.")
+    expect(raised.locator(".verdict")).to_have_text(
+        "Verified: replaying the seed gives this record."
+    )
 
     # a Sacrifice answered with a button
     page.get_by_label("Game Master text").fill(f"They slip out. {SNEAK}")
@@ -119,7 +127,9 @@ def test_play_a_scene(page: Page, server: ServerProcess) -> None:
     sacrifice_id = open_card.get_attribute("data-record")
     open_card.get_by_role("button", name="Succeed at a cost").click()
     expect(page.locator("#status")).to_contain_text("Sacrifice")
-    assert api(server, f"/games/{chosen}/records/{sacrifice_id}")["answered"] == {"choose": "succeed"}
+    assert api(server, f"/games/{chosen}/records/{sacrifice_id}")["answered"] == {
+        "choose": "succeed"
+    }
 
     # the history, newest first, paged by ten
     page.get_by_label("Seed (optional, replays a roll)").fill("")
@@ -135,6 +145,31 @@ def test_play_a_scene(page: Page, server: ServerProcess) -> None:
     assert shown == stored and shown == sorted(shown, reverse=True)
     expect(page.get_by_role("button", name="Older records")).to_be_hidden()
     shoot(page, "play")
+
+
+def test_a_spend_on_the_tag_is_paid_and_every_die_says_what_it_did(
+    page: Page, server: ServerProcess
+) -> None:
+    game = new_game(server, "wod-pool", "lucia")
+    pick_game(page, game)
+    lucia = "Lucia Marchetti"
+    before = int(_pool(page, lucia, "willpower_points").inner_text())
+    page.get_by_label("Game Master text").fill(LUCIA_SPENDS)
+    page.get_by_label("Seed (optional, replays a roll)").fill("42")
+    page.get_by_role("button", name="Resolve").click()
+    expect(_pool(page, lucia, "willpower_points")).to_have_text(str(before - 1))
+    card = page.locator("article.card").first
+    record = api(server, f"/games/{game['id']}/records/{card.get_attribute('data-record')}")
+    threshold = int(record["attrs"]["threshold"])
+    dice = card.locator("li.die")
+    labels = dice.evaluate_all("dice => dice.map(d => d.getAttribute('aria-label'))")
+    faces = record["attrs"]["rolls"].split("|")
+    assert [label.split(", ")[0] for label in labels] == faces
+    for face, label in zip(faces, labels, strict=True):
+        counted = "hit" in label.split(", ") or "doubled" in label.split(", ")
+        assert counted == (int(face) >= threshold), label
+    expect(card.locator(".die-key")).to_contain_text("hit")
+    shoot(page, "play-pool")
 
 
 # ── author ───────────────────────────────────────────────────────────────────
@@ -316,7 +351,11 @@ def test_labels_roles_and_focus_order(page: Page, server: ServerProcess) -> None
     walked = []
     for _ in range(8):
         page.keyboard.press("Tab")
-        walked.append(page.evaluate("() => document.activeElement.id || document.activeElement.textContent.trim()"))
+        walked.append(
+            page.evaluate(
+                "() => document.activeElement.id || document.activeElement.textContent.trim()"
+            )
+        )
     assert walked == order[start + 1 : start + 9]
 
     # nothing wider than a phone's screen

@@ -74,9 +74,11 @@ def open_page(chrome: Browser, server: ServerProcess, viewport: dict[str, int]) 
     # a refused request is logged by the browser itself; the page shows its sentence
     page.on(
         "console",
-        lambda m: errors.append(m.text)
-        if m.type == "error" and not m.text.startswith("Failed to load resource")
-        else None,
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource")
+            else None
+        ),
     )
     page.errors = errors  # type: ignore[attr-defined]
     page.goto(server.base + "/")

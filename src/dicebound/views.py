@@ -14,6 +14,7 @@ from dicebound.jsontext import line_of
 from dicebound.odds import fraction_text
 from dicebound.problems import Problem
 from dicebound.record import Record, record_from_attrs
+from dicebound.render.html import outcome_colours
 from dicebound.render.text import card_dice, render_text
 from dicebound.report import Report
 from dicebound.ruleset.model import Ruleset
@@ -61,8 +62,14 @@ def report_json(report: Report) -> dict[str, Any]:
         "kind": report.kind,
         "steps": [{"label": s.label, "ask": s.ask} for s in report.steps],
         "outcomes": [
-            {"label": o.label, "success": o.success, "critical": o.critical, "choice": o.choice}
-            for o in report.outcomes
+            {
+                "label": o.label,
+                "success": o.success,
+                "critical": o.critical,
+                "choice": o.choice,
+                "colour": colour,
+            }
+            for o, colour in zip(report.outcomes, outcome_colours(report.outcomes), strict=True)
         ],
         "rows": [
             {

@@ -326,6 +326,7 @@ class ReportOutcome(BaseModel):
     success: bool
     critical: Critical
     choice: bool
+    colour: str = Field(description="The band's colour (#rrggbb): greens succeed, reds fail.")
 
 
 class ReportCell(BaseModel):

@@ -230,13 +230,15 @@ async function cardFor(result) {
           {
             class: ["die", ...die.marks].join(" "),
             "data-face": die.face,
-            "aria-label": [die.die, die.face, ...die.marks].filter(Boolean).join(", "),
+            "aria-label": dieWords(die),
+            title: dieWords(die),
           },
           die.die ? el("small", { text: die.die }) : null,
           die.face,
         ),
       ),
     ),
+    markKey(card.dice),
     el("dl", {}, card.lines.map(([term, text]) => [el("dt", { text: term }), el("dd", { text })])),
   );
   const verdict = el("p", { class: "verdict", role: "status" });
@@ -251,6 +253,15 @@ async function cardFor(result) {
   if (!answered && offerOf(result)) node.append(raiseForm(result, node));
   if (!answered && open) node.append(choiceButtons(result, node));
   return node;
+}
+
+function dieWords(die) {
+  return [die.die, die.face, ...die.marks.map((m) => m.replace("-", " "))].filter(Boolean).join(", ");
+}
+
+function markKey(dice) {
+  const seen = [...new Set(dice.flatMap((d) => d.marks))];
+  return seen.length ? el("p", { class: "die-key", text: `Marks: ${seen.map((m) => m.replace("-", " ")).join(", ")}` }) : null;
 }
 
 async function verify(id, verdict) {
@@ -369,7 +380,11 @@ async function loadStart() {
 
 // ── balance ─────────────────────────────────────────────────────────────────
 
-const BAND_COLOURS = ["#1b5e20", "#66bb6a", "#c0ca33", "#ffb300", "#ef6c00", "#c62828", "#6a1b9a", "#37474f"];
+// text on a band: white on a dark colour, black on a light one
+function inkOn(colour) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b < 140 ? "#fff" : "#000";
+}
 const SVG = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs = {}, ...children) {
@@ -409,12 +424,12 @@ function chart(title, steps, outcomes, cells) {
         parts.push(
           svg(
             "rect",
-            { x: String(x), y: String(y), width: String(w), height: String(barHeight), fill: BAND_COLOURS[band % BAND_COLOURS.length], stroke: "#fff", "data-band": outcomes[band].label, "data-probability": p },
+            { x: String(x), y: String(y), width: String(w), height: String(barHeight), fill: outcomes[band].colour, stroke: "#fff", "data-band": outcomes[band].label, "data-probability": p },
             svg("title", {}, label),
           ),
         );
         if (w > 34) {
-          parts.push(svg("text", { x: String(x + 3), y: String(y + barHeight * 0.68), fill: band % BAND_COLOURS.length < 2 || band % BAND_COLOURS.length > 4 ? "#fff" : "#000" }, `${letter(outcomes[band].label)} ${percent(share)}`));
+          parts.push(svg("text", { x: String(x + 3), y: String(y + barHeight * 0.68), fill: inkOn(outcomes[band].colour) }, `${letter(outcomes[band].label)} ${percent(share)}`));
         }
         x += w;
       });
@@ -433,8 +448,8 @@ function chart(title, steps, outcomes, cells) {
 
 function legend(outcomes) {
   $("legend").replaceChildren(
-    ...outcomes.map((o, band) =>
-      el("span", {}, el("span", { class: "swatch", style: `background:${BAND_COLOURS[band % BAND_COLOURS.length]}` }), `${letter(o.label)} = ${o.label}`),
+    ...outcomes.map((o) =>
+      el("span", {}, el("span", { class: "swatch", style: `background:${o.colour}` }), `${letter(o.label)} = ${o.label}`),
     ),
   );
 }
