@@ -211,6 +211,20 @@ def test_author_a_ruleset(page: Page, server: ServerProcess, tmp_path: Path) -> 
     expect(page.locator("#status")).to_contain_text(f"Saved house-rules-{width} version 1")
     assert any(r["id"] == f"house-rules-{width}" for r in api(server, "/rulesets"))
 
+    # a game made from a pasted ruleset: the file is uploaded first, then played
+    pasted = ruleset_text("advanced-resolution")[0].replace(
+        '"id": "advanced-resolution"', f'"id": "pasted-{width}"', 1
+    )
+    _tab(page, "Play")
+    page.get_by_text("Make a game").click()
+    page.get_by_label("Game name").fill(f"Pasted at {width}px")
+    page.get_by_label("Or paste a ruleset file (uploaded first)").fill(pasted)
+    page.get_by_role("button", name="Make the game").click()
+    expect(page.locator("#status")).to_contain_text("Its token (shown once)")
+    made = api(server, f"/games/{page.get_by_label('Game', exact=True).input_value()}")
+    assert (made["ruleset"], made["version"]) == (f"pasted-{width}", 1)
+    _tab(page, "Author")
+
     # an uploaded file is read into the editor and checked at once
     upload = tmp_path / "genesys.json"
     upload.write_text(ruleset_text("genesys")[0])
