@@ -50,12 +50,21 @@ def test_the_party_reads_every_pool_with_its_value_and_maximum(service: TestClie
     ]
     assert maud["live"] == {"pools": {"luck": {"value": 2}, "body": {"value": 7}}}
     assert peet["name"] == "Sneeky Peet" and peet["live"] == {}
-    wod = make_game(service, "wod-pool", "lucia")
-    (lucia,) = service.get(wod.path("party"), headers=wod.headers).json()["characters"]
-    assert [t["id"] for t in lucia["state"]["tracks"]] == [
-        t["id"]
-        for t in json.loads(ruleset_text("wod-pool")[0])["sheet"]["live"].get("tracks", [])
-        if not t.get("kinds")
+    blades = make_game(service, "blades", "silk")
+    (silk,) = service.get(blades.path("party"), headers=blades.headers).json()["characters"]
+    declared = json.loads(ruleset_text("blades")[0])["sheet"]["live"]["tracks"]
+    assert [t["id"] for t in silk["state"]["tracks"]] == [
+        t["id"] for t in declared if not t.get("kinds")
+    ]
+    assert silk["state"]["tracks"][0] == {
+        "id": "trauma",
+        "label": "Trauma",
+        "value": 0,
+        "min": 0,
+        "max": 4,
+    }
+    assert silk["state"]["wounds"] == [
+        {"id": "harm", "label": "Harm", "marks": [], "boxes": 6, "overflow": 0, "penalty": 0}
     ]
 
 

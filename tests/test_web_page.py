@@ -154,6 +154,9 @@ def test_a_spend_on_the_tag_is_paid_and_every_die_says_what_it_did(
     pick_game(page, game)
     lucia = "Lucia Marchetti"
     before = int(_pool(page, lucia, "willpower_points").inner_text())
+    expect(page.locator(f'[data-character="{lucia}"] [data-track="health"]')).to_have_text(
+        "Health: unmarked"
+    )
     page.get_by_label("Game Master text").fill(LUCIA_SPENDS)
     page.get_by_label("Seed (optional, replays a roll)").fill("42")
     page.get_by_role("button", name="Resolve").click()

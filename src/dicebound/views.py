@@ -17,7 +17,7 @@ from dicebound.record import Record, record_from_attrs
 from dicebound.render.html import outcome_colours
 from dicebound.render.text import card_dice, render_text
 from dicebound.report import Report
-from dicebound.ruleset.model import Ruleset
+from dicebound.ruleset.model import Ruleset, Track
 from dicebound.sheet import Character, SheetView
 
 __all__ = ["card_json", "problems_with_lines", "report_json", "sheet_state"]
@@ -25,7 +25,8 @@ __all__ = ["card_json", "problems_with_lines", "report_json", "sheet_state"]
 
 def sheet_state(ruleset: Ruleset, character: Character) -> dict[str, Any]:
     """Every pool and track of a character with its value and range (a full pool that
-    the sparse live state leaves out reads as its maximum), and the conditions on."""
+    the sparse live state leaves out reads as its maximum), each wound track's marks,
+    and the conditions on."""
     view = SheetView(ruleset, character)
     sheet = ruleset.sheet
     return {
@@ -49,7 +50,23 @@ def sheet_state(ruleset: Ruleset, character: Character) -> dict[str, Any]:
             for track in sheet.tracks
             if not track.kinds
         ],
+        "wounds": [_wounds(view, track) for track in sheet.tracks if track.kinds],
         "conditions": [c.label for c in sheet.conditions if view.has_condition(c.id)],
+    }
+
+
+def _wounds(view: SheetView, track: Track) -> dict[str, Any]:
+    """A wound track's marks by their kinds' labels (a clear box as ""), how many of
+    its boxes there are, and the penalty in force."""
+    labels = {kind.id: kind.label for kind in track.kinds}
+    wounds = view.wounds(track.id)
+    return {
+        "id": track.id,
+        "label": track.label,
+        "marks": [labels.get(mark, mark) if mark else "" for mark in wounds.marks],
+        "boxes": view.track_max(track.id),
+        "overflow": wounds.overflow,
+        "penalty": view.track_penalty(track.id),
     }
 
 

@@ -297,11 +297,21 @@ class TrackState(BaseModel):
     max: int
 
 
+class WoundState(BaseModel):
+    id: str
+    label: str
+    marks: list[str] = Field(description='Each mark by its kind\'s label; "" a clear box.')
+    boxes: int
+    overflow: int
+    penalty: int
+
+
 class SheetState(BaseModel):
     """A character's pools and tracks as numbers (a full pool reads as its maximum)."""
 
     pools: list[PoolState]
     tracks: list[TrackState]
+    wounds: list[WoundState]
     conditions: list[str]
 
 

@@ -153,6 +153,9 @@ async function loadParty() {
         member.state.tracks.map((track) =>
           el("span", { class: "track", "data-track": track.id }, `${track.label} `, el("b", { class: "value", text: String(track.value) }), ` (${track.min}-${track.max})`),
         ),
+        member.state.wounds.map((track) =>
+          el("span", { class: "track", "data-track": track.id }, `${track.label}: `, el("b", { class: "value", text: track.marks.filter(Boolean).join(", ") || "unmarked" }), track.penalty ? ` (penalty ${track.penalty})` : ""),
+        ),
         member.state.conditions.length
           ? el("span", { class: "conditions", text: `Conditions: ${member.state.conditions.join(", ")}` })
           : null,
