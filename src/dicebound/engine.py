@@ -561,7 +561,10 @@ def resolve_text(
         # A tag that could not even be read stays as the model wrote it.
         written = match.raw if match.error is not None else item.record.to_tag()
         replacements.append((match.span, written))
-    if forced is not None and forced.left:
+    every_tag_resolved = all(isinstance(item, CheckResult) for item in items)
+    if forced is not None and forced.left and every_tag_resolved:
+        # faces the checks never reached are a usage error only when nothing else is
+        # wrong: a tag that did not resolve threw nothing, and its error is the news
         raise UsageError(
             f"{forced.left} forced face(s) were left over: the checks threw {forced.used}."
         )

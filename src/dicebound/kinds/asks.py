@@ -25,14 +25,23 @@ __all__ = [
 ]
 
 
+INT_CEILING = 10**9
+"""Where a written whole number stops growing: past every range a ruleset can hold, so
+clamping pulls it back to the range's end, and no work depends on its size."""
+
+
 def int_value(text: str | None) -> int | None:
-    """A whole number as a model writes one, or None."""
+    """A whole number as a model writes one, or None. Any number of digits is a whole
+    number; one beyond ``INT_CEILING`` reads as the ceiling (its sign kept), to be
+    pulled back to the nearest end of its range like any other out of it."""
     if text is None:
         return None
-    match = re.fullmatch(r"\s*([+-]?)\s*(\d{1,9})(?:\.0*)?\s*", text)
+    match = re.fullmatch(r"\s*([+-]?)\s*(\d+)(?:\.0*)?\s*", text)
     if match is None:
         return None
-    return int(match.group(1) + match.group(2))
+    digits = match.group(2).lstrip("0") or "0"
+    value = INT_CEILING if len(digits) > 9 else min(int(digits), INT_CEILING)
+    return -value if match.group(1) == "-" else value
 
 
 def written_int(attrs: Mapping[str, str], key: str) -> int | None:
