@@ -50,7 +50,7 @@ from dicebound.problems import Problem, did_you_mean
 from dicebound.report import build_report
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.ruleset.model import Ruleset
-from dicebound.sheet import Character
+from dicebound.sheet import Change, Character
 from dicebound.store.models import (
     CharacterRow,
     GameRow,
@@ -62,7 +62,7 @@ from dicebound.store.models import (
 from dicebound.tags.parse import parse_tags
 from dicebound.teach import gm_text, sheet_summary
 from dicebound.throw import roll_json
-from dicebound.views import card_json, problems_with_lines, report_json, sheet_state
+from dicebound.views import card_json, paid_lines, problems_with_lines, report_json, sheet_state
 
 __all__ = [
     "LIMITS",
@@ -1047,8 +1047,14 @@ def record_card(
         if isinstance(replayed, CheckResult) and replayed.record.as_dict() == result["attrs"]
         else ()
     )
+    ruleset = compiled(session, row.ruleset_id, row.ruleset_version)
+    changes = [Change(c["who"], c["pool"], c["from"], c["to"]) for c in result["changes"]]
     card = card_json(
-        result["attrs"].items(), who=result["who"], outcome=result["outcome"], die_marks=marks
+        result["attrs"].items(),
+        who=result["who"],
+        outcome=result["outcome"],
+        die_marks=marks,
+        paid=paid_lines(ruleset, _snapshot(ruleset, row, row.sheet), changes),
     )
     return {"id": row.id, **card}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from dicebound.errors import DiceboundError
 from dicebound.jsontext import line_of
 from dicebound.odds import fraction_text
 from dicebound.problems import Problem
@@ -18,9 +19,9 @@ from dicebound.render.html import outcome_colours
 from dicebound.render.text import card_dice, render_text
 from dicebound.report import Report
 from dicebound.ruleset.model import Ruleset, Track
-from dicebound.sheet import Character, SheetView
+from dicebound.sheet import Change, Character, SheetView
 
-__all__ = ["card_json", "problems_with_lines", "report_json", "sheet_state"]
+__all__ = ["card_json", "paid_lines", "problems_with_lines", "report_json", "sheet_state"]
 
 
 def sheet_state(ruleset: Ruleset, character: Character) -> dict[str, Any]:
@@ -70,6 +71,24 @@ def _wounds(view: SheetView, track: Track) -> dict[str, Any]:
     }
 
 
+def paid_lines(
+    ruleset: Ruleset, roller: Character, changes: Iterable[Change]
+) -> list[tuple[str, int, int]]:
+    """What a check paid, for its card: each pool by its label (another character's
+    with their name), from and to: ``("Willpower points", 4, 3)``."""
+    view = SheetView(ruleset, roller)
+    lines = []
+    for change in changes:
+        try:
+            label = view.pool_label(change.pool)
+        except DiceboundError:  # a pool of a list row the roller does not have
+            label = change.pool
+        if change.who != roller.name:
+            label = f"{change.who}'s {label}"
+        lines.append((label, change.from_, change.to))
+    return lines
+
+
 def report_json(report: Report) -> dict[str, Any]:
     """A report as JSON: the steps, the bands in order, and for every check each step's
     chance of each band as an exact fraction (or why it is not rolled)."""
@@ -115,13 +134,14 @@ def card_json(
     who: str | None,
     outcome: str,
     die_marks: Sequence[Sequence[str]] = (),
+    paid: Sequence[tuple[str, int, int]] = (),
 ) -> dict[str, Any]:
     """The dice card of a record: its title and lines as the terminal shows them, and
     every face thrown with what the record says of it (kept, dropped, dark, the die's
     name) and what the roller said of it (``die_marks``: exploded, added, rethrown,
     doubled, cancels, ...), when it said anything."""
     record: Record = record_from_attrs(attrs)
-    title, *lines = render_text(record, who=who, outcome=outcome).splitlines()
+    title, *lines = render_text(record, who=who, outcome=outcome, paid=paid).splitlines()
     dice = card_dice(record)
     told = list(die_marks) if len(die_marks) == len(dice) else [()] * len(dice)
     return {

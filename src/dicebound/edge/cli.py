@@ -18,11 +18,12 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from dicebound.dice import fresh_seed
 from dicebound.edge.files import packaged_rulesets, read_character, read_ruleset, ruleset_text
-from dicebound.engine import CheckResult, PlayerChoices, ladder_in_force, resolve_text
+from dicebound.edge.save import save_live
+from dicebound.engine import CheckReport, CheckResult, PlayerChoices, ladder_in_force, resolve_text
 from dicebound.errors import (
     CharacterInvalid,
     DiceboundError,
@@ -33,10 +34,13 @@ from dicebound.lesson import gm_lesson
 from dicebound.odds import check_odds, fraction_text
 from dicebound.render.html import report_html
 from dicebound.render.text import render_text
+from dicebound.replay import replay_record
 from dicebound.report import build_report, report_text
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.ruleset.schema import ruleset_json_schema
+from dicebound.sheet import Character
 from dicebound.throw import roll_json
+from dicebound.views import paid_lines
 
 __all__ = ["main"]
 
@@ -69,6 +73,11 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--after", metavar="POOL:N", help="spend after the roll (step-pool)")
     check.add_argument("--choose", choices=("fail", "succeed"), help="settle an open choice")
     check.add_argument("--json", action="store_true")
+    check.add_argument(
+        "--save",
+        action="store_true",
+        help="write each character's new live state back to its file (atomically)",
+    )
     check.add_argument("text")
 
     odds = sub.add_parser("odds", help="the exact chance of every outcome of a check")
@@ -115,6 +124,15 @@ def _parser() -> argparse.ArgumentParser:
     new_game.add_argument(
         "--character", action="append", default=[], help="a character file to put (repeat)"
     )
+
+    verify = sub.add_parser("verify", help="replay a record from its seed: does it match?")
+    verify.add_argument(
+        "record", help="a record JSON file (check --json's output or one result); - reads stdin"
+    )
+    verify.add_argument("--ruleset", required=True)
+    verify.add_argument("--character", required=True, help="the roller as they stood before")
+    verify.add_argument("--layer", action="append", default=[])
+    verify.add_argument("--json", action="store_true")
 
     sub.add_parser("schema", help="print the JSON Schema (draft-07) of a ruleset file")
 
@@ -169,6 +187,13 @@ def _after(text: str) -> tuple[str, int]:
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = read_ruleset(args.ruleset)
+    if args.save:
+        packaged = [c for c in args.character if not Path(c).is_file()]
+        if packaged:
+            raise UsageError(
+                f'--save writes character files, and "{packaged[0]}" is not a file: copy a '
+                "packaged character to a file to keep its state."
+            )
     party = [read_character(ruleset, c) for c in args.character]
     faces = _faces(args.faces) if args.faces is not None else None
     seed = args.seed if args.seed is not None or faces is not None else fresh_seed()
@@ -185,10 +210,72 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         for item in report.items:
             out.write("\n")
             if isinstance(item, CheckResult):
-                out.write(render_text(item.record, who=item.who, outcome=item.outcome) + "\n")
+                paid = paid_lines(ruleset, item.roller, item.changes) if item.roller else []
+                card = render_text(item.record, who=item.who, outcome=item.outcome, paid=paid)
+                out.write(card + "\n")
             else:
                 out.write(f"Not rolled: {item.error}\n")
+    if args.save:
+        _save(args.character, party, report)
     return 0 if not report.errors else 1
+
+
+def _save(files: Sequence[str], party: Sequence[Character], report: CheckReport) -> None:
+    """Write back each character a check changed; nothing at all when a tag failed."""
+    if report.errors:
+        sys.stderr.write("dicebound: nothing was saved, because a tag did not resolve.\n")
+        return
+    for where, before, after in zip(files, party, report.party, strict=True):
+        if after.live != before.live:
+            save_live(Path(where), after)
+            sys.stderr.write(f"dicebound: saved {after.name}'s live state to {where}.\n")
+
+
+def _records(where: str) -> list[dict[str, Any]]:
+    """The records a verify is asked about: check --json's output, one result, or a list."""
+    if where == "-":
+        text = sys.stdin.read()
+    elif Path(where).is_file():
+        text = Path(where).read_text(encoding="utf-8", errors="replace")
+    else:
+        raise UsageError(f'"{where}" is not a record file (give a path, or - for standard input).')
+    try:
+        body = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f'"{where}" is not JSON: {exc}.') from exc
+    if isinstance(body, dict) and isinstance(body.get("results"), list):
+        body = body["results"]
+    found = body if isinstance(body, list) else [body]
+    if not found or not all(isinstance(r, dict) for r in found):
+        raise UsageError(f'"{where}" holds no record: give check --json\'s output or one result.')
+    return found
+
+
+def _verify(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = read_ruleset(args.ruleset)
+    character = read_character(ruleset, args.character)
+    ladder_in_force(ruleset, args.layer)
+    checked = []
+    for record in _records(args.record):
+        differences = replay_record(ruleset, character, record, layers=args.layer)
+        checked.append((record, differences))
+    if args.json:
+        records = [{"verified": not d, "differences": [x.to_json() for x in d]} for _, d in checked]
+        json.dump({"verified": all(not d for _, d in checked), "records": records}, out, indent=2)
+        out.write("\n")
+    else:
+        for number, (record, differences) in enumerate(checked, 1):
+            name = f"record {number} ({record.get('who', '?')}, {record.get('outcome', '?')})"
+            if not differences:
+                out.write(f"{name}: verified, its seed replays it exactly.\n")
+                continue
+            out.write(f"{name}: NOT verified, the replay differs:\n")
+            for d in differences:
+                out.write(
+                    f"  {d.field}: {json.dumps(d.stored)} in the record, "
+                    f"{json.dumps(d.replayed)} replayed\n"
+                )
+    return 0 if all(not d for _, d in checked) else 1
 
 
 def _odds(args: argparse.Namespace, out: TextIO) -> int:
@@ -268,6 +355,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             return _schema(args, out)
         if args.command == "report":
             return _report(args, out)
+        if args.command == "verify":
+            return _verify(args, out)
         if args.command == "serve":
             from dicebound.edge.serve import serve
 

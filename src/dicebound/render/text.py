@@ -14,6 +14,7 @@ record's own values are written as they are.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -317,12 +318,14 @@ def render_text(
     who: str | None = None,
     outcome: str | None = None,
     unicode: bool = True,
+    paid: Sequence[tuple[str, int, int]] = (),
 ) -> str:
     """The dice card: who rolled what, every face, the sum or count against the
-    difficulty, the outcome in words, any marks, and how to replay it.
+    difficulty, the outcome in words, any marks, what was paid, and how to replay it.
 
     ``who`` names the roller when the record does not (a check without ``who=`` is
-    the player's own); ``outcome`` is a band label that replaces the plain words.
+    the player's own); ``outcome`` is a band label that replaces the plain words;
+    ``paid`` is each pool paid from, as (label, from, to).
     """
     g = _UNICODE if unicode else _ASCII
     who = record.get("who") or who
@@ -382,6 +385,9 @@ def render_text(
     also = _also(record, g, _SHOWN)
     if also:
         lines.append(_line("Also", also))
+    if paid:
+        spent = g.sep.join(f"{label} {before}{g.arrow}{after}" for label, before, after in paid)
+        lines.append(_line("Paid", spent))
     if record.is_true("forced"):
         lines.append(_line("Faces", "forced (not a random roll)"))
     seed = record.get("seed")

@@ -1,0 +1,196 @@
+"""Replaying a record: the same ruleset, the same sheet and the record's own seed (or its
+forced faces) throw the same dice, so a record that was changed after it was made no
+longer matches its replay, and the fields that differ are named.
+
+Pure: the caller reads the files; this compares JSON values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from dicebound.engine import CheckResult, PlayerChoices, resolve_text
+from dicebound.errors import DiceboundError
+from dicebound.kinds.asks import int_value
+from dicebound.record import record_from_attrs
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character
+from dicebound.tags.parse import parse_tags
+
+__all__ = ["Difference", "replay_record"]
+
+_FIELDS = ("who", "outcome", "success", "critical", "choice", "changes")
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One field where the record and its replay disagree; ``attrs.total`` names an
+    attribute of the record."""
+
+    field: str
+    stored: Any
+    replayed: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"field": self.field, "stored": self.stored, "replayed": self.replayed}
+
+
+def _attrs_of(record: Mapping[str, Any]) -> dict[str, str] | None:
+    attrs = record.get("attrs")
+    if not isinstance(attrs, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in attrs.items()
+    ):
+        return None
+    return dict(attrs)
+
+
+def _tag_attrs(tag: str) -> dict[str, str] | None:
+    matches = parse_tags(tag)
+    if len(matches) != 1 or matches[0].error is not None:
+        return None
+    return dict(matches[0].attrs)
+
+
+def _choices(attrs: Mapping[str, str]) -> PlayerChoices:
+    after: tuple[str, int] | None = None
+    spent = attrs.get("after")
+    if spent:
+        pool, _, rest = spent.partition(":")
+        points = rest.partition("@")[0]
+        if pool and points.isdigit():
+            after = (pool, int(points))
+    choice = attrs.get("choice")
+    choose: Literal["fail", "succeed"] | None = None
+    if choice == "fail":
+        choose = "fail"
+    elif choice == "succeed":
+        choose = "succeed"
+    return PlayerChoices(after=after, choose=choose)
+
+
+def _attr_differences(
+    stored: Mapping[str, str], replayed: Mapping[str, str], where: str = "attrs"
+) -> list[Difference]:
+    keys = [*stored, *(k for k in replayed if k not in stored)]
+    return [
+        Difference(f"{where}.{key}", stored.get(key), replayed.get(key))
+        for key in keys
+        if stored.get(key) != replayed.get(key)
+    ]
+
+
+_CALIBRATED = ("dc", "threshold")  # inputs a kind moves before the record states them
+_ROUNDS = 4
+_OPPOSED = range(21)  # a symbol pool's opposing dice, when its record says them apart
+
+
+def _throw(
+    ruleset: Ruleset,
+    character: Character,
+    ask: Mapping[str, str],
+    seed: str | None,
+    faces: list[int] | None,
+    layers: Sequence[str],
+    choices: PlayerChoices,
+) -> CheckResult | str:
+    tag = record_from_attrs(ask.items()).to_tag()
+    try:
+        report = resolve_text(
+            ruleset, [character], tag, seed=seed, faces=faces, layers=layers, choices=choices
+        )
+    except DiceboundError as exc:
+        return str(exc)
+    (item,) = report.items
+    return item if isinstance(item, CheckResult) else item.error
+
+
+def _ask_for(throw: Any, stored: Mapping[str, str], first: CheckResult) -> CheckResult:
+    """The replay whose stated inputs match the record's: a record states the final
+    numbers (roll-against's target, a pool's threshold after an untrained step, a symbol
+    pool's opposing dice in its ``dice``), so the ask that led to them is found by
+    moving ``dc=`` and ``threshold=`` until the replay states the same."""
+    ask = dict(stored)
+    best = first
+    for _ in range(_ROUNDS):
+        moved = False
+        again = best.record.as_dict()
+        for key in _CALIBRATED:
+            want, got, have = (
+                int_value(stored.get(key)),
+                int_value(again.get(key)),
+                int_value(ask.get(key)),
+            )
+            if want is not None and got is not None and have is not None and want != got:
+                ask[key] = str(have + want - got)
+                moved = True
+        if not moved:
+            break
+        thrown = throw(ask)
+        if not isinstance(thrown, CheckResult):
+            break
+        best = thrown
+    if best.record.get("dice") != stored.get("dice") and "dc" in stored:
+        for opposed in _OPPOSED:
+            thrown = throw({**ask, "dc": str(opposed)})
+            if isinstance(thrown, CheckResult) and thrown.record.get("dice") == stored.get("dice"):
+                return thrown
+    return best
+
+
+def replay_record(
+    ruleset: Ruleset,
+    character: Character,
+    record: Mapping[str, Any],
+    *,
+    layers: Sequence[str] = (),
+) -> list[Difference]:
+    """Throw the record again and compare; an empty list means it verifies.
+
+    ``record`` is one result as ``check --json`` or the service writes it (``tag``,
+    ``attrs``, ``who``, ``outcome``, ...); ``character`` is the roller's sheet as it
+    stood before the check. The record's own inputs (its skill, who, difficulty, mode,
+    spends, ...) are asked again with its seed, or its forced faces, and every field the
+    replay writes must equal the record's; the tag must say what its attrs say.
+    """
+    attrs = _attrs_of(record)
+    if attrs is None:
+        return [Difference("attrs", record.get("attrs"), "a record's attrs, names to text")]
+    tag = record.get("tag")
+    if not isinstance(tag, str):
+        tag = record_from_attrs(attrs.items()).to_tag()
+    written = _tag_attrs(tag)
+    if written is None:
+        return [Difference("tag", tag, "one readable [skill_check: ...] tag")]
+    seed = attrs.get("seed")
+    faces: list[int] | None = None
+    if seed is None:
+        try:
+            faces = [int(face) for face in attrs.get("rolls", "").split("|") if face]
+        except ValueError:
+            return [Difference("seed", None, "a seed (or forced faces) to replay")]
+
+    def throw(ask: Mapping[str, str]) -> CheckResult | str:
+        return _throw(ruleset, character, ask, seed, faces, layers, _choices(attrs))
+
+    first = throw(attrs)
+    if not isinstance(first, CheckResult):
+        return [Difference("tag", tag, first)]
+    item = _ask_for(throw, attrs, first)
+    again = item.to_json()
+    replayed_attrs = again["attrs"]
+    assert isinstance(replayed_attrs, dict)
+    differences = _attr_differences(attrs, replayed_attrs)
+    lowered = {k.lower(): v for k, v in replayed_attrs.items()}
+    differences += [  # the tag as written says what the replay says (keys in any case)
+        Difference(f"tag.{key}", value, lowered.get(key))
+        for key, value in written.items()
+        if lowered.get(key) != value
+    ]
+    differences += [
+        Difference(field, record.get(field), again.get(field))
+        for field in _FIELDS
+        if field in record and record.get(field) != again.get(field)
+    ]
+    return differences
