@@ -138,7 +138,7 @@ GROUPS: dict[str, dict[str, Bad]] = {
             "/games/{game}/characters/Ada",
             422,
             content=b'{"sheet": }',
-            detail="the character file is not JSON at line 1, column 11: Expecting value.",
+            detail="the character file is not JSON: Expecting value at line 1, column 11.",
         ),
         "PUT a character: a list": Bad(
             "PUT",

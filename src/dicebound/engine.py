@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from dicebound.bands import Bands, band_value, read_band
 from dicebound.dice import DiceSource, ForcedFaces, SeededDice
-from dicebound.errors import DiceError, TagError, UsageError
+from dicebound.errors import DiceError, LimitExceeded, TagError, UsageError
 from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
 from dicebound.kinds.registry import kind_player
 from dicebound.overrides import Override, select_override
@@ -514,6 +514,16 @@ def _resolve_one(
     return settled.result, settled.after
 
 
+MAX_TEXT_CHARS = 1_000_000
+"""The longest text ``resolve_text`` reads (the service takes 32 KB)."""
+
+MAX_TAGS_PER_TEXT = 1000
+"""The most check tags one text may hold (the service takes 20)."""
+
+MAX_FORCED_FACES = 100_000
+"""The most forced faces one call may give."""
+
+
 def resolve_text(
     ruleset: Ruleset,
     party: Sequence[Character],
@@ -532,16 +542,32 @@ def resolve_text(
 
     Raises:
         UsageError: both or neither of ``seed`` and ``faces``, or an unknown layer.
+        LimitExceeded: a text, its tags or the faces past their caps.
     """
     if (seed is None) == (faces is None):
         raise UsageError("give exactly one of seed and faces.")
+    if len(text) > MAX_TEXT_CHARS:
+        raise LimitExceeded(
+            f"the text is {len(text):,} characters; one text may be at most "
+            f"{MAX_TEXT_CHARS:,}. Resolve it in parts."
+        )
+    matches = parse_tags(text)
+    if len(matches) > MAX_TAGS_PER_TEXT:
+        raise LimitExceeded(
+            f"the text holds {len(matches):,} check tags; one text may hold at most "
+            f"{MAX_TAGS_PER_TEXT:,}. Resolve it in parts."
+        )
+    if faces is not None and len(faces) > MAX_FORCED_FACES:
+        raise LimitExceeded(
+            f"{len(faces):,} forced faces were given; at most {MAX_FORCED_FACES:,} are read."
+        )
     ladder = ladder_in_force(ruleset, layers)
     given = tuple(faces) if faces is not None else ()
     forced = ForcedFaces(given) if faces is not None else None
     members = list(party)
     items: list[CheckResult | CheckFailure] = []
     replacements: list[tuple[tuple[int, int], str]] = []
-    for index, match in enumerate(parse_tags(text)):
+    for index, match in enumerate(matches):
         tag_seed_text = None if seed is None else tag_seed(str(seed), index)
         dice: DiceSource = forced if forced is not None else SeededDice(str(tag_seed_text))
         item: CheckResult | CheckFailure

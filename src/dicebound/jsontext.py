@@ -13,7 +13,7 @@ from typing import Any
 
 from dicebound.problems import Path, Problem
 
-__all__ = ["keyed_twice", "keys_written_twice", "line_of"]
+__all__ = ["Unreadable", "keyed_twice", "keys_written_twice", "line_of", "read_json"]
 
 
 class _KeyedTwice(dict[str, Any]):
@@ -52,6 +52,50 @@ def keys_written_twice(value: object, path: Path = ()) -> Iterator[Problem]:
     elif isinstance(value, list):
         for i, item in enumerate(value):
             yield from keys_written_twice(item, (*path, i))
+
+
+# ── reading JSON a person or a model wrote ────────────────────────────────────
+
+
+class Unreadable(ValueError):
+    """Text that is not JSON dicebound reads; the message completes "the file ..."."""
+
+
+class _Constant(Exception):
+    def __init__(self, word: str) -> None:
+        super().__init__(word)
+        self.word = word
+
+
+def _refuse_constant(word: str) -> Any:
+    raise _Constant(word)
+
+
+def read_json(text: str) -> tuple[Any, list[Problem]]:
+    """Parse JSON text as an author means it: the value, and a problem for every key
+    written twice. ``NaN`` and ``Infinity`` are not JSON; nesting deeper than Python
+    reads, and numbers longer than it reads, are refused with a sentence.
+
+    Raises:
+        Unreadable: the text is not JSON dicebound reads (the message says why).
+    """
+    try:
+        value = json.loads(
+            text.removeprefix("\ufeff"),
+            parse_constant=_refuse_constant,
+            object_pairs_hook=keyed_twice,
+        )
+        return value, list(keys_written_twice(value))
+    except json.JSONDecodeError as exc:
+        raise Unreadable(
+            f"is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        ) from None
+    except _Constant as exc:
+        raise Unreadable(f"is not JSON: {exc.word} is not a JSON number.") from None
+    except RecursionError:
+        raise Unreadable("is nested too deeply to read.") from None
+    except ValueError as exc:  # a number with more digits than Python reads
+        raise Unreadable(f"is not JSON dicebound can read: {exc}.") from None
 
 
 # ── where a path is written ──────────────────────────────────────────────────

@@ -43,7 +43,7 @@ from dicebound.errors import (
     RulesetInvalid,
     UsageError,
 )
-from dicebound.jsontext import keyed_twice, keys_written_twice
+from dicebound.jsontext import Unreadable, read_json
 from dicebound.lesson import gm_lesson
 from dicebound.odds import check_odds
 from dicebound.problems import Problem, did_you_mean
@@ -574,13 +574,11 @@ def _load_row(ruleset: Ruleset, game: GameRow, row: CharacterRow) -> Character:
 
 def _parse_object(raw: bytes, what: str) -> dict[str, Any]:
     try:
-        value = json.loads(raw.decode("utf-8"), object_pairs_hook=keyed_twice)
+        value, twice = read_json(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise _invalid(f"the {what} is not UTF-8 text (byte {exc.start}).") from exc
-    except json.JSONDecodeError as exc:
-        where = f" at line {exc.lineno}, column {exc.colno}"
-        raise _invalid(f"the {what} is not JSON{where}: {exc.msg}.") from exc
-    twice = list(keys_written_twice(value))
+    except Unreadable as exc:
+        raise _invalid(f"the {what} {exc}") from exc
     if twice:
         raise _invalid(f"the {what} writes a key twice.", twice)
     if not isinstance(value, dict):

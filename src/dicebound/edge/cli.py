@@ -30,6 +30,7 @@ from dicebound.errors import (
     RulesetInvalid,
     UsageError,
 )
+from dicebound.jsontext import Unreadable, read_json
 from dicebound.lesson import gm_lesson
 from dicebound.odds import check_odds, fraction_text
 from dicebound.render.html import report_html
@@ -240,9 +241,9 @@ def _records(where: str) -> list[dict[str, Any]]:
     else:
         raise UsageError(f'"{where}" is not a record file (give a path, or - for standard input).')
     try:
-        body = json.loads(text)
-    except ValueError as exc:
-        raise UsageError(f'"{where}" is not JSON: {exc}.') from exc
+        body, _ = read_json(text)
+    except Unreadable as exc:
+        raise UsageError(f'"{where}" {exc}') from exc
     if isinstance(body, dict) and isinstance(body.get("results"), list):
         body = body["results"]
     found = body if isinstance(body, list) else [body]

@@ -6,25 +6,29 @@ character as ``<ruleset id>/<name>`` (or just ``<name>`` beside a packaged rules
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from pathlib import Path
 
 from dicebound.character import load_character
 from dicebound.errors import CharacterInvalid, UsageError
-from dicebound.jsontext import keyed_twice, keys_written_twice
+from dicebound.jsontext import Unreadable, read_json
 from dicebound.problems import Problem, did_you_mean
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 
 __all__ = [
+    "MAX_CHARACTER_BYTES",
     "packaged_characters",
     "packaged_rulesets",
     "read_character",
     "read_ruleset",
     "ruleset_text",
 ]
+
+
+MAX_CHARACTER_BYTES = 64 * 1024
+"""A character file's largest size (Marinara's sheet cap), refused past it."""
 
 
 def _data() -> resources.abc.Traversable:
@@ -84,19 +88,22 @@ def read_character(ruleset: Ruleset, where: str) -> Character:
             shipped = f" (packaged for {ruleset_id}: {', '.join(names)})" if names else ""
             raise UsageError(f'"{where}" is not a character file{shipped}.{hint}')
         text = (_data() / "characters" / ruleset_id / f"{name}.json").read_text(encoding="utf-8")
-    try:
-        raw = json.loads(text, object_pairs_hook=keyed_twice)
-    except json.JSONDecodeError as exc:
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > MAX_CHARACTER_BYTES:
         raise CharacterInvalid(
             [
                 Problem(
                     (),
-                    "not-json",
-                    f"is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+                    "too-large",
+                    f"is {size:,} bytes; a character file may be at most "
+                    f"{MAX_CHARACTER_BYTES:,} bytes (64 KB).",
                 )
             ]
-        ) from exc
-    twice = list(keys_written_twice(raw))
+        )
+    try:
+        raw, twice = read_json(text)
+    except Unreadable as exc:
+        raise CharacterInvalid([Problem((), "not-json", str(exc))]) from exc
     if twice:
         raise CharacterInvalid(twice)
     return load_character(ruleset, raw)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
@@ -851,6 +851,175 @@ class _Step(NamedTuple):
     faces: int
 
 
+_Moves = tuple[dict[_Control, dict[int, int]], dict[tuple[bool, bool, int], dict[int, int]]]
+_KNOWN_STATES = 300_000  # states whose moves are kept between the estimate and the odds
+
+
+@dataclass(frozen=True, slots=True)
+class _Machine:
+    """The odds' machine for one check: its face classes and what bounds its states."""
+
+    steps: tuple[_Step, ...]
+    track: bool
+    until: bool
+    cap_rethrows: int
+    low_cap: int
+    stride: int
+    start: _Control
+    # where each state leads, worked out once for the estimate and the odds together
+    known: dict[_Control, _Moves] = field(default_factory=dict)
+
+    @staticmethod
+    def of(check: PoolCheck) -> _Machine:
+        classes: dict[FaceEffect, int] = {}
+        for face in range(1, check.sides + 1):
+            effect = face_effect(check, face)
+            classes[effect] = classes.get(effect, 0) + 1
+        rethrow = check.reroll
+        until = rethrow is not None and rethrow.mode == "until"
+        cap_extra = check.max_extra if check.explode_from is not None else 0
+        # Without "until" each die is thrown again once at most, so the cap only binds
+        # when there could be more dice than re-throws allowed.
+        track = rethrow is not None and (until or check.dice + cap_extra > check.max_rethrows)
+        half = check.botch_up_to is not None and check.botch_rule == "halfOrMore"
+        noted = check.botch_up_to is not None
+        stride = check.dice + cap_extra + 1  # more than the exact dice one throw can show
+        steps = tuple(
+            _Step(
+                (e.successes - e.cancels) * stride + e.exact,
+                noted and e.successes > 0,
+                noted and not half and bool(e.low),
+                e.low if half else 0,
+                int(e.explodes),
+                e.rethrow,
+                count,
+            )
+            for e, count in classes.items()
+        )
+        return _Machine(
+            steps=steps,
+            track=track,
+            until=until,
+            cap_rethrows=check.max_rethrows if track else check.dice + cap_extra + 1,
+            low_cap=(check.dice + 1) // 2 if half else 0,
+            stride=stride,
+            start=(check.dice, 0, 0, cap_extra, 0, False, False, 0),
+        )
+
+    def moves(self, control: _Control) -> _Moves:
+        """Where one die thrown in ``control`` leads: the states it goes on to, and the
+        ends (ok, low, botch faces first thrown) it finishes in, each with the shifts of
+        the packed counts and how many faces give each."""
+        known = self.known.get(control)
+        if known is not None:
+            return known
+        found = self._moves(control)
+        if len(self.known) < _KNOWN_STATES:
+            self.known[control] = found
+        return found
+
+    def _moves(self, control: _Control) -> _Moves:
+        moves: dict[_Control, dict[int, int]] = {}
+        ends: dict[tuple[bool, bool, int], dict[int, int]] = {}
+        m, waiting, owed, room, thrown, ok, low, low_first = control
+        track, until, cap_rethrows = self.track, self.until, self.cap_rethrows
+        for step in self.steps:
+            if waiting:  # a die thrown again
+                pending, pool_die = waiting, waiting == 1
+                n_thrown = thrown + 1 if track else thrown
+                n_m, n_room = m, room
+                n_owed = owed + step.explodes
+                stays = until and step.rethrow and n_thrown < cap_rethrows
+            elif m:  # a pool die, first thrown
+                pending, pool_die = 1, True
+                n_thrown, n_m, n_room = thrown, m - 1, room
+                n_owed = owed + step.explodes
+                stays = step.rethrow and thrown < cap_rethrows
+            else:  # a die an explosion added
+                pending, pool_die = 2, False
+                n_thrown, n_m, n_room = thrown, 0, room - 1
+                n_owed = owed - 1 + step.explodes
+                stays = step.rethrow and thrown < cap_rethrows
+            n_owed = n_owed if n_owed < n_room else n_room  # past the cap nothing is thrown
+            if stays:
+                key: _Control = (n_m, pending, n_owed, n_room, n_thrown, ok, low, low_first)
+                kernel = moves.setdefault(key, {})
+                kernel[0] = kernel.get(0, 0) + step.faces
+                continue
+            n_ok, n_low, n_first = ok or step.succeeded, low or step.low, low_first
+            if pool_die and step.first_low:
+                n_first = min(low_first + step.first_low, self.low_cap)
+            if n_m == 0 and n_owed == 0:
+                kernel = ends.setdefault((n_ok, n_low, n_first), {})
+            else:
+                key = (n_m, 0, n_owed, n_room, n_thrown, n_ok, n_low, n_first)
+                kernel = moves.setdefault(key, {})
+            kernel[step.shift] = kernel.get(step.shift, 0) + step.faces
+        return moves, ends
+
+
+# A state's span: the lowest and highest net successes, and exact dice, it could hold.
+_Span = tuple[int, int, int, int]
+
+MAX_RETHROWN_EXPLODING = 1600
+"""A re-throw beside explosions: the most dice times the explosion cap whose odds are
+worked at all (their work grows as its square); past it they are refused at once."""
+
+MAX_ODDS_WORK = 4_000_000
+"""The most (state, count) pairs the exact odds of one pool check may work through, all
+rounds together: about 3 s here. A check past it is refused before any is done."""
+
+
+def _may_be_heavy(check: PoolCheck) -> bool:
+    """Whether the odds' work can outgrow the pool: a re-throw beside explosions, or
+    exact dice counted beside the successes. Any other pool of up to 100 dice takes
+    about a second at most (``bench/odds_bounds.py`` sweeps them)."""
+    return (check.reroll is not None and check.explode_from is not None) or (
+        check.exact is not None
+    )
+
+
+def odds_work(
+    check: PoolCheck, limit: int = MAX_ODDS_WORK, *, machine: _Machine | None = None
+) -> int:
+    """An upper bound on the work ``distribution`` would do (in (state, count) pairs),
+    found by running its machine over the states alone, each with the span of counts it
+    could hold; it stops as soon as the bound passes ``limit``. Cheap: a state holds many
+    counts, and this visits each state once."""
+    if check.dice == 0:
+        return 0
+    machine = machine or _Machine.of(check)
+    stride = machine.stride
+    active: dict[_Control, _Span] = {machine.start: (0, 0, 0, 0)}
+    work = 0
+    while active:
+        following: dict[_Control, _Span] = {}
+        for control, (net_lo, net_hi, ex_lo, ex_hi) in active.items():
+            work += (net_hi - net_lo + 1) * (ex_hi - ex_lo + 1)
+            if work > limit:
+                return work
+            for key, kernel in machine.moves(control)[0].items():
+                nets = [shift // stride for shift in kernel]  # shifts are net*stride + exact
+                exacts = [shift % stride for shift in kernel]
+                span = (
+                    net_lo + min(nets),
+                    net_hi + max(nets),
+                    ex_lo + min(exacts),
+                    ex_hi + max(exacts),
+                )
+                seen = following.get(key)
+                if seen is not None:
+                    span = (
+                        min(seen[0], span[0]),
+                        max(seen[1], span[1]),
+                        min(seen[2], span[2]),
+                        max(seen[3], span[3]),
+                    )
+                following[key] = span
+        active = following
+    return work
+
+
 def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     """The exact distribution of what ``roll`` gives for this check, computed.
 
@@ -866,80 +1035,40 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
 
     The counts (net successes, exact dice) of the states that share the rest are kept
     together, packed one number each, so a face is applied to them all at once.
+
+    Raises:
+        LimitExceeded: the work would pass ``MAX_ODDS_WORK`` (said before any is done).
     """
     if check.dice == 0:
         return Dist.constant(_empty_outcome(check))
-    classes: dict[FaceEffect, int] = {}
-    for face in range(1, check.sides + 1):
-        effect = face_effect(check, face)
-        classes[effect] = classes.get(effect, 0) + 1
-    rethrow = check.reroll
-    until = rethrow is not None and rethrow.mode == "until"
-    cap_extra = check.max_extra if check.explode_from is not None else 0
-    # Without "until" each die is thrown again once at most, so the cap only binds when
-    # there could be more dice than re-throws allowed.
-    track = rethrow is not None and (until or check.dice + cap_extra > check.max_rethrows)
-    cap_rethrows = check.max_rethrows if track else check.dice + cap_extra + 1
-    half = check.botch_up_to is not None and check.botch_rule == "halfOrMore"
-    low_cap = (check.dice + 1) // 2 if half else 0
-    noted = check.botch_up_to is not None
-    stride = check.dice + cap_extra + 1  # more than the exact dice one throw can show
-    steps = [
-        _Step(
-            (e.successes - e.cancels) * stride + e.exact,
-            noted and e.successes > 0,
-            noted and not half and bool(e.low),
-            e.low if half else 0,
-            int(e.explodes),
-            e.rethrow,
-            count,
+    if (
+        check.reroll is not None
+        and check.explode_from is not None
+        and check.dice * check.max_extra > MAX_RETHROWN_EXPLODING
+    ):
+        raise LimitExceeded(
+            f"the exact odds of {check.dice_text} with a re-throw beside explosions are "
+            f"refused past {MAX_RETHROWN_EXPLODING:,} (dice times the explosion cap, here "
+            f"{check.dice} × {check.max_extra}): they would take too long. Ask for fewer "
+            "dice, or without the re-throw."
         )
-        for e, count in classes.items()
-    ]
+    machine = _Machine.of(check)
+    if _may_be_heavy(check) and odds_work(check, machine=machine) > MAX_ODDS_WORK:
+        raise LimitExceeded(
+            f"the exact odds of {check.dice_text} with these rules would take more than "
+            f"{MAX_ODDS_WORK:,} steps to compute (a few seconds); ask for fewer dice, or "
+            "without the re-throw."
+        )
+    stride = machine.stride
     outcomes: dict[tuple[bool, bool, int, int], PoolOutcome] = {}
     rounds: list[dict[PoolOutcome, int]] = []
-    start: _Control = (check.dice, 0, 0, cap_extra, 0, False, False, 0)
-    active: dict[_Control, dict[int, int]] = {start: {0: 1}}
+    active: dict[_Control, dict[int, int]] = {machine.start: {0: 1}}
     while active:
         done: dict[PoolOutcome, int] = {}
         following: dict[_Control, dict[int, int]] = {}
         size = 0
         for control, counts in active.items():
-            moves: dict[_Control, dict[int, int]] = {}
-            ends: dict[tuple[bool, bool, int], dict[int, int]] = {}
-            m, waiting, owed, room, thrown, ok, low, low_first = control
-            for step in steps:
-                if waiting:  # a die thrown again
-                    pending, pool_die = waiting, waiting == 1
-                    n_thrown = thrown + 1 if track else thrown
-                    n_m, n_room = m, room
-                    n_owed = owed + step.explodes
-                    stays = until and step.rethrow and n_thrown < cap_rethrows
-                elif m:  # a pool die, first thrown
-                    pending, pool_die = 1, True
-                    n_thrown, n_m, n_room = thrown, m - 1, room
-                    n_owed = owed + step.explodes
-                    stays = step.rethrow and thrown < cap_rethrows
-                else:  # a die an explosion added
-                    pending, pool_die = 2, False
-                    n_thrown, n_m, n_room = thrown, 0, room - 1
-                    n_owed = owed - 1 + step.explodes
-                    stays = step.rethrow and thrown < cap_rethrows
-                n_owed = n_owed if n_owed < n_room else n_room  # past the cap nothing is thrown
-                if stays:
-                    key: _Control = (n_m, pending, n_owed, n_room, n_thrown, ok, low, low_first)
-                    kernel = moves.setdefault(key, {})
-                    kernel[0] = kernel.get(0, 0) + step.faces
-                    continue
-                n_ok, n_low, n_first = ok or step.succeeded, low or step.low, low_first
-                if pool_die and step.first_low:
-                    n_first = min(low_first + step.first_low, low_cap)
-                if n_m == 0 and n_owed == 0:
-                    kernel = ends.setdefault((n_ok, n_low, n_first), {})
-                else:
-                    key = (n_m, 0, n_owed, n_room, n_thrown, n_ok, n_low, n_first)
-                    kernel = moves.setdefault(key, {})
-                kernel[step.shift] = kernel.get(step.shift, 0) + step.faces
+            moves, ends = machine.moves(control)
             for (n_ok, n_low, n_first), kernel in ends.items():
                 for shift, count in kernel.items():
                     for packed, weight in counts.items():

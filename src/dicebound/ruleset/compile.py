@@ -11,7 +11,6 @@ never crashes the compiler and one fault is reported once. Every problem is coll
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import re
 import sys
@@ -21,7 +20,7 @@ from typing import Any, Literal, cast
 
 from dicebound.bands import compile_bands, naturals_none, single_die_of
 from dicebound.errors import RulesetInvalid
-from dicebound.jsontext import keyed_twice, keys_written_twice
+from dicebound.jsontext import Unreadable, read_json
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.registry import kind_compiler
 from dicebound.overrides import Override, compile_overrides
@@ -92,47 +91,12 @@ def load_ruleset_text(text: str, *, capability_api: str | None = None) -> Rulese
             ]
         )
     try:
-        raw = json.loads(
-            text.removeprefix("\ufeff"),
-            parse_constant=_refuse_constant,
-            object_pairs_hook=keyed_twice,
-        )
-    except json.JSONDecodeError as exc:
-        raise RulesetInvalid(
-            [
-                Problem(
-                    (),
-                    "not-json",
-                    f"is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-                )
-            ]
-        ) from None
-    except _NotJson as exc:
-        raise RulesetInvalid(
-            [Problem((), "not-json", f"is not JSON: {exc.word} is not a JSON number.")]
-        ) from None
-    except RecursionError:
-        raise RulesetInvalid(
-            [Problem((), "not-json", "is nested too deeply to read as a ruleset.")]
-        ) from None
-    except ValueError as exc:  # a number with more digits than Python reads
-        raise RulesetInvalid(
-            [Problem((), "not-json", f"is not JSON dicebound can read: {exc}.")]
-        ) from None
-    twice = list(keys_written_twice(raw))
+        raw, twice = read_json(text)
+    except Unreadable as exc:
+        raise RulesetInvalid([Problem((), "not-json", str(exc))]) from None
     if twice:
         raise RulesetInvalid(twice)
     return compile_ruleset(raw, capability_api=capability_api)
-
-
-class _NotJson(Exception):
-    def __init__(self, word: str) -> None:
-        super().__init__(word)
-        self.word = word
-
-
-def _refuse_constant(word: str) -> object:
-    raise _NotJson(word)
 
 
 def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Ruleset:
