@@ -1,0 +1,130 @@
+"""Bounded work: every place where the input sets how much work is done has a cap,
+enforced with a clear error or a clamp (README, "Limits"); and the defects the fuzz
+campaigns and the caps' review found, each as a regression row."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dicebound.character import load_character
+from dicebound.edge.files import MAX_CHARACTER_BYTES, read_character, read_ruleset
+from dicebound.engine import MAX_FORCED_FACES, MAX_TAGS_PER_TEXT, MAX_TEXT_CHARS, resolve_text
+from dicebound.errors import CharacterInvalid, LimitExceeded
+from dicebound.kinds.dice_pool import MAX_ODDS_WORK, PoolCheck, distribution, odds_work
+from dicebound.spend import Reroll
+from http_api_support import cli
+
+DND = read_ruleset("dnd5e-srd")
+MIRA = read_character(DND, "mira")
+STEALTH = '[skill_check: skill="Stealth" dc="15"]'
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("x" * (MAX_TEXT_CHARS + 1), "one text may be at most 1,000,000"),
+        (STEALTH * (MAX_TAGS_PER_TEXT + 1), "one text may hold at most 1,000"),
+    ],
+    ids=["a text past 1,000,000 characters", "a text of 1,001 tags"],
+)
+def test_a_text_past_its_caps_is_refused(text: str, says: str) -> None:
+    with pytest.raises(LimitExceeded, match=says):
+        resolve_text(DND, [MIRA], text, seed="1")
+
+
+def test_a_text_at_its_caps_is_resolved() -> None:
+    report = resolve_text(DND, [MIRA], STEALTH * MAX_TAGS_PER_TEXT, seed="1")
+    assert len(report.results) == MAX_TAGS_PER_TEXT
+
+
+def test_forced_faces_past_their_cap_are_refused() -> None:
+    with pytest.raises(LimitExceeded, match="at most 100,000 are read"):
+        resolve_text(DND, [MIRA], STEALTH, faces=[1] * (MAX_FORCED_FACES + 1))
+
+
+# ── the pool's odds: refused up front past their bound ───────────────────────
+
+
+def _pool(dice: int, extra: int, **rules: object) -> PoolCheck:
+    return PoolCheck(sides=10, dice=dice, target=6, needed=1, max_extra=extra, **rules)  # type: ignore[arg-type]
+
+
+def test_a_re_throw_beside_explosions_past_1600_is_refused_at_once() -> None:
+    check = _pool(48, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1)
+    with pytest.raises(
+        LimitExceeded, match=r"refused past 1,600 \(dice times the explosion cap, here 48 × 50\)"
+    ):
+        distribution(check)
+
+
+def test_past_the_work_bound_the_odds_are_refused_before_any_is_done() -> None:
+    check = _pool(
+        40,
+        40,
+        explode_from=10,
+        reroll=Reroll(6, "once"),
+        cancel_up_to=1,
+        botch_up_to=1,
+        exceptional=5,
+    )
+    assert odds_work(check) > MAX_ODDS_WORK
+    with pytest.raises(LimitExceeded, match="would take more than 4,000,000 steps"):
+        distribution(check)
+
+
+def test_within_the_bound_the_estimate_is_never_below_the_work() -> None:
+    check = _pool(12, 12, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1)
+    assert 0 < odds_work(check) <= MAX_ODDS_WORK
+    assert sum(distribution(check).weights.values()) > 0
+
+
+# ── regressions: defects found ───────────────────────────────────────────────
+
+
+def _file(tmp_path: object, text: str) -> str:
+    path = tmp_path / "c.json"  # type: ignore[operator]
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        # found by probing the caps: a character nested 10,000 deep crashed the command
+        # line with Python's RecursionError instead of refusing the file
+        ('{"name": "x", "sheet": ' + "[" * 10_000 + "]" * 10_000 + "}", "nested too deeply"),
+        ('{"name": "x", "sheet": {"v": NaN}}', "NaN is not a JSON number"),
+        ('{"name": "x", "sheet": {"v": ' + "9" * 5000 + "}}", "is not JSON dicebound can read"),
+        (
+            '{"name": "x", "notes": "' + "x" * MAX_CHARACTER_BYTES + '"}',
+            "a character file may be at most 65,536 bytes",
+        ),
+    ],
+    ids=["nested too deeply", "NaN", "a number too long to read", "over 64 KB"],
+)
+def test_a_character_file_past_what_is_read_is_refused(
+    tmp_path: object, text: str, says: str
+) -> None:
+    with pytest.raises(CharacterInvalid, match=says):
+        read_character(DND, _file(tmp_path, text))
+    assert (
+        cli(
+            "check",
+            "--ruleset",
+            "dnd5e-srd",
+            "--character",
+            _file(tmp_path, text),
+            "--seed",
+            "1",
+            STEALTH,
+            code=1,
+        )
+        == ""
+    )
+
+
+def test_a_character_read_from_json_is_not_refused_for_what_it_does_not_hold() -> None:
+    body = json.loads(json.dumps({"name": "Plain"}))
+    assert load_character(DND, body).name == "Plain"
