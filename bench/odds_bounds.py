@@ -91,6 +91,30 @@ POOLS = [
     ),
     ("30d10, explode 9+, re-throw once", pool(30, 30, explode_from=9, reroll=Reroll(6, "once"))),
     (
+        "31d10, explode, re-throw once, cancel, botch (near the bound)",
+        pool(
+            31,
+            31,
+            explode_from=10,
+            reroll=Reroll(6, "once"),
+            cancel_up_to=1,
+            botch_up_to=1,
+            exceptional=5,
+        ),
+    ),
+    (
+        "40d10, explode, re-throw once, cancel, botch (past the estimate)",
+        pool(
+            40,
+            40,
+            explode_from=10,
+            reroll=Reroll(6, "once"),
+            cancel_up_to=1,
+            botch_up_to=1,
+            exceptional=5,
+        ),
+    ),
+    (
         "48d10, explode, re-throw once, cancel, botch (past the bound)",
         pool(
             48,

@@ -13,6 +13,7 @@ or ``-runs=N`` for a count.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -46,10 +47,8 @@ def lexer(data: bytes) -> None:
 
 def compiler(data: bytes) -> None:
     """A ruleset text compiles or is refused with its problems."""
-    try:
+    with contextlib.suppress(DiceboundError):
         load_ruleset_text(data.decode("utf-8", errors="replace"))
-    except DiceboundError:
-        pass
 
 
 def seeds(target: str) -> Path:

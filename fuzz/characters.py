@@ -17,18 +17,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import budget_arguments, finish, run  # noqa: E402
-from mutate import base_characters, mutated_text  # noqa: E402
+from harness import budget_arguments, finish, run
+from mutate import base_characters, mutated_text
 
-from dicebound.character import load_character  # noqa: E402
-from dicebound.edge.files import read_ruleset  # noqa: E402
-from dicebound.engine import resolve_text  # noqa: E402
-from dicebound.errors import CharacterInvalid  # noqa: E402
-from dicebound.jsontext import Unreadable, read_json  # noqa: E402
-from dicebound.lesson import rollable_target  # noqa: E402
-from dicebound.odds import check_odds  # noqa: E402
-from dicebound.problems import Problem  # noqa: E402
-from dicebound.teach import sheet_summary  # noqa: E402
+from dicebound.character import load_character
+from dicebound.edge.files import read_ruleset
+from dicebound.engine import resolve_text
+from dicebound.errors import CharacterInvalid
+from dicebound.jsontext import Unreadable, read_json
+from dicebound.lesson import rollable_target
+from dicebound.odds import check_odds
+from dicebound.problems import Problem
+from dicebound.teach import sheet_summary
 
 CHARACTERS = base_characters()
 RULESETS = {rid: read_ruleset(rid) for rid, _ in CHARACTERS.values()}

@@ -90,7 +90,7 @@ def run(
 ) -> Figures:
     """Feed ``inputs`` to ``target`` until the budget is spent; ``target`` returns a
     word for how the input ended (a result's kind), or raises."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard == resource.RLIM_INFINITY or hard > MEMORY_BOUND:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BOUND, hard))
     previous = signal.signal(signal.SIGALRM, _expire)

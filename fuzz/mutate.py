@@ -18,8 +18,25 @@ from typing import Any
 from dicebound.edge.files import packaged_characters, packaged_rulesets, ruleset_text
 
 MARINARA = Path(__file__).resolve().parents[1].parent / "shared" / "marinara"
-EXTREMES: list[Any] = [0, -1, 1, 2**31, -(2**31), 2**63, -(2**63), 10**30, 1e308, -1e308,
-                       0.5, -0.0, 1e-300, 99, 100, 101, 1000]
+EXTREMES: list[Any] = [
+    0,
+    -1,
+    1,
+    2**31,
+    -(2**31),
+    2**63,
+    -(2**63),
+    10**30,
+    1e308,
+    -1e308,
+    0.5,
+    -0.0,
+    1e-300,
+    99,
+    100,
+    101,
+    1000,
+]
 LONG = ["x" * 10_000, "é" * 5000, "\u0000" * 100, "🎲" * 3000, " ", "", "\ud800"]
 
 
@@ -112,7 +129,9 @@ def mutate(rng: random.Random, doc: Any) -> Any:
         if names:
             parent[last] = rng.choice(names)
     elif isinstance(parent, dict):  # a key renamed
-        parent[rng.choice(["id", "label", "max", "min", "$ref", "kind", last + "s"])] = parent.pop(last)
+        parent[rng.choice(["id", "label", "max", "min", "$ref", "kind", last + "s"])] = parent.pop(
+            last
+        )
     return doc
 
 

@@ -18,15 +18,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import budget_arguments, finish, run  # noqa: E402
-from mutate import base_characters, base_rulesets, mutated_text  # noqa: E402
+from harness import budget_arguments, finish, run
+from mutate import base_characters, base_rulesets, mutated_text
 
-from dicebound.character import load_character  # noqa: E402
-from dicebound.engine import resolve_text  # noqa: E402
-from dicebound.jsontext import read_json  # noqa: E402
-from dicebound.lesson import gm_lesson, rollable_target  # noqa: E402
-from dicebound.odds import check_odds  # noqa: E402
-from dicebound.ruleset.compile import load_ruleset_text  # noqa: E402
+from dicebound.character import load_character
+from dicebound.engine import resolve_text
+from dicebound.jsontext import read_json
+from dicebound.lesson import gm_lesson, rollable_target
+from dicebound.odds import check_odds
+from dicebound.ruleset.compile import load_ruleset_text
 
 BASES = base_rulesets()
 CHARACTERS = base_characters()

@@ -20,17 +20,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import budget_arguments, finish, run  # noqa: E402
+from harness import budget_arguments, finish, run
 
-from dicebound.edge.files import (  # noqa: E402
+from dicebound.edge.files import (
     packaged_characters,
     packaged_rulesets,
     read_character,
     read_ruleset,
 )
-from dicebound.engine import resolve_text  # noqa: E402
-from dicebound.ruleset.model import Ruleset  # noqa: E402
-from dicebound.sheet import Character  # noqa: E402
+from dicebound.engine import resolve_text
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character
 
 TABLES: list[tuple[Ruleset, list[Character]]] = []
 for _id in packaged_rulesets():
@@ -39,18 +39,90 @@ for _id in packaged_rulesets():
         (_ruleset, [read_character(_ruleset, f"{_id}/{c}") for c in packaged_characters(_id)])
     )
 
-NAMES = ["skill_check", "skill_check", "skill_check", "Skill_Check", "skill check",
-         "skillcheck", "skill_chek", "skill-check", "SKILL_CHECK", "skill_check:", "check"]
+NAMES = [
+    "skill_check",
+    "skill_check",
+    "skill_check",
+    "Skill_Check",
+    "skill check",
+    "skillcheck",
+    "skill_chek",
+    "skill-check",
+    "SKILL_CHECK",
+    "skill_check:",
+    "check",
+]
 OPENERS = ["[", "[", "[", "［", "(", "[[", ""]
 CLOSERS = ["]", "]", "]", "］", ")", "]]", ""]
-QUOTES = [('"', '"'), ("'", "'"), ("\u201c", "\u201d"), ("\u2018", "\u2019"),
-          ("\u00ab", "\u00bb"), ("", ""), ('"', ""), ("\u201c", '"'), ('"', "'")]
-KEYS = ["skill", "dc", "difficulty", "who", "with", "mode", "bonus", "threshold", "spend",
-        "use", "quality", "tool", "reroll", "explode", "double", "stance", "dark", "advantage",
-        "disadvantage", "seed", "rolls", "total", "result", "after", "choose", "x", "SKILL",
-        "dc ", "", "=", "skill=skill"]
-NOISE = ["", " ", "\n", "\t", "\x00", "\x07", "\u200b", "\ufeff", "\ud800", "\udfff", "é",
-         "漢字", "🎲", "\u202e", "]", "[", "=", '"', "'", ",", ":", "\\", "\r\n"]
+QUOTES = [
+    ('"', '"'),
+    ("'", "'"),
+    ("\u201c", "\u201d"),
+    ("\u2018", "\u2019"),
+    ("\u00ab", "\u00bb"),
+    ("", ""),
+    ('"', ""),
+    ("\u201c", '"'),
+    ('"', "'"),
+]
+KEYS = [
+    "skill",
+    "dc",
+    "difficulty",
+    "who",
+    "with",
+    "mode",
+    "bonus",
+    "threshold",
+    "spend",
+    "use",
+    "quality",
+    "tool",
+    "reroll",
+    "explode",
+    "double",
+    "stance",
+    "dark",
+    "advantage",
+    "disadvantage",
+    "seed",
+    "rolls",
+    "total",
+    "result",
+    "after",
+    "choose",
+    "x",
+    "SKILL",
+    "dc ",
+    "",
+    "=",
+    "skill=skill",
+]
+NOISE = [
+    "",
+    " ",
+    "\n",
+    "\t",
+    "\x00",
+    "\x07",
+    "\u200b",
+    "\ufeff",
+    "\ud800",
+    "\udfff",
+    "é",
+    "漢字",
+    "🎲",
+    "\u202e",
+    "]",
+    "[",
+    "=",
+    '"',
+    "'",
+    ",",
+    ":",
+    "\\",
+    "\r\n",
+]
 
 
 def _number(rng: random.Random) -> str:
@@ -76,9 +148,11 @@ def _value(rng: random.Random, key: str, ruleset: Ruleset, party: list[Character
     if key == "who" and party:
         return rng.choice([c.name for c in party] + ["Nobody", party[0].name.upper()])
     if key == "difficulty":
-        steps = [s.label for s in ruleset.resolution.config.difficulty_ladder] if hasattr(
-            ruleset.resolution.config, "difficulty_ladder"
-        ) else []
+        steps = (
+            [s.label for s in ruleset.resolution.config.difficulty_ladder]
+            if hasattr(ruleset.resolution.config, "difficulty_ladder")
+            else []
+        )
         return rng.choice([*steps, "Impossible", ""])
     if key == "mode":
         return rng.choice(["advantage", "disadvantage", "normal", "both", "ADVANTAGE"])
@@ -90,7 +164,9 @@ def _value(rng: random.Random, key: str, ruleset: Ruleset, party: list[Character
 def _well_formed(rng: random.Random, ruleset: Ruleset, party: list[Character]) -> str:
     """A tag as the guidance teaches it: the skill, a difficulty, sometimes more."""
     keys = ["skill", rng.choice(["dc", "difficulty"])]
-    keys += rng.sample(["who", "mode", "bonus", "threshold", "spend", "with", "quality"], rng.randint(0, 2))
+    keys += rng.sample(
+        ["who", "mode", "bonus", "threshold", "spend", "with", "quality"], rng.randint(0, 2)
+    )
     parts = [f'{k}="{_value(rng, k, ruleset, party)}"' for k in keys]
     return f"[skill_check: {' '.join(parts)}]"
 
@@ -98,15 +174,23 @@ def _well_formed(rng: random.Random, ruleset: Ruleset, party: list[Character]) -
 def _near_miss(rng: random.Random, ruleset: Ruleset, party: list[Character]) -> str:
     """A tag as a model might botch it: any name, bracket, quote, separator or key."""
     opener = rng.choice(OPENERS)
-    closer = rng.choice(CLOSERS) if rng.random() < 0.2 else ("]" if opener == "[" else rng.choice(CLOSERS))
+    closer = (
+        rng.choice(CLOSERS)
+        if rng.random() < 0.2
+        else ("]" if opener == "[" else rng.choice(CLOSERS))
+    )
     parts = []
     for _ in range(rng.randint(0, 6)):
         key = rng.choice(KEYS)
         left, right = rng.choice(QUOTES)
         separator = rng.choice(["=", "=", " = ", ":", "==", ""])
-        parts.append(f"{key}{separator}{left}{_value(rng, key.strip().lower(), ruleset, party)}{right}")
+        parts.append(
+            f"{key}{separator}{left}{_value(rng, key.strip().lower(), ruleset, party)}{right}"
+        )
     joint = rng.choice([" ", " ", ", ", "  ", "\n", ""])
-    return f"{opener}{rng.choice(NAMES)}{rng.choice([':', ': ', ' ', ''])}{joint.join(parts)}{closer}"
+    return (
+        f"{opener}{rng.choice(NAMES)}{rng.choice([':', ': ', ' ', ''])}{joint.join(parts)}{closer}"
+    )
 
 
 def _tag(rng: random.Random, ruleset: Ruleset, party: list[Character]) -> str:
@@ -116,7 +200,7 @@ def _tag(rng: random.Random, ruleset: Ruleset, party: list[Character]) -> str:
     if pick < 0.75:  # well formed, then one slip
         tag = _well_formed(rng, ruleset, party)
         at = rng.randrange(len(tag))
-        slip = rng.choice(NOISE + ["", "'", "\u201c", "]", "=", "  "])
+        slip = rng.choice([*NOISE, "", "'", "“", "]", "=", "  "])
         return tag[:at] + slip + tag[at + rng.randint(0, 2) :]
     return _near_miss(rng, ruleset, party)
 

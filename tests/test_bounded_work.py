@@ -70,7 +70,7 @@ def test_past_the_work_bound_the_odds_are_refused_before_any_is_done() -> None:
         exceptional=5,
     )
     assert odds_work(check) > MAX_ODDS_WORK
-    with pytest.raises(LimitExceeded, match="would take more than 4,000,000 steps"):
+    with pytest.raises(LimitExceeded, match="would take more than 2,500,000 steps"):
         distribution(check)
 
 

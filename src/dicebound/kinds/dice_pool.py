@@ -965,9 +965,9 @@ MAX_RETHROWN_EXPLODING = 1600
 """A re-throw beside explosions: the most dice times the explosion cap whose odds are
 worked at all (their work grows as its square); past it they are refused at once."""
 
-MAX_ODDS_WORK = 4_000_000
+MAX_ODDS_WORK = 2_500_000
 """The most (state, count) pairs the exact odds of one pool check may work through, all
-rounds together: about 3 s here. A check past it is refused before any is done."""
+rounds together: about 3 s here, estimate included. Past it, refused before any is done."""
 
 
 def _may_be_heavy(check: PoolCheck) -> bool:
