@@ -141,3 +141,25 @@ def test_the_service_refuses_a_character_nested_too_deeply(service: Any) -> None
     problem = problem_of(answer, 422)
     assert problem["detail"] == "the character file is nested too deeply to read."
     assert service.get(game.path(), headers=game.headers).json()["characters"] == []
+
+
+@pytest.mark.parametrize(
+    ("where", "path"),
+    [(("dice", 1), "resolution.dice[1].label"), (("symbols", 3), "resolution.symbols[3].label")],
+)
+def test_a_label_holding_half_a_character_is_refused_at_import(
+    where: tuple[str, int], path: str
+) -> None:
+    """Found by fuzz/rulesets.py (two inputs, 400,000 mutations): a symbol pool whose die or
+    symbol label held a lone surrogate imported, then crashed writing the record's
+    ``symbolDetails`` (UnicodeEncodeError)."""
+    from dicebound.edge.files import ruleset_text
+    from dicebound.errors import RulesetInvalid
+    from dicebound.ruleset.compile import load_ruleset_text
+
+    doc = json.loads(ruleset_text("genesys")[0])
+    doc["resolution"][where[0]][where[1]]["label"] = "\ud800"
+    with pytest.raises(RulesetInvalid) as refused:
+        load_ruleset_text(json.dumps(doc, ensure_ascii=False))
+    (problem,) = refused.value.problems
+    assert problem.where == path and "lone surrogate" in problem.message

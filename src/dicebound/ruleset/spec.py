@@ -85,6 +85,9 @@ def describe(value: object) -> str:
     return str(value)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def text_fault(text: str) -> str | None:
     """Why a single-line text that can reach the model is refused, or None."""
     if _CONTROL.search(text):
@@ -188,6 +191,15 @@ class Str(Node):
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, str):
             yield _wrong_type(path, "a string", value)
+            return
+        lone = _SURROGATE.search(value)
+        if lone is not None:
+            yield Problem(
+                path,
+                "bad-text",
+                f"holds U+{ord(lone.group()):04X}, half of a character (a lone surrogate), "
+                "which no text can be written out with.",
+            )
             return
         if len(value) < self.lo:
             what = "may not be empty" if self.lo == 1 else f"must be at least {self.lo} characters"
