@@ -121,6 +121,18 @@ RECORD_DICE = [
         [("3", "ability", ()), ("7", "difficulty", ())],
     ),
     (
+        "a step-pool die raised after the roll says by how much",
+        [
+            ("rolls", "5|9|6"),
+            ("raises", "0|0|+2"),
+            ("effort", "2"),
+            ("total", "2"),
+            ("resolution", "successes"),
+            ("dice", "1d12+2d10"),
+        ],
+        [("5", None, ()), ("9", None, ()), ("6", None, ("raised +2",))],
+    ),
+    (
         "Fate dice read as their symbols",
         [("rolls", "-1|0|1|1"), ("total", "1"), ("dice", "4dF")],
         [("[−]", None, ()), ("[ ]", None, ()), ("[+]", None, ()), ("[+]", None, ())],

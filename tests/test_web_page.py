@@ -113,6 +113,7 @@ def test_play_a_scene(page: Page, server: ServerProcess) -> None:
     expect(page.locator("#status")).to_contain_text("Maud Harrowgate's body 7 → 5")
     raised = page.locator(f'article.card[data-record="{record_id}"]')
     expect(raised.locator(".outcome")).to_have_text("Success")
+    expect(raised.locator("li.die").nth(2)).to_have_attribute("aria-label", "6, raised +2")
     raised.get_by_role("button", name="Verify").click()
     expect(raised.locator(".verdict")).to_have_text(
         "Verified: replaying the seed gives this record."

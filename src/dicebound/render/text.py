@@ -284,8 +284,9 @@ def _symbols(record: Record) -> str:
 def card_dice(record: Record) -> list[tuple[str, str | None, tuple[str, ...]]]:
     """Every face thrown, in throw order, as (face, the die's name, marks): the marks
     are what the record itself says of the die: ``kept`` or ``dropped`` (advantage,
-    the highest dice) and ``dark``. What a pool's roller did to each die is not in the
-    record; the service replays the record to tell it."""
+    the highest dice), ``dark`` and a step-pool die's raise (``raised +2``). What a
+    pool's roller did to each die is not in the record; the service replays the record
+    to tell it."""
     texts = _face_texts(record, _UNICODE)
     marks: list[list[str]] = [[] for _ in texts]
     names: list[str | None] = [None] * len(texts)
@@ -309,6 +310,12 @@ def card_dice(record: Record) -> list[tuple[str, str | None, tuple[str, ...]]]:
         thrown = (record.get("thrown") or "").split("|")
         if len(thrown) == len(texts):
             names = list(thrown)
+    elif shape == "step":
+        raises = (record.get("raises") or "").split("|")
+        if len(raises) == len(texts):
+            for index, raised in enumerate(raises):
+                if raised not in ("", "0", "+0"):
+                    marks[index].append(f"raised {raised}")
     return [(t, names[i], tuple(marks[i])) for i, t in enumerate(texts)]
 
 
