@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+__version__ = "0.1.0"
+
 if TYPE_CHECKING:
     from dicebound.character import load_character
     from dicebound.dice import DiceSource, ForcedFaces, SeededDice, fresh_seed
