@@ -135,7 +135,7 @@ def test_the_built_wheel_installs_into_a_fresh_venv_and_runs_the_quick_start(
             "--no-deps",
             "--no-index",
             str(wheel),
-        ],  # fmt: skip
+        ],
         check=True,
         timeout=120,
     )
@@ -152,10 +152,17 @@ def test_the_built_wheel_installs_into_a_fresh_venv_and_runs_the_quick_start(
         assert ran.stdout.startswith('[skill_check: skill="Stealth" dc="15" rolls="')
         assert "Stealth check — Mira Quickfoot" in ran.stdout
     installed = subprocess.run(
-        [str(python), "-c", "import dicebound, importlib.metadata as m; "
-         "print(dicebound.__version__, m.version('dicebound'), dicebound.__file__)"],
-        capture_output=True, text=True, check=True, cwd=tmp_path,
-    )  # fmt: skip
+        [
+            str(python),
+            "-c",
+            "import dicebound, importlib.metadata as m; "
+            "print(dicebound.__version__, m.version('dicebound'), dicebound.__file__)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
     got_version, got_meta, where = installed.stdout.split()
     assert got_version == got_meta == version
     assert Path(where).is_relative_to(venv), "the fresh venv ran its own copy, not this tree"
