@@ -21,6 +21,7 @@ from dicebound.errors import DiceError
 __all__ = ["DiceSource", "ForcedFaces", "SeededDice", "fresh_seed"]
 
 _SPAN = 1 << 64
+_sha256 = hashlib.sha256
 
 
 class DiceSource(Protocol):
@@ -53,7 +54,10 @@ class SeededDice:
             raise DiceError(f"a die needs at least one face, not {sides}")
         limit = _SPAN - (_SPAN % sides)
         while True:
-            x = self._next()
+            # _next, written out: this runs for every die thrown
+            digest = _sha256(f"{self.seed}:{self._draw}".encode()).digest()
+            self._draw += 1
+            x = int.from_bytes(digest[:8], "big")
             if x < limit:
                 return x % sides + 1
 

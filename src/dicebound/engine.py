@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, band_value, read_band
 from dicebound.dice import DiceSource, ForcedFaces, SeededDice
@@ -310,12 +310,13 @@ def _prepare_memo(
     """``prepare_check``, remembered on the ruleset: the same characters (the very same
     immutable values), the same attributes and the same ladder prepare the same check,
     so a repeated ask skips the name matching and the sheet math."""
-    key = ("prepared", tuple(id(c) for c in party), match.attrs, match.error, id(ladder))
+    # The entry holds the characters and the ladder it was made for, so while it is
+    # remembered no other value can take their ids: equal ids are the very same values.
+    key = ("prepared", tuple(map(id, party)), match.attrs, match.error, id(ladder))
     hit = ruleset.memo.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], party, strict=True)):
-        prepared: PreparedCheck = hit[2]
-        if hit[1] is ladder:
-            return prepared
+    if hit is not None:
+        remembered: PreparedCheck = hit[2]
+        return remembered
     prepared = prepare_check(ruleset, party, match, ladder)
     if len(ruleset.memo) > _MEMO_SIZE:
         ruleset.memo.clear()
@@ -331,8 +332,7 @@ def _result_word(success: bool, critical: Critical) -> Result:
     return "success" if success else "failure"
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     """What one result of a check comes to: the outcome's label, success, critical,
     the band (when the ruleset declares bands) and whether a choice stays open."""
 
@@ -383,8 +383,7 @@ def read_outcome(ruleset: Ruleset, prepared: PreparedCheck, outcome: Any) -> Rea
     return Reading(band.label, band.success, band.critical, band.id)
 
 
-@dataclass(frozen=True, slots=True)
-class _Thrown:
+class _Thrown(NamedTuple):
     """One tag prepared and thrown, nothing read or paid yet."""
 
     prepared: PreparedCheck
@@ -406,8 +405,7 @@ def _throw(
     return _Thrown(prepared, rolled)
 
 
-@dataclass(frozen=True, slots=True)
-class _Settled:
+class _Settled(NamedTuple):
     """A thrown check read and paid for: its result, the payer as it stands after paying
     (None when nothing was paid), the after-spend's sentence when it bought nothing, and
     whether the reading left a choice open before ``choose``."""
@@ -431,7 +429,7 @@ def _settle(
     ``costs`` plus what a spend after the roll bought, all from ``payer``."""
     prepared, rolled = thrown.prepared, thrown.rolled
     message: str | None = None
-    after_spend = getattr(prepared.player, "after", None)
+    after_spend = None if choices.after is None else getattr(prepared.player, "after", None)
     if choices.after is not None and after_spend is not None:
         pool_id = pool_named(ruleset, choices.after[0])
         try:
@@ -453,7 +451,7 @@ def _settle(
     was_open = reading.choice == "open"
     if was_open and choices.choose is not None:
         # Sacrifice: the player fails, or succeeds at a cost (DESIGN.md).
-        reading = replace(reading, success=choices.choose == "succeed", choice=choices.choose)
+        reading = reading._replace(success=choices.choose == "succeed", choice=choices.choose)
     extras: list[tuple[str, str | int]] = [("who", prepared.who.name)]
     extras += [*prepared.prepared.extras, *rolled.extras]
     if ruleset.resolution.outcomes is not None:

@@ -21,9 +21,11 @@ ask only, none of the model's numbers, still owing a roll.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any, Literal
 
 from dicebound.errors import UsageError
 from dicebound.tags.parse import BARE_FLAGS, TAG_NAME, format_tag, is_key
@@ -242,18 +244,39 @@ class Record:
 
     def to_tag(self) -> str:
         """The record as the tag written back into the text."""
-        if any(not v and k.lower() in BARE_FLAGS for k, v in self.attrs):
+        if not self.attrs:
+            return f"[{TAG_NAME}:]"
+        # No value holds a double quote (the invariant), so every one is double-quoted:
+        # 'k="v' pairs joined by '" ' and closed by one '"' (all in C, one pass).
+        body = '" '.join(map('="'.join, self.attrs))
+        tag = f'[{TAG_NAME}: {body}"]'
+        if 'advantage=""' in tag.lower() and any(
+            not v and k.lower() in BARE_FLAGS for k, v in self.attrs
+        ):
             return format_tag(self.attrs)  # a bare flag is written bare
-        # No value holds a double quote (the invariant), so every one is double-quoted.
-        body = " ".join([f'{k}="{v}"' for k, v in self.attrs])
-        return f"[{TAG_NAME}: {body}]" if body else f"[{TAG_NAME}:]"
+        return tag
 
 
-def _ordered(pairs: Iterable[tuple[str, Value]]) -> Record:
-    """Canonical keys, escaped values, in record order (unknown keys as given)."""
+_Layout = tuple[
+    tuple[str, ...], tuple[int, ...], tuple[bool, ...], Callable[[Sequence[Value]], Any]
+]
+
+
+@lru_cache(maxsize=4096)
+def _layout(keys: tuple[str, ...]) -> _Layout:
+    """Where the attributes given under ``keys`` stand in a record: their canonical
+    names in record order, the index each came from, which are written signed, and a
+    getter that picks the values in that order.
+
+    A pure function of the keys, remembered: a check writes the same keys every time it
+    is thrown, so the names are checked and sorted once, not once per record.
+
+    Raises:
+        UsageError: a key given twice or outside the tag's key grammar.
+    """
     seen: set[str] = set()
-    ranked: list[tuple[int, int, str, str]] = []
-    for index, (key, value) in enumerate(pairs):
+    ranked: list[tuple[int, int, str]] = []
+    for index, key in enumerate(keys):
         canon = _EXACT.get(key) or _canon(key)
         if canon in seen:
             raise UsageError(f'The record attribute "{canon}" is given twice.')
@@ -263,14 +286,47 @@ def _ordered(pairs: Iterable[tuple[str, Value]]) -> Record:
             if not is_key(canon):
                 raise UsageError(f'"{canon}" is not an attribute name a tag can hold.')
             rank = _UNKNOWN_RANK
-        text = value if type(value) is str else _text(canon, value)
-        if not (text.isprintable() and '"' not in text):
-            text = escape_value(text)
-        ranked.append((rank, index, canon, text))
+        ranked.append((rank, index, canon))
     ranked.sort()  # by rank; unknown keys share one rank and keep the order given
+    names = tuple(canon for _, _, canon in ranked)
+    order = tuple(index for _, index, _ in ranked)
+    # itemgetter of two or more indices gives a tuple (of one, the value alone, so
+    # that one is asked for twice and the tuple cut to its length)
+    make: Any = itemgetter  # (typed loosely: mypy 2.4 crashes expanding its overloads)
+    getter = make(*order, *order, 0) if len(order) < 2 else make(*order)
+    return names, order, tuple(n in _SIGNED for n in names), getter
+
+
+def _ordered_values(keys: tuple[str, ...], values: Sequence[Value]) -> Record:
+    """Canonical keys, values as text and escaped, in record order (unknown keys as
+    given). ``values[i]`` is the value of ``keys[i]``."""
+    names, order, signed, pick = _layout(keys)
+    try:
+        joined = "".join(values)  # type: ignore[arg-type]  # a TypeError: not all text
+    except TypeError:
+        joined = None
+    if not order:
+        texts: Sequence[str] = ()
+    elif joined is not None and joined.isprintable() and '"' not in joined:
+        # every value is text with nothing to escape (a line break is unprintable)
+        texts = pick(values)[: len(order)]
+    else:
+        texts = [_as_text(values[i], is_signed) for i, is_signed in zip(order, signed, strict=True)]
     record = object.__new__(Record)  # keys and values made valid above: skip re-checking
-    object.__setattr__(record, "attrs", tuple((k, v) for _, _, k, v in ranked))
+    object.__setattr__(record, "attrs", tuple(zip(names, texts, strict=True)))
     return record
+
+
+def _as_text(value: Value, signed: bool) -> str:
+    """A value as the record writes it, escaped."""
+    text = value if type(value) is str else _text("bonus" if signed else "", value)
+    return text if text.isprintable() and '"' not in text else escape_value(text)
+
+
+def _ordered(pairs: Iterable[tuple[str, Value]]) -> Record:
+    """Canonical keys, escaped values, in record order (unknown keys as given)."""
+    given = tuple(pairs)
+    return _ordered_values(tuple(k for k, _ in given), [v for _, v in given])
 
 
 def build_record(
@@ -299,24 +355,34 @@ def build_record(
     Raises:
         UsageError: a key given twice or outside the tag's key grammar.
     """
-    pairs: list[tuple[str, Value]] = [
-        ("skill", skill),
-        ("dc", dc),
-        ("rolls", "|".join(str(r) for r in rolls)),
-        ("used", used),
-        ("modifier", modifier),
-        ("total", total),
-        ("result", result),
-        ("mode", mode),
-        ("resolution", resolution),
-        ("dice", dice),
+    try:
+        rolls_text = "|".join(rolls)  # type: ignore[arg-type]  # kinds give text
+    except TypeError:
+        rolls_text = "|".join(map(str, rolls))
+    # none of the core keys is written signed, so a number is its plain digits
+    values: list[Value] = [
+        skill,
+        str(dc),
+        rolls_text,
+        str(used),
+        str(modifier),
+        str(total),
+        result,
+        mode,
+        resolution,
+        dice,
     ]
-    pairs.extend(extras.items() if isinstance(extras, Mapping) else extras)
+    keys = list(CORE_KEYS)
+    for key, value in extras.items() if isinstance(extras, Mapping) else extras:
+        keys.append(key)
+        values.append(value if type(value) is str else _text(_canon(key), value))
     if seed is not None:
-        pairs.append(("seed", str(seed)))
+        keys.append("seed")
+        values.append(str(seed))
     if forced:
-        pairs.append(("forced", True))
-    return _ordered(pairs)
+        keys.append("forced")
+        values.append("true")
+    return _ordered_values(tuple(keys), values)
 
 
 def sparse_record(attrs: Iterable[tuple[str, str]]) -> Record:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
@@ -710,6 +711,13 @@ def _empty_outcome(check: PoolCheck) -> PoolOutcome:
 # -- the roller -----------------------------------------------------------------------
 
 
+@lru_cache(maxsize=512)
+def _face_table(check: PoolCheck) -> tuple[FaceEffect, ...]:
+    """``face_effect`` of every face of the check's die, face ``f`` at index ``f`` (the
+    roller reads a face twice or more: once for explosions, once to count it)."""
+    return (face_effect(check, 1), *(face_effect(check, f) for f in range(1, check.sides + 1)))
+
+
 def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
     """Throw the check in the throw order DESIGN.md writes down, and count it.
 
@@ -721,6 +729,7 @@ def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
     ``max_rethrows`` re-throws. A face thrown again no longer counts for anything.
     """
     sides = check.sides
+    effect_of = _face_table(check)
     if check.dice == 0:
         return _rolled(check, (), _empty_outcome(check), 0)
     shown: list[str] = []
@@ -745,28 +754,28 @@ def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
             at = len(shown) - 1
             extra += 1
             added.append((face, at))
-            if not face_effect(check, face).explodes:
+            if not effect_of[face].explodes:
                 break
         return added
 
     faces = [throw() for _ in range(check.dice)]
     where = list(range(check.dice))  # each standing face's index in ``shown``
     for i in range(check.dice):
-        if face_effect(check, faces[i]).explodes:
+        if effect_of[faces[i]].explodes:
             for face, at in chain(where[i]):
                 faces.append(face)
                 where.append(at)
     rerolled = rethrows = 0
     i = 0
     while check.reroll is not None and i < len(faces) and rethrows < check.max_rethrows:
-        if face_effect(check, faces[i]).rethrow:
+        if effect_of[faces[i]].rethrow:
             rerolled += 1
             while True:
                 marks[where[i]].append("rethrown")
                 faces[i] = throw("thrown-again")
                 where[i] = len(shown) - 1
                 rethrows += 1
-                effect = face_effect(check, faces[i])
+                effect = effect_of[faces[i]]
                 if effect.explodes:
                     for face, at in chain(where[i]):
                         faces.append(face)
@@ -776,7 +785,7 @@ def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
                 if rethrows >= check.max_rethrows:
                     break
         i += 1
-    effects = [face_effect(check, face) for face in faces]
+    effects = [effect_of[face] for face in faces]
     for effect, at in zip(effects, where, strict=True):
         if effect.successes:
             marks[at].append("doubled" if effect.successes == 2 else "hit")

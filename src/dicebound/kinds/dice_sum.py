@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
+from dicebound.bands import Group, group_of
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError, UsageError
@@ -306,18 +307,22 @@ def _throw_set(config: SumConfig, dice: DiceSource, shown: list[str]) -> SetResu
     """Throw one set in throw order (an open-ended die's chain right after it)."""
     used = 0
     marks: tuple[Natural, int | None] = (None, None)
-    sides = config.sides
+    sides, faces, open_ended = config.sides, config.faces, config.open_ended
+    throw = dice.throw
     for i in range(config.count):
-        face = dice.throw(sides)
-        value = config.value(face)
+        face = throw(sides)
+        value = face if faces is None else faces[face - 1]
         shown.append(str(value))
         if i == 0:
             marks = _first_marks(config, face)
+        if open_ended is None:  # no die rolls on: the usual check
+            used += value
+            continue
         sign = _rolls_on(config, 1, value)
         position, chain, going = 1, 0, sign != 0
         while going:
             position += 1
-            extra = config.value(dice.throw(sides))
+            extra = config.value(throw(sides))
             shown.append(str(extra))
             chain += extra
             going = _rolls_on(config, position, extra) != 0
@@ -336,19 +341,27 @@ def roll(check: SumCheck, dice: DiceSource) -> Rolled:
             kept = second
     (out,) = _outcomes(check, kept.natural, kept.unmodified, (kept.used,))
     extras = () if kept.unmodified is None else (("unmodified", str(kept.unmodified)),)
-    return Rolled(
-        rolls=tuple(shown),
-        used=kept.used,
-        modifier=check.modifier,
-        total=out.total,
-        success=out.success,
-        critical_success=out.critical_success,
-        critical_failure=out.critical_failure,
-        dice=config.dice_text,
-        mode=check.mode,
-        extras=extras,
-        outcome=out,
+    return _new_rolled(
+        Rolled,
+        (
+            tuple(shown),
+            kept.used,
+            check.modifier,
+            out.total,
+            out.success,
+            out.critical_success,
+            out.critical_failure,
+            config.dice_text,
+            check.mode,
+            "sum",
+            extras,
+            out,
+            (),
+        ),
     )
+
+
+_new_rolled = tuple.__new__  # the record's numbers in Rolled's field order, built in C
 
 
 # -- odds ------------------------------------------------------------------------------
@@ -362,6 +375,25 @@ def distribution(check: SumCheck) -> Dist[SumOutcome]:
         keys = _outcomes(check, part.natural, part.unmodified, part.totals)
         out.update(zip(keys, part.weights, strict=True))
     return Dist.from_positive(out, total=dist.total)
+
+
+def folded(check: SumCheck) -> list[Group]:
+    """The distribution of this check folded for a band reading (see ``dicebound.odds``),
+    worked from the set distribution without an outcome per total: a group per part of
+    it, its totals moved by the modifier (a part's criticals and natural are the same
+    for every total it holds, as ``_outcomes`` reads them)."""
+    dist = check.config.set_dists[check.mode]
+    modifier = check.modifier
+    groups = []
+    for part in dist.parts:
+
+        def outcome(total: int, part: MarkedPart = part) -> SumOutcome:
+            return _outcomes(check, part.natural, part.unmodified, (total - modifier,))[0]
+
+        groups.append(
+            group_of(zip([u + modifier for u in part.totals], part.weights, strict=True), outcome)
+        )
+    return groups
 
 
 def _chain_tail(config: SumConfig, position: int) -> Dist[int]:
@@ -714,6 +746,9 @@ class DiceSumPlayer:
 
     def distribution(self, check: SumCheck) -> Dist[SumOutcome]:
         return distribution(check)
+
+    def folded(self, check: SumCheck) -> list[Group]:
+        return folded(check)
 
     def margin(self, check: SumCheck, outcome: SumOutcome) -> int:
         return outcome.total - check.dc

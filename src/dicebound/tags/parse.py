@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dicebound.errors import UsageError
 
@@ -145,24 +146,53 @@ def _is_sep(c: str) -> bool:
     return c.isspace() or c == ","
 
 
+_REMEMBERED_BODY = 400  # the longest tag body remembered (4,096 of them: under 2 MB)
+
+
+def _read_pairs(body: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The attributes and duplicated keys of a tag body whose every value is
+    double-quoted (``_WELL_FORMED``'s match, up to its ``]``)."""
+    pairs = _PAIR.findall(body)
+    written = dict(pairs)
+    if len(written) == len(pairs) and "".join(written).islower():
+        return tuple(written.items()), ()  # the usual tag: keys lower-case, each once
+    attrs: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    duplicates: list[str] = []
+    for key, value in pairs:
+        key = key.lower()
+        if key in seen:
+            duplicates.append(key)
+        else:
+            seen.add(key)
+            attrs.append((key, value))
+    return tuple(attrs), tuple(duplicates)
+
+
+# A pure function of the body, remembered: a Game Master asks for the same check in the
+# same words again and again, so a tag read once is not read again.
+_read_well_formed = lru_cache(maxsize=4096)(_read_pairs)
+
+
 def _lex(text: str, start: int, body: int, limit: int) -> _Lexed | _Fault:
     """Lex the attributes of the tag opened at ``start``, from ``body`` (just past the
     opener), reading no further
     than ``limit``. Never reads past the closing ``]``, so a shorter limit that still
     holds that ``]`` gives the same answer."""
+    fast = _WELL_FORMED.match(text, body, limit)
+    if fast is not None:  # every value double-quoted: one regex reads the whole tag
+        end = fast.end()
+        read = _read_well_formed if end - body <= _REMEMBERED_BODY else _read_pairs
+        attrs, duplicates = read(text[body:end])
+        return _Lexed(end, attrs, duplicates)
+    return _lex_slowly(text, start, body, limit)
+
+
+def _lex_slowly(text: str, start: int, body: int, limit: int) -> _Lexed | _Fault:
+    """``_lex`` for a tag written any other way: character by character."""
     attrs: list[tuple[str, str]] = []
     seen: set[str] = set()
     duplicates: list[str] = []
-    fast = _WELL_FORMED.match(text, body, limit)
-    if fast is not None:  # every value double-quoted: one regex reads the whole tag
-        for key, value in _PAIR.findall(text, body, fast.end()):
-            key = key.lower()
-            if key in seen:
-                duplicates.append(key)
-            else:
-                seen.add(key)
-                attrs.append((key, value))
-        return _Lexed(fast.end(), tuple(attrs), tuple(duplicates))
     i = body
     while True:
         while i < limit and _is_sep(text[i]):
