@@ -1,248 +1,349 @@
-"""Exact odds: dicebound's ``distribution`` against icepool, side by side in one run.
+"""Warm exact odds: dicebound's public ``check_odds`` against icepool, side by side.
 
-Three cases, each computed by both libraries and checked to agree exactly:
+Seven scenarios, each a packaged ruleset, a packaged character and a tag, asked the way
+a user asks (``check_odds(ruleset, character, tag)``; ``dicebound odds --json`` is the
+same call plus ``to_json``), beside icepool computing the same distribution and reading
+it into the same bands. Before timing, both answers are worked out and must agree
+exactly (every band's probability, as a fraction), or the bench stops.
 
-(a) 1d20+5 with advantage against DC 15: the chance of success;
-(b) Fate's 4dF+3 against each step of a ladder (+1 .. +6): the chance of each, from one
-    distribution read at every step (as icepool reads one die), and again with a
-    dicebound check per step;
-(c) Rolemaster's open-ended d100 (high 96, low 5, at most 20 dice): the whole
-    distribution of the total.
+1. 1d20+5 with advantage against DC 15 in five bands. No packaged ruleset reads a d20
+   with advantage in five bands (dnd5e-srd has none, pf2e-degrees four with a shift),
+   so this one is dnd5e-srd with five margin bands added, compiled here in code; the
+   character is the packaged Bram (Athletics +5).
+2. Fate (fate-core): Ines's Investigate (+4) against every step of the ladder, eleven
+   ``check_odds`` calls per run; icepool works 4dF+4 once and reads it at each step.
+3. Blades: Silk's Prowl, three dice, an action roll, four bands.
+4. A World of Darkness pool (wod-pool): Lucia's Alertness, 5d10 at 6+, ones cancel,
+   a botch, five successes exceptional.
+5. Call of Cthulhu (coc7e): Eleanor's Spot Hidden (55) with two bonus dice, six bands.
+6. Genesys: 3 ability and 2 proficiency dice against 3 difficulty dice. No packaged
+   character throws that pool, so it is the packaged Kira with Agility 5 (her Stealth
+   rank 2 upgrades two of the five dice), built here in code.
+7. Rolemaster (rolemaster-open): Aelith's Stalk and Hide (+60), the open-ended d100,
+   against Hard (110), five bands.
 
-Cold is a fresh Python process (bytecode already cached, as for an installed package):
-the import, then the first call (dicebound's first call includes compiling the
-resolution block, as importing a ruleset does). Warm is the best
-per-call time over several timeit runs. dicebound compiles a ruleset once and plays it
-many times, so its warm time is one check's odds; for (c) the time with the compile
-included is printed as well. The goal is dicebound at most a tenth of icepool's time.
+Columns, per run of a scenario (best of several timeit repeats, the two libraries
+interleaved): ``check_odds`` warm (the ruleset's memo holding what earlier calls of
+the same ask left there, as a session or a report does); ``--json`` (the same plus
+``to_json``); ``first ask`` (``check_odds`` with what it remembered on the ruleset
+forgotten before each call: what a check costs the first time it is asked); ``kind`` (the kind's
+``distribution`` alone, on the prepared check, which no user calls); icepool; and the
+ratios icepool / check_odds warm and icepool / first ask. The goal is 10x or more on
+the warm public call.
 
-Run: ``.venv/bin/python bench/odds_vs_icepool.py``
+Run: ``.venv/bin/python bench/odds_vs_icepool.py [--repeat N]``
 """
 
 from __future__ import annotations
 
+import argparse
+import copy
 import json
-import operator
-import os
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
 import timeit
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
-FATE_LADDER = (1, 2, 3, 4, 5, 6)  # Average .. Fantastic
+from dicebound.character import load_character
+from dicebound.edge.files import read_character, read_ruleset, ruleset_text
+from dicebound.engine import prepare_check
+from dicebound.odds import check_odds
+from dicebound.ruleset.compile import compile_ruleset
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character
+from dicebound.tags.parse import parse_tags
 
-Prepared = tuple[Callable[[], Any], Callable[[Any], Any]]  # (run, answer of a run's result)
+# -- the scenarios ---------------------------------------------------------------------
 
-
-# -- dicebound -------------------------------------------------------------------------
-
-
-def _db_config(block: dict[str, Any]) -> Any:
-    from dicebound.kinds.base import CompileContext
-    from dicebound.kinds.dice_sum import KIND
-    from dicebound.ruleset.model import Sheet
-
-    config, problems = KIND.compile(block, CompileContext(Sheet(version=1)))
-    assert not problems, problems
-    return config
-
-
-_db_success = operator.attrgetter("success")
-_db_total = operator.attrgetter("total")
-
-
-def db_advantage() -> Prepared:
-    from dicebound.kinds.dice_sum import SumCheck, distribution
-
-    config = _db_config({"dice": {"count": 1, "sides": 20}, "advantage": True})
-    check = SumCheck(config, 5, 15, "advantage")
-    return (lambda: distribution(check).probability_where(_db_success)), lambda r: r
+FIVE_BANDS = {
+    "by": "margin",
+    "tiers": [
+        {"id": "triumph", "label": "Triumph", "atLeast": 10, "success": True, "critical": True},
+        {"id": "clean", "label": "Clean success", "atLeast": 5, "success": True},
+        {"id": "cost", "label": "Success at a cost", "atLeast": 0, "success": True},
+        {"id": "near", "label": "Near miss", "atLeast": -5},
+        {"id": "fail", "label": "Failure"},
+    ],
+}
 
 
-FATE = {"dice": {"count": 4, "sides": 3, "faces": [-1, 0, 1]}}
+def _five_band_dnd() -> Ruleset:
+    raw = json.loads(ruleset_text("dnd5e-srd")[0])
+    raw["resolution"]["outcomes"] = FIVE_BANDS
+    return compile_ruleset(raw)
 
 
-def db_fate() -> Prepared:
-    """One distribution read at every step, as icepool does: four dice have no
-    naturals, so a step succeeds exactly when the total reaches its dc."""
-    from dicebound.kinds.dice_sum import SumCheck, distribution
+def _packaged_json(ruleset_id: str, who: str) -> dict[str, Any]:
+    from importlib import resources
 
-    config = _db_config(FATE)
-
-    def run() -> list[Fraction]:
-        totals = distribution(SumCheck(config, 3, FATE_LADDER[0])).map(_db_total)
-        return [totals.at_least(dc) for dc in FATE_LADDER]
-
-    return run, lambda r: r
-
-
-def db_fate_per_step() -> Prepared:
-    """A check (and its distribution) per step, as the engine asks for one check."""
-    from dicebound.kinds.dice_sum import SumCheck, distribution
-
-    config = _db_config(FATE)
-
-    def run() -> list[Fraction]:
-        return [
-            distribution(SumCheck(config, 3, dc)).probability_where(_db_success)
-            for dc in FATE_LADDER
-        ]
-
-    return run, lambda r: r
-
-
-ROLEMASTER = {"dice": {"count": 1, "sides": 100}, "openEnded": {"high": 96, "low": 5}}
-
-
-def _db_totals(dist: Any) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for outcome, p in dist.probabilities().items():
-        out[outcome.total] = out.get(outcome.total, Fraction(0)) + p
+    path = resources.files("dicebound") / "data" / "characters" / ruleset_id / f"{who}.json"
+    out: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return out
 
 
-def db_rolemaster() -> Prepared:
-    from dicebound.kinds.dice_sum import SumCheck, distribution
-
-    check = SumCheck(_db_config(ROLEMASTER), 0, 0)
-    return (lambda: distribution(check)), _db_totals
-
-
-def db_rolemaster_with_compile() -> Prepared:
-    from dicebound.kinds.dice_sum import SumCheck, distribution
-
-    return (lambda: distribution(SumCheck(_db_config(ROLEMASTER), 0, 0))), _db_totals
+@dataclass(frozen=True)
+class Scenario:
+    title: str
+    ruleset: Ruleset
+    character: Character
+    tags: tuple[str, ...]  # one check_odds call per tag in a run
+    icepool: Callable[[], list[list[Fraction]]]
 
 
-# -- icepool ---------------------------------------------------------------------------
+def _one(ruleset_id: str, who: str) -> tuple[Ruleset, Character]:
+    ruleset = read_ruleset(ruleset_id)
+    return ruleset, read_character(ruleset, who)
 
 
-def ice_advantage() -> Prepared:
+# -- icepool: the same distribution, read into the same bands --------------------------
+
+
+def _bands(die: Any, read: Callable[[Any], int], count: int) -> list[Fraction]:
+    """The probability of each band ``read`` puts an outcome of ``die`` in, best first."""
+    weights = [0] * count
+    for outcome, quantity in die.items():
+        weights[read(outcome)] += quantity
+    return [Fraction(w, die.denominator()) for w in weights]
+
+
+def _margin_bands(cuts: Sequence[int]) -> Callable[[int], int]:
+    """Band index of a margin: the first cut it reaches, else the last band."""
+
+    def read(margin: int) -> int:
+        return next((i for i, cut in enumerate(cuts) if margin >= cut), len(cuts))
+
+    return read
+
+
+def ice_advantage() -> list[list[Fraction]]:
     import icepool
 
-    d20 = icepool.d20
-    return (lambda: (d20.highest(2) + 5 >= 15).probability(True)), lambda r: r
+    margin = icepool.d20.highest(2) + 5 - 15
+    return [_bands(margin, _margin_bands((10, 5, 0, -5)), 5)]
 
 
-def ice_fate() -> Prepared:
+FATE_STEPS = (-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8)  # Terrible .. Legendary
+
+
+def ice_fate() -> list[list[Fraction]]:
     import icepool
 
-    fate = icepool.Die([-1, 0, 1])
-
-    def run() -> list[Fraction]:
-        total = 4 @ fate + 3
-        return [total.probability(">=", dc) for dc in FATE_LADDER]
-
-    return run, lambda r: r
+    total = 4 @ icepool.Die([-1, 0, 1]) + 4
+    read = _margin_bands((3, 1, 0))
+    return [_bands(total - dc, read, 4) for dc in FATE_STEPS]
 
 
-def ice_rolemaster() -> Prepared:
+def ice_blades() -> list[list[Fraction]]:
+    import icepool
+
+    top_two = icepool.d6.pool(3).highest(2).expand()
+
+    def read(dice: tuple[int, ...]) -> int:
+        low, high = dice
+        return 0 if low == 6 else 1 if high == 6 else 2 if high >= 4 else 3
+
+    return [_bands(top_two, read, 4)]
+
+
+def ice_wod() -> list[list[Fraction]]:
+    import icepool
+
+    die = icepool.d10.map(lambda f: icepool.Vector((int(f >= 6), int(f == 1))))
+
+    def read(v: Any) -> int:
+        hits, ones = v
+        if hits == 0 and ones > 0:
+            return 3  # a botch
+        net = hits - ones
+        return 0 if net >= 5 else 1 if net >= 1 else 2
+
+    return [_bands(5 @ die, read, 4)]
+
+
+def _percentile(units: int, *tens: int) -> int:
+    """The lowest percentile the tens dice make with the units die (00 with 0 is 100)."""
+    return min(10 * t + units or 100 for t in tens)
+
+
+COC_CUTS = ((1, 0), (11, 1), (27, 2), (55, 3), (99, 4), (100, 5))  # (highest roll, band)
+
+
+def ice_coc() -> list[list[Fraction]]:
+    import icepool
+
+    digit = icepool.Die(range(10))
+    rolled = icepool.map(_percentile, digit, digit, digit, digit)  # units and 3 tens dice
+    return [_bands(rolled, lambda r: next(i for top, i in COC_CUTS if r <= top), 6)]
+
+
+def ice_genesys(faces: dict[str, Sequence[Sequence[str]]]) -> list[list[Fraction]]:
+    """The dice's faces as the packaged ruleset has them (read before timing): a triumph
+    counts as a success, a despair as a failure; one net success is needed."""
+    import icepool
+
+    def die(name: str) -> Any:
+        net = [f.count("s") + f.count("t") - f.count("f") - f.count("d") for f in faces[name]]
+        return icepool.Die(net)
+
+    pool = 3 @ die("ability") + 2 @ die("proficiency") + 3 @ die("difficulty")
+    return [_bands(pool, lambda net: 0 if net >= 1 else 1, 2)]
+
+
+def ice_rolemaster() -> list[list[Fraction]]:
     import icepool
 
     d100 = icepool.d100
-
-    def run() -> Any:
-        # The dice after the first: up to 19 more, each 96+ rolling on (depth 18).
-        chain = d100.explode(range(96, 101), depth=18)
-        return d100.map(lambda f: f + chain if f >= 96 else f - chain if f <= 5 else f)
-
-    def answer(die: Any) -> dict[int, Fraction]:
-        return {int(o): Fraction(q, die.denominator()) for o, q in die.items()}
-
-    return run, answer
+    chain = d100.explode(range(96, 101), depth=18)  # up to 19 more dice: 20 in all
+    total = d100.map(lambda f: f + chain if f >= 96 else f - chain if f <= 5 else f)
+    return [_bands(total + 60 - 110, _margin_bands((75, 0, -25, -95)), 5)]
 
 
-CASES: dict[str, tuple[str, Callable[[], Prepared], Callable[[], Prepared]]] = {
-    "a": ("(a) 1d20+5 advantage vs DC 15", db_advantage, ice_advantage),
-    "b": ("(b) Fate 4dF+3 vs ladder +1..+6", db_fate, ice_fate),
-    "b+": ("(b) ... dicebound: one check per step", db_fate_per_step, ice_fate),
-    "c": ("(c) Rolemaster open-ended d100", db_rolemaster, ice_rolemaster),
-    "c+": ("(c) ... dicebound with its compile", db_rolemaster_with_compile, ice_rolemaster),
-}
+def scenarios() -> list[Scenario]:
+    dnd = _five_band_dnd()
+    fate, ines = _one("fate-core", "ines")
+    genesys = read_ruleset("genesys")
+    fate_tags = tuple(f'skill="Investigate" difficulty="{s.label}"' for s in fate.resolution.ladder)
+    assert tuple(s.dc for s in fate.resolution.ladder) == FATE_STEPS
+    return [
+        Scenario(
+            "1. 1d20+5 advantage, DC 15, 5 bands",
+            dnd,
+            read_character(dnd, "dnd5e-srd/bram"),
+            ('skill="Athletics" dc="15" mode="advantage"',),
+            ice_advantage,
+        ),
+        Scenario("2. Fate 4dF+4, all 11 ladder steps", fate, ines, fate_tags, ice_fate),
+        Scenario(
+            "3. Blades 3d6 action roll",
+            *_one("blades", "silk"),
+            ('skill="Prowl" difficulty="Action roll"',),
+            ice_blades,
+        ),
+        Scenario(
+            "4. WoD 5d10 pool",
+            *_one("wod-pool", "lucia"),
+            ('skill="Alertness" difficulty="Standard"',),
+            ice_wod,
+        ),
+        Scenario(
+            "5. CoC 55% with 2 bonus dice",
+            *_one("coc7e", "eleanor"),
+            ('skill="Spot Hidden" bonus="2"',),
+            ice_coc,
+        ),
+        Scenario(
+            "6. Genesys 3 abil + 2 prof vs 3 diff",
+            genesys,
+            load_character(genesys, _with_agility(_packaged_json("genesys", "kira"), 5)),
+            ('skill="Stealth" difficulty="Hard"',),
+            partial(ice_genesys, {d.id: d.faces for d in genesys.resolution.config.dice}),
+        ),
+        Scenario(
+            "7. Rolemaster open-ended d100+60",
+            *_one("rolemaster-open", "aelith"),
+            ('skill="Stalk and Hide" difficulty="Hard"',),
+            ice_rolemaster,
+        ),
+    ]
+
+
+def _with_agility(raw: dict[str, Any], agility: int) -> dict[str, Any]:
+    raw = copy.deepcopy(raw)
+    raw["sheet"]["build"]["abilities"]["agility"] = agility
+    return raw
+
+
+# -- the dicebound side ----------------------------------------------------------------
+
+
+def public(s: Scenario) -> Callable[[], list[list[Fraction]]]:
+    def run() -> list[list[Fraction]]:
+        return [
+            [o.probability for o in check_odds(s.ruleset, s.character, t).outcomes] for t in s.tags
+        ]
+
+    return run
+
+
+def public_json(s: Scenario) -> Callable[[], list[dict[str, object]]]:
+    return lambda: [check_odds(s.ruleset, s.character, t).to_json() for t in s.tags]
+
+
+def first_ask(s: Scenario) -> Callable[[], list[object]]:
+    memo = s.ruleset.memo
+
+    def run() -> list[object]:
+        out = []
+        for t in s.tags:
+            for key in [k for k in memo if isinstance(k, tuple) and k[0] == "odds"]:
+                del memo[key]  # what check_odds remembered, and nothing else
+            out.append(check_odds(s.ruleset, s.character, t))
+        return out
+
+    return run
+
+
+def kind_level(s: Scenario) -> Callable[[], list[object]]:
+    prepared = [
+        prepare_check(s.ruleset, [s.character], parse_tags(f"[skill_check: {t}]")[0])
+        for t in s.tags
+    ]
+    pairs = [(p.player.distribution, p.prepared.check) for p in prepared]
+    return lambda: [distribution(check) for distribution, check in pairs]
 
 
 # -- measuring -------------------------------------------------------------------------
 
 
-def _cold_child(lib: str, case: str) -> None:
-    """In a fresh process: time the import, then the first call."""
-    start = time.perf_counter()
-    if lib == "dicebound":
-        import dicebound.kinds.dice_sum  # noqa: F401
-    else:
-        import icepool  # noqa: F401
-    imported = time.perf_counter()
-    _, db, ice = CASES[case]
-    run, _ = (db if lib == "dicebound" else ice)()
-    run()
-    done = time.perf_counter()
-    print(json.dumps({"import": imported - start, "first": done - imported}))
+def _best(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Best seconds per call of each, the runs interleaved round by round."""
+    numbers = {k: timeit.Timer(run).autorange()[0] for k, run in runs.items()}
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(repeat):
+        for k, run in runs.items():
+            best[k] = min(best[k], timeit.timeit(run, number=numbers[k]) / numbers[k])
+    return best
 
 
-def _cold(lib: str, case: str, cache: str, repeat: int = 3) -> dict[str, float]:
-    """Median of fresh processes, after one that fills the bytecode cache (an installed
-    package has its .pyc files; a source tree run with PYTHONDONTWRITEBYTECODE has not)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = cache
-    runs = []
-    for _ in range(repeat + 1):
-        out = subprocess.run(
-            [sys.executable, __file__, "--cold", lib, case],
-            check=True,
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        runs.append(json.loads(out.stdout))
-    return {k: statistics.median(r[k] for r in runs[1:]) for k in ("import", "first")}
-
-
-def _warm(run: Callable[[], Any]) -> float:
-    """Best seconds per call over five timeit runs of at least 0.2 s each."""
-    number, _ = timeit.Timer(run).autorange()
-    return min(timeit.repeat(run, number=number, repeat=5)) / number
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1e3:9.3f} ms"
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:10.1f}"
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory(prefix="dicebound-bench-") as cache:
-        _compare(cache)
-
-
-def _compare(cache: str) -> None:
-    print(f"{'':42}{'dicebound':>12}{'icepool':>13}{'ratio':>10}")
-    for key, (title, db, ice) in CASES.items():
-        db_run, db_answer = db()
-        ice_run, ice_answer = ice()
-        same = db_answer(db_run()) == ice_answer(ice_run())
-        print(f"{title}  (exact answers {'agree' if same else 'DIFFER'})")
-        assert same, f"{title}: the two libraries disagree"
-        db_cold, ice_cold = _cold("dicebound", key, cache), _cold("icepool", key, cache)
-        rows = [
-            ("cold: import", db_cold["import"], ice_cold["import"]),
-            ("cold: first call", db_cold["first"], ice_cold["first"]),
-            (
-                "cold: import + first call",
-                db_cold["import"] + db_cold["first"],
-                ice_cold["import"] + ice_cold["first"],
-            ),
-            ("warm: per call", _warm(db_run), _warm(ice_run)),
-        ]
-        for label, ours, theirs in rows:
-            print(f"    {label:38}{_ms(ours)}{_ms(theirs)}{theirs / ours:9.1f}x")
-    print("ratio = icepool's time / dicebound's (goal: 10x or more)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=7, help="timeit repeats (best kept)")
+    args = parser.parse_args()
+    heads = ("check_odds", "--json", "first ask", "kind", "icepool", "ratio", "1st ratio")
+    print(f"{'µs per run':40}" + "".join(f"{h:>11}" for h in heads))
+    worst = float("inf")
+    for s in scenarios():
+        ours, theirs = public(s)(), s.icepool()
+        assert ours == theirs, f"{s.title}: the answers differ\n{ours}\n{theirs}"
+        t = _best(
+            {
+                "public": public(s),
+                "json": public_json(s),
+                "first": first_ask(s),
+                "kind": kind_level(s),
+                "icepool": s.icepool,
+            },
+            args.repeat,
+        )
+        ratio, first_ratio = t["icepool"] / t["public"], t["icepool"] / t["first"]
+        worst = min(worst, ratio)
+        cells = [_us(t[k]) for k in ("public", "json", "first", "kind", "icepool")]
+        print(
+            f"{s.title:40}"
+            + " ".join(cells)
+            + f"{ratio:10.1f}x{first_ratio:10.1f}x  (exact answers agree)"
+        )
+    print(
+        f"ratio = icepool / check_odds warm; 1st ratio = icepool / first ask. "
+        f"Lowest ratio: {worst:.1f}x (goal: 10x or more)"
+    )
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--cold":
-        _cold_child(sys.argv[2], sys.argv[3])
-    else:
-        main()
+    main()

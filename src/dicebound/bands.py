@@ -28,10 +28,11 @@ This module is shared by every kind. The kind computes the number the bands read
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal
+from itertools import accumulate
+from typing import Any, Literal, NamedTuple
 
 from dicebound.errors import UsageError
 from dicebound.problems import Path, Problem
@@ -45,10 +46,12 @@ __all__ = [
     "Bands",
     "By",
     "Critical",
+    "Group",
     "Natural",
     "band_value",
     "compile_bands",
     "features",
+    "group_of",
     "naturals_none",
     "outcome_order",
     "read_band",
@@ -224,6 +227,23 @@ def read_band(
     elif bands.shift and natural == "bottom":
         index = min(index + 1, len(numbered) - 1)
     return numbered[index]
+
+
+class Group(NamedTuple):
+    """Outcomes of a distribution that read alike but for their total, folded for a band
+    reading (``dicebound.odds``): the distinct ``totals`` ascending, ``running[i]`` the
+    weight of the first ``i`` of them (so ``running[-1]`` is the group's weight), and
+    ``outcome(t)``, an outcome of the group whose total is ``t``."""
+
+    totals: Sequence[int]
+    running: Sequence[int]
+    outcome: Callable[[int], Any]
+
+
+def group_of(pairs: Iterable[tuple[int, int]], outcome: Callable[[int], Any]) -> Group:
+    """A group from (total, weight) pairs, the totals distinct."""
+    ordered = sorted(pairs)
+    return Group([t for t, _ in ordered], [0, *accumulate(w for _, w in ordered)], outcome)
 
 
 def outcome_order(bands: Bands) -> tuple[Band, ...]:

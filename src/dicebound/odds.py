@@ -7,12 +7,15 @@ outcomes are read from it the way the record reads them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
-from dicebound.bands import Bands, outcome_order
+from dicebound.bands import Against, Bands, Group, band_value, group_of, outcome_order
 from dicebound.dist import Dist
 from dicebound.engine import (
     Critical,
@@ -23,11 +26,11 @@ from dicebound.engine import (
     read_outcome,
 )
 from dicebound.errors import UsageError
-from dicebound.ruleset.model import Ruleset
+from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.tags.parse import parse_tags
 
-__all__ = ["CheckOdds", "OutcomeOdds", "check_odds", "fraction_text"]
+__all__ = ["CheckOdds", "OutcomeOdds", "check_odds", "fold", "fraction_text", "read_weights"]
 
 _PLAIN_ORDER = ("Critical success", "Success", "Failure", "Critical failure")
 
@@ -68,26 +71,134 @@ class CheckOdds:
         return {"outcomes": outcomes, "success": fraction_text(self.success)}
 
 
-def _outcomes(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -> list[OutcomeOdds]:
-    """Sum the outcomes' probabilities into the bands (or plain outcomes), best first.
-
-    Whole-number weights are added per band and divided once at the end, so a
-    distribution of thousands of outcomes (an open-ended d100) stays quick."""
-    weights: dict[str, int] = {}
+def fold(dist: Dist[Any]) -> list[Group]:
+    """A distribution's outcomes grouped by what a band reading reads besides the total
+    (the criticals and the natural face), each group's totals ascending."""
+    by_marks: dict[tuple[bool, bool, object], tuple[dict[int, int], dict[int, Any]]] = {}
     for outcome, weight in dist.items():
+        marks = (
+            outcome.critical_success,
+            outcome.critical_failure,
+            getattr(outcome, "natural", None),
+        )
+        seen = by_marks.get(marks)
+        if seen is None:
+            seen = by_marks[marks] = ({}, {})
+        weights, examples = seen
+        total = outcome.total
+        weights[total] = weights.get(total, 0) + weight
+        examples.setdefault(total, outcome)
+    return [
+        group_of(weights.items(), examples.__getitem__) for weights, examples in by_marks.values()
+    ]
+
+
+def _band_weights(
+    ruleset: Ruleset, bands: Bands, prepared: PreparedCheck, groups: Sequence[Group]
+) -> dict[str, int]:
+    """Each band's weight, read by thresholds over each group's sorted totals.
+
+    The number a band reads (``band_value``) moves one way only as the total grows (up
+    for a margin or a total, down for an at-most roll-against margin or fraction), so
+    "reaches this band's ``atLeast``" holds on one end of the sorted totals: a bisection
+    finds where, and the bands' ``atLeast`` decreasing nest those ends. One outcome per
+    band a group reaches is read by ``read_outcome`` itself (a critical group is read
+    once, whatever its total), so shifts and criticals read exactly as a check's do.
+    """
+    config = prepared.override.config if prepared.override else ruleset.resolution.config
+    by, dc, kind = bands.by, prepared.dc, ruleset.resolution.kind
+    against: Against = getattr(config, "against", "at-most")
+    cuts = [b.at_least for b in bands.number_bands if b.at_least is not None]
+    out: dict[str, int] = {}
+
+    def add(outcome: Any, weight: int) -> None:
         reading = read_outcome(ruleset, prepared, outcome)
         key = reading.band_id or reading.label
-        weights[key] = weights.get(key, 0) + weight
-    by_key = {key: Fraction(w, dist.total) for key, w in weights.items()}
+        out[key] = out.get(key, 0) + weight
+
+    for totals, running, outcome in groups:
+        first = outcome(totals[0])
+        if first.critical_success or first.critical_failure:
+            add(first, running[-1])
+            continue
+        low = band_value(by, totals[0], dc, kind=kind, against=against)
+        high = band_value(by, totals[-1], dc, kind=kind, against=against)
+        rising = high >= low
+        # ``edges[i]``: where the totals reaching cut i begin (rising) or end (falling)
+        edges = [
+            bisect_left(totals, True, key=partial(_reaches, bands, dc, kind, against, cut, rising))
+            for cut in cuts
+        ]
+        n = len(totals)
+        # Band i holds the totals reaching cut i but not cut i-1; the last, the rest.
+        bounds = [n if rising else 0, *edges, 0 if rising else n]
+        for a, b in itertools.pairwise(bounds):
+            lo, hi = (b, a) if rising else (a, b)
+            if lo < hi:
+                add(outcome(totals[lo]), running[hi] - running[lo])
+    return out
+
+
+def _reaches(
+    bands: Bands, dc: int, kind: str, against: Against, cut: int, rising: bool, total: int
+) -> bool:
+    """Whether a total's band number reaches ``cut`` (negated where the number falls as
+    the total grows, so a bisection finds the edge either way)."""
+    return (band_value(bands.by, total, dc, kind=kind, against=against) >= cut) is rising
+
+
+def _plain_weights(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -> dict[str, int]:
+    """Each plain outcome's weight (no bands): outcomes that read alike are summed, and
+    one of each is read by ``read_outcome``."""
+    folded: dict[tuple[object, ...], list[Any]] = {}
+    for outcome, weight in dist.items():
+        marks = getattr(outcome, "critical_marks", None)
+        key = (outcome.success, outcome.critical_success, outcome.critical_failure, marks)
+        seen = folded.get(key)
+        if seen is None:
+            folded[key] = [outcome, weight]
+        else:
+            seen[1] += weight
+    out: dict[str, int] = {}
+    for outcome, weight in folded.values():
+        reading = read_outcome(ruleset, prepared, outcome)
+        label = reading.band_id or reading.label
+        out[label] = out.get(label, 0) + weight
+    return out
+
+
+def read_weights(
+    ruleset: Ruleset,
+    prepared: PreparedCheck,
+    dist: Dist[Any] | None,
+    groups: Sequence[Group] | None = None,
+) -> dict[str, int]:
+    """The whole-number weight of each band (or plain outcome) a check lands in, keyed as
+    ``read_outcome`` names it (the band id, else the label). With bands, ``groups`` (the
+    distribution folded, as ``fold`` gives it) may stand for ``dist``."""
+    bands: Bands | None = ruleset.resolution.outcomes
+    if bands is not None:
+        if groups is None:
+            assert dist is not None
+            groups = fold(dist)
+        return _band_weights(ruleset, bands, prepared, groups)
+    assert dist is not None
+    return _plain_weights(ruleset, prepared, dist)
+
+
+def _outcomes(ruleset: Ruleset, weights: Mapping[str, int]) -> list[OutcomeOdds]:
+    """The bands (or plain outcomes) best first, each weight divided once at the end."""
+    total = sum(weights.values())
+    by_key = {key: Fraction(w, total) for key, w in weights.items()}
     bands: Bands | None = ruleset.resolution.outcomes
     if bands is not None:
         return [
-            OutcomeOdds(b.label, b.success, b.critical, by_key.get(b.id, Fraction(0)))
+            OutcomeOdds(b.label, b.success, b.critical, by_key.get(b.id, _ZERO))
             for b in outcome_order(bands)
         ]
     out = []
     for label in _PLAIN_ORDER:
-        p = by_key.get(label, Fraction(0))
+        p = by_key.get(label, _ZERO)
         if p == 0 and label.startswith("Critical"):
             continue  # a critical this check can never reach is not an outcome of it
         success = label in ("Critical success", "Success")
@@ -96,6 +207,10 @@ def _outcomes(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -> lis
         )
         out.append(OutcomeOdds(label, success, critical, p))
     return out
+
+
+_ZERO = Fraction(0)
+_MEMO_SIZE = 4096
 
 
 def check_odds(
@@ -113,19 +228,46 @@ def check_odds(
     Raises:
         TagError: the tag cannot be resolved. UsageError: not exactly one tag.
     """
+    ladder = ladder_in_force(ruleset, layers)
+    # Remembered on the ruleset: the very same character (an immutable value, held by
+    # the entry so no other can take its id) asking the same tag under the same ladder
+    # has the same odds.
+    key = ("odds", tag, id(character), id(ladder), after)
+    hit = ruleset.memo.get(key)
+    if hit is not None:
+        remembered: CheckOdds = hit[2]
+        return remembered
+    odds = _odds(ruleset, character, tag, ladder, after)
+    if len(ruleset.memo) > _MEMO_SIZE:
+        ruleset.memo.clear()
+    ruleset.memo[key] = (character, ladder, odds)
+    return odds
+
+
+def _odds(
+    ruleset: Ruleset,
+    character: Character,
+    tag: str,
+    ladder: Sequence[LadderStep],
+    after: tuple[str, int] | None,
+) -> CheckOdds:
     text = tag if "[" in tag else f"[skill_check: {tag}]"
     matches = parse_tags(text)
     if len(matches) != 1:
         raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
-    prepared = prepare_check(ruleset, [character], matches[0], ladder_in_force(ruleset, layers))
+    prepared = prepare_check(ruleset, [character], matches[0], ladder)
+    check = prepared.prepared.check
     after_odds = getattr(prepared.player, "distribution_after", None)
+    folded = getattr(prepared.player, "folded", None)
     if after is not None and after_odds is not None:
         view = SheetView(ruleset, character)
         pool_id = pool_named(ruleset, after[0])
-        dist = after_odds(prepared.prepared.check, pool_id, after[1], view)
+        weights = read_weights(ruleset, prepared, after_odds(check, pool_id, after[1], view))
+    elif folded is not None and ruleset.resolution.outcomes is not None:
+        weights = read_weights(ruleset, prepared, None, folded(check))
     else:
-        dist = prepared.player.distribution(prepared.prepared.check)
-    outcomes = _outcomes(ruleset, prepared, dist)
+        weights = read_weights(ruleset, prepared, prepared.player.distribution(check))
+    outcomes = _outcomes(ruleset, weights)
     title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
-    success_p = sum((o.probability for o in outcomes if o.success), Fraction(0))
+    success_p = sum((o.probability for o in outcomes if o.success), _ZERO)
     return CheckOdds(title, tuple(outcomes), success_p)
