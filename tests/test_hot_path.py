@@ -9,6 +9,7 @@ path can never drift from the rule it stands for.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import pytest
@@ -242,3 +243,54 @@ def test_the_dice_sum_roller_fills_every_field_of_its_result_by_name() -> None:
         assert rolled.dice == check.config.dice_text
         assert rolled.total == rolled.outcome.total
         assert rolled.success == rolled.outcome.success
+
+
+# -- the value maker -------------------------------------------------------------------
+
+
+def test_a_made_value_equals_the_same_value_constructed() -> None:
+    from dicebound.engine import CheckReport, CheckResult
+    from dicebound.tags.parse import TagMatch
+    from dicebound.valuemaker import maker
+
+    record = Record((("skill", "Stealth"),))
+    samples: list[tuple[type, tuple[object, ...]]] = [
+        (
+            CheckResult,
+            (record, "Mira", "Success", True, None, None, (), "[x]", None, (3,), (("hit",),)),
+        ),
+        (CheckReport, ("text", (), ())),
+        (TagMatch, ((1, 4), "[x]", (("skill", "a"),), None, ("dc",))),
+    ]
+    for cls, values in samples:
+        made = maker(cls)(*values)
+        assert made == cls(*values) and type(made) is cls
+        assert hash(made) == hash(cls(*values))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.__setattr__(dataclasses.fields(cls)[0].name, None)
+        with pytest.raises(TypeError):
+            maker(cls)(*values[:-1])  # every field must be given
+
+
+def test_the_value_maker_refuses_what_it_would_get_wrong() -> None:
+    from dicebound.valuemaker import maker
+
+    @dataclasses.dataclass(frozen=True)
+    class NoSlots:
+        a: int
+
+    @dataclasses.dataclass(slots=True)
+    class NotFrozen:
+        a: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        a: int
+
+        def __post_init__(self) -> None:
+            if self.a < 0:
+                raise ValueError("negative")
+
+    for cls in (NoSlots, NotFrozen, Checked, dict):
+        with pytest.raises(TypeError):
+            maker(cls)

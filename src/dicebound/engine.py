@@ -28,6 +28,7 @@ from dicebound.ruleset.model import LadderStep, Layer, Ruleset
 from dicebound.sheet import Change, Character, PaymentRefused, SheetView, pay
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
+from dicebound.valuemaker import maker
 
 __all__ = [
     "CheckFailure",
@@ -153,6 +154,8 @@ class PreparedCheck:
 
 
 _NO_CHOICES = PlayerChoices()
+_new_result = maker(CheckResult)  # every field, in order: built once per check thrown
+_new_report = maker(CheckReport)
 
 
 def tag_seed(seed: str, index: int) -> str:
@@ -180,6 +183,8 @@ def ladder_in_force(ruleset: Ruleset, layers: Sequence[str]) -> tuple[LadderStep
     Raises:
         UsageError: a name that is no layer of the ruleset.
     """
+    if not layers:
+        return ruleset.resolution.ladder
     for layer_id in layers:
         if ruleset.layer(layer_id) is None:
             known = ", ".join(layer.id for layer in ruleset.layers) or "none"
@@ -480,17 +485,18 @@ def _settle(
         if isinstance(paid, PaymentRefused):  # prepare checked it: this is a kind's bug
             raise TagError(f"the check could not be paid for: {paid.message}", match.span)
         changes, after = paid.changes, paid.character
-    result = CheckResult(
-        record=record,
-        who=prepared.who.name,
-        outcome=reading.label,
-        success=reading.success,
-        critical=reading.critical,
-        choice=reading.choice,
-        changes=changes,
-        ask=match.raw,
-        roller=prepared.who,
-        die_marks=rolled.marks if len(rolled.marks) == len(rolled.rolls) else (),
+    result = _new_result(
+        record,
+        prepared.who.name,
+        reading.label,
+        reading.success,
+        reading.critical,
+        reading.choice,
+        changes,
+        match.raw,  # ask
+        prepared.who,  # roller
+        (),  # faces: resolve_text fills them in when they were forced
+        rolled.marks if len(rolled.marks) == len(rolled.rolls) else (),  # die_marks
     )
     return _Settled(result, after, message, was_open)
 
@@ -565,15 +571,16 @@ def resolve_text(
     members = list(party)
     items: list[CheckResult | CheckFailure] = []
     replacements: list[tuple[tuple[int, int], str]] = []
+    seed_text = None if seed is None else str(seed)
+    chosen = choices or _NO_CHOICES
+    every_tag_resolved = True
     for index, match in enumerate(matches):
-        tag_seed_text = None if seed is None else tag_seed(str(seed), index)
+        tag_seed_text = None if seed_text is None else tag_seed(seed_text, index)
         dice: DiceSource = forced if forced is not None else SeededDice(str(tag_seed_text))
         item: CheckResult | CheckFailure
         first = forced.used if forced is not None else 0
         try:
-            item, after = _resolve_one(
-                ruleset, members, match, ladder, dice, tag_seed_text, choices or _NO_CHOICES
-            )
+            item, after = _resolve_one(ruleset, members, match, ladder, dice, tag_seed_text, chosen)
             if forced is not None:
                 item = replace(item, faces=given[first : forced.used])
             if after is not None:  # a pool was paid: later tags see the new values
@@ -581,18 +588,18 @@ def resolve_text(
         except TagError as exc:
             dice_failed = isinstance(exc.__cause__, DiceError)
             item = CheckFailure(sparse_record(match.attrs), exc.message, dice_failed)
+            every_tag_resolved = False
         items.append(item)
         # A tag that could not even be read stays as the model wrote it.
         written = match.raw if match.error is not None else item.record.to_tag()
         replacements.append((match.span, written))
-    every_tag_resolved = all(isinstance(item, CheckResult) for item in items)
     if forced is not None and forced.left and every_tag_resolved:
         # faces the checks never reached are a usage error only when nothing else is
         # wrong: a tag that did not resolve threw nothing, and its error is the news
         raise UsageError(
             f"{forced.left} forced face(s) were left over: the checks threw {forced.used}."
         )
-    return CheckReport(rewrite(text, replacements), tuple(items), tuple(members))
+    return _new_report(rewrite(text, replacements), tuple(items), tuple(members))
 
 
 @dataclass(frozen=True, slots=True)

@@ -372,17 +372,56 @@ def build_record(
         resolution,
         dice,
     ]
-    keys = list(CORE_KEYS)
+    extra_keys: list[str] = []
     for key, value in extras.items() if isinstance(extras, Mapping) else extras:
-        keys.append(key)
+        extra_keys.append(key)
         values.append(value if type(value) is str else _text(_canon(key), value))
+    tail_keys: tuple[str, ...] = ()
     if seed is not None:
-        keys.append("seed")
+        tail_keys = ("seed",)
         values.append(str(seed))
     if forced:
-        keys.append("forced")
+        tail_keys = (*tail_keys, "forced")
         values.append("true")
-    return _ordered_values(tuple(keys), values)
+    names = _core_first(tuple(extra_keys), tail_keys)
+    if names is None:  # an extra that is a core or tail key: the whole list is ordered
+        return _ordered_values((*CORE_KEYS, *extra_keys, *tail_keys), values)
+    texts = values if len(extra_keys) < 2 else _extras_in_order(tuple(extra_keys), values)
+    joined = "".join(texts)  # type: ignore[arg-type]  # every value is text by now
+    if not (joined.isprintable() and '"' not in joined):
+        texts = [_as_text(v, False) for v in texts]  # signed ones are text already
+    record = object.__new__(Record)  # keys and values made valid: skip re-checking
+    object.__setattr__(record, "attrs", tuple(zip(names, texts, strict=True)))
+    return record
+
+
+_CORE_AND_TAIL = frozenset((*CORE_KEYS, *TAIL_KEYS))
+
+
+@lru_cache(maxsize=4096)
+def _core_first(extra_keys: tuple[str, ...], tail: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The record's names when the extras name no core or tail key: the core keys, the
+    extras in record order, the tail. None when one does (``_ordered_values`` then
+    orders all of them, and says what is given twice).
+
+    Raises:
+        UsageError: an extra given twice or outside the tag's key grammar.
+    """
+    names, _, _, _ = _layout(extra_keys)
+    if not _CORE_AND_TAIL.isdisjoint(names):
+        return None
+    return (*CORE_KEYS, *names, *tail)
+
+
+def _extras_in_order(extra_keys: tuple[str, ...], values: list[Value]) -> list[Value]:
+    """``values`` (the core's, the extras', the tail's) with the extras in record order."""
+    _, order, _, _ = _layout(extra_keys)
+    core = len(CORE_KEYS)
+    return [
+        *values[:core],
+        *(values[core + i] for i in order),
+        *values[core + len(order) :],
+    ]
 
 
 def sparse_record(attrs: Iterable[tuple[str, str]]) -> Record:

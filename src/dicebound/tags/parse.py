@@ -39,8 +39,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from dicebound.errors import UsageError
+from dicebound.valuemaker import maker
 
 __all__ = [
     "BARE_FLAGS",
@@ -119,11 +121,13 @@ class TagMatch:
         return tuple(k for k, _ in self.attrs)
 
 
-@dataclass(frozen=True, slots=True)
-class _Lexed:
+class _Lexed(NamedTuple):
     end: int
     attrs: tuple[tuple[str, str], ...]
     duplicates: tuple[str, ...]
+
+
+_new_match = maker(TagMatch)  # span, raw, attrs, error, duplicates: one per tag found
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,9 +282,7 @@ def parse_tags(text: str) -> tuple[TagMatch, ...]:
                 pos = end
                 continue
         end = lexed.end
-        found.append(
-            TagMatch((start, end), text[start:end], lexed.attrs, duplicates=lexed.duplicates)
-        )
+        found.append(_new_match((start, end), text[start:end], lexed.attrs, None, lexed.duplicates))
         pos = end
 
 
@@ -345,6 +347,10 @@ def format_tag(attrs: Iterable[tuple[str, str]]) -> str:
     return f"[{TAG_NAME}: {' '.join(parts)}]" if parts else f"[{TAG_NAME}:]"
 
 
+def _span_of(replacement: tuple[Span, str]) -> Span:
+    return replacement[0]
+
+
 def rewrite(text: str, replacements: Sequence[tuple[Span, str]]) -> str:
     """Replace each (start, end) span of ``text`` with its new text.
 
@@ -353,7 +359,7 @@ def rewrite(text: str, replacements: Sequence[tuple[Span, str]]) -> str:
     Raises:
         UsageError: a span outside the text, reversed, or overlapping another.
     """
-    ordered = sorted(replacements, key=lambda r: r[0])
+    ordered = replacements if len(replacements) < 2 else sorted(replacements, key=_span_of)
     out: list[str] = []
     pos = 0
     for (start, end), new in ordered:
