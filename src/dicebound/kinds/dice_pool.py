@@ -22,11 +22,11 @@ where the documents are silent is written on ``DicePoolPlayer``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from dicebound.charms import EntryUse, spend_is_for_entry, use_entry
 from dicebound.dice import DiceSource
@@ -1068,6 +1068,14 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
             f"{MAX_ODDS_WORK:,} steps to compute (a few seconds); ask for fewer dice, or "
             "without the re-throw."
         )
+    if all(step.shift % machine.stride == 0 for step in machine.steps):  # no exact dice
+        return Dist.from_positive(_packed_weights(check, machine))
+    return Dist.from_positive(_counted_weights(check, machine))
+
+
+def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, int]:
+    """``distribution``'s rounds with a dict of packed counts (net successes and exact
+    dice, one number) per state: each face applied to every count of a state."""
     stride = machine.stride
     outcomes: dict[tuple[bool, bool, int, int], PoolOutcome] = {}
     rounds: list[dict[PoolOutcome, int]] = []
@@ -1110,7 +1118,94 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
         scale = check.sides ** (last - index - 1)
         for outcome, w in done.items():
             weights[outcome] = weights.get(outcome, 0) + w * scale
-    return Dist.from_positive(weights)
+    return weights
+
+
+def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, int]:
+    """``distribution``'s rounds with each state's counts packed into one big integer.
+
+    Where no exact dice are counted, a state's counts are net successes only: a state
+    holds ``(low, poly)``, slot ``i`` of ``poly`` (``width`` bits) the weight of net
+    ``low + i``, so a face applied to every count of a state moves ``low`` and takes one
+    product and one sum of big integers (CPython's, in C) rather than a dict entry each.
+    Every weight of round ``r`` is at most ``sides ** r`` and the rounds are bounded
+    (each pool die is thrown first once, each added die once, and the re-throws are
+    capped), so the slots never overflow; the ends are gathered by Horner's rule (times
+    ``sides`` a round), which gives each the scale ``sides ** (rounds left)`` the plain
+    loop gives it. Same weights, exactly.
+    """
+    stride, sides = machine.stride, check.sides
+    room = machine.start[3]
+    if check.reroll is None:
+        rethrows = 0
+    else:
+        rethrows = machine.cap_rethrows if machine.track else check.dice + room
+    most_rounds = check.dice + room + rethrows + 1
+    width = ((sides**most_rounds).bit_length() + 8) // 8 * 8  # whole bytes a slot
+    ends: dict[tuple[bool, bool, int], _Packed] = {}
+    active: dict[_Control, _Packed] = {machine.start: (0, 1)}
+    rounds = 0
+    while active:
+        rounds += 1
+        if rounds > most_rounds:  # cannot happen: the slots would be too narrow
+            raise AssertionError(f"{check.dice_text}: more rounds than {most_rounds}")
+        following: dict[_Control, _Packed] = {}
+        done: dict[tuple[bool, bool, int], _Packed] = {}
+        for control, (low, poly) in active.items():
+            moves, finished = machine.moves(control)
+            _apply(done, finished, low, poly, stride, width)
+            _apply(following, moves, low, poly, stride, width)
+        for end in ends.keys() | done.keys():  # Horner: earlier ends wait a round more
+            before, now = ends.get(end), done.get(end)
+            if before is not None:
+                before = (before[0], before[1] * sides)
+                now = before if now is None else _sum(before, now, width)
+            assert now is not None
+            ends[end] = now
+        size = sum(poly.bit_length() // width + 1 for _, poly in following.values())
+        if size > MAX_ODDS_STATES:
+            raise LimitExceeded(
+                f"the exact odds of {check.dice_text} with these rules need more than "
+                f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
+            )
+        active = following
+    weights: dict[PoolOutcome, int] = {}
+    nbytes = width // 8
+    for (n_ok, n_low, n_first), (low, poly) in ends.items():
+        raw = poly.to_bytes((poly.bit_length() + width - 1) // width * nbytes, "little")
+        for slot in range(len(raw) // nbytes):
+            w = int.from_bytes(raw[slot * nbytes : (slot + 1) * nbytes], "little")
+            if w:
+                outcome = pool_outcome(check, low + slot, n_ok, n_low, n_first, 0)
+                weights[outcome] = weights.get(outcome, 0) + w
+    return weights
+
+
+_Packed = tuple[int, int]  # (the net of slot 0, the weights packed a slot each)
+K = TypeVar("K", bound=Hashable)
+
+
+def _apply(
+    into: dict[K, _Packed],
+    kernels: Mapping[K, Mapping[int, int]],
+    low: int,
+    poly: int,
+    stride: int,
+    width: int,
+) -> None:
+    """Add one state's packed counts, moved by each kernel's shifts, to where they lead."""
+    for key, kernel in kernels.items():
+        for shift, count in kernel.items():
+            moved = (low + shift // stride, poly * count)
+            seen = into.get(key)
+            into[key] = moved if seen is None else _sum(seen, moved, width)
+
+
+def _sum(a: _Packed, b: _Packed, width: int) -> _Packed:
+    """Two packed count sets added, slot by slot, on the lower one's slots."""
+    if a[0] > b[0]:
+        a, b = b, a
+    return a[0], a[1] + (b[1] << ((b[0] - a[0]) * width))
 
 
 # -- play: from a tag's ask to a prepared check ----------------------------------------

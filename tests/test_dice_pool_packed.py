@@ -1,0 +1,68 @@
+"""A pool's odds with each state's counts packed into one big integer, against the same
+rounds with a dict of counts per state: the very same weights, on pools far past what
+brute force reaches (the brute-force tests in test_kind_dice_pool_play.py hold both
+paths to the rules on small pools)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicebound.kinds.dice_pool import PoolCheck, _counted_weights, _Machine, _packed_weights
+from dicebound.spend import Reroll
+
+
+def assert_same_weights(check: PoolCheck) -> None:
+    machine = _Machine.of(check)
+    assert _packed_weights(check, machine) == _counted_weights(check, _Machine.of(check))
+
+
+BIG = [
+    PoolCheck(10, 30, 6, 3, explode_from=10, max_extra=30, cancel_up_to=1, botch_up_to=1),
+    PoolCheck(10, 25, 7, 4, explode_from=9, double_from=10, max_extra=25, exceptional=8),
+    PoolCheck(10, 30, 6, 2, reroll=Reroll(2, "until"), max_rethrows=12, cancel_up_to=1),
+    PoolCheck(10, 12, 6, 1, explode_from=10, max_extra=12, reroll=Reroll(6, "once")),
+    PoolCheck(6, 10, 5, 2, explode_from=6, max_extra=4, reroll=Reroll(2, "until"), max_rethrows=5),
+    PoolCheck(10, 20, 6, 1, botch_up_to=2, botch_rule="halfOrMore", cancel_up_to=1),
+    PoolCheck(10, 16, 6, 1, explode_from=10, max_extra=3, auto=2, exceptional=5),
+]
+
+
+@pytest.mark.parametrize("check", BIG)
+def test_big_pools_pack_to_the_same_weights(check: PoolCheck) -> None:
+    assert_same_weights(check)
+
+
+@st.composite
+def pools(draw: st.DrawFn) -> PoolCheck:
+    """Pools of up to 8 dice of up to 10 sides, every rule but exact dice drawn."""
+    sides = draw(st.integers(2, 10))
+    target = draw(st.integers(2, sides))
+    face, under = st.none() | st.integers(2, sides), st.none() | st.integers(1, target - 1)
+    rules = draw(
+        st.fixed_dictionaries(
+            {
+                "dice": st.integers(1, 8),
+                "needed": st.integers(1, 6),
+                "explode_from": face,
+                "double_from": face,
+                "cancel_up_to": under,
+                "botch_up_to": under,
+                "botch_rule": st.sampled_from(["noSuccesses", "halfOrMore"]),
+                "exceptional": st.none() | st.integers(1, 8),
+                "reroll": st.none()
+                | st.builds(Reroll, st.integers(1, sides - 1), st.sampled_from(["once", "until"])),
+                "auto": st.integers(0, 2),
+                "max_rethrows": st.integers(0, 6),
+            }
+        )
+    )
+    extra = draw(st.integers(0, 6)) if rules["explode_from"] is not None else 0
+    return PoolCheck(sides=sides, target=target, max_extra=extra, **rules)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pools())
+def test_any_pool_packs_to_the_same_weights(check: PoolCheck) -> None:
+    assert_same_weights(check)
