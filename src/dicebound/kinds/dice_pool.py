@@ -1000,6 +1000,7 @@ def odds_work(
     machine = machine or _Machine.of(check)
     stride = machine.stride
     active: dict[_Control, _Span] = {machine.start: (0, 0, 0, 0)}
+    reaches: dict[tuple[int, ...], _Span] = {}  # a kernel's shifts: how far they move a span
     work = 0
     while active:
         following: dict[_Control, _Span] = {}
@@ -1008,14 +1009,13 @@ def odds_work(
             if work > limit:
                 return work
             for key, kernel in machine.moves(control)[0].items():
-                nets = [shift // stride for shift in kernel]  # shifts are net*stride + exact
-                exacts = [shift % stride for shift in kernel]
-                span = (
-                    net_lo + min(nets),
-                    net_hi + max(nets),
-                    ex_lo + min(exacts),
-                    ex_hi + max(exacts),
-                )
+                shifts = tuple(kernel)
+                reach = reaches.get(shifts)
+                if reach is None:
+                    nets = [shift // stride for shift in shifts]  # shifts: net*stride + exact
+                    exacts = [shift % stride for shift in shifts]
+                    reach = reaches[shifts] = (min(nets), max(nets), min(exacts), max(exacts))
+                span = (net_lo + reach[0], net_hi + reach[1], ex_lo + reach[2], ex_hi + reach[3])
                 seen = following.get(key)
                 if seen is not None:
                     span = (
