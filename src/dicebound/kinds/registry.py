@@ -1,15 +1,15 @@
 """Which resolution kinds exist, and which of them dicebound builds.
 
 A known kind that is not built yet has no compiler: the ruleset compiler refuses it
-by name instead of guessing at its rules.
+by name instead of guessing at its rules. A kind's module is imported the first time a
+ruleset names it, so a ruleset of one kind never pays for the others.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+import importlib
+from types import ModuleType
 
-from dicebound.kinds import dice_highest, dice_pool, dice_sum, roll_against, step_pool, symbol_pool
 from dicebound.kinds.base import KindCompiler, KindPlayer
 
 __all__ = ["KNOWN_KINDS", "kind_compiler", "kind_player"]
@@ -23,35 +23,38 @@ KNOWN_KINDS: tuple[str, ...] = (
     "step-pool",
 )
 
-_BUILT: Mapping[str, KindCompiler] = MappingProxyType(
-    {
-        dice_sum.KIND.name: dice_sum.KIND,
-        dice_pool.KIND.name: dice_pool.KIND,
-        dice_highest.KIND.name: dice_highest.KIND,
-        roll_against.KIND.name: roll_against.KIND,
-        step_pool.KIND.name: step_pool.KIND,
-        symbol_pool.KIND.name: symbol_pool.KIND,
-    }
-)
+_MODULES: dict[str, str] = {
+    "dice-sum": "dicebound.kinds.dice_sum",
+    "dice-pool": "dicebound.kinds.dice_pool",
+    "dice-highest": "dicebound.kinds.dice_highest",
+    "roll-against": "dicebound.kinds.roll_against",
+    "step-pool": "dicebound.kinds.step_pool",
+    "symbol-pool": "dicebound.kinds.symbol_pool",
+}
+"""The module of each built kind: its ``KIND`` compiles, its ``PLAYER`` plays."""
+
+_LOADED: dict[str, ModuleType] = {}
+
+
+def _module(name: str) -> ModuleType | None:
+    module = _LOADED.get(name)
+    if module is None:
+        where = _MODULES.get(name)
+        if where is None:
+            return None
+        module = importlib.import_module(where)
+        assert module.KIND.name == name, where
+        _LOADED[name] = module
+    return module
 
 
 def kind_compiler(name: str) -> KindCompiler | None:
     """The compiler of a built kind; None for a known kind not built yet (or unknown)."""
-    return _BUILT.get(name)
-
-
-_PLAYED: Mapping[str, KindPlayer] = MappingProxyType(
-    {
-        dice_sum.KIND.name: dice_sum.PLAYER,
-        dice_pool.KIND.name: dice_pool.PLAYER,
-        dice_highest.KIND.name: dice_highest.PLAYER,
-        roll_against.KIND.name: roll_against.PLAYER,
-        step_pool.KIND.name: step_pool.PLAYER,
-        symbol_pool.KIND.name: symbol_pool.PLAYER,
-    }
-)
+    module = _module(name)
+    return None if module is None else module.KIND
 
 
 def kind_player(name: str) -> KindPlayer | None:
     """The play half of a kind whose checks dicebound throws; None where play is not built."""
-    return _PLAYED.get(name)
+    module = _module(name)
+    return None if module is None else getattr(module, "PLAYER", None)

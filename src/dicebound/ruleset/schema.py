@@ -656,7 +656,18 @@ def _resolution_schema() -> JsonSchema:
     return {"anyOf": options}
 
 
-RESOLUTION = Custom(_check_resolution, _resolution_schema())
+class _Resolution(Node):
+    """The resolution block: checked by its kind; its JSON Schema, every built kind's,
+    made only when asked for (making it imports every kind)."""
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        return _check_resolution(value, path)
+
+    def schema(self) -> JsonSchema:
+        return _resolution_schema()
+
+
+RESOLUTION: Node = _Resolution()
 
 
 # -- gm, catalogs, layers (FORMAT.md §8, §10, §14) -------------------------------------
