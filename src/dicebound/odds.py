@@ -225,6 +225,11 @@ def check_odds(
     ``[skill_check: ...]`` wrapper). ``after`` is a spend after the roll (a pool and the
     most points): the odds when the player spends whenever it raises the outcome.
 
+    The answer is remembered on the ruleset (its ``memo``, as prepared checks are): the
+    same character value asking the same tag under the same ladder gets the very same
+    ``CheckOdds`` back, at the cost of a lookup. The bands are read by thresholds over
+    the distribution's sorted totals, never outcome by outcome.
+
     Raises:
         TagError: the tag cannot be resolved. UsageError: not exactly one tag.
     """
