@@ -124,16 +124,19 @@ def _python_block(block: Block, folder: Path, namespace: dict[str, object]) -> l
     return []
 
 
-def run_page(page: str, folder: Path) -> list[str]:
+def run_page(page: str, folder: Path, text: str | None = None) -> list[str]:
+    """Run every block of a page (``text``, or the file ``page`` under the root)."""
     page_folder(folder)
     problems: list[str] = []
     namespace: dict[str, object] = {"__name__": "__docs__"}
-    for block in blocks_of(page, (ROOT / page).read_text(encoding="utf-8")):
+    if text is None:
+        text = (ROOT / page).read_text(encoding="utf-8")
+    for block in blocks_of(page, text):
         if block.lang not in LANGUAGES:
             problems.append(f"{block.name}: unknown fence language {block.lang!r}")
             continue
         if "skip" in block.options and not block.options["skip"].strip():
-            problems.append(f"{block.name}: skip needs a reason: skip=\"...\"")
+            problems.append(f'{block.name}: skip needs a reason: skip="..."')
             continue
         if block.lang == "json":
             problems += _json_block(block, folder)
@@ -154,7 +157,66 @@ def test_every_example_on_the_page_runs(page: str, tmp_path: Path) -> None:
     assert not problems, "\n\n".join(problems)
 
 
-def test_the_readme_quick_start_runs_through_the_venvs_own_binary(tmp_path: Path) -> None:
+BROKEN_PAGE = """
+```console
+$ dicebound odds --ruleset dnd5e-srd --character mira 'skill="Stealth" dc="15"'
+Stealth for Mira Quickfoot: 1d20+9 against 15
+  Success                80.00%  (4/5)
+```
+
+```json
+{"by": "total", "tiers": []}
+```
+
+<!-- test: at=resolution.outcomes base=dnd5e-srd invalid -->
+```json
+{"by": "margin", "tiers": [{"id": "a", "label": "A", "atLeast": 0, "success": true}, {"id": "b", "label": "B"}]}
+```
+
+```yaml
+key: value
+```
+
+<!-- test: skip="" -->
+```sh
+dicebound rulesets
+```
+
+```sh
+pip install dicebound
+dicebound validate nothing-by-that-name
+```
+
+```python
+assert 1 + 1 == 3
+```
+"""
+
+
+def test_a_page_that_disagrees_with_the_code_fails_and_says_where(tmp_path: Path) -> None:
+    problems = run_page("broken.md", tmp_path, BROKEN_PAGE)
+    said = "\n".join(problems)
+    assert "broken.md:2: `dicebound odds" in said and "but the page shows" in said
+    assert "broken.md:8: a JSON block that is not a whole ruleset needs a directive" in said
+    assert "broken.md:13: marked invalid, but the ruleset is valid" in said
+    assert "broken.md:17: unknown fence language 'yaml'" in said
+    assert "broken.md:22: skip needs a reason" in said
+    assert "broken.md:26: `pip install dicebound` installs or serves" in said
+    assert "broken.md:26: `dicebound validate nothing-by-that-name` exited 2" in said
+    assert "broken.md:31: AssertionError" in said
+    assert len(problems) == 8, said
+
+
+def test_elided_output_matches_any_lines_in_between() -> None:
+    assert output_matches(["a", "...", "d"], "a\nb\nc\nd\n")
+    assert output_matches(["a", "...", "d"], "a\nd\n")
+    assert not output_matches(["a", "...", "d"], "a\nb\nc\n")
+    assert not output_matches(["a", "b"], "a\nb\nc\n")
+
+
+def test_the_readme_quick_start_runs_through_the_venvs_own_binary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The in-process shortcut must not hide a broken entry point: this one runs the
     # README's first block exactly, through the venv's `dicebound` script.
     readme = blocks_of("README.md", (ROOT / "README.md").read_text(encoding="utf-8"))
@@ -162,10 +224,7 @@ def test_the_readme_quick_start_runs_through_the_venvs_own_binary(tmp_path: Path
     assert "dicebound-only" in first.options
     line = dicebound_parts(commands_of(first)[0].line)
     assert line.startswith(".venv/bin/dicebound check --ruleset dnd5e-srd --character mira")
-    os.environ["DICEBOUND_DOCS_SUBPROCESS"] = "1"
-    try:
-        code, printed = run_command(line, page_folder(tmp_path))
-    finally:
-        del os.environ["DICEBOUND_DOCS_SUBPROCESS"]
+    monkeypatch.setenv("DICEBOUND_DOCS_SUBPROCESS", "1")
+    code, printed = run_command(line, page_folder(tmp_path))
     assert code == 0, printed
     assert "Stealth check — Mira Quickfoot" in printed
