@@ -59,7 +59,8 @@ def step_by_label(ladder: Sequence[LadderStep], label: str | None) -> LadderStep
     to is ignored (the page)."""
     if label is None:
         return None
-    hits = [s for s in ladder if normalize(s.label) == normalize(label)]
+    wanted = normalize(label)
+    hits = [s for s in ladder if normalize(s.label) == wanted]
     return hits[0] if len(hits) == 1 else None
 
 
