@@ -976,13 +976,15 @@ worked at all (their work grows as its square); past it they are refused at once
 
 MAX_ODDS_WORK = 2_500_000
 """The most (state, count) pairs the exact odds of one pool check may work through, all
-rounds together: about 3 s here, estimate included. Past it, refused before any is done."""
+rounds together: about 1-1.7 s here, estimate included (``bench/odds_bounds.py``, a
+31-die pool with explosions, a re-throw, cancel and botch). Past it, refused before any
+is done."""
 
 
 def _may_be_heavy(check: PoolCheck) -> bool:
     """Whether the odds' work can outgrow the pool: a re-throw beside explosions, or
     exact dice counted beside the successes. Any other pool of up to 100 dice takes
-    about a second at most (``bench/odds_bounds.py`` sweeps them)."""
+    under a second (``bench/odds_bounds.py`` sweeps them)."""
     return (check.reroll is not None and check.explode_from is not None) or (
         check.exact is not None
     )
