@@ -29,7 +29,7 @@ This module is shared by every kind. The kind computes the number the bands read
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from itertools import accumulate
 from typing import Any, Literal, NamedTuple
@@ -37,6 +37,7 @@ from typing import Any, Literal, NamedTuple
 from dicebound.errors import UsageError
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.spec import Arr, Bool, Enum, Id, Int, Node, Obj, Str, describe
+from dicebound.values import frozen
 
 __all__ = [
     "BAND_KINDS",
@@ -105,7 +106,7 @@ OUTCOMES: Node = Obj(
 # -- compiled bands ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Band:
     """One band. Immutable.
 
@@ -127,7 +128,7 @@ class Band:
     on: OnCritical | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Bands:
     """A compiled ``resolution.outcomes``. Immutable; the tiers are best first.
 

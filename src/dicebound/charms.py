@@ -41,12 +41,12 @@ Pure: it reads a ``SheetView`` and returns values; nothing is paid here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from dicebound.ruleset.model import CatalogEntry, ListDecl
 from dicebound.sheet import SheetView
 from dicebound.spend import Reroll, SpendAsk, find_pool
 from dicebound.tags.names import normalize
+from dicebound.values import frozen
 
 __all__ = [
     "MAX_ENTRY_STEPS",
@@ -61,7 +61,7 @@ MAX_ENTRY_STEPS = 5
 """The most steps one ``perCostStep`` purchase buys (Marinara's ``MAX_ENTRY_CHECK_STEPS``)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EntryEffect:
     """What an entry does to one roll, its steps already counted: dice thrown with the
     pool, successes nobody rolled, a re-throw, a per-die target and the explode and
@@ -75,7 +75,7 @@ class EntryEffect:
     double: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EntryUse:
     """An entry used on a check: which one, how many steps, what it does and what it costs.
 

@@ -13,7 +13,7 @@ ask only, still owing a roll); nothing is thrown or paid for it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, band_value, read_band
@@ -29,6 +29,7 @@ from dicebound.sheet import Change, Character, PaymentRefused, SheetView, pay
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
 from dicebound.valuemaker import maker
+from dicebound.values import frozen
 
 __all__ = [
     "CheckFailure",
@@ -51,7 +52,7 @@ Critical = Literal["success", "failure", "both"] | None
 Result = Literal["success", "failure", "critical_success", "critical_failure"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CheckResult:
     """A resolved tag: the record, who rolled, the outcome and the live-state changes.
 
@@ -87,7 +88,7 @@ class CheckResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CheckFailure:
     """A tag that could not be resolved: the sparse record and the sentence why.
 
@@ -103,7 +104,7 @@ class CheckFailure:
         return {"tag": self.record.to_tag(), "error": self.error}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlayerChoices:
     """What the player decides once the dice are seen: a spend after the roll
     (``after``: a live pool and the most points to spend) and how an open choice is
@@ -113,7 +114,7 @@ class PlayerChoices:
     choose: Literal["fail", "succeed"] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CheckReport:
     """Everything one text's tags came to, in the order they stand in the text."""
 
@@ -137,7 +138,7 @@ class CheckReport:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PreparedCheck:
     """A tag resolved against the sheet, ready to throw: who, what, and the kind's
     prepared check."""
@@ -602,7 +603,7 @@ def resolve_text(
     return _new_report(rewrite(text, replacements), tuple(items), tuple(members))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Settlement:
     """A check settled after it was thrown (``settle_after``).
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -29,6 +28,7 @@ from dicebound.errors import UsageError
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.tags.parse import parse_tags
+from dicebound.values import frozen
 
 __all__ = ["CheckOdds", "OutcomeOdds", "check_odds", "fold", "fraction_text", "read_weights"]
 
@@ -40,7 +40,7 @@ def fraction_text(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OutcomeOdds:
     label: str
     success: bool
@@ -48,7 +48,7 @@ class OutcomeOdds:
     probability: Fraction
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CheckOdds:
     """Every outcome a check can land in, best first, and the chance it succeeds."""
 

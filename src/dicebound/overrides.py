@@ -38,6 +38,7 @@ from dicebound.problems import Path, Problem, did_you_mean, render_path
 from dicebound.ruleset.model import Sheet, ValueRef
 from dicebound.ruleset.refs import VALUE_REF, RefScope, compile_ref
 from dicebound.ruleset.spec import Arr, Custom, Id, JsonSchema, Node, Obj, Str, describe
+from dicebound.values import frozen
 
 __all__ = [
     "LOCKED_KEYS",
@@ -71,7 +72,7 @@ _GROUP_KEYS: Mapping[CheckGroup, str] = MappingProxyType(
 _NAMESPACES = ("fields", "derived", "abilities", "skills", "saves", "tracks", "pools", "lists")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Override:
     """One compiled override. Immutable.
 

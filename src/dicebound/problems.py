@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from dicebound.values import frozen
 
 PathPart = str | int
 Path = tuple[PathPart, ...]
@@ -30,7 +31,7 @@ def render_path(path: Sequence[PathPart]) -> str:
     return "".join(out) or "$"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Problem:
     """One thing wrong with a submitted file. Immutable."""
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Literal
 
 from dicebound.errors import UsageError
 from dicebound.tags.parse import BARE_FLAGS, TAG_NAME, format_tag, is_key
+from dicebound.values import frozen
 
 __all__ = [
     "ASK_KEYS",
@@ -175,7 +175,7 @@ def _text(key: str, value: Value) -> str:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Record:
     """The attributes of one check as the saved text keeps them. Immutable.
 

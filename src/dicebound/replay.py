@@ -8,7 +8,6 @@ Pure: the caller reads the files; this compares JSON values.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from dicebound.engine import CheckResult, PlayerChoices, resolve_text
@@ -18,13 +17,14 @@ from dicebound.record import record_from_attrs
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.tags.parse import parse_tags
+from dicebound.values import frozen
 
 __all__ = ["Difference", "replay_record"]
 
 _FIELDS = ("who", "outcome", "success", "critical", "choice", "changes")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Difference:
     """One field where the record and its replay disagree; ``attrs.total`` names an
     attribute of the record."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Literal
 
@@ -40,6 +40,7 @@ from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character
 from dicebound.tags.names import CheckTarget, resolve_target
 from dicebound.tags.parse import format_tag
+from dicebound.values import frozen
 
 __all__ = [
     "GROUP_TITLES",
@@ -63,7 +64,7 @@ _DC_NAMES_THE_STEP = ("dice-sum", "dice-highest", "symbol-pool", "step-pool")
 hold, same "harder" step), so a step whose label is shared can be asked by its dc."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Outcome:
     """One column of the report's outcomes: a band (or plain outcome), best first."""
 
@@ -74,7 +75,7 @@ class Outcome:
     nth: int = 0  # counts outcomes that read alike, so two such bands stay two columns
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Step:
     """One step of the ladder in force, with what it asks in the kind's own words."""
 
@@ -83,7 +84,7 @@ class Step:
     ask: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Cell:
     """One check at one step. ``probabilities`` follow ``Report.outcomes``; a cell that
     was not rolled has ``odds`` None and ``not_rolled`` saying why."""
@@ -98,7 +99,7 @@ class Cell:
         return self.odds.success if self.odds is not None else None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Row:
     """One skill, save or ability, with a cell per ladder step."""
 
@@ -116,7 +117,7 @@ class Row:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Report:
     """Immutable. Rows in the sheet's order: skills, then saves, then abilities."""
 

@@ -18,7 +18,7 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any, Literal, TypeVar
@@ -62,6 +62,7 @@ from dicebound.store.models import (
 from dicebound.tags.parse import parse_tags
 from dicebound.teach import gm_text, sheet_summary
 from dicebound.throw import roll_json
+from dicebound.values import frozen
 from dicebound.views import card_json, paid_lines, problems_with_lines, report_json, sheet_state
 
 __all__ = [
@@ -97,7 +98,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Limits:
     """The sizes API.md fixes; each refused with 413 and a sentence."""
 
@@ -141,7 +142,7 @@ def _too_large(detail: str) -> ServiceError:
     return ServiceError(413, "Too large", detail)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Access:
     """Who is calling: the bearer token as sent (or None) and whether it is the admin's."""
 

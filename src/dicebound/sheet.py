@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
@@ -55,6 +55,7 @@ from dicebound.ruleset.model import (
     TrackLevel,
     ValueRef,
 )
+from dicebound.values import frozen
 
 __all__ = [
     "MAX_EXTRA_PER_ROW",
@@ -134,7 +135,7 @@ def _empty() -> Mapping[Any, Any]:
 # ── The character ─────────────────────────────────────────────────────────────
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Row:
     """One list row: its cells (column defaults filled in) and its ``_catalog`` mark."""
 
@@ -142,7 +143,7 @@ class Row:
     catalog: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Build:
     """The starting sheet. Every ability and field is present (defaults filled in);
     ``skills``, ``saves`` and ``bonuses`` hold only what the file set."""
@@ -156,13 +157,13 @@ class Build:
     lists: Mapping[str, tuple[Row, ...]]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PoolValue:
     value: int
     temp: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Wounds:
     """The marks on a wound track: kind ids, most severe first on a sequential track;
     on an indexed track ``marks[i]`` is box i and ``""`` a clear box."""
@@ -175,7 +176,7 @@ class Wounds:
         return sum(1 for mark in self.marks if mark)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Live:
     """Sparse live state: only what differs from its default is present."""
 
@@ -187,7 +188,7 @@ class Live:
     states: Mapping[str, str] = field(default_factory=_empty)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Character:
     """One party member. Immutable; a change makes a new one."""
 
@@ -279,7 +280,7 @@ def ability_modifier(rule: AbilityModifier, score: int | Fraction) -> Fraction:
 # ── Check numbers ─────────────────────────────────────────────────────────────
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CheckNumber:
     """The sheet's number for one check and the parts it was made of (for the record
     and the card). ``number`` is whole: the parts added exactly, held to the cap, then
@@ -315,7 +316,7 @@ class CheckNumber:
         return tuple(a for a in (self.ability, self.second_ability) if a is not None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RowPool:
     """A list row that is a resource (``lists[].pools``): keyed ``<list>:<name lower-cased>``."""
 
@@ -832,7 +833,7 @@ def _unknown(what: str, name: str, known: Iterable[str]) -> UsageError:
 # ── Paying from pools ─────────────────────────────────────────────────────────
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Change:
     """One live-state delta a check made: a pool of one character went from ``from_`` to ``to``."""
 
@@ -845,7 +846,7 @@ class Change:
         return {"who": self.who, "pool": self.pool, "from": self.from_, "to": self.to}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Paid:
     """A payment made: the character after it, and what changed, in payment order."""
 
@@ -853,7 +854,7 @@ class Paid:
     changes: tuple[Change, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PaymentRefused:
     """A payment not made (nothing was paid). ``reason`` is a stable code."""
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from dicebound.problems import Path, Problem, did_you_mean
@@ -38,6 +37,7 @@ from dicebound.ruleset.refs import VALUE_REF, sheet_ref
 from dicebound.ruleset.spec import Arr, Const, Custom, Enum, Id, Int, Node, Obj, OneOf, is_int
 from dicebound.sheet import SheetView
 from dicebound.tags.names import normalize
+from dicebound.values import frozen
 
 __all__ = [
     "PER_CHECK_LIMIT",
@@ -58,7 +58,7 @@ PER_CHECK_LIMIT = 100
 """A ``perCheck`` read off the sheet is held to 0..100 (the page)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Reroll:
     """A re-throw: faces at or below ``up_to`` are thrown again, once or until they show
     more. ``id`` names a standing re-throw (None for one a spend or an entry buys)."""
@@ -68,7 +68,7 @@ class Reroll:
     id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Spend:
     """A standing purchase: every ``amount`` points of live pool ``pool`` buys the listed
     effect, at most ``per_check`` times per check (a number, a sheet value, or ``"pool"``:
@@ -82,7 +82,7 @@ class Spend:
     reroll: Reroll | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SpendAsk:
     """What ``spend="pool:N"`` asks: a pool as written (id or label) and N points."""
 
@@ -90,7 +90,7 @@ class SpendAsk:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Purchase:
     """What a spend bought on one check: ``purchases`` times the entry's effect, for
     ``paid`` points of live pool ``pool``. The re-throw is bought once."""

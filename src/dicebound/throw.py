@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -47,6 +46,7 @@ from dicebound.kinds.symbol_pool import (
 from dicebound.problems import did_you_mean
 from dicebound.ruleset.model import Ruleset
 from dicebound.tags.names import normalize
+from dicebound.values import frozen
 
 __all__ = [
     "MAX_PER_NAME",
@@ -70,7 +70,7 @@ _FILLER = frozenset({"and"})
 _COUNT = re.compile(r"(\d{1,9})x?")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DiceAsk:
     """What a text names: die ids in throw order, and where ``vs`` stood (None: no vs)."""
 
@@ -203,7 +203,7 @@ def read_dice(ruleset: Ruleset, text: str) -> DiceAsk:
     return DiceAsk(tuple(thrown), vs_at if vs_at is not None and vs_at < len(thrown) else None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ThrownDice:
     """One throw by name: what was thrown and what the symbols came to.
 
@@ -304,7 +304,7 @@ def _fraction_text(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ThrowOdds:
     """The exact odds of a throw by name: of succeeding, of each net success count, and
     of each critical symbol showing (None where the ruleset names none)."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer, UserMessage
@@ -52,6 +51,7 @@ from dicebound.errors import DiceboundError
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.service import Access
 from dicebound.store import Store
+from dicebound.values import frozen
 
 __all__ = ["Seat", "build_server", "http_routes", "run_stdio", "seat_of_http_request"]
 
@@ -64,7 +64,7 @@ NEVER_INVENT = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Seat:
     """Where a tool call acts: the store, who is calling, and the game it named (None:
     the game the caller's token belongs to)."""

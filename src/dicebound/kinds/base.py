@@ -14,13 +14,13 @@ A kind module exports one object, ``KIND``, that:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, Protocol
 
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep, Sheet
 from dicebound.ruleset.spec import Node
 from dicebound.sheet import SheetView
+from dicebound.values import frozen
 
 __all__ = [
     "CheckAsk",
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CompileContext:
     """What a kind's compiler may read besides its own block."""
 
@@ -89,7 +89,7 @@ class Rolled(NamedTuple):
     marks: tuple[tuple[str, ...], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CheckAsk:
     """What the engine hands a kind's ``prepare``: whose sheet, which check, and what
     the tag asked. The engine has already matched the names (skill, who, with) and
@@ -105,7 +105,7 @@ class CheckAsk:
     ladder: tuple[LadderStep, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Prepared:
     """A check ready to throw: the kind's own check value, the dc the record writes,
     the record attributes the preparation decided, a short line for odds titles, and

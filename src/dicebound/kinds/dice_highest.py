@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
@@ -79,6 +78,7 @@ from dicebound.ruleset.spec import (
     Str,
 )
 from dicebound.spend import Spend, buy, compile_spends, parse_spend, spend_node
+from dicebound.values import frozen
 
 __all__ = [
     "KIND",
@@ -109,7 +109,7 @@ MAX_SIDES = 100
 # -- compiled config and the check ------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CriticalRule:
     """``count`` dice at ``face`` or above make a critical success."""
 
@@ -117,7 +117,7 @@ class CriticalRule:
     face: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Dark:
     """Trophy Dark's dark dice: what they are called, how many a check may add, and
     whether they are read with the rest (``all``) or only thrown beside them (``light``)."""
@@ -128,7 +128,7 @@ class Dark:
     outcome: DarkOutcome = "all"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HighestConfig:
     """A compiled dice-highest block. Immutable."""
 
@@ -165,7 +165,7 @@ class HighestConfig:
         return self.keep * self.sides
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HighestCheck:
     """One prepared check: the config, the light dice (the pool, after its range), the
     dc the kept dice must reach (0: none named, the bands read the total) and the dark

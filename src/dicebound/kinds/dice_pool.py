@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeVar
@@ -57,6 +57,7 @@ from dicebound.ruleset.spec import (
 )
 from dicebound.spend import Reroll, Spend, buy, compile_spends, parse_spend, spend_node
 from dicebound.tags.names import normalize
+from dicebound.values import frozen
 
 __all__ = [
     "KIND",
@@ -84,7 +85,7 @@ BotchRule = Literal["noSuccesses", "halfOrMore"]
 # -- compiled config -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FaceRule:
     """``explode`` or ``double``: faces at or above ``from_face`` fire (None: only when a
     check asks); ``min`` is the lowest face a tag or an entry may move it to."""
@@ -93,7 +94,7 @@ class FaceRule:
     min: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Stance:
     """Skills whose dice count under (``below``) or over (``above``) the target."""
 
@@ -103,7 +104,7 @@ class Stance:
     skills: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Exact:
     """A die showing exactly the target: named, explained, counted unless ``counts`` is
     false."""
@@ -113,7 +114,7 @@ class Exact:
     counts: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PoolConfig:
     """A compiled dice-pool block. Immutable."""
 
@@ -563,7 +564,7 @@ MAX_ODDS_STATES = 1_000_000
 Count = Literal["at-least", "below", "above"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PoolCheck:
     """One prepared pool check: everything the throw and its odds read. Immutable.
 
@@ -864,7 +865,7 @@ _Moves = tuple[dict[_Control, dict[int, int]], dict[tuple[bool, bool, int], dict
 _KNOWN_STATES = 300_000  # states whose moves are kept between the estimate and the odds
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Machine:
     """The odds' machine for one check: its face classes and what bounds its states."""
 

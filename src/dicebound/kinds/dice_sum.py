@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
@@ -67,6 +67,7 @@ from dicebound.ruleset.spec import (
     Str,
     describe,
 )
+from dicebound.values import frozen
 
 __all__ = [
     "KIND",
@@ -102,7 +103,7 @@ _NATURAL_RULES: tuple[NaturalRule, ...] = ("none", "both", "max-only", "min-only
 # -- compiled config and the check ------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OpenEnded:
     """A die that rolls on: at or above ``high`` adds a die, at or below ``low`` takes the
     chain away. Either bound may be absent. Bounds compare the faces' values."""
@@ -123,7 +124,7 @@ class SetResult(NamedTuple):
     unmodified: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MarkedPart:
     """The kept totals of one set distribution whose first die marks the same.
 
@@ -137,7 +138,7 @@ class MarkedPart:
     weights: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SetDist:
     """The exact distribution of one kept set, split by what its first die marks.
 
@@ -163,7 +164,7 @@ class SumOutcome(NamedTuple):
     critical_failure: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SumConfig:
     """A compiled dice-sum block. Immutable.
 
@@ -219,7 +220,7 @@ class SumConfig:
         return self.naturals_save if group == "save" else self.naturals_check
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SumCheck:
     """One prepared check: the config, the check number, the dc, the advantage mode and
     the natural rule of this check's group (checks or saves)."""

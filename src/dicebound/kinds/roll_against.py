@@ -50,7 +50,6 @@ Readings where the documents leave a choice (DESIGN.md settles the target and te
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
@@ -62,6 +61,7 @@ from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.spec import Arr, Custom, Enum, Int, JsonSchema, Node, Obj, Str
+from dicebound.values import frozen
 
 __all__ = [
     "KIND",
@@ -91,7 +91,7 @@ MAX_TENS = 10
 # -- compiled config and the check ------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CritRule:
     """One critical rule: rolls ``low``..``high`` (either open), or for a failure a roll
     ``past_target`` or more past the target on the failing side; only for targets at or
@@ -114,7 +114,7 @@ class CritRule:
         return (self.low is None or roll >= self.low) and (self.high is None or roll <= self.high)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AgainstConfig:
     """A compiled roll-against block. Immutable. ``tens_max`` is None without ``tens``."""
 
@@ -144,7 +144,7 @@ class AgainstConfig:
         return f"{self.count}d{self.sides}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AgainstCheck:
     """One prepared check: the config, the target the roll is read against, and the tens
     dice (``+N`` bonus dice keep the best roll, ``-N`` penalty dice the worst)."""

@@ -64,7 +64,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
@@ -79,6 +79,7 @@ from dicebound.ruleset.model import Field, LadderStep
 from dicebound.ruleset.spec import Arr, Custom, Id, Int, JsonSchema, Node, Obj, Str
 from dicebound.sheet import SheetView
 from dicebound.tags.names import normalize
+from dicebound.values import frozen
 
 __all__ = [
     "CAPABILITY_VERSION",
@@ -113,7 +114,7 @@ RATE_MAX = 10
 # -- compiled config, the check and its outcome ------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SpendRate:
     """One ``afterRoll.spend`` entry: a live pool and the points it pays for +1."""
 
@@ -121,7 +122,7 @@ class SpendRate:
     rate: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StepConfig:
     """A compiled step-pool block. Immutable. Steps are die sizes, strictly ascending."""
 
@@ -158,7 +159,7 @@ class StepConfig:
         return next((s for s in self.spend if s.pool == pool), None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StepCheck:
     """One prepared check. Immutable.
 
@@ -202,7 +203,7 @@ class StepCheck:
         return max(self.quality, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Placement:
     """Where the raises went. Dice are counted from 0 in throw order; None: not applied.
 
@@ -219,7 +220,7 @@ class Placement:
     paid_points: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StepOutcome:
     """What one check came to: its EFFORT (``total``) and what bands read.
 
@@ -236,7 +237,7 @@ class StepOutcome:
     placement: Placement | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AfterResult:
     """What a spend after the roll came to. ``cost`` is ``(pool, points)`` when paid and
     None when nothing was (the outcome and the record then stand as they were);

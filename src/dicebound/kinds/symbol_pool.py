@@ -69,7 +69,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 from urllib.parse import unquote
@@ -101,6 +101,7 @@ from dicebound.ruleset.spec import (
 )
 from dicebound.spend import Spend, buy, compile_spends, parse_spend, spend_node
 from dicebound.tags.names import normalize
+from dicebound.values import frozen
 
 __all__ = [
     "KIND",
@@ -143,7 +144,7 @@ MAX_NEEDED = 100
 # -- compiled config and the check ------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SymbolRule:
     """One symbol. ``partner`` is the symbol it cancels one for one (declared on either
     side); ``counts`` the symbol one of it also adds before cancelling."""
@@ -155,7 +156,7 @@ class SymbolRule:
     text: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SymbolDie:
     """A named die. ``faces[i]`` is face number i + 1: the symbol ids it shows."""
 
@@ -168,7 +169,7 @@ class SymbolDie:
         return len(self.faces)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DieSlot:
     """``pool`` or ``difficulty``: the die thrown, the die it is upgraded to, the most."""
 
@@ -177,7 +178,7 @@ class DieSlot:
     max: int = 6
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExtraDice:
     """``boost`` or ``setback``: the die and the most a check throws."""
 
@@ -195,7 +196,7 @@ class Effect(NamedTuple):
     marks_failure: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SymbolConfig:
     """A compiled symbol-pool block. Immutable.
 
@@ -279,7 +280,7 @@ class SymbolConfig:
         raise UsageError(f'"{symbol_id}" is not a symbol of this symbol pool')
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SymbolCheck:
     """One prepared throw: the dice (ids, in throw order), the net successes needed, and
     where the opposing dice start in ``thrown`` (for the record's ``dice``; None when no
@@ -458,7 +459,7 @@ def _escape(label: str) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SymbolDetails:
     """What ``symbolDetails`` holds. ``faces`` are the symbols of each die thrown, in
     throw order; ``dice`` and ``symbols`` are (id, label) pairs; a marker is (symbol id,

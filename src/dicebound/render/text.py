@@ -15,12 +15,12 @@ record's own values are written as they are.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from dicebound.errors import DiceboundError
 from dicebound.kinds.symbol_pool import symbols_in_words
 from dicebound.record import CORE_KEYS, Record
+from dicebound.values import frozen
 
 __all__ = ["RESULT_WORDS", "card_dice", "outcome_words", "render_text", "summarize"]
 
@@ -34,7 +34,7 @@ RESULT_WORDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Glyphs:
     sep: str
     arrow: str

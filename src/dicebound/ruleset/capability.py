@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dicebound.bands import features as bands_features
@@ -26,6 +25,7 @@ from dicebound.kinds.base import KindCompiler
 from dicebound.overrides import features as overrides_features
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.spec import describe
+from dicebound.values import frozen
 
 __all__ = [
     "Feature",
@@ -56,7 +56,7 @@ _ITEMS_BLOCK_KEYS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Feature:
     """One feature a file uses: the version it needs, where it stands, and its name."""
 

@@ -8,8 +8,10 @@ a later stage (teaching the Game Master, unplayed blocks) needs it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
+
+from dicebound.values import frozen
 
 __all__ = [
     "Ability",
@@ -61,7 +63,7 @@ ValueSource = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ValueRef:
     """A value reference: exactly one source. ``name`` is the id it reads (or None).
 
@@ -82,13 +84,13 @@ class ValueRef:
         return self.source in ("liveTrack", "livePool")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AbilityModifier:
     op: Literal["identity", "floorHalfMinusTen", "stepTable"]
     table: tuple[tuple[float, float], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Tier:
     id: str
     label: str
@@ -97,7 +99,7 @@ class Tier:
     flat: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Untrained:
     """What an untrained skill or save does: ``normal``, ``harder``, ``refuse`` or ``by``."""
 
@@ -105,14 +107,14 @@ class Untrained:
     by: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Section:
     id: str
     label: str
     untrained: Untrained | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Ability:
     id: str
     label: str
@@ -123,7 +125,7 @@ class Ability:
     section: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SkillDef:
     """A skill or a save (``group`` says which). ``untrained`` is already resolved
     against its section: the item's own rule, else its section's, else None."""
@@ -137,7 +139,7 @@ class SkillDef:
     untrained: Untrained | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Field:
     id: str
     label: str
@@ -150,7 +152,7 @@ class Field:
     max_length: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Derived:
     """A derived value. ``of`` for sum/min/max (scale has one), ``source`` for
     stepTable/enumTable; ``enum_from`` is ``("field"|"liveState", id)`` for enumTable."""
@@ -168,7 +170,7 @@ class Derived:
     default: float = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ListColumn:
     id: str
     label: str
@@ -182,14 +184,14 @@ class ListColumn:
     integer: bool = True  # a number column holds whole numbers unless it says otherwise
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ListPools:
     name_column: str
     max_column: str
     recharge_column: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ListDecl:
     id: str
     label: str
@@ -198,7 +200,7 @@ class ListDecl:
     pools: ListPools | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LivePool:
     id: str
     label: str
@@ -208,20 +210,20 @@ class LivePool:
     start: Literal["full", "empty"] = "full"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TrackLevel:
     label: str
     penalty: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TrackKind:
     id: str
     label: str
     severity: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Track:
     """A live track; with ``kinds`` and ``levels`` or ``boxes`` it is a wound track."""
 
@@ -243,13 +245,13 @@ class Track:
         return bool(self.kinds) and (bool(self.levels) or self.boxes_by is not None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Condition:
     id: str
     label: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LiveState:
     id: str
     label: str
@@ -257,7 +259,7 @@ class LiveState:
     default: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Sheet:
     version: int
     sections: tuple[Section, ...] = ()
@@ -287,13 +289,13 @@ class Sheet:
         return next((s for s in self.saves if s.id == save_id), None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Adjust:
     value: ValueRef
     abilities: tuple[str, ...] = ()  # empty: every check
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LadderStep:
     """One difficulty step. A sum reads ``dc``; a pool ``successes`` and ``target``;
     roll-against ``dc`` and ``divide``. ``raw`` keeps the step as written."""
@@ -306,7 +308,7 @@ class LadderStep:
     raw: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Resolution:
     """The resolution block. ``config`` is the kind's own compiled config (its module
     defines the type); ``raw`` is the block as written."""
@@ -324,13 +326,13 @@ class Resolution:
     raw: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CostTerm:
     pool: str  # a live pool id or a pool group
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CatalogEntry:
     id: str
     label: str
@@ -341,7 +343,7 @@ class CatalogEntry:
     raw: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Catalog:
     id: str
     label: str
@@ -350,7 +352,7 @@ class Catalog:
     asset: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Gm:
     check_guidance: str
     sheet_guidance: str | None = None
@@ -358,7 +360,7 @@ class Gm:
     sheet_summary: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Layer:
     id: str
     label: str
@@ -369,7 +371,7 @@ class Layer:
     world_guidance: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Ruleset:
     """A ruleset that passed import. Immutable; play never meets an invalid one."""
 

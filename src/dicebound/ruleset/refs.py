@@ -11,7 +11,6 @@ that would read a skill modifier, is refused with the chain that leads there.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple, cast, get_args
 
 from dicebound.problems import Path, Problem, did_you_mean
@@ -26,6 +25,7 @@ from dicebound.ruleset.spec import (
     Obj,
     describe,
 )
+from dicebound.values import frozen
 
 __all__ = [
     "ID_SOURCES",
@@ -162,7 +162,7 @@ def ref_source(raw: Mapping[str, Any]) -> str:
 # -- compiling a reference -------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RefScope:
     """What a reference may name.
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from dicebound.problems import did_you_mean
 from dicebound.ruleset.model import Ruleset
+from dicebound.values import frozen
 
 __all__ = ["CheckTarget", "match_name", "normalize", "resolve_target"]
 
@@ -30,7 +30,7 @@ def normalize(name: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", name.casefold()).split())
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CheckTarget:
     """What a check rolls: a skill, a save, or a raw ability check."""
 

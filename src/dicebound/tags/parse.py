@@ -37,12 +37,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
 from dicebound.errors import UsageError
 from dicebound.valuemaker import maker
+from dicebound.values import frozen
 
 __all__ = [
     "BARE_FLAGS",
@@ -88,7 +88,7 @@ _CLOSERS = {opener: re.compile(f"[{re.escape(closers)}]") for opener, closers in
 _SNIPPET = 24
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TagMatch:
     """One tag found in a text. Immutable.
 
@@ -130,7 +130,7 @@ class _Lexed(NamedTuple):
 _new_match = maker(TagMatch)  # span, raw, attrs, error, duplicates: one per tag found
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Fault:
     message: str
 
