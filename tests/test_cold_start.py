@@ -26,9 +26,7 @@ def _modules_after(code: str) -> set[str]:
         f"{code}\nimport json, sys\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('dicebound'))))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script], check=True, capture_output=True, text=True
-    )
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True)
     return set(json.loads(out.stdout.splitlines()[-1]))
 
 
@@ -42,7 +40,7 @@ def test_a_ruleset_and_its_odds_load_only_the_kind_it_names() -> None:
         "import dicebound, dicebound.edge.files as f\n"
         "r = f.read_ruleset('dnd5e-srd')\n"
         "c = f.read_character(r, 'mira')\n"
-        "dicebound.check_odds(r, c, 'skill=\"Stealth\" dc=\"15\" mode=\"advantage\"')"
+        'dicebound.check_odds(r, c, \'skill="Stealth" dc="15" mode="advantage"\')'
     )
     assert KIND_MODULES["dice-sum"] in loaded
     assert not loaded & (set(KIND_MODULES.values()) - {KIND_MODULES["dice-sum"]})
