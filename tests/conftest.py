@@ -7,6 +7,9 @@ the tests that check real files import unchanged. It lives beside the repository
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +24,16 @@ if TYPE_CHECKING:
 # example is not a wrong one. Failures still print the blob that reproduces them.
 settings.register_profile("dicebound", deadline=None, print_blob=True)
 settings.load_profile("dicebound")
+
+# Compiled rulesets are cached on disk (dicebound.edge.ruleset_cache): the tests, and the
+# commands they run, keep theirs in a folder of this run's own, never the user's cache.
+_TEST_CACHE = tempfile.mkdtemp(prefix="dicebound-test-cache-")
+os.environ["DICEBOUND_CACHE_DIR"] = _TEST_CACHE
+
+
+def pytest_sessionfinish() -> None:
+    shutil.rmtree(_TEST_CACHE, ignore_errors=True)
+
 
 MARINARA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "marinara"
 

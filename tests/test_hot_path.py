@@ -38,6 +38,7 @@ from dicebound.record import (
 )
 from dicebound.tags import parse
 from dicebound.tags.parse import parse_tags
+from dicebound.values import FrozenInstanceError, fields, frozen
 
 # -- the record ------------------------------------------------------------------------
 
@@ -266,8 +267,8 @@ def test_a_made_value_equals_the_same_value_constructed() -> None:
         made = maker(cls)(*values)
         assert made == cls(*values) and type(made) is cls
         assert hash(made) == hash(cls(*values))
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            made.__setattr__(dataclasses.fields(cls)[0].name, None)
+        with pytest.raises(FrozenInstanceError):
+            made.__setattr__(fields(cls)[0].name, None)
         with pytest.raises(TypeError):
             maker(cls)(*values[:-1])  # every field must be given
 
@@ -283,7 +284,7 @@ def test_the_value_maker_refuses_what_it_would_get_wrong() -> None:
     class NotFrozen:
         a: int
 
-    @dataclasses.dataclass(frozen=True, slots=True)
+    @frozen
     class Checked:
         a: int
 

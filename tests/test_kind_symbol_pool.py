@@ -15,7 +15,6 @@ The Genesys dice, face by face (face 1 first), for reading the rows:
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -56,6 +55,7 @@ from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.tags.parse import parse_tags
+from dicebound.values import replace
 from oracles import bf_symbol_pool, enumerate_throws
 
 # -- the test ruleset: the page's snippet, transcribed --------------------------------------
@@ -817,7 +817,7 @@ def test_critical_marks_name_what_showed() -> None:
 
 
 def test_with_bands_the_markers_set_no_critical() -> None:
-    banded = dataclasses.replace(CONFIG, banded=True)
+    banded = replace(CONFIG, banded=True)
     out = roll(_check("proficiency challenge", config=banded), ForcedFaces([12, 12])).outcome
     assert out == SymbolOutcome(0, False, False, False, True, True)
     assert out.critical_marks == "both"
@@ -1038,8 +1038,8 @@ def _banded(bands: Mapping[str, Any]) -> Ruleset:
     assert problems == [] and compiled is not None
     config, found = KIND.compile(block, CompileContext(GENESYS.sheet))
     assert found == [] and config is not None and config.banded
-    resolution = dataclasses.replace(GENESYS.resolution, outcomes=compiled, config=config)
-    return dataclasses.replace(GENESYS, resolution=resolution)
+    resolution = replace(GENESYS.resolution, outcomes=compiled, config=config)
+    return replace(GENESYS, resolution=resolution)
 
 
 def test_bands_read_the_margin_and_markers_never_move_them() -> None:
@@ -1480,10 +1480,8 @@ def test_structure_alone_names_every_key() -> None:
 
 def test_a_config_refuses_what_it_does_not_have() -> None:
     with pytest.raises(UsageError):
-        dataclasses.replace(CONFIG, success="zz")
+        replace(CONFIG, success="zz")
     with pytest.raises(UsageError):
-        dataclasses.replace(
-            CONFIG, allow_own_upgrade=True, pool=dataclasses.replace(CONFIG.pool, upgrade=None)
-        )
+        replace(CONFIG, allow_own_upgrade=True, pool=replace(CONFIG.pool, upgrade=None))
     with pytest.raises(UsageError):
         SymbolCheck(CONFIG, ("nope",), 1)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib
 import io
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from dicebound.lesson import gm_lesson
 from dicebound.odds import check_odds
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Paid, pay
+from dicebound.values import replace
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "dicebound" / "data"
 PACKAGED = [(r, c) for r in packaged_rulesets() for c in packaged_characters(r)]

@@ -7,7 +7,6 @@ depend on the ruleset compiler; ``test_character.py`` reads the same fixture.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -51,6 +50,7 @@ from dicebound.sheet import (
     SheetView,
     pay,
 )
+from dicebound.values import replace
 
 
 def ref(source: Any, name: str | None = None, **kw: Any) -> ValueRef:
@@ -233,7 +233,7 @@ RS = Ruleset(
 
 def variant(**resolution: Any) -> Ruleset:
     """The fixture with some resolution keys changed."""
-    return dataclasses.replace(RS, resolution=dataclasses.replace(RS.resolution, **resolution))
+    return replace(RS, resolution=replace(RS.resolution, **resolution))
 
 
 IDENTITY = variant(ability_modifier=AbilityModifier("identity"))

@@ -29,7 +29,6 @@ This module is shared by every kind. The kind computes the number the bands read
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import field, replace
 from fractions import Fraction
 from itertools import accumulate
 from typing import Any, Literal, NamedTuple
@@ -37,7 +36,7 @@ from typing import Any, Literal, NamedTuple
 from dicebound.errors import UsageError
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.spec import Arr, Bool, Enum, Id, Int, Node, Obj, Str, describe
-from dicebound.values import frozen
+from dicebound.values import field, frozen, replace
 
 __all__ = [
     "BAND_KINDS",

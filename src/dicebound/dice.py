@@ -11,17 +11,24 @@ a d6 shows 5, 3, 5, 5. (``tests/test_dice.py`` checks them.)
 
 from __future__ import annotations
 
-import hashlib
-import secrets
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 from dicebound.errors import DiceError
 
 __all__ = ["DiceSource", "ForcedFaces", "SeededDice", "fresh_seed"]
 
 _SPAN = 1 << 64
-_sha256 = hashlib.sha256
+_SHA256: Callable[[bytes], Any] | None = None
+
+
+def _hash_function() -> Callable[[bytes], Any]:
+    """hashlib's SHA-256, imported the first time dice are seeded (odds never hash)."""
+    global _SHA256
+    from hashlib import sha256
+
+    _SHA256 = sha256
+    return sha256
 
 
 class DiceSource(Protocol):
@@ -32,20 +39,23 @@ class DiceSource(Protocol):
 
 def fresh_seed() -> str:
     """A new seed from the operating system's randomness, for a check given none."""
+    import secrets  # imported here: a process that never throws unseeded never pays for it
+
     return str(secrets.randbelow(10**12))
 
 
 class SeededDice:
     """The written-down seeded source. Deterministic for a given seed text."""
 
-    __slots__ = ("_draw", "seed")
+    __slots__ = ("_draw", "_sha256", "seed")
 
     def __init__(self, seed: str | int) -> None:
         self.seed = str(seed)
         self._draw = 0
+        self._sha256 = _SHA256 or _hash_function()
 
     def _next(self) -> int:
-        digest = hashlib.sha256(f"{self.seed}:{self._draw}".encode()).digest()
+        digest = self._sha256(f"{self.seed}:{self._draw}".encode()).digest()
         self._draw += 1
         return int.from_bytes(digest[:8], "big")
 
@@ -55,7 +65,7 @@ class SeededDice:
         limit = _SPAN - (_SPAN % sides)
         while True:
             # _next, written out: this runs for every die thrown
-            digest = _sha256(f"{self.seed}:{self._draw}".encode()).digest()
+            digest = self._sha256(f"{self.seed}:{self._draw}".encode()).digest()
             self._draw += 1
             x = int.from_bytes(digest[:8], "big")
             if x < limit:

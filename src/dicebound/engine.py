@@ -13,7 +13,6 @@ ask only, still owing a roll); nothing is thrown or paid for it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field, replace
 from typing import Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, band_value, read_band
@@ -29,7 +28,7 @@ from dicebound.sheet import Change, Character, PaymentRefused, SheetView, pay
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
 from dicebound.valuemaker import maker
-from dicebound.values import frozen
+from dicebound.values import field, frozen, replace
 
 __all__ = [
     "CheckFailure",

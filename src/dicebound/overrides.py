@@ -28,7 +28,6 @@ Readings where the page is silent:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -38,7 +37,7 @@ from dicebound.problems import Path, Problem, did_you_mean, render_path
 from dicebound.ruleset.model import Sheet, ValueRef
 from dicebound.ruleset.refs import VALUE_REF, RefScope, compile_ref
 from dicebound.ruleset.spec import Arr, Custom, Id, JsonSchema, Node, Obj, Str, describe
-from dicebound.values import frozen
+from dicebound.values import field, frozen
 
 __all__ = [
     "LOCKED_KEYS",
@@ -131,11 +130,11 @@ def _refuse(code: str, sentence: Callable[[str], str]) -> Custom:
     return Custom(check, schema)
 
 
-@dataclass
 class _Nullable(Node):
     """A key of ``set``: its kind's shape, or ``null`` to take the key away."""
 
-    node: Node
+    def __init__(self, node: Node) -> None:
+        self.node = node
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if value is not None:
@@ -145,11 +144,11 @@ class _Nullable(Node):
         return {"anyOf": [{"type": "null"}, self.node.schema()]}
 
 
-@dataclass
 class _SetNode(Node):
     """``set``: a non-empty object of the kind's unlocked keys."""
 
-    obj: Obj
+    def __init__(self, obj: Obj) -> None:
+        self.obj = obj
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         yield from self.obj.check(value, path)

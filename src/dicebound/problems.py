@@ -7,7 +7,6 @@ itself) renders as ``$``.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 
 from dicebound.values import frozen
@@ -52,6 +51,8 @@ class Problem:
 
 def did_you_mean(name: str, choices: Iterable[str]) -> str:
     """A short suffix suggesting the nearest known name, or ``""`` when none is close."""
+    import difflib  # only a refusal needs it
+
     pool = [c for c in choices if isinstance(c, str)]
     close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
     if not close:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from fractions import Fraction
 from typing import Literal
 
@@ -40,7 +39,7 @@ from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character
 from dicebound.tags.names import CheckTarget, resolve_target
 from dicebound.tags.parse import format_tag
-from dicebound.values import frozen
+from dicebound.values import frozen, replace
 
 __all__ = [
     "GROUP_TITLES",

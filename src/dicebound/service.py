@@ -18,7 +18,6 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any, Literal, TypeVar
@@ -62,7 +61,7 @@ from dicebound.store.models import (
 from dicebound.tags.parse import parse_tags
 from dicebound.teach import gm_text, sheet_summary
 from dicebound.throw import roll_json
-from dicebound.values import frozen
+from dicebound.values import frozen, replace
 from dicebound.views import card_json, paid_lines, problems_with_lines, report_json, sheet_state
 
 __all__ = [

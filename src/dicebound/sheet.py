@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import field
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
@@ -55,7 +54,7 @@ from dicebound.ruleset.model import (
     TrackLevel,
     ValueRef,
 )
-from dicebound.values import frozen
+from dicebound.values import field, frozen
 
 __all__ = [
     "MAX_EXTRA_PER_ROW",

@@ -10,9 +10,10 @@ classes with no ``__post_init__``, so nothing the constructor checks is skipped.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from dicebound.values import fields
 
 __all__ = ["maker"]
 
@@ -23,14 +24,13 @@ def maker(cls: type[T]) -> Callable[..., T]:
     """A builder of ``cls`` taking every field positionally, in field order.
 
     Raises:
-        TypeError: ``cls`` is not a frozen, slotted dataclass without ``__post_init__``.
+        TypeError: ``cls`` is not a ``@frozen`` value class without ``__post_init__``.
     """
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
-        raise TypeError(f"{cls.__name__} is not a frozen, slotted dataclass")
+    if "__value_fields__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__} is not a @frozen value class")
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} checks itself in __post_init__: use its constructor")
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    names = [f.name for f in fields(cls)]
     scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     for name in names:
         scope[f"_set_{name}"] = cls.__dict__[name].__set__

@@ -6,6 +6,7 @@
     dicebound odds  --ruleset R --character C [--json] 'TAG'
     dicebound rulesets
     dicebound schema
+    dicebound --version
     dicebound report --ruleset R --character C [--layer ID ...] [--html FILE]
 
 Exit 0 when everything resolved, 1 when a file or a tag was refused, 2 on a usage error.
@@ -15,33 +16,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
+from dicebound import __version__
 from dicebound.dice import fresh_seed
 from dicebound.edge.files import packaged_rulesets, read_character, read_ruleset, ruleset_text
-from dicebound.edge.save import save_live
-from dicebound.engine import CheckReport, CheckResult, PlayerChoices, ladder_in_force, resolve_text
 from dicebound.errors import (
     CharacterInvalid,
     DiceboundError,
     RulesetInvalid,
     UsageError,
 )
-from dicebound.jsontext import Unreadable, read_json
-from dicebound.lesson import gm_lesson
-from dicebound.odds import check_odds, fraction_text
-from dicebound.render.html import report_html
-from dicebound.render.text import render_text
-from dicebound.replay import replay_record
-from dicebound.report import build_report, report_text
-from dicebound.ruleset.compile import load_ruleset_text
-from dicebound.ruleset.schema import ruleset_json_schema
-from dicebound.sheet import Character
-from dicebound.throw import roll_json
-from dicebound.views import paid_lines
+
+if TYPE_CHECKING:
+    from dicebound.engine import CheckReport
+    from dicebound.sheet import Character
+
+# Each command imports what it alone needs, in its own function: a command's start is
+# part of its time, and `dicebound odds` need not load the renderer, the replayer, the
+# compiler or pathlib.
 
 __all__ = ["main"]
 
@@ -57,6 +53,7 @@ _DB_HELP = "sqlite:///FILE or postgresql+psycopg://... (DICEBOUND_DB)"
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dicebound", description="Resolve tabletop checks from a ruleset.")
+    parser.add_argument("--version", action="version", version=f"dicebound {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     validate = sub.add_parser("validate", help="check a ruleset file and list every problem")
@@ -146,6 +143,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.ruleset.compile import load_ruleset_text
+
     text, shown = ruleset_text(args.ruleset)
     try:
         ruleset = load_ruleset_text(text, capability_api=args.capability_api)
@@ -187,9 +186,13 @@ def _after(text: str) -> tuple[str, int]:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.engine import CheckResult, PlayerChoices, resolve_text
+    from dicebound.render.text import render_text
+    from dicebound.views import paid_lines
+
     ruleset = read_ruleset(args.ruleset)
     if args.save:
-        packaged = [c for c in args.character if not Path(c).is_file()]
+        packaged = [c for c in args.character if not os.path.isfile(c)]
         if packaged:
             raise UsageError(
                 f'--save writes character files, and "{packaged[0]}" is not a file: copy a '
@@ -223,6 +226,10 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 
 def _save(files: Sequence[str], party: Sequence[Character], report: CheckReport) -> None:
     """Write back each character a check changed; nothing at all when a tag failed."""
+    from pathlib import Path
+
+    from dicebound.edge.save import save_live
+
     if report.errors:
         sys.stderr.write("dicebound: nothing was saved, because a tag did not resolve.\n")
         return
@@ -234,10 +241,13 @@ def _save(files: Sequence[str], party: Sequence[Character], report: CheckReport)
 
 def _records(where: str) -> list[dict[str, Any]]:
     """The records a verify is asked about: check --json's output, one result, or a list."""
+    from dicebound.jsontext import Unreadable, read_json
+
     if where == "-":
         text = sys.stdin.read()
-    elif Path(where).is_file():
-        text = Path(where).read_text(encoding="utf-8", errors="replace")
+    elif os.path.isfile(where):
+        with open(where, encoding="utf-8", errors="replace") as f:
+            text = f.read()
     else:
         raise UsageError(f'"{where}" is not a record file (give a path, or - for standard input).')
     try:
@@ -253,6 +263,9 @@ def _records(where: str) -> list[dict[str, Any]]:
 
 
 def _verify(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.engine import ladder_in_force
+    from dicebound.replay import replay_record
+
     ruleset = read_ruleset(args.ruleset)
     character = read_character(ruleset, args.character)
     ladder_in_force(ruleset, args.layer)
@@ -280,6 +293,8 @@ def _verify(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _odds(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.odds import check_odds, fraction_text
+
     ruleset = read_ruleset(args.ruleset)
     character = read_character(ruleset, args.character)
     after = _after(args.after) if args.after is not None else None
@@ -298,6 +313,8 @@ def _odds(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _roll(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.throw import roll_json
+
     ruleset = read_ruleset(args.ruleset)
     body = roll_json(ruleset, args.dice, seed=args.seed if args.seed is not None else fresh_seed())
     if args.json:
@@ -309,6 +326,9 @@ def _roll(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _gm(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.engine import ladder_in_force
+    from dicebound.lesson import gm_lesson
+
     ruleset = read_ruleset(args.ruleset)
     ladder_in_force(ruleset, args.layer)  # an unknown layer is named before the character
     character = None
@@ -320,11 +340,18 @@ def _gm(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _schema(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.ruleset.schema import ruleset_json_schema
+
     out.write(json.dumps(ruleset_json_schema(), indent=2, ensure_ascii=False) + "\n")
     return 0
 
 
 def _report(args: argparse.Namespace, out: TextIO) -> int:
+    from pathlib import Path
+
+    from dicebound.render.html import report_html
+    from dicebound.report import build_report, report_text
+
     ruleset = read_ruleset(args.ruleset)
     character = read_character(ruleset, args.character)
     report = build_report(ruleset, character, layers=args.layer)

@@ -6,14 +6,12 @@ character as ``<ruleset id>/<name>`` (or just ``<name>`` beside a packaged rules
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
+import os
 
 from dicebound.character import load_character
 from dicebound.errors import CharacterInvalid, UsageError
 from dicebound.jsontext import Unreadable, read_json
 from dicebound.problems import Problem, did_you_mean
-from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 
@@ -31,32 +29,65 @@ MAX_CHARACTER_BYTES = 64 * 1024
 """A character file's largest size (Marinara's sheet cap), refused past it."""
 
 
-def _data() -> resources.abc.Traversable:
-    return resources.files("dicebound.data")
+_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+"""The packaged data folder, where dicebound is installed as files (it nearly always is:
+importlib.resources, slow to import, reads it only from an install that is not)."""
+
+
+def _data_names(folder: str) -> list[str] | None:
+    """The names of the ``.json`` files of a packaged data folder; None if it is none."""
+    if os.path.isdir(_DATA):
+        where = os.path.join(_DATA, folder)
+        names = os.listdir(where) if os.path.isdir(where) else None
+    else:
+        from importlib import resources
+
+        traversable = resources.files("dicebound.data").joinpath(*folder.split("/"))
+        names = [p.name for p in traversable.iterdir()] if traversable.is_dir() else None
+    if names is None:
+        return None
+    return sorted(name[:-5] for name in names if name.endswith(".json"))
+
+
+def _data_text(file: str) -> str:
+    """The text of a packaged data file (``rulesets/<id>.json`` and the like)."""
+    if os.path.isdir(_DATA):
+        with open(os.path.join(_DATA, file), encoding="utf-8") as f:
+            return f.read()
+    from importlib import resources
+
+    return resources.files("dicebound.data").joinpath(*file.split("/")).read_text("utf-8")
+
+
+def _file_text(where: str) -> tuple[str, str] | None:
+    """A file's text (undecodable bytes replaced) and the name to show, if it is a file."""
+    if not os.path.isfile(where):
+        return None
+    from pathlib import Path  # a file named by the user: the name shown as Path shows it
+
+    path = Path(where)
+    return path.read_text(encoding="utf-8", errors="replace"), str(path)
 
 
 def packaged_rulesets() -> list[str]:
     """The ids of the rulesets shipped with dicebound."""
-    folder = _data() / "rulesets"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    return _data_names("rulesets") or []
 
 
 def packaged_characters(ruleset_id: str) -> list[str]:
     """The names of the characters shipped for a packaged ruleset."""
-    folder = _data() / "characters" / ruleset_id
-    if not folder.is_dir():
+    if not ruleset_id or "/" in ruleset_id or "\\" in ruleset_id or ruleset_id in (".", ".."):
         return []
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    return _data_names(f"characters/{ruleset_id}") or []
 
 
 def ruleset_text(where: str) -> tuple[str, str]:
     """The text of a ruleset file or packaged ruleset, and the name to show for it."""
-    path = Path(where)
-    if path.is_file():
-        return path.read_text(encoding="utf-8", errors="replace"), str(path)
+    from_file = _file_text(where)
+    if from_file is not None:
+        return from_file
     if where in packaged_rulesets():
-        text = (_data() / "rulesets" / f"{where}.json").read_text(encoding="utf-8")
-        return text, where
+        return _data_text(f"rulesets/{where}.json"), where
     hint = did_you_mean(where, packaged_rulesets())
     raise UsageError(
         f'"{where}" is neither a ruleset file nor a packaged ruleset '
@@ -67,18 +98,30 @@ def ruleset_text(where: str) -> tuple[str, str]:
 def read_ruleset(where: str, capability_api: str | None = None) -> Ruleset:
     """Import a ruleset file or a packaged ruleset by id.
 
+    A ruleset compiled before is read back from the on-disk cache of compiled
+    rulesets (``dicebound.edge.ruleset_cache``: keyed by the text, dicebound's
+    version and source; ``DICEBOUND_NO_CACHE=1`` switches it off).
+
     Raises:
         RulesetInvalid: the file's problems. UsageError: nothing found there.
     """
+    from dicebound.edge.ruleset_cache import cached_ruleset
+
     text, _ = ruleset_text(where)
+    return cached_ruleset(text, capability_api, _compile_text)
+
+
+def _compile_text(text: str, capability_api: str | None) -> Ruleset:
+    from dicebound.ruleset.compile import load_ruleset_text
+
     return load_ruleset_text(text, capability_api=capability_api)
 
 
 def read_character(ruleset: Ruleset, where: str) -> Character:
     """Load a character file, or a packaged character of a packaged ruleset."""
-    path = Path(where)
-    if path.is_file():
-        text = path.read_text(encoding="utf-8", errors="replace")
+    from_file = _file_text(where)
+    if from_file is not None:
+        text = from_file[0]
     else:
         ruleset_id, _, name = where.rpartition("/")
         ruleset_id = ruleset_id or ruleset.id
@@ -87,7 +130,7 @@ def read_character(ruleset: Ruleset, where: str) -> Character:
             hint = did_you_mean(name, names)
             shipped = f" (packaged for {ruleset_id}: {', '.join(names)})" if names else ""
             raise UsageError(f'"{where}" is not a character file{shipped}.{hint}')
-        text = (_data() / "characters" / ruleset_id / f"{name}.json").read_text(encoding="utf-8")
+        text = _data_text(f"characters/{ruleset_id}/{name}.json")
     size = len(text.encode("utf-8", errors="replace"))
     if size > MAX_CHARACTER_BYTES:
         raise CharacterInvalid(

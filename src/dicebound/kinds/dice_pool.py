@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeVar
@@ -57,7 +56,7 @@ from dicebound.ruleset.spec import (
 )
 from dicebound.spend import Reroll, Spend, buy, compile_spends, parse_spend, spend_node
 from dicebound.tags.names import normalize
-from dicebound.values import frozen
+from dicebound.values import field, frozen
 
 __all__ = [
     "KIND",

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
@@ -67,7 +66,7 @@ from dicebound.ruleset.spec import (
     Str,
     describe,
 )
-from dicebound.values import frozen
+from dicebound.values import field, frozen
 
 __all__ = [
     "KIND",

@@ -64,7 +64,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
@@ -79,7 +78,7 @@ from dicebound.ruleset.model import Field, LadderStep
 from dicebound.ruleset.spec import Arr, Custom, Id, Int, JsonSchema, Node, Obj, Str
 from dicebound.sheet import SheetView
 from dicebound.tags.names import normalize
-from dicebound.values import frozen
+from dicebound.values import field, frozen
 
 __all__ = [
     "CAPABILITY_VERSION",

@@ -69,7 +69,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 from urllib.parse import unquote
@@ -101,7 +100,7 @@ from dicebound.ruleset.spec import (
 )
 from dicebound.spend import Spend, buy, compile_spends, parse_spend, spend_node
 from dicebound.tags.names import normalize
-from dicebound.values import frozen
+from dicebound.values import field, frozen
 
 __all__ = [
     "KIND",

@@ -10,7 +10,6 @@ never crashes the compiler and one fault is reported once. Every problem is coll
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 import sys
@@ -59,6 +58,7 @@ from dicebound.ruleset.model import (
 from dicebound.ruleset.refs import LIVE_READS, RefScope, compile_ref, describe_chain, trace
 from dicebound.ruleset.schema import MAX_RULESET_BYTES, NOT_PLAYED, ruleset_node
 from dicebound.ruleset.spec import ID_PATTERN, describe, is_int, is_number
+from dicebound.values import replace
 
 __all__ = ["compile_ruleset", "load_ruleset_text"]
 
@@ -399,7 +399,7 @@ class _Builder:
             Section(str(item["id"]), str(item["label"]), _untrained(item.get("untrained")))
             for _, item, _ in self.items(s.get("sections"), (*at, "sections"))
         )
-        self.sheet = dataclasses.replace(self.sheet, sections=sections)
+        self.sheet = replace(self.sheet, sections=sections)
         abilities = tuple(
             self.ability(item, here)
             for _, item, here in self.items(s.get("abilities"), (*at, "abilities"))
@@ -432,7 +432,7 @@ class _Builder:
             self.skill(item, here, "save")
             for _, item, here in self.items(s.get("saves"), (*at, "saves"))
         )
-        self.sheet = dataclasses.replace(
+        self.sheet = replace(
             self.sheet,
             abilities=abilities,
             fields=fields,
@@ -451,16 +451,16 @@ class _Builder:
             self.track_shell(item, here)
             for _, item, here in self.items(self.live_raw.get("tracks"), (*live, "tracks"))
         )
-        self.sheet = dataclasses.replace(self.sheet, pools=pools, tracks=tracks)
+        self.sheet = replace(self.sheet, pools=pools, tracks=tracks)
         self.build_derived()
         self.check_tiers_and_bonus()
         # The maxima and caps read derived values, so they compile once those exist.
-        self.sheet = dataclasses.replace(
+        self.sheet = replace(
             self.sheet,
             skills=tuple(self.with_cap(item, "skills") for item in self.sheet.skills),
             saves=tuple(self.with_cap(item, "saves") for item in self.sheet.saves),
         )
-        self.sheet = dataclasses.replace(
+        self.sheet = replace(
             self.sheet,
             pools=tuple(self.with_max(p, "pools") for p in self.sheet.pools),
             tracks=tuple(self.with_max(t, "tracks") for t in self.sheet.tracks),
@@ -862,7 +862,7 @@ class _Builder:
                 enum_table=MappingProxyType(enum_table),
                 default=_num(item.get("default", 0)),
             )
-            self.sheet = dataclasses.replace(self.sheet, derived=(*self.sheet.derived, derived))
+            self.sheet = replace(self.sheet, derived=(*self.sheet.derived, derived))
 
     def enum_table(
         self, item: dict[str, Any], here: Path
@@ -914,7 +914,7 @@ class _Builder:
         if not isinstance(raw, dict):
             return item
         cap = self.ref(raw, ("sheet", group, index, "cap"))
-        return dataclasses.replace(item, cap=cap)
+        return replace(item, cap=cap)
 
     def with_max(self, item: Any, group: str) -> Any:
         index = self.index_of(self.live_raw.get(group), item.id)
@@ -922,7 +922,7 @@ class _Builder:
         if not isinstance(raw, dict):
             return item
         top = self.ref(raw, ("sheet", "live", group, index, "max"))
-        return dataclasses.replace(item, max=top if top is not None else _PLACEHOLDER)
+        return replace(item, max=top if top is not None else _PLACEHOLDER)
 
     @staticmethod
     def index_of(items: object, ident: str) -> int:
@@ -1050,7 +1050,7 @@ class _Builder:
                     "min-above-max",
                     f"{lo} is above max {hi}; the bonus runs from min to max.",
                 )
-        self.sheet = dataclasses.replace(
+        self.sheet = replace(
             self.sheet, skill_tiers=tiers[0], save_tiers=tiers[1], bonus_min=lo, bonus_max=hi
         )
 

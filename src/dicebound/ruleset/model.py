@@ -8,10 +8,9 @@ a later stage (teaching the Game Master, unplayed blocks) needs it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
 from typing import Any, Literal
 
-from dicebound.values import frozen
+from dicebound.values import field, frozen
 
 __all__ = [
     "Ability",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dicebound.bands import OUTCOMES
@@ -171,7 +170,6 @@ def _no_quote(node: Str) -> Custom:
     return Custom(check, json)
 
 
-@dataclass
 class Tagged(Node):
     """An object whose shape one key picks: a field's ``type``, a derived value's ``op``.
 
@@ -179,8 +177,9 @@ class Tagged(Node):
     tag is one problem at the tag, with a "did you mean".
     """
 
-    tag: str
-    options: Mapping[str, Node]
+    def __init__(self, tag: str, options: Mapping[str, Node]) -> None:
+        self.tag = tag
+        self.options = options
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, dict):

@@ -13,7 +13,6 @@ import abc
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from dicebound.problems import Path, Problem, did_you_mean
@@ -115,10 +114,10 @@ def _wrong_type(path: Path, wanted: str, value: object) -> Problem:
     return Problem(path, "wrong-type", f"must be {wanted}, not {describe(value)}.")
 
 
-@dataclass
 class Int(Node):
-    lo: int | None = None
-    hi: int | None = None
+    def __init__(self, lo: int | None = None, hi: int | None = None) -> None:
+        self.lo = lo
+        self.hi = hi
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not is_int(value):
@@ -139,11 +138,13 @@ class Int(Node):
         return out
 
 
-@dataclass
 class Num(Node):
-    lo: float | None = None
-    hi: float | None = None
-    above: float | None = None
+    def __init__(
+        self, lo: float | None = None, hi: float | None = None, above: float | None = None
+    ) -> None:
+        self.lo = lo
+        self.hi = hi
+        self.above = above
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not is_number(value):
@@ -168,7 +169,6 @@ class Num(Node):
         return out
 
 
-@dataclass
 class Bool(Node):
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, bool):
@@ -178,15 +178,22 @@ class Bool(Node):
         return {"type": "boolean"}
 
 
-@dataclass
 class Str(Node):
     """A string. ``one_line`` applies the text hygiene every model-facing text follows."""
 
-    lo: int = 1
-    hi: int | None = None
-    pattern: str | None = None
-    pattern_says: str = ""
-    one_line: bool = True
+    def __init__(
+        self,
+        lo: int = 1,
+        hi: int | None = None,
+        pattern: str | None = None,
+        pattern_says: str = "",
+        one_line: bool = True,
+    ) -> None:
+        self.lo = lo
+        self.hi = hi
+        self.pattern = pattern
+        self.pattern_says = pattern_says
+        self.one_line = one_line
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, str):
@@ -245,9 +252,9 @@ def Kebab(hi: int = 80) -> Str:  # noqa: N802
     )
 
 
-@dataclass
 class Enum(Node):
-    values: Sequence[object]
+    def __init__(self, values: Sequence[object]) -> None:
+        self.values = values
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if isinstance(value, bool) or value not in self.values:
@@ -263,9 +270,9 @@ class Enum(Node):
         return {"enum": list(self.values)}
 
 
-@dataclass
 class Const(Node):
-    value: object
+    def __init__(self, value: object) -> None:
+        self.value = value
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if isinstance(value, bool) != isinstance(self.value, bool) or value != self.value:
@@ -277,13 +284,20 @@ class Const(Node):
         return {"const": self.value}
 
 
-@dataclass
 class Arr(Node):
-    item: Node
-    lo: int = 0
-    hi: int | None = None
-    unique_key: str | None = None  # e.g. "id": items must not repeat it
-    noun: str = "item"
+    def __init__(
+        self,
+        item: Node,
+        lo: int = 0,
+        hi: int | None = None,
+        unique_key: str | None = None,
+        noun: str = "item",
+    ) -> None:
+        self.item = item
+        self.lo = lo
+        self.hi = hi
+        self.unique_key = unique_key  # e.g. "id": items must not repeat it
+        self.noun = noun
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, list):
@@ -322,17 +336,26 @@ class Arr(Node):
         return out
 
 
-@dataclass
 class Obj(Node):
     """A strict object. ``required`` keys must be present; others are optional."""
 
-    props: Mapping[str, Node]
-    required: Sequence[str] = ()
-    at_least_one: Sequence[str] = ()
-    exactly_one: Sequence[str] = ()
-    root: bool = False  # the document root also allows "$schema"
-    extra: Node | None = None  # a node for keys not in props (then any key is allowed)
-    key_pattern: str | None = None
+    def __init__(
+        self,
+        props: Mapping[str, Node],
+        required: Sequence[str] = (),
+        at_least_one: Sequence[str] = (),
+        exactly_one: Sequence[str] = (),
+        root: bool = False,
+        extra: Node | None = None,
+        key_pattern: str | None = None,
+    ) -> None:
+        self.props = props
+        self.required = required
+        self.at_least_one = at_least_one
+        self.exactly_one = exactly_one
+        self.root = root  # the document root also allows "$schema"
+        self.extra = extra  # a node for keys not in props (then any key is allowed)
+        self.key_pattern = key_pattern
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, dict):
@@ -392,13 +415,13 @@ class Obj(Node):
         return out
 
 
-@dataclass
 class Map(Node):
     """An object used as a map from ids to values."""
 
-    value: Node
-    hi: int | None = None
-    key_pattern: str | None = None
+    def __init__(self, value: Node, hi: int | None = None, key_pattern: str | None = None) -> None:
+        self.value = value
+        self.hi = hi
+        self.key_pattern = key_pattern
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, dict):
@@ -420,13 +443,18 @@ class Map(Node):
         return out
 
 
-@dataclass
 class OneOf(Node):
     """Alternatives told apart by ``pick``, which names the option for a value (or None)."""
 
-    options: Mapping[str, Node]
-    pick: Callable[[object], str | None]
-    wanted: str = "one of the allowed shapes"
+    def __init__(
+        self,
+        options: Mapping[str, Node],
+        pick: Callable[[object], str | None],
+        wanted: str = "one of the allowed shapes",
+    ) -> None:
+        self.options = options
+        self.pick = pick
+        self.wanted = wanted
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         name = self.pick(value)
@@ -439,11 +467,11 @@ class OneOf(Node):
         return {"anyOf": [n.schema() for n in self.options.values()]}
 
 
-@dataclass
 class Loose(Node):
     """A block accepted and kept but not played: only its JSON type is checked."""
 
-    json_type: str = "object"
+    def __init__(self, json_type: str = "object") -> None:
+        self.json_type = json_type
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         wanted = {"object": dict, "array": list}[self.json_type]
@@ -456,12 +484,14 @@ class Loose(Node):
         return {"type": self.json_type}
 
 
-@dataclass
 class Custom(Node):
     """A node whose check is a function (for shapes like ``[[n, v], ...]``)."""
 
-    fn: Callable[[object, Path], Iterator[Problem]]
-    json: JsonSchema = field(default_factory=dict)
+    def __init__(
+        self, fn: Callable[[object, Path], Iterator[Problem]], json: JsonSchema | None = None
+    ) -> None:
+        self.fn = fn
+        self.json: JsonSchema = {} if json is None else json
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         yield from self.fn(value, path)
