@@ -20,14 +20,41 @@ KIND_MODULES = {
 }
 
 
-def _modules_after(code: str) -> set[str]:
-    """The dicebound modules a fresh interpreter holds after running ``code``."""
+# Standard-library modules that cost a fresh process milliseconds each to import, and
+# that reading a packaged ruleset and asking its odds has no need of: dataclasses (which
+# imports inspect), pathlib, hashlib (OpenSSL), secrets, difflib, importlib.resources.
+HEAVY_STDLIB = (
+    "dataclasses",
+    "inspect",
+    "pathlib",
+    "hashlib",
+    "secrets",
+    "difflib",
+    "importlib.resources",
+)
+
+FIVE_E_ODDS = (
+    "import dicebound, dicebound.edge.files as f\n"
+    "r = f.read_ruleset('dnd5e-srd')\n"
+    "c = f.read_character(r, 'mira')\n"
+    'dicebound.check_odds(r, c, \'skill="Stealth" dc="15" mode="advantage"\')'
+)
+
+
+def _modules_after(code: str, prefix: str = "dicebound") -> set[str]:
+    """The modules named ``prefix...`` a fresh interpreter holds after running ``code``."""
     script = (
         f"{code}\nimport json, sys\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('dicebound'))))"
+        f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({prefix!r}))))"
     )
     out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True)
     return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+def test_reading_a_packaged_ruleset_and_its_odds_import_nothing_heavy() -> None:
+    for code in (FIVE_E_ODDS, "import dicebound.edge.cli"):
+        loaded = _modules_after(code, prefix="")
+        assert not loaded & set(HEAVY_STDLIB), code
 
 
 def test_import_dicebound_loads_no_kind() -> None:
@@ -36,12 +63,7 @@ def test_import_dicebound_loads_no_kind() -> None:
 
 
 def test_a_ruleset_and_its_odds_load_only_the_kind_it_names() -> None:
-    loaded = _modules_after(
-        "import dicebound, dicebound.edge.files as f\n"
-        "r = f.read_ruleset('dnd5e-srd')\n"
-        "c = f.read_character(r, 'mira')\n"
-        'dicebound.check_odds(r, c, \'skill="Stealth" dc="15" mode="advantage"\')'
-    )
+    loaded = _modules_after(FIVE_E_ODDS)
     assert KIND_MODULES["dice-sum"] in loaded
     assert not loaded & (set(KIND_MODULES.values()) - {KIND_MODULES["dice-sum"]})
 

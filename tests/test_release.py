@@ -83,6 +83,13 @@ def test_python_dash_m_dicebound_is_the_command_line() -> None:
         [sys.executable, "-m", "dicebound"], capture_output=True, text=True, check=False
     )
     assert usage.returncode == 2 and "usage: dicebound" in usage.stderr
+    version = subprocess.run(
+        [sys.executable, "-m", "dicebound", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (version.returncode, version.stdout) == (0, f"dicebound {dicebound.__version__}\n")
 
 
 @pytest.mark.release
@@ -151,6 +158,8 @@ def test_the_built_wheel_installs_into_a_fresh_venv_and_runs_the_quick_start(
         assert ran.returncode == 0, ran.stderr
         assert ran.stdout.startswith('[skill_check: skill="Stealth" dc="15" rolls="')
         assert "Stealth check — Mira Quickfoot" in ran.stdout
+        shown = subprocess.run([*command, "--version"], capture_output=True, text=True, check=False)
+        assert shown.stdout == f"dicebound {dicebound.__version__}\n"
     installed = subprocess.run(
         [
             str(python),
