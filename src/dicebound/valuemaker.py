@@ -1,11 +1,11 @@
 """A quicker way to build the frozen values a check makes every time it is thrown.
 
-A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``; for
-a slotted class, setting each slot through its own descriptor does the same at about
-half the cost. ``maker(cls)`` gives a function that takes every field positionally,
-in the class's field order, and builds the value that way. It is for the few values
-the check's hot path builds (the result, the tag match, the report), and only for
-classes with no ``__post_init__``, so nothing the constructor checks is skipped.
+A ``@frozen`` class's ``__init__`` takes keywords and fills defaults; ``maker(cls)``
+gives a function that takes every field positionally, in the class's field order, and
+sets each slot through its own descriptor with nothing else around it. It is for the
+few values the check's hot path builds (the result, the tag match, the report), and
+only for classes with no ``__post_init__``, so nothing the constructor checks is
+skipped.
 """
 
 from __future__ import annotations
