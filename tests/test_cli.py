@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from pathlib import Path
@@ -207,3 +208,54 @@ def test_a_key_written_twice_in_a_character_file_is_refused(
     )
     assert code == 1
     assert 'name: "name" is written twice' in capsys.readouterr().err
+
+
+COMMAND_LINES = [
+    ["validate", "dnd5e-srd", "--json"],
+    ["check", "--ruleset", "dnd5e-srd", "--character", "mira", "--seed", "4", "TEXT"],
+    ["odds", "--ruleset", "dnd5e-srd", "--character", "mira", "--layer", "x", "TAG"],
+    ["roll", "--ruleset", "genesys", "2 ability"],
+    ["gm", "--ruleset", "blades", "--skill", "Prowl"],
+    ["rulesets"],
+    ["serve", "--port", "9"],
+    ["mcp", "--game", "g"],
+    ["db", "new-game", "--name", "n", "--ruleset", "r", "--version", "2"],
+    ["verify", "-", "--ruleset", "r", "--character", "c"],
+    ["schema"],
+    ["report", "--ruleset", "r", "--character", "c", "--html", "out.html"],
+]
+
+
+@pytest.mark.parametrize("argv", COMMAND_LINES, ids=[a[0] for a in COMMAND_LINES])
+def test_the_parser_of_one_command_reads_its_line_as_the_whole_parser_does(
+    argv: list[str],
+) -> None:
+    # main builds only the command it runs (argparse is slow to build all twelve)
+    from dicebound.edge.cli import _COMMANDS, _parser
+
+    assert argv[0] in _COMMANDS
+    whole, one = _parser(), _parser(argv[0])
+    assert one.parse_args(argv) == whole.parse_args(argv)
+    helps = []
+    for parser in (whole, one):
+        out = io.StringIO()
+        with pytest.raises(SystemExit), contextlib.redirect_stdout(out):
+            parser.parse_args([argv[0], "--help"])
+        helps.append(out.getvalue())
+    assert helps[0] == helps[1] and "usage: dicebound " + argv[0] in helps[0]
+
+
+def test_every_command_is_listed_by_help_and_the_version_is_shown(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import dicebound
+    from dicebound.edge.cli import _COMMANDS
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    listed = capsys.readouterr().out
+    assert all(command in listed for command in _COMMANDS)
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"dicebound {dicebound.__version__}\n"

@@ -48,97 +48,127 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"dicebound: {message}\n")
 
 
+_COMMANDS = (
+    "validate",
+    "check",
+    "odds",
+    "roll",
+    "gm",
+    "rulesets",
+    "serve",
+    "mcp",
+    "db",
+    "verify",
+    "schema",
+    "report",
+)
+"""Every command, in the order ``--help`` lists them."""
+
 _DB_HELP = "sqlite:///FILE or postgresql+psycopg://... (DICEBOUND_DB)"
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only``, just that command's arguments (argparse
+    takes milliseconds to make each command's, and one call runs one command)."""
     parser = _Parser(prog="dicebound", description="Resolve tabletop checks from a ruleset.")
     parser.add_argument("--version", action="version", version=f"dicebound {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    validate = sub.add_parser("validate", help="check a ruleset file and list every problem")
-    validate.add_argument("ruleset", help="a ruleset file, or a packaged ruleset's id")
-    validate.add_argument("--capability-api", metavar="V", help="check as a packaged ruleset")
-    validate.add_argument("--json", action="store_true", help="print JSON")
+    if only in (None, "validate"):
+        validate = sub.add_parser("validate", help="check a ruleset file and list every problem")
+        validate.add_argument("ruleset", help="a ruleset file, or a packaged ruleset's id")
+        validate.add_argument("--capability-api", metavar="V", help="check as a packaged ruleset")
+        validate.add_argument("--json", action="store_true", help="print JSON")
 
-    check = sub.add_parser("check", help="resolve every [skill_check: ...] tag in a text")
-    check.add_argument("--ruleset", required=True)
-    check.add_argument("--character", action="append", required=True, default=None)
-    check.add_argument("--layer", action="append", default=[])
-    dice = check.add_mutually_exclusive_group()
-    dice.add_argument("--seed", help="replay: the same seed gives the same record")
-    dice.add_argument("--faces", help="force the faces, in throw order: 5,1,6")
-    check.add_argument("--after", metavar="POOL:N", help="spend after the roll (step-pool)")
-    check.add_argument("--choose", choices=("fail", "succeed"), help="settle an open choice")
-    check.add_argument("--json", action="store_true")
-    check.add_argument(
-        "--save",
-        action="store_true",
-        help="write each character's new live state back to its file (atomically)",
-    )
-    check.add_argument("text")
+    if only in (None, "check"):
+        check = sub.add_parser("check", help="resolve every [skill_check: ...] tag in a text")
+        check.add_argument("--ruleset", required=True)
+        check.add_argument("--character", action="append", required=True, default=None)
+        check.add_argument("--layer", action="append", default=[])
+        dice = check.add_mutually_exclusive_group()
+        dice.add_argument("--seed", help="replay: the same seed gives the same record")
+        dice.add_argument("--faces", help="force the faces, in throw order: 5,1,6")
+        check.add_argument("--after", metavar="POOL:N", help="spend after the roll (step-pool)")
+        check.add_argument("--choose", choices=("fail", "succeed"), help="settle an open choice")
+        check.add_argument("--json", action="store_true")
+        check.add_argument(
+            "--save",
+            action="store_true",
+            help="write each character's new live state back to its file (atomically)",
+        )
+        check.add_argument("text")
 
-    odds = sub.add_parser("odds", help="the exact chance of every outcome of a check")
-    odds.add_argument("--ruleset", required=True)
-    odds.add_argument("--character", required=True)
-    odds.add_argument("--layer", action="append", default=[])
-    odds.add_argument("--after", metavar="POOL:N")
-    odds.add_argument("--json", action="store_true")
-    odds.add_argument("tag")
+    if only in (None, "odds"):
+        odds = sub.add_parser("odds", help="the exact chance of every outcome of a check")
+        odds.add_argument("--ruleset", required=True)
+        odds.add_argument("--character", required=True)
+        odds.add_argument("--layer", action="append", default=[])
+        odds.add_argument("--after", metavar="POOL:N")
+        odds.add_argument("--json", action="store_true")
+        odds.add_argument("tag")
 
-    roll = sub.add_parser("roll", help="throw a symbol pool's dice by name")
-    roll.add_argument("--ruleset", required=True)
-    roll.add_argument("--seed", help="replay: the same seed gives the same throw")
-    roll.add_argument("--json", action="store_true")
-    roll.add_argument("dice", help="such as: 2 ability 1 proficiency vs 2 difficulty")
+    if only in (None, "roll"):
+        roll = sub.add_parser("roll", help="throw a symbol pool's dice by name")
+        roll.add_argument("--ruleset", required=True)
+        roll.add_argument("--seed", help="replay: the same seed gives the same throw")
+        roll.add_argument("--json", action="store_true")
+        roll.add_argument("dice", help="such as: 2 ability 1 proficiency vs 2 difficulty")
 
-    gm = sub.add_parser("gm", help="the text the Game Master is taught for a ruleset")
-    gm.add_argument("--ruleset", required=True)
-    gm.add_argument("--character", help="show this character's chance at every step")
-    gm.add_argument("--skill", help="the check the chances are for (default: the first skill)")
-    gm.add_argument("--layer", action="append", default=[])
+    if only in (None, "gm"):
+        gm = sub.add_parser("gm", help="the text the Game Master is taught for a ruleset")
+        gm.add_argument("--ruleset", required=True)
+        gm.add_argument("--character", help="show this character's chance at every step")
+        gm.add_argument("--skill", help="the check the chances are for (default: the first skill)")
+        gm.add_argument("--layer", action="append", default=[])
 
-    sub.add_parser("rulesets", help="list the rulesets shipped with dicebound")
+    if only in (None, "rulesets"):
+        sub.add_parser("rulesets", help="list the rulesets shipped with dicebound")
 
-    serve = sub.add_parser("serve", help="run the HTTP service (the [serve] extra)")
-    serve.add_argument("--db", help=_DB_HELP)
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    if only in (None, "serve"):
+        serve = sub.add_parser("serve", help="run the HTTP service (the [serve] extra)")
+        serve.add_argument("--db", help=_DB_HELP)
+        serve.add_argument("--host", default="127.0.0.1")
+        serve.add_argument("--port", type=int, default=8000)
 
-    mcp = sub.add_parser("mcp", help="serve the Game Master's MCP tools over stdio")
-    mcp.add_argument("--db", help=_DB_HELP)
-    mcp.add_argument("--game", required=True, help="the game's id (see db new-game)")
+    if only in (None, "mcp"):
+        mcp = sub.add_parser("mcp", help="serve the Game Master's MCP tools over stdio")
+        mcp.add_argument("--db", help=_DB_HELP)
+        mcp.add_argument("--game", required=True, help="the game's id (see db new-game)")
 
-    db = sub.add_parser("db", help="the service's store")
-    db_sub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
-    upgrade = db_sub.add_parser("upgrade", help="create or migrate the store's schema")
-    upgrade.add_argument("--db", help=_DB_HELP)
-    new_game = db_sub.add_parser("new-game", help="make a game in the store; prints its token")
-    new_game.add_argument("--db", help=_DB_HELP)
-    new_game.add_argument("--name", required=True, help="the game's name")
-    new_game.add_argument("--ruleset", required=True, help="a packaged or stored ruleset id")
-    new_game.add_argument("--version", type=int, help="the ruleset's version (default: newest)")
-    new_game.add_argument("--layer", action="append", default=[], help="a layer to play")
-    new_game.add_argument(
-        "--character", action="append", default=[], help="a character file to put (repeat)"
-    )
+    if only in (None, "db"):
+        db = sub.add_parser("db", help="the service's store")
+        db_sub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
+        upgrade = db_sub.add_parser("upgrade", help="create or migrate the store's schema")
+        upgrade.add_argument("--db", help=_DB_HELP)
+        new_game = db_sub.add_parser("new-game", help="make a game in the store; prints its token")
+        new_game.add_argument("--db", help=_DB_HELP)
+        new_game.add_argument("--name", required=True, help="the game's name")
+        new_game.add_argument("--ruleset", required=True, help="a packaged or stored ruleset id")
+        new_game.add_argument("--version", type=int, help="the ruleset's version (default: newest)")
+        new_game.add_argument("--layer", action="append", default=[], help="a layer to play")
+        new_game.add_argument(
+            "--character", action="append", default=[], help="a character file to put (repeat)"
+        )
 
-    verify = sub.add_parser("verify", help="replay a record from its seed: does it match?")
-    verify.add_argument(
-        "record", help="a record JSON file (check --json's output or one result); - reads stdin"
-    )
-    verify.add_argument("--ruleset", required=True)
-    verify.add_argument("--character", required=True, help="the roller as they stood before")
-    verify.add_argument("--layer", action="append", default=[])
-    verify.add_argument("--json", action="store_true")
+    if only in (None, "verify"):
+        verify = sub.add_parser("verify", help="replay a record from its seed: does it match?")
+        verify.add_argument(
+            "record", help="a record JSON file (check --json's output or one result); - reads stdin"
+        )
+        verify.add_argument("--ruleset", required=True)
+        verify.add_argument("--character", required=True, help="the roller as they stood before")
+        verify.add_argument("--layer", action="append", default=[])
+        verify.add_argument("--json", action="store_true")
 
-    sub.add_parser("schema", help="print the JSON Schema (draft-07) of a ruleset file")
+    if only in (None, "schema"):
+        sub.add_parser("schema", help="print the JSON Schema (draft-07) of a ruleset file")
 
-    report = sub.add_parser("report", help="every check's chance at every ladder step")
-    report.add_argument("--ruleset", required=True)
-    report.add_argument("--character", required=True)
-    report.add_argument("--layer", action="append", default=[])
-    report.add_argument("--html", metavar="FILE", help="also write the report as a web page")
+    if only in (None, "report"):
+        report = sub.add_parser("report", help="every check's chance at every ladder step")
+        report.add_argument("--ruleset", required=True)
+        report.add_argument("--character", required=True)
+        report.add_argument("--layer", action="append", default=[])
+        report.add_argument("--html", metavar="FILE", help="also write the report as a web page")
     return parser
 
 
@@ -367,7 +397,9 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = out or sys.stdout
-    args = _parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    only = given[0] if given and given[0] in _COMMANDS else None
+    args = _parser(only).parse_args(given)
     try:
         if args.command == "validate":
             return _validate(args, out)
