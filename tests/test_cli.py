@@ -259,3 +259,16 @@ def test_every_command_is_listed_by_help_and_the_version_is_shown(
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out == f"dicebound {dicebound.__version__}\n"
+
+
+@pytest.mark.parametrize("columns", ["", "0", "57", "120", "wide"])
+def test_help_is_as_wide_as_argparse_makes_it(
+    columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the formatter's width is read without shutil, exactly as shutil reads it
+    import shutil
+
+    from dicebound.edge.cli import _terminal_width
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert _terminal_width() == shutil.get_terminal_size().columns - 2

@@ -47,6 +47,27 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(2, f"dicebound: {message}\n")
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse makes a formatter for every argument it adds, and each one imports
+        # shutil for the terminal's width: the same width, read without shutil
+        return argparse.HelpFormatter(prog=self.prog, width=_terminal_width())
+
+
+def _terminal_width() -> int:
+    """What argparse's formatter reads through ``shutil.get_terminal_size``, less 2."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        stdout = sys.__stdout__
+        try:
+            columns = os.get_terminal_size(stdout.fileno()).columns if stdout else 0
+        except (ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns - 2
+
 
 _COMMANDS = (
     "validate",
