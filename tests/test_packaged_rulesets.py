@@ -165,3 +165,15 @@ def test_dicebound_rulesets_lists_every_packaged_ruleset() -> None:
     assert main(["rulesets"], out=out) == 0
     listed = [line.split()[0] for line in out.getvalue().splitlines() if line.strip()]
     assert sorted(listed) == RULESET_IDS
+
+
+@pytest.mark.parametrize("where", ["../rulesets/dnd5e-srd", "..", "./mira", "a/../../x"])
+def test_a_packaged_character_name_never_reaches_outside_its_folder(where: str) -> None:
+    from dicebound.edge.files import read_ruleset
+    from dicebound.errors import UsageError
+
+    ruleset = read_ruleset("dnd5e-srd")
+    for folder in ("..", ".", "dnd5e-srd/..", "../rulesets"):
+        assert packaged_characters(folder) == []
+    with pytest.raises(UsageError, match="is not a character file"):
+        read_character(ruleset, where)
