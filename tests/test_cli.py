@@ -231,9 +231,9 @@ def test_the_parser_of_one_command_reads_its_line_as_the_whole_parser_does(
     argv: list[str],
 ) -> None:
     # main builds only the command it runs (argparse is slow to build all twelve)
-    from dicebound.edge.cli import _COMMANDS, _parser
+    from dicebound.edge.cli import _RUNNERS, _parser
 
-    assert argv[0] in _COMMANDS
+    assert argv[0] in _RUNNERS
     whole, one = _parser(), _parser(argv[0])
     assert one.parse_args(argv) == whole.parse_args(argv)
     helps = []
@@ -249,12 +249,13 @@ def test_every_command_is_listed_by_help_and_the_version_is_shown(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     import dicebound
-    from dicebound.edge.cli import _COMMANDS
+    from dicebound.edge.cli import _RUNNERS
 
     with pytest.raises(SystemExit):
         main(["--help"])
     listed = capsys.readouterr().out
-    assert all(command in listed for command in _COMMANDS)
+    assert all(command in listed for command in _RUNNERS)
+    assert {line[0] for line in COMMAND_LINES} == set(_RUNNERS)  # each parsed and run
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0

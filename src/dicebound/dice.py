@@ -12,6 +12,7 @@ a d6 shows 5, 3, 5, 5. (``tests/test_dice.py`` checks them.)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any, Protocol
 
 from dicebound.errors import DiceError
@@ -19,15 +20,13 @@ from dicebound.errors import DiceError
 __all__ = ["DiceSource", "ForcedFaces", "SeededDice", "fresh_seed"]
 
 _SPAN = 1 << 64
-_SHA256: Callable[[bytes], Any] | None = None
 
 
+@cache
 def _hash_function() -> Callable[[bytes], Any]:
     """hashlib's SHA-256, imported the first time dice are seeded (odds never hash)."""
-    global _SHA256
     from hashlib import sha256
 
-    _SHA256 = sha256
     return sha256
 
 
@@ -52,7 +51,7 @@ class SeededDice:
     def __init__(self, seed: str | int) -> None:
         self.seed = str(seed)
         self._draw = 0
-        self._sha256 = _SHA256 or _hash_function()
+        self._sha256 = _hash_function()
 
     def _next(self) -> int:
         digest = self._sha256(f"{self.seed}:{self._draw}".encode()).digest()

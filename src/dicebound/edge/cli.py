@@ -18,7 +18,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from dicebound import __version__
@@ -68,22 +68,6 @@ def _terminal_width() -> int:
         columns = columns or 80
     return columns - 2
 
-
-_COMMANDS = (
-    "validate",
-    "check",
-    "odds",
-    "roll",
-    "gm",
-    "rulesets",
-    "serve",
-    "mcp",
-    "db",
-    "verify",
-    "schema",
-    "report",
-)
-"""Every command, in the order ``--help`` lists them."""
 
 _DB_HELP = "sqlite:///FILE or postgresql+psycopg://... (DICEBOUND_DB)"
 
@@ -415,48 +399,57 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _rulesets(args: argparse.Namespace, out: TextIO) -> int:
+    for ruleset_id in packaged_rulesets():
+        out.write(f"{ruleset_id}\n")
+    return 0
+
+
+def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.edge.serve import serve
+
+    return serve(args.db, args.host, args.port)
+
+
+def _mcp(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.edge.serve import mcp_stdio
+
+    return mcp_stdio(args.db, args.game)
+
+
+def _db(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.edge.serve import db_new_game, db_upgrade
+
+    if args.db_command == "new-game":
+        return db_new_game(args, out)
+    return db_upgrade(args.db, out)
+
+
+_RUNNERS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
+    "validate": _validate,
+    "check": _check,
+    "odds": _odds,
+    "roll": _roll,
+    "gm": _gm,
+    "rulesets": _rulesets,
+    "serve": _serve,
+    "mcp": _mcp,
+    "db": _db,
+    "verify": _verify,
+    "schema": _schema,
+    "report": _report,
+}
+"""What runs each command (the parser names the same commands, in ``--help``'s order)."""
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
     out = out or sys.stdout
     given = list(sys.argv[1:] if argv is None else argv)
-    only = given[0] if given and given[0] in _COMMANDS else None
+    only = given[0] if given and given[0] in _RUNNERS else None
     args = _parser(only).parse_args(given)
     try:
-        if args.command == "validate":
-            return _validate(args, out)
-        if args.command == "check":
-            return _check(args, out)
-        if args.command == "odds":
-            return _odds(args, out)
-        if args.command == "gm":
-            return _gm(args, out)
-        if args.command == "roll":
-            return _roll(args, out)
-        if args.command == "schema":
-            return _schema(args, out)
-        if args.command == "report":
-            return _report(args, out)
-        if args.command == "verify":
-            return _verify(args, out)
-        if args.command == "serve":
-            from dicebound.edge.serve import serve
-
-            return serve(args.db, args.host, args.port)
-        if args.command == "mcp":
-            from dicebound.edge.serve import mcp_stdio
-
-            return mcp_stdio(args.db, args.game)
-        if args.command == "db" and args.db_command == "new-game":
-            from dicebound.edge.serve import db_new_game
-
-            return db_new_game(args, out)
-        if args.command == "db":
-            from dicebound.edge.serve import db_upgrade
-
-            return db_upgrade(args.db, out)
-        for ruleset_id in packaged_rulesets():
-            out.write(f"{ruleset_id}\n")
-        return 0
+        return _RUNNERS[args.command](args, out)
     except (RulesetInvalid, CharacterInvalid) as exc:
         sys.stderr.write(f"dicebound: {exc}\n")
         return 1

@@ -7,6 +7,7 @@ character as ``<ruleset id>/<name>`` (or just ``<name>`` beside a packaged rules
 from __future__ import annotations
 
 import os
+from functools import cache
 
 from dicebound.character import load_character
 from dicebound.errors import CharacterInvalid, UsageError
@@ -34,9 +35,15 @@ _DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 importlib.resources, slow to import, reads it only from an install that is not)."""
 
 
+@cache
+def _installed_as_files() -> bool:
+    """Whether the packaged data is a folder on disk (looked at once per process)."""
+    return os.path.isdir(_DATA)
+
+
 def _data_names(folder: str) -> list[str] | None:
     """The names of the ``.json`` files of a packaged data folder; None if it is none."""
-    if os.path.isdir(_DATA):
+    if _installed_as_files():
         where = os.path.join(_DATA, folder)
         names = os.listdir(where) if os.path.isdir(where) else None
     else:
@@ -51,7 +58,7 @@ def _data_names(folder: str) -> list[str] | None:
 
 def _data_text(file: str) -> str:
     """The text of a packaged data file (``rulesets/<id>.json`` and the like)."""
-    if os.path.isdir(_DATA):
+    if _installed_as_files():
         with open(os.path.join(_DATA, file), encoding="utf-8") as f:
             return f.read()
     from importlib import resources
