@@ -12,7 +12,8 @@ packaged ruleset's check beside the d20 package rolling the same dice from a str
 Both sides get a fresh seed (dicebound) or fresh randomness (d20) per check. The two
 are timed in alternating rounds, so a busy machine slows both alike; each figure is
 the best round. The inner parts of a check (lexing the text, preparing the tag,
-throwing the dice, writing the record) are timed beside it, never in its place.
+throwing the dice, writing the record; for a check remembered per throw, throwing its
+known dice and reading the throw off the memo) are timed beside it, never in its place.
 
 Run: ``.venv/bin/python bench/check_vs_d20.py [--seconds 6]``
 """
@@ -78,32 +79,53 @@ def _best_rates(
 
 
 def _inner_parts(ruleset_id: str, character: str, text: str) -> list[tuple[str, float]]:
-    """Microseconds per call of each stage of one check (beside the whole, not for it)."""
+    """Microseconds per call of each stage of one check (beside the whole, not for it).
+
+    A check remembered per throw (its dice known up front, nothing paid) is thrown from
+    its seed and read off the memo; any other is thrown and read afresh."""
     from dicebound.dice import SeededDice
-    from dicebound.engine import PlayerChoices, _prepare_memo, _settle, ladder_in_force
+    from dicebound.engine import (
+        PlayerChoices,
+        _quick_result,
+        _remembered,
+        _settle,
+        _throw,
+        ladder_in_force,
+    )
     from dicebound.tags.parse import parse_tags
 
     ruleset = read_ruleset(ruleset_id)
     party = [read_character(ruleset, character)]
     match = parse_tags(text)[0]
     ladder = ladder_in_force(ruleset, ())
-    prepared = _prepare_memo(ruleset, party, match, ladder)
-    from dicebound.engine import _throw
-
-    thrown = _throw(ruleset, party, match, ladder, SeededDice("1"))
-    choices = PlayerChoices()
+    remembered = _remembered(ruleset, party, match, ladder)
+    prepared = remembered.prepared
     stages: list[tuple[str, Callable[[], object]]] = [
         ("lex the text", lambda: parse_tags(text)),
-        ("prepare (remembered)", lambda: _prepare_memo(ruleset, party, match, ladder)),
-        (
-            "throw the dice",
-            lambda: prepared.player.roll(prepared.prepared.check, SeededDice("7")),
-        ),
-        (
-            "read, record, result",
-            lambda: _settle(ruleset, match, thrown, prepared.who, (), "1", choices),
-        ),
+        ("prepare (remembered)", lambda: _remembered(ruleset, party, match, ladder)),
     ]
+    dice = remembered.dice
+    if dice is not None:
+        stages += [
+            ("throw the known dice", lambda: dice.faces("7")),
+            (
+                "throw, read off the memo, record, result",
+                lambda: _quick_result(ruleset, party, match, ladder, "7"),
+            ),
+        ]
+    else:
+        thrown = _throw(ruleset, party, match, ladder, SeededDice("1"))
+        choices = PlayerChoices()
+        stages += [
+            (
+                "throw the dice",
+                lambda: prepared.player.roll(prepared.prepared.check, SeededDice("7")),
+            ),
+            (
+                "read, record, result",
+                lambda: _settle(ruleset, match, thrown, prepared.who, (), "1", choices),
+            ),
+        ]
     out = []
     for name, fn in stages:
         number = 5000

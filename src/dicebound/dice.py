@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from dicebound.errors import DiceError
 
-__all__ = ["DiceSource", "ForcedFaces", "SeededDice", "fresh_seed"]
+__all__ = ["DiceSource", "ForcedFaces", "SeededDice", "SeededThrow", "fresh_seed"]
 
 _SPAN = 1 << 64
 
@@ -28,6 +28,21 @@ def _hash_function() -> Callable[[bytes], Any]:
     from hashlib import sha256
 
     return sha256
+
+
+def _no_such_die(sides: int) -> str:
+    """Why a die of ``sides`` faces cannot be thrown from 64-bit draws."""
+    if sides < 1:
+        return f"a die needs at least one face, not {sides}"
+    return f"a die may have at most 2**64 faces (one draw each), not {sides}"
+
+
+@cache
+def _read_draw() -> Callable[[bytes], tuple[int]]:
+    """A digest's first 8 bytes read big-endian (``struct``, imported when first asked)."""
+    from struct import Struct
+
+    return Struct(">Q").unpack_from
 
 
 class DiceSource(Protocol):
@@ -46,29 +61,61 @@ def fresh_seed() -> str:
 class SeededDice:
     """The written-down seeded source. Deterministic for a given seed text."""
 
-    __slots__ = ("_draw", "_sha256", "seed")
+    __slots__ = ("_draw", "_read", "_sha256", "seed")
 
     def __init__(self, seed: str | int) -> None:
         self.seed = str(seed)
         self._draw = 0
         self._sha256 = _hash_function()
-
-    def _next(self) -> int:
-        digest = self._sha256(f"{self.seed}:{self._draw}".encode()).digest()
-        self._draw += 1
-        return int.from_bytes(digest[:8], "big")
+        self._read = _read_draw()
 
     def throw(self, sides: int) -> int:
-        if sides < 1:
-            raise DiceError(f"a die needs at least one face, not {sides}")
+        if not 1 <= sides <= _SPAN:
+            raise DiceError(_no_such_die(sides))
         limit = _SPAN - (_SPAN % sides)
-        while True:
-            # _next, written out: this runs for every die thrown
-            digest = self._sha256(f"{self.seed}:{self._draw}".encode()).digest()
-            self._draw += 1
-            x = int.from_bytes(digest[:8], "big")
+        seed, draw, sha256, read = self.seed, self._draw, self._sha256, self._read
+        while True:  # this runs for every die thrown: locals only
+            (x,) = read(sha256(f"{seed}:{draw}".encode()).digest())
+            draw += 1
             if x < limit:
+                self._draw = draw
                 return x % sides + 1
+
+
+class SeededThrow:
+    """Dice whose sides are known before they are thrown, thrown from a seed: the faces
+    ``SeededDice(seed)`` shows for them in order, the same draws, without a source to
+    carry from die to die (a check whose faces never decide what is thrown next)."""
+
+    __slots__ = ("_limits", "_read", "_sha256", "sides")
+
+    def __init__(self, sides: tuple[int, ...]) -> None:
+        for n in sides:
+            if not 1 <= n <= _SPAN:
+                raise DiceError(_no_such_die(n))
+        self.sides = sides
+        self._limits = tuple((n, _SPAN - (_SPAN % n)) for n in sides)
+        self._sha256 = _hash_function()
+        self._read = _read_draw()
+
+    def faces(self, seed: str) -> tuple[int, ...]:
+        """The faces of seed ``seed``, one a die, in throw order."""
+        sha256, read = self._sha256, self._read
+        if len(self._limits) == 1:  # one die: the usual check
+            ((n, limit),) = self._limits
+            (x,) = read(sha256(f"{seed}:0".encode()).digest())
+            if x < limit:
+                return (x % n + 1,)
+        faces: list[int] = []
+        draw = 0
+        for n, limit in self._limits:
+            (x,) = read(sha256(f"{seed}:{draw}".encode()).digest())
+            draw += 1
+            while x >= limit:  # a draw past the last whole run of n: take the next
+                (x,) = read(sha256(f"{seed}:{draw}".encode()).digest())
+                draw += 1
+            faces.append(x % n + 1)
+        return tuple(faces)
 
 
 class ForcedFaces:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, band_value, read_band
-from dicebound.dice import DiceSource, ForcedFaces, SeededDice
+from dicebound.dice import DiceSource, ForcedFaces, SeededDice, SeededThrow
 from dicebound.errors import DiceError, LimitExceeded, TagError, UsageError
 from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
 from dicebound.kinds.registry import kind_player
@@ -308,25 +308,145 @@ def prepare_check(
 
 _MEMO_SIZE = 4096
 
+_THROW_SPACE = 1024
+"""A check with at most this many possible throws remembers what each one came to."""
+
+
+class _Template(NamedTuple):
+    """What one throw of a remembered check comes to, its seed and its ask left out: the
+    record's attributes before the seed (its last), its tag up to the seed's value, and
+    the result's other fields, in field order, around the ask."""
+
+    stem: tuple[tuple[str, str], ...]
+    tag_stem: str
+    before_ask: tuple[Any, ...]  # who, outcome, success, critical, choice, changes
+    after_ask: tuple[Any, ...]  # roller, faces (none: seeded), die_marks
+
+
+class _Remembered:
+    """A prepared check remembered on the ruleset with the attributes, the characters and
+    the ladder it was made for (held, so while it is kept no other value can take their
+    ids), the dice it throws when a face never decides what is thrown next, and what
+    each throw came to."""
+
+    __slots__ = ("attrs", "dice", "ladder", "party", "prepared", "throws")
+
+    def __init__(
+        self,
+        attrs: tuple[tuple[str, str], ...],
+        party: tuple[Character, ...],
+        ladder: Sequence[LadderStep],
+        prepared: PreparedCheck,
+    ) -> None:
+        self.attrs = attrs
+        self.party = party
+        self.ladder = ladder
+        self.prepared = prepared
+        sides = _throw_sides(prepared)
+        self.dice = None if sides is None else SeededThrow(sides)
+        self.throws: dict[tuple[int, ...], _Template | None] = {}
+
+
+def _throw_sides(prepared: PreparedCheck) -> tuple[int, ...] | None:
+    """The sides of the dice the check throws, in throw order, when they are the same
+    whatever the dice show, the check pays nothing and it has at most ``_THROW_SPACE``
+    throws; else None (such a check is thrown afresh every time)."""
+    if prepared.prepared.costs:
+        return None
+    throw_sides = getattr(prepared.player, "throw_sides", None)
+    sides: tuple[int, ...] | None = (
+        None if throw_sides is None else throw_sides(prepared.prepared.check)
+    )
+    if sides is None:
+        return None
+    space = 1
+    for n in sides:
+        space *= n
+        if space > _THROW_SPACE:
+            return None
+    return sides
+
+
+def _remembered(
+    ruleset: Ruleset, party: Sequence[Character], match: TagMatch, ladder: Sequence[LadderStep]
+) -> _Remembered:
+    """``prepare_check``, remembered on the ruleset: the same characters (the very same
+    immutable values), the same attributes and the same ladder prepare the same check,
+    so a repeated ask skips the name matching and the sheet math.
+
+    Keyed by identity: a tag read again gives the very same attributes (the lexer
+    remembers them), and the entry holds every value whose id it is keyed by. An equal
+    value that is not the same one prepares the check afresh: slower, never wrong.
+    """
+    key = ("prepared", id(match.attrs), id(ladder), *map(id, party))
+    hit: _Remembered | None = ruleset.memo.get(key)
+    if hit is not None and match.error is None:
+        return hit
+    prepared = prepare_check(ruleset, party, match, ladder)  # a TagError for an error
+    if len(ruleset.memo) > _MEMO_SIZE:
+        ruleset.memo.clear()
+    remembered = ruleset.memo[key] = _Remembered(match.attrs, tuple(party), ladder, prepared)
+    return remembered
+
 
 def _prepare_memo(
     ruleset: Ruleset, party: Sequence[Character], match: TagMatch, ladder: Sequence[LadderStep]
 ) -> PreparedCheck:
-    """``prepare_check``, remembered on the ruleset: the same characters (the very same
-    immutable values), the same attributes and the same ladder prepare the same check,
-    so a repeated ask skips the name matching and the sheet math."""
-    # The entry holds the characters and the ladder it was made for, so while it is
-    # remembered no other value can take their ids: equal ids are the very same values.
-    key = ("prepared", tuple(map(id, party)), match.attrs, match.error, id(ladder))
-    hit = ruleset.memo.get(key)
-    if hit is not None:
-        remembered: PreparedCheck = hit[2]
-        return remembered
-    prepared = prepare_check(ruleset, party, match, ladder)
-    if len(ruleset.memo) > _MEMO_SIZE:
-        ruleset.memo.clear()
-    ruleset.memo[key] = (tuple(party), ladder, prepared)
-    return prepared
+    """``prepare_check``, remembered on the ruleset (``_remembered``)."""
+    return _remembered(ruleset, party, match, ladder).prepared
+
+
+def _template(
+    ruleset: Ruleset, remembered: _Remembered, match: TagMatch, faces: tuple[int, ...]
+) -> _Template | None:
+    """What the remembered check comes to when its dice show ``faces``: thrown and read
+    the one way every check is (``_settle``), from the faces forced, seed "0" written.
+    None when the record cannot be cut at its seed (its values needed escaping)."""
+    prepared = remembered.prepared
+    forced = ForcedFaces(faces)
+    rolled = prepared.player.roll(prepared.prepared.check, forced)
+    if forced.left:  # the kind's throw_sides and its roll disagree: a kind's bug
+        raise AssertionError(f"{ruleset.resolution.kind}: throw_sides said {len(faces)} dice")
+    settled = _settle(ruleset, match, _Thrown(prepared, rolled), prepared.who, (), "0", _NO_CHOICES)
+    record = settled.result.record
+    tag = record.to_tag()
+    if record.attrs[-1] != ("seed", "0") or not tag.endswith(' seed="0"]'):
+        return None
+    was = settled.result
+    return _Template(
+        record.attrs[:-1],
+        tag[: -len('0"]')],
+        (was.who, was.outcome, was.success, was.critical, was.choice, was.changes),
+        (was.roller, (), was.die_marks),
+    )
+
+
+def _quick_result(
+    ruleset: Ruleset,
+    party: Sequence[Character],
+    match: TagMatch,
+    ladder: Sequence[LadderStep],
+    seed: str,
+) -> tuple[CheckResult, str] | None:
+    """A seeded check whose every throw is remembered: its dice thrown from ``seed`` and
+    the result of those faces read off the memo (made the first time they show), with
+    ``seed`` written in. The same result and tag as ``_resolve_one``, whose work the memo
+    holds; None when the check is not one remembered per throw (see ``_throw_sides``)."""
+    remembered = _remembered(ruleset, party, match, ladder)
+    if remembered.dice is None:
+        return None
+    faces = remembered.dice.faces(seed)
+    throws = remembered.throws
+    if faces in throws:
+        template = throws[faces]
+    else:
+        template = throws[faces] = _template(ruleset, remembered, match, faces)
+    if template is None:
+        return None
+    record = object.__new__(Record)  # the stem is a record's: nothing to check again
+    object.__setattr__(record, "attrs", (*template.stem, ("seed", seed)))
+    result = _new_result(record, *template.before_ask, match.raw, *template.after_ask)
+    return result, f'{template.tag_stem}{seed}"]'
 
 
 def _result_word(success: bool, critical: Critical) -> Result:
@@ -518,6 +638,37 @@ def _resolve_one(
     return settled.result, settled.after
 
 
+def _resolve_remembered(
+    ruleset: Ruleset,
+    party: Sequence[Character],
+    text: str,
+    matches: Sequence[TagMatch],
+    ladder: Sequence[LadderStep],
+    seed: str,
+) -> CheckReport | None:
+    """``resolve_text`` for a seeded text whose every tag resolves to a check remembered
+    per throw (``_quick_result``): nothing is paid, so no tag changes what a later one
+    reads. None when a tag is not such a check (or does not resolve, or the seed would
+    be escaped in the record): ``resolve_text`` then works through the text the long
+    way, which gives the same results for these tags and says what went wrong."""
+    if not seed.isprintable() or '"' in seed:
+        return None
+    items: list[CheckResult | CheckFailure] = []
+    replacements: list[tuple[tuple[int, int], str]] = []
+    for index, match in enumerate(matches):
+        try:  # a tag that cannot be read or resolved raises here (prepare_check)
+            quick = _quick_result(
+                ruleset, party, match, ladder, f"{seed}-{index}" if index else seed
+            )
+        except TagError:
+            return None
+        if quick is None:
+            return None
+        items.append(quick[0])
+        replacements.append((match.span, quick[1]))
+    return _new_report(rewrite(text, replacements), tuple(items), tuple(party))
+
+
 MAX_TEXT_CHARS = 1_000_000
 """The longest text ``resolve_text`` reads (the service takes 32 KB)."""
 
@@ -566,6 +717,10 @@ def resolve_text(
             f"{len(faces):,} forced faces were given; at most {MAX_FORCED_FACES:,} are read."
         )
     ladder = ladder_in_force(ruleset, layers)
+    if seed is not None and (choices is None or choices == _NO_CHOICES):
+        remembered = _resolve_remembered(ruleset, party, text, matches, ladder, str(seed))
+        if remembered is not None:
+            return remembered
     given = tuple(faces) if faces is not None else ()
     forced = ForcedFaces(given) if faces is not None else None
     members = list(party)

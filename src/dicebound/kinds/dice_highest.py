@@ -650,6 +650,11 @@ class DiceHighestPlayer:
     def roll(self, check: HighestCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)
 
+    def throw_sides(self, check: HighestCheck) -> tuple[int, ...] | None:
+        """Every die's sides in throw order (light dice, then dark): never decided by a face."""
+        plan = _plan(check)
+        return (check.config.sides,) * (plan.light + plan.dark)
+
     def distribution(self, check: HighestCheck) -> Dist[HighestOutcome]:
         return distribution(check)
 

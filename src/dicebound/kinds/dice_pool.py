@@ -758,7 +758,10 @@ def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
                 break
         return added
 
-    faces = [throw() for _ in range(check.dice)]
+    throw_one = dice.throw
+    faces = [throw_one(sides) for _ in range(check.dice)]  # the pool: nothing marked yet
+    shown.extend(map(str, faces))
+    marks.extend([] for _ in faces)
     where = list(range(check.dice))  # each standing face's index in ``shown``
     for i in range(check.dice):
         if effect_of[faces[i]].explodes:
@@ -785,22 +788,25 @@ def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
                 if rethrows >= check.max_rethrows:
                     break
         i += 1
-    effects = [effect_of[face] for face in faces]
-    for effect, at in zip(effects, where, strict=True):
+    counted = low_first = exact = 0
+    succeeded = low_seen = False
+    for index, (face, at) in enumerate(zip(faces, where, strict=True)):
+        effect = effect_of[face]
         if effect.successes:
             marks[at].append("doubled" if effect.successes == 2 else "hit")
+            counted += effect.successes
+            succeeded = True
         if effect.cancels:
             marks[at].append("cancels")
+            counted -= effect.cancels
         if effect.exact:
             marks[at].append("exact")
-    outcome = pool_outcome(
-        check,
-        counted=sum(e.successes - e.cancels for e in effects),
-        succeeded=any(e.successes for e in effects),
-        low_seen=any(e.low for e in effects),
-        low_first=sum(e.low for e in effects[: check.dice]),
-        exact=sum(e.exact for e in effects),
-    )
+            exact += 1
+        if effect.low:
+            low_seen = True
+            if index < check.dice:  # one of the dice first thrown
+                low_first += 1
+    outcome = pool_outcome(check, counted, succeeded, low_seen, low_first, exact)
     return _rolled(check, tuple(shown), outcome, rerolled, tuple(map(tuple, marks)))
 
 
@@ -1450,6 +1456,12 @@ class DicePoolPlayer:
 
     def roll(self, check: PoolCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)
+
+    def throw_sides(self, check: PoolCheck) -> tuple[int, ...] | None:
+        """Every die's sides in throw order; None when a face may add or re-throw dice."""
+        if check.explode_from is not None or check.reroll is not None:
+            return None
+        return (check.sides,) * check.dice
 
     def distribution(self, check: PoolCheck) -> Dist[PoolOutcome]:
         return distribution(check)

@@ -744,6 +744,13 @@ class DiceSumPlayer:
     def roll(self, check: SumCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)
 
+    def throw_sides(self, check: SumCheck) -> tuple[int, ...] | None:
+        """Every die's sides in throw order; None when a die may roll on (open-ended)."""
+        config = check.config
+        if config.open_ended is not None:
+            return None
+        return (config.sides,) * (config.count * (1 if check.mode == "normal" else 2))
+
     def distribution(self, check: SumCheck) -> Dist[SumOutcome]:
         return distribution(check)
 

@@ -529,6 +529,13 @@ class RollAgainstPlayer:
     def roll(self, check: AgainstCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)
 
+    def throw_sides(self, check: AgainstCheck) -> tuple[int, ...] | None:
+        """Every die's sides in throw order (the d100, then the tens dice): never decided by
+        a face."""
+        if check.tens:
+            return (100,) + (10,) * abs(check.tens)
+        return (check.config.sides,) * check.config.count
+
     def distribution(self, check: AgainstCheck) -> Dist[AgainstOutcome]:
         return distribution(check)
 

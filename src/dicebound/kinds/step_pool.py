@@ -878,6 +878,10 @@ class StepPoolPlayer:
     def roll(self, check: StepCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)
 
+    def throw_sides(self, check: StepCheck) -> tuple[int, ...] | None:
+        """Every die's sides in throw order (talent, then training): never decided by a face."""
+        return check.dice
+
     def distribution(self, check: StepCheck) -> Dist[StepOutcome]:
         return distribution(check)
 

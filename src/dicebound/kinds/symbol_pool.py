@@ -1112,6 +1112,11 @@ class SymbolPoolPlayer:
     def roll(self, check: SymbolCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)
 
+    def throw_sides(self, check: SymbolCheck) -> tuple[int, ...] | None:
+        """Every die's sides in throw order: never decided by a face."""
+        config = check.config
+        return tuple(config.die(die_id).sides for die_id in check.thrown)
+
     def distribution(self, check: SymbolCheck) -> Dist[SymbolOutcome]:
         return distribution(check)
 

@@ -38,10 +38,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from dicebound.errors import UsageError
-from dicebound.valuemaker import maker
 from dicebound.values import frozen
 
 __all__ = [
@@ -83,14 +82,14 @@ BARE_FLAGS = frozenset({"advantage", "disadvantage"})
 
 # re.ASCII: with IGNORECASE alone, "ſ" would match "s" and the Kelvin sign "k".
 _OPENER = re.compile(r"\[skill_check:", re.IGNORECASE | re.ASCII)
+_OPENER_LENGTH = len("[skill_check:")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _CLOSERS = {opener: re.compile(f"[{re.escape(closers)}]") for opener, closers in QUOTES.items()}
 _SNIPPET = 24
 
 
-@frozen
-class TagMatch:
-    """One tag found in a text. Immutable.
+class TagMatch(NamedTuple):
+    """One tag found in a text. Immutable (a named tuple: one is made for every tag read).
 
     ``span`` is (start, end) in the text and ``raw`` is ``text[start:end]``. ``attrs``
     holds (lower-cased key, value) in written order, each key once (the first written
@@ -127,7 +126,7 @@ class _Lexed(NamedTuple):
     duplicates: tuple[str, ...]
 
 
-_new_match = maker(TagMatch)  # span, raw, attrs, error, duplicates: one per tag found
+_new_tuple: Any = tuple.__new__  # a named tuple built without its Python-level __new__
 
 
 @frozen
@@ -175,7 +174,19 @@ def _read_pairs(body: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]
 
 # A pure function of the body, remembered: a Game Master asks for the same check in the
 # same words again and again, so a tag read once is not read again.
-_read_well_formed = lru_cache(maxsize=4096)(_read_pairs)
+@lru_cache(maxsize=4096)
+def _read_well_formed(body: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]] | None:
+    """The attributes and duplicated keys of a tag body (up to and with its ``]``) whose
+    every value is double-quoted; None when the body is not written so.
+
+    ``parse_tags`` first tries the body that runs to the text's first ``]`` after the
+    opener: when it is well formed, that ``]`` closes the tag (every quote in such a
+    body delimits a value, so a ``]`` outside the values ends it, and none stands
+    before), so the tag reads as ``_lex`` reads it, without scanning the rest.
+    """
+    if _WELL_FORMED.fullmatch(body) is None:
+        return None
+    return _read_pairs(body)
 
 
 def _lex(text: str, start: int, body: int, limit: int) -> _Lexed | _Fault:
@@ -186,8 +197,8 @@ def _lex(text: str, start: int, body: int, limit: int) -> _Lexed | _Fault:
     fast = _WELL_FORMED.match(text, body, limit)
     if fast is not None:  # every value double-quoted: one regex reads the whole tag
         end = fast.end()
-        read = _read_well_formed if end - body <= _REMEMBERED_BODY else _read_pairs
-        attrs, duplicates = read(text[body:end])
+        read = _read_well_formed(text[body:end]) if end - body <= _REMEMBERED_BODY else None
+        attrs, duplicates = read or _read_pairs(text[body:end])
         return _Lexed(end, attrs, duplicates)
     return _lex_slowly(text, start, body, limit)
 
@@ -269,10 +280,25 @@ def parse_tags(text: str) -> tuple[TagMatch, ...]:
     found: list[TagMatch] = []
     pos = 0
     while True:
-        m = _OPENER.search(text, pos)
-        if m is None:
+        start = text.find("[", pos)  # a bracket first: most are no opener, most texts hold few
+        if start < 0:
             return tuple(found)
-        start, body = m.start(), m.end()
+        # written as the tag is written, else in any case (the regex: ASCII letters only)
+        if not text.startswith("skill_check:", start + 1) and _OPENER.match(text, start) is None:
+            pos = start + 1
+            continue
+        body = start + _OPENER_LENGTH
+        close = text.find("]", body)
+        if 0 <= close - body < _REMEMBERED_BODY:
+            closed = _read_well_formed(text[body : close + 1])
+            if closed is not None:  # the usual tag: read to its "]" without a scan
+                end = close + 1
+                span = (start, end)
+                found.append(
+                    _new_tuple(TagMatch, (span, text[start:end], closed[0], None, closed[1]))
+                )
+                pos = end
+                continue
         lexed = _lex(text, start, body, len(text))
         if isinstance(lexed, _Fault):
             end = _recover_end(text, body)
@@ -282,7 +308,7 @@ def parse_tags(text: str) -> tuple[TagMatch, ...]:
                 pos = end
                 continue
         end = lexed.end
-        found.append(_new_match((start, end), text[start:end], lexed.attrs, None, lexed.duplicates))
+        found.append(TagMatch((start, end), text[start:end], lexed.attrs, None, lexed.duplicates))
         pos = end
 
 
@@ -359,6 +385,10 @@ def rewrite(text: str, replacements: Sequence[tuple[Span, str]]) -> str:
     Raises:
         UsageError: a span outside the text, reversed, or overlapping another.
     """
+    if len(replacements) == 1:  # the usual text: one tag
+        (start, end), new = replacements[0]
+        if 0 <= start <= end <= len(text):
+            return f"{text[:start]}{new}{text[end:]}"
     ordered = replacements if len(replacements) < 2 else sorted(replacements, key=_span_of)
     out: list[str] = []
     pos = 0

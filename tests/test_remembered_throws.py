@@ -1,0 +1,260 @@
+"""A check remembered per throw gives exactly what throwing it afresh gives.
+
+Issue 15's full check: a seeded check whose dice are known before they are thrown (no
+face decides what is thrown next), that pays nothing and has at most 1,024 possible
+throws remembers what each throw came to; the next time the same faces show, the
+result is read off the memo with the new seed written in (``engine._quick_result``).
+Every test here compares that path with the long one (``_resolve_remembered`` switched
+off), over every check the packaged characters' reports ask, so the memo can never
+drift from the rules it stands for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicebound import engine
+from dicebound.dice import ForcedFaces, SeededDice, SeededThrow
+from dicebound.edge.files import (
+    packaged_characters,
+    packaged_rulesets,
+    read_character,
+    read_ruleset,
+)
+from dicebound.engine import CheckReport, PlayerChoices, ladder_in_force, resolve_text
+from dicebound.errors import DiceError
+from dicebound.report import build_report
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character
+from dicebound.tags.parse import parse_tags
+
+
+def _the_long_way(
+    ruleset: Ruleset, party: list[Character], text: str, seed: str | int
+) -> CheckReport:
+    """``resolve_text`` with the memo of throws switched off: every tag thrown afresh."""
+    saved = engine._resolve_remembered
+    engine._resolve_remembered = lambda *args: None  # type: ignore[assignment]
+    try:
+        return resolve_text(ruleset, party, text, seed=seed)
+    finally:
+        engine._resolve_remembered = saved
+
+
+@cache
+def _asked_checks() -> list[tuple[Ruleset, Character, str]]:
+    """Every tag the packaged characters' reports ask (each skill, save and ability at
+    every ladder step), and each again asking for advantage."""
+    return list(_report_tags())
+
+
+def _report_tags() -> Iterator[tuple[Ruleset, Character, str]]:
+    for ruleset_id in packaged_rulesets():
+        ruleset = read_ruleset(ruleset_id)
+        for name in packaged_characters(ruleset_id):
+            character = read_character(ruleset, f"{ruleset_id}/{name}")
+            for row in build_report(ruleset, character).rows:
+                for cell in row.cells:
+                    if cell.tag is None:
+                        continue
+                    yield ruleset, character, cell.tag
+                    yield ruleset, character, cell.tag.replace("]", ' mode="advantage"]')
+
+
+def _same(quick: CheckReport, slow: CheckReport) -> None:
+    """Equal in every field, those ``to_json`` leaves out included (ask, roller, marks)."""
+    assert quick.to_json() == slow.to_json()
+    assert quick == slow
+
+
+def test_every_asked_check_reads_the_same_off_the_memo_as_thrown_afresh() -> None:
+    remembered = 0
+    for ruleset, character, tag in _asked_checks():
+        text = f"Over the ridge. {tag} Then quiet."
+        party = [character]
+        for seed in range(6):
+            quick = resolve_text(ruleset, party, text, seed=seed)
+            _same(quick, _the_long_way(ruleset, party, text, seed))
+        match = parse_tags(text)[0]
+        ladder = ladder_in_force(ruleset, ())
+        try:
+            entry = engine._remembered(ruleset, party, match, ladder)
+        except Exception:  # a tag the character cannot roll: refused on both paths alike
+            continue
+        remembered += bool(entry.throws)
+    # most of the packaged checks are remembered per throw (all six kinds have some)
+    assert remembered > 500
+
+
+def test_a_text_of_several_tags_seeds_each_as_the_long_way_does() -> None:
+    ruleset = read_ruleset("dnd5e-srd")
+    party = [read_character(ruleset, "mira")]
+    text = (
+        '[skill_check: skill="Stealth" dc="15"] and '
+        '[skill_check: skill="Perception" dc="12" mode="advantage"] and '
+        '[skill_check: skill="Stealth" dc="10"]'
+    )
+    for seed in ("7", "abc", "12-3", 99):
+        quick = resolve_text(ruleset, party, text, seed=seed)
+        _same(quick, _the_long_way(ruleset, party, text, seed))
+        assert [r.record.get("seed") for r in quick.results] == [
+            str(seed),
+            f"{seed}-1",
+            f"{seed}-2",
+        ]
+
+
+@pytest.mark.parametrize(
+    ("why", "ruleset_id", "character", "text", "seed"),
+    [
+        (
+            "a tag beside one whose dice roll on (explosions)",
+            "wod-pool",
+            "lucia",
+            '[skill_check: skill="Firearms" dc="3"] [skill_check: skill="Firearms" dc="3" '
+            'explode="10"]',
+            "5",
+        ),
+        (
+            "a tag that names no skill",
+            "dnd5e-srd",
+            "mira",
+            '[skill_check: skill="Stealth" dc="15"] [skill_check: dc="3"]',
+            "5",
+        ),
+        (
+            "a tag that cannot be lexed",
+            "dnd5e-srd",
+            "mira",
+            '[skill_check: skill="Stealth" dc="15" 9x="1"]',
+            "5",
+        ),
+        (
+            "a seed the record escapes",
+            "dnd5e-srd",
+            "mira",
+            '[skill_check: skill="Stealth" dc="15"]',
+            'a"b',
+        ),
+        (
+            "a seed with a line break",
+            "dnd5e-srd",
+            "mira",
+            '[skill_check: skill="Stealth" dc="15"]',
+            "a\nb",
+        ),
+    ],
+)
+def test_a_text_the_memo_does_not_answer_is_resolved_the_long_way(
+    why: str, ruleset_id: str, character: str, text: str, seed: str
+) -> None:
+    ruleset = read_ruleset(ruleset_id)
+    party = [read_character(ruleset, character)]
+    matches = parse_tags(text)
+    ladder = ladder_in_force(ruleset, ())
+    assert engine._resolve_remembered(ruleset, party, text, matches, ladder, seed) is None, why
+    _same(
+        resolve_text(ruleset, party, text, seed=seed),
+        _the_long_way(ruleset, party, text, seed),
+    )
+
+
+def test_a_check_that_pays_is_thrown_afresh_and_paid() -> None:
+    """Bram spends a point of Resolve on Soothe (three dice): the check changes what he
+    holds, so it is never read off the memo."""
+    from test_kind_dice_pool_play import warden, watch
+
+    ruleset = watch()
+    party = [warden(ruleset)]
+    text = '[skill_check: skill="Soothe" dc="1" spend="resolve:1"]'
+    match = parse_tags(text)[0]
+    entry = engine._remembered(ruleset, party, match, ladder_in_force(ruleset, ()))
+    assert entry.prepared.prepared.costs and entry.dice is None
+    for seed in range(5):
+        quick = resolve_text(ruleset, party, text, seed=seed)
+        assert quick.results[0].changes and quick.party != tuple(party)
+        _same(quick, _the_long_way(ruleset, party, text, seed))
+
+
+def test_a_choice_made_after_the_roll_goes_the_long_way() -> None:
+    ruleset = read_ruleset("dnd5e-srd")
+    party = [read_character(ruleset, "mira")]
+    text = '[skill_check: skill="Stealth" dc="15"]'
+    plain = resolve_text(ruleset, party, text, seed=1)
+    chosen = resolve_text(ruleset, party, text, seed=1, choices=PlayerChoices(choose="fail"))
+    # a dice-sum check leaves no choice open: the choice changes nothing it reads
+    assert chosen == plain
+    unchosen = resolve_text(ruleset, party, text, seed=1, choices=PlayerChoices())
+    assert unchosen == plain
+
+
+def test_only_checks_with_few_known_throws_are_remembered_per_throw() -> None:
+    ruleset = read_ruleset("dnd5e-srd")
+    party = [read_character(ruleset, "mira")]
+    ladder = ladder_in_force(ruleset, ())
+    plain = parse_tags('[skill_check: skill="Stealth" dc="15"]')[0]
+    advantage = parse_tags('[skill_check: skill="Stealth" dc="15" mode="advantage"]')[0]
+    assert engine._remembered(ruleset, party, plain, ladder).dice is not None
+    entry = engine._remembered(ruleset, party, advantage, ladder)
+    assert entry.dice is not None and entry.dice.sides == (20, 20)
+    for seed in range(50):
+        resolve_text(ruleset, party, advantage.raw, seed=seed)
+    assert 0 < len(entry.throws) <= 400
+    wod = read_ruleset("wod-pool")
+    lucia = [read_character(wod, "lucia")]
+    ten_dice = parse_tags('[skill_check: skill="Firearms" dc="3" bonus="2"]')[0]
+    # ten d10s: 10**10 throws, past the 1,024 remembered
+    assert engine._remembered(wod, lucia, ten_dice, ladder_in_force(wod, ())).dice is None
+
+
+def test_a_kinds_known_dice_are_the_dice_it_throws() -> None:
+    """``throw_sides`` says every die ``roll`` throws, in order: forced faces of exactly
+    those sides are all used, and one face fewer runs out."""
+    seen_kinds = set()
+    for ruleset, character, tag in _asked_checks():
+        try:
+            prepared = engine.prepare_check(
+                ruleset, [character], parse_tags(tag)[0], ladder_in_force(ruleset, ())
+            )
+        except Exception:
+            continue
+        sides = prepared.player.throw_sides(prepared.prepared.check)  # type: ignore[attr-defined]
+        if sides is None:
+            continue
+        seen_kinds.add(ruleset.resolution.kind)
+        faces = SeededThrow(sides).faces("3")
+        forced = ForcedFaces(faces)
+        prepared.player.roll(prepared.prepared.check, forced)
+        assert forced.left == 0
+        if sides:
+            with pytest.raises(DiceError):
+                prepared.player.roll(prepared.prepared.check, ForcedFaces(faces[:-1]))
+    assert len(seen_kinds) == 6
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.text(max_size=12),
+    sides=st.lists(
+        st.one_of(st.integers(1, 100), st.integers(2**62, 2**64)), min_size=0, max_size=6
+    ),
+)
+def test_a_known_throw_shows_what_the_seeded_source_shows(seed: str, sides: list[int]) -> None:
+    """Dice past 2**62 sides reject about a quarter to a half of their draws: the draws
+    skipped must be the source's."""
+    source = SeededDice(seed)
+    assert SeededThrow(tuple(sides)).faces(seed) == tuple(source.throw(n) for n in sides)
+
+
+def test_a_die_no_draw_can_throw_is_refused_not_thrown_forever() -> None:
+    with pytest.raises(DiceError, match="at least one face"):
+        SeededThrow((6, 0))
+    with pytest.raises(DiceError, match="at most 2\\*\\*64 faces"):
+        SeededThrow((2**64 + 1,))
+    with pytest.raises(DiceError, match="at most 2\\*\\*64 faces"):
+        SeededDice("1").throw(2**64 + 1)
