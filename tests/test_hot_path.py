@@ -9,7 +9,6 @@ path can never drift from the rule it stands for.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 import pytest
@@ -38,7 +37,6 @@ from dicebound.record import (
 )
 from dicebound.tags import parse
 from dicebound.tags.parse import parse_tags
-from dicebound.values import FrozenInstanceError, fields, frozen
 
 # -- the record ------------------------------------------------------------------------
 
@@ -188,6 +186,66 @@ def test_a_remembered_tag_body_reads_as_a_fresh_one(tag: str, before: str) -> No
         assert (fresh[0].attrs, fresh[0].duplicates) == (plain.attrs, plain.duplicates)
 
 
+def _parse_plainly(text: str) -> tuple[parse.TagMatch, ...]:
+    """``parse_tags`` as the module docstring says it, written the obvious way: the
+    opener found by its regex, every tag lexed character by character."""
+    found: list[parse.TagMatch] = []
+    pos = 0
+    while (opener := parse._OPENER.search(text, pos)) is not None:
+        start, body = opener.start(), opener.end()
+        lexed = parse._lex_slowly(text, start, body, len(text))
+        if isinstance(lexed, parse._Fault):
+            end = parse._recover_end(text, body)
+            lexed = parse._lex_slowly(text, start, body, end)
+            if isinstance(lexed, parse._Fault):
+                found.append(parse.TagMatch((start, end), text[start:end], error=lexed.message))
+                pos = end
+                continue
+        span = (start, lexed.end)
+        found.append(
+            parse.TagMatch(span, text[start : lexed.end], lexed.attrs, None, lexed.duplicates)
+        )
+        pos = lexed.end
+    return tuple(found)
+
+
+_PIECES = st.sampled_from(
+    [
+        "[skill_check:",
+        "[SKILL_Check:",
+        "[skill_checks:",
+        "[",
+        "]",
+        '"',
+        "'",
+        " ",
+        ",",
+        "\n",
+        "=",
+        'skill="Stealth"',
+        ' dc="15"',
+        " who=Bram",
+        ' note="a]b"',
+        ' note="[skill_check: x="',
+        "9x",
+        "Mira",
+        "é",
+        "\u212a",  # the Kelvin sign: lower-cases to an ASCII k, which the opener refuses
+    ]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(pieces=st.lists(_PIECES, max_size=14))
+def test_the_lexer_reads_every_text_as_the_plain_rule_does(pieces: list[str]) -> None:
+    """The lexer looks for a bracket before the opener and reads a well-formed tag only
+    to its first ``]``: every text, however its brackets and quotes fall, reads the same."""
+    text = "".join(pieces)
+    parse._read_well_formed.cache_clear()
+    assert parse_tags(text) == _parse_plainly(text)
+    assert parse_tags(text) == _parse_plainly(text)  # from the memory now
+
+
 def test_a_long_tag_body_is_read_but_not_remembered() -> None:
     parse._read_well_formed.cache_clear()
     long_value = "x" * (parse._REMEMBERED_BODY + 10)
@@ -246,50 +304,22 @@ def test_the_dice_sum_roller_fills_every_field_of_its_result_by_name() -> None:
         assert rolled.success == rolled.outcome.success
 
 
-# -- the value maker -------------------------------------------------------------------
+# -- the results, built by position -----------------------------------------------------
 
 
-def test_a_made_value_equals_the_same_value_constructed() -> None:
+def test_a_result_built_by_position_equals_one_built_by_name() -> None:
+    """The engine builds its named tuples through ``tuple.__new__`` (no Python-level
+    ``__new__``): the same value as the constructor makes, field for field."""
+    from dicebound import engine
     from dicebound.engine import CheckReport, CheckResult
-    from dicebound.valuemaker import maker
 
     record = Record((("skill", "Stealth"),))
-    samples: list[tuple[type, tuple[object, ...]]] = [
-        (
-            CheckResult,
-            (record, "Mira", "Success", True, None, None, (), "[x]", None, (3,), (("hit",),)),
-        ),
-        (CheckReport, ("text", (), ())),
-    ]
-    for cls, values in samples:
-        made = maker(cls)(*values)
-        assert made == cls(*values) and type(made) is cls
-        assert hash(made) == hash(cls(*values))
-        with pytest.raises(FrozenInstanceError):
-            made.__setattr__(fields(cls)[0].name, None)
-        with pytest.raises(TypeError):
-            maker(cls)(*values[:-1])  # every field must be given
-
-
-def test_the_value_maker_refuses_what_it_would_get_wrong() -> None:
-    from dicebound.valuemaker import maker
-
-    @dataclasses.dataclass(frozen=True)
-    class NoSlots:
-        a: int
-
-    @dataclasses.dataclass(slots=True)
-    class NotFrozen:
-        a: int
-
-    @frozen
-    class Checked:
-        a: int
-
-        def __post_init__(self) -> None:
-            if self.a < 0:
-                raise ValueError("negative")
-
-    for cls in (NoSlots, NotFrozen, Checked, dict):
-        with pytest.raises(TypeError):
-            maker(cls)
+    values = (record, "Mira", "Success", True, None, None, (), "[x]", None, (3,), (("hit",),))
+    made = engine._new_tuple(CheckResult, values)
+    named = CheckResult(**dict(zip(CheckResult._fields, values, strict=True)))
+    assert made == named and type(made) is CheckResult and hash(made) == hash(named)
+    assert made.faces == (3,) and made.ask == "[x]"
+    report = engine._new_tuple(CheckReport, ("text", (made,), ()))
+    assert report == CheckReport(text="text", items=(made,)) and report.results == (made,)
+    with pytest.raises(AttributeError):
+        made.who = "Bram"  # type: ignore[misc]

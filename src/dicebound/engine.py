@@ -27,8 +27,7 @@ from dicebound.ruleset.model import LadderStep, Layer, Ruleset
 from dicebound.sheet import Change, Character, PaymentRefused, SheetView, pay
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
-from dicebound.valuemaker import maker
-from dicebound.values import field, frozen, replace
+from dicebound.values import frozen
 
 __all__ = [
     "CheckFailure",
@@ -51,9 +50,10 @@ Critical = Literal["success", "failure", "both"] | None
 Result = Literal["success", "failure", "critical_success", "critical_failure"]
 
 
-@frozen
-class CheckResult:
+class CheckResult(NamedTuple):
     """A resolved tag: the record, who rolled, the outcome and the live-state changes.
+    Immutable: a named tuple, the cheapest immutable value to build (one is made for
+    every check thrown).
 
     ``ask`` (the tag as the model wrote it), ``roller`` (the roller as it stood when the
     tag was thrown, earlier tags of the text paid) and ``faces`` (the forced faces this
@@ -113,13 +113,13 @@ class PlayerChoices:
     choose: Literal["fail", "succeed"] | None = None
 
 
-@frozen
-class CheckReport:
-    """Everything one text's tags came to, in the order they stand in the text."""
+class CheckReport(NamedTuple):
+    """Everything one text's tags came to, in the order they stand in the text. A named
+    tuple, as ``CheckResult`` is."""
 
     text: str
     items: tuple[CheckResult | CheckFailure, ...]
-    party: tuple[Character, ...] = field(default=())
+    party: tuple[Character, ...] = ()
 
     @property
     def results(self) -> tuple[CheckResult, ...]:
@@ -154,8 +154,7 @@ class PreparedCheck:
 
 
 _NO_CHOICES = PlayerChoices()
-_new_result = maker(CheckResult)  # every field, in order: built once per check thrown
-_new_report = maker(CheckReport)
+_new_tuple: Any = tuple.__new__  # a named tuple built without its Python-level __new__
 
 
 def tag_seed(seed: str, index: int) -> str:
@@ -436,17 +435,19 @@ def _quick_result(
     if remembered.dice is None:
         return None
     faces = remembered.dice.faces(seed)
-    throws = remembered.throws
-    if faces in throws:
-        template = throws[faces]
-    else:
-        template = throws[faces] = _template(ruleset, remembered, match, faces)
+    template = remembered.throws.get(faces, _UNSEEN)
+    if template is _UNSEEN:
+        template = remembered.throws[faces] = _template(ruleset, remembered, match, faces)
     if template is None:
         return None
     record = object.__new__(Record)  # the stem is a record's: nothing to check again
-    object.__setattr__(record, "attrs", (*template.stem, ("seed", seed)))
-    result = _new_result(record, *template.before_ask, match.raw, *template.after_ask)
+    _set_record_attrs(record, template.stem + (("seed", seed),))  # noqa: RUF005 (quicker)
+    result = _new_tuple(CheckResult, (record, *template.before_ask, match.raw, *template.after_ask))
     return result, f'{template.tag_stem}{seed}"]'
+
+
+_UNSEEN: Any = object()  # a throw not seen yet (None: seen, and not remembered)
+_set_record_attrs = Record.__dict__["attrs"].__set__  # the slot itself: no checks again
 
 
 def _result_word(success: bool, critical: Critical) -> Result:
@@ -605,18 +606,21 @@ def _settle(
         if isinstance(paid, PaymentRefused):  # prepare checked it: this is a kind's bug
             raise TagError(f"the check could not be paid for: {paid.message}", match.span)
         changes, after = paid.changes, paid.character
-    result = _new_result(
-        record,
-        prepared.who.name,
-        reading.label,
-        reading.success,
-        reading.critical,
-        reading.choice,
-        changes,
-        match.raw,  # ask
-        prepared.who,  # roller
-        (),  # faces: resolve_text fills them in when they were forced
-        rolled.marks if len(rolled.marks) == len(rolled.rolls) else (),  # die_marks
+    result = _new_tuple(
+        CheckResult,
+        (
+            record,
+            prepared.who.name,
+            reading.label,
+            reading.success,
+            reading.critical,
+            reading.choice,
+            changes,
+            match.raw,  # ask
+            prepared.who,  # roller
+            (),  # faces: resolve_text fills them in when they were forced
+            rolled.marks if len(rolled.marks) == len(rolled.rolls) else (),  # die_marks
+        ),
     )
     return _Settled(result, after, message, was_open)
 
@@ -666,7 +670,10 @@ def _resolve_remembered(
             return None
         items.append(quick[0])
         replacements.append((match.span, quick[1]))
-    return _new_report(rewrite(text, replacements), tuple(items), tuple(party))
+    report: CheckReport = _new_tuple(
+        CheckReport, (rewrite(text, replacements), tuple(items), tuple(party))
+    )
+    return report
 
 
 MAX_TEXT_CHARS = 1_000_000
@@ -737,7 +744,7 @@ def resolve_text(
         try:
             item, after = _resolve_one(ruleset, members, match, ladder, dice, tag_seed_text, chosen)
             if forced is not None:
-                item = replace(item, faces=given[first : forced.used])
+                item = item._replace(faces=given[first : forced.used])
             if after is not None:  # a pool was paid: later tags see the new values
                 members = [after if c.name == after.name else c for c in members]
         except TagError as exc:
@@ -754,7 +761,10 @@ def resolve_text(
         raise UsageError(
             f"{forced.left} forced face(s) were left over: the checks threw {forced.used}."
         )
-    return _new_report(rewrite(text, replacements), tuple(items), tuple(members))
+    report: CheckReport = _new_tuple(
+        CheckReport, (rewrite(text, replacements), tuple(items), tuple(members))
+    )
+    return report
 
 
 @frozen
@@ -825,5 +835,5 @@ def settle_after(
     settled = _settle(ruleset, match, thrown, now, (), seed, choices)
     if choices.choose is not None and choices.after is None and not settled.was_open:
         raise TagError("this check has no open choice to settle.", match.span)
-    result = replace(settled.result, faces=tuple(faces) if faces is not None else ())
+    result = settled.result._replace(faces=tuple(faces) if faces is not None else ())
     return Settlement(result, result.changes, settled.after, settled.message)

@@ -61,7 +61,7 @@ from dicebound.store.models import (
 from dicebound.tags.parse import parse_tags
 from dicebound.teach import gm_text, sheet_summary
 from dicebound.throw import roll_json
-from dicebound.values import frozen, replace
+from dicebound.values import frozen
 from dicebound.views import card_json, paid_lines, problems_with_lines, report_json, sheet_state
 
 __all__ = [
@@ -1195,7 +1195,7 @@ def _replay(session: Session, row: RecordRow) -> CheckResult | str:
             return first
         now = _snapshot(ruleset, row, row.answer_sheet)
         settled = _settle(ruleset, row, then, now, _replay_choices(row))
-        return replace(settled.result, changes=(*first.changes, *settled.paid))
+        return settled.result._replace(changes=(*first.changes, *settled.paid))
     except DiceboundError as exc:
         return str(exc)
 
