@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from heapq import heappop, heappush
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, TypeVar
 
@@ -875,11 +876,14 @@ class _Machine:
     low_cap: int
     stride: int
     start: _Control
+    # re-throws thrown are forgotten (-1) once the cap can no longer bind: states that
+    # differ only there merge, so only a driver visiting each state once may ask for it
+    merge: bool = False
     # where each state leads, worked out once for the estimate and the odds together
     known: dict[_Control, _Moves] = field(default_factory=dict)
 
     @staticmethod
-    def of(check: PoolCheck) -> _Machine:
+    def of(check: PoolCheck, *, merge: bool = False) -> _Machine:
         classes: dict[FaceEffect, int] = {}
         for face in range(1, check.sides + 1):
             effect = face_effect(check, face)
@@ -913,7 +917,17 @@ class _Machine:
             low_cap=(check.dice + 1) // 2 if half else 0,
             stride=stride,
             start=(check.dice, 0, 0, cap_extra, 0, False, False, 0),
+            merge=merge and track and not until,
         )
+
+    def order(self, control: _Control) -> tuple[int, bool, int]:
+        """Where a state comes when each is visited once: every state it leads to comes
+        later. A die first thrown moves to the next level (dice first thrown so far); a
+        die thrown again stays on its level, before the level's other states, and an
+        "until" re-throw goes on to one more re-throw thrown."""
+        m, waiting, _, room, thrown = control[:5]
+        level = self.start[0] - m + self.start[3] - room
+        return level, not waiting, thrown
 
     def moves(self, control: _Control) -> _Moves:
         """Where one die thrown in ``control`` leads: the states it goes on to, and the
@@ -932,10 +946,11 @@ class _Machine:
         ends: dict[tuple[bool, bool, int], dict[int, int]] = {}
         m, waiting, owed, room, thrown, ok, low, low_first = control
         track, until, cap_rethrows = self.track, self.until, self.cap_rethrows
+        free = thrown < 0  # forgotten: the cap can no longer bind
         for step in self.steps:
             if waiting:  # a die thrown again
                 pending, pool_die = waiting, waiting == 1
-                n_thrown = thrown + 1 if track else thrown
+                n_thrown = thrown + 1 if track and not free else thrown
                 n_m, n_room = m, room
                 n_owed = owed + step.explodes
                 stays = until and step.rethrow and n_thrown < cap_rethrows
@@ -950,6 +965,10 @@ class _Machine:
                 n_owed = owed - 1 + step.explodes
                 stays = step.rethrow and thrown < cap_rethrows
             n_owed = n_owed if n_owed < n_room else n_room  # past the cap nothing is thrown
+            # "once": each die left (the one waiting, the pool's, those the cap may still
+            # add) is thrown again once at most, so past this the cap cannot bind
+            if self.merge and not free and n_thrown + stays + n_m + n_room <= cap_rethrows:
+                n_thrown = -1
             if stays:
                 key: _Control = (n_m, pending, n_owed, n_room, n_thrown, ok, low, low_first)
                 kernel = moves.setdefault(key, {})
@@ -995,40 +1014,75 @@ def odds_work(
 ) -> int:
     """An upper bound on the work ``distribution`` would do (in (state, count) pairs),
     found by running its machine over the states alone, each with the span of counts it
-    could hold; it stops as soon as the bound passes ``limit``. Cheap: a state holds many
-    counts, and this visits each state once."""
+    could hold, in the order its odds take them (each state once where no exact dice are
+    counted, else once a round); it stops as soon as the bound passes ``limit``. Cheap: a
+    state holds many counts, and this visits each state as often as the odds do."""
     if check.dice == 0:
         return 0
-    machine = machine or _Machine.of(check)
-    stride = machine.stride
-    active: dict[_Control, _Span] = {machine.start: (0, 0, 0, 0)}
+    machine = machine or _Machine.of(check, merge=_packs(check))
     reaches: dict[tuple[int, ...], _Span] = {}  # a kernel's shifts: how far they move a span
     work = 0
-    while active:
-        following: dict[_Control, _Span] = {}
-        for control, (net_lo, net_hi, ex_lo, ex_hi) in active.items():
-            work += (net_hi - net_lo + 1) * (ex_hi - ex_lo + 1)
-            if work > limit:
-                return work
-            for key, kernel in machine.moves(control)[0].items():
-                shifts = tuple(kernel)
-                reach = reaches.get(shifts)
-                if reach is None:
-                    nets = [shift // stride for shift in shifts]  # shifts: net*stride + exact
-                    exacts = [shift % stride for shift in shifts]
-                    reach = reaches[shifts] = (min(nets), max(nets), min(exacts), max(exacts))
-                span = (net_lo + reach[0], net_hi + reach[1], ex_lo + reach[2], ex_hi + reach[3])
-                seen = following.get(key)
-                if seen is not None:
-                    span = (
-                        min(seen[0], span[0]),
-                        max(seen[1], span[1]),
-                        min(seen[2], span[2]),
-                        max(seen[3], span[3]),
-                    )
-                following[key] = span
-        active = following
+    start: dict[_Control, _Span] = {machine.start: (0, 0, 0, 0)}
+    if not _packs(check):  # _counted_weights: round by round
+        active = start
+        while active:
+            following: dict[_Control, _Span] = {}
+            for control, span in active.items():
+                work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1)
+                if work > limit:
+                    return work
+                _spread(following, machine, control, span, reaches)
+            active = following
+        return work
+    queue = [(machine.order(machine.start), machine.start)]  # _packed_weights: each once
+    while queue:
+        control = heappop(queue)[1]
+        span = start.pop(control)
+        work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1)
+        if work > limit:
+            return work
+        for key in _spread(start, machine, control, span, reaches):
+            heappush(queue, (machine.order(key), key))
     return work
+
+
+def _spread(
+    into: dict[_Control, _Span],
+    machine: _Machine,
+    control: _Control,
+    span: _Span,
+    reaches: dict[tuple[int, ...], _Span],
+) -> list[_Control]:
+    """Widen the spans of the states ``control`` leads to by its kernels' shifts; the
+    states met for the first time, returned."""
+    stride = machine.stride
+    net_lo, net_hi, ex_lo, ex_hi = span
+    new: list[_Control] = []
+    for key, kernel in machine.moves(control)[0].items():
+        shifts = tuple(kernel)
+        reach = reaches.get(shifts)
+        if reach is None:
+            nets = [shift // stride for shift in shifts]  # shifts: net*stride + exact
+            exacts = [shift % stride for shift in shifts]
+            reach = reaches[shifts] = (min(nets), max(nets), min(exacts), max(exacts))
+        moved = (net_lo + reach[0], net_hi + reach[1], ex_lo + reach[2], ex_hi + reach[3])
+        seen = into.get(key)
+        if seen is None:
+            new.append(key)
+        else:
+            moved = (
+                min(seen[0], moved[0]),
+                max(seen[1], moved[1]),
+                min(seen[2], moved[2]),
+                max(seen[3], moved[3]),
+            )
+        into[key] = moved
+    return new
+
+
+def _packs(check: PoolCheck) -> bool:
+    """Whether the odds pack each state's counts into one number: no exact dice counted."""
+    return check.exact is None
 
 
 def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
@@ -1063,14 +1117,14 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
             f"{check.dice} × {check.max_extra}): they would take too long. Ask for fewer "
             "dice, or without the re-throw."
         )
-    machine = _Machine.of(check)
+    machine = _Machine.of(check, merge=_packs(check))
     if _may_be_heavy(check) and odds_work(check, machine=machine) > MAX_ODDS_WORK:
         raise LimitExceeded(
             f"the exact odds of {check.dice_text} with these rules would take more than "
             f"{MAX_ODDS_WORK:,} steps to compute (a few seconds); ask for fewer dice, or "
             "without the re-throw."
         )
-    if all(step.shift % machine.stride == 0 for step in machine.steps):  # no exact dice
+    if _packs(check):
         return Dist.from_positive(_packed_weights(check, machine))
     return Dist.from_positive(_counted_weights(check, machine))
 
@@ -1124,17 +1178,22 @@ def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, i
 
 
 def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, int]:
-    """``distribution``'s rounds with each state's counts packed into one big integer.
+    """``distribution``'s machine with each state's counts packed into one big integer,
+    and each state visited once.
 
     Where no exact dice are counted, a state's counts are net successes only: a state
-    holds ``(low, poly)``, slot ``i`` of ``poly`` (``width`` bits) the weight of net
-    ``low + i``, so a face applied to every count of a state moves ``low`` and takes one
-    product and one sum of big integers (CPython's, in C) rather than a dict entry each.
-    Every weight of round ``r`` is at most ``sides ** r`` and the rounds are bounded
-    (each pool die is thrown first once, each added die once, and the re-throws are
-    capped), so the slots never overflow; the ends are gathered by Horner's rule (times
-    ``sides`` a round), which gives each the scale ``sides ** (rounds left)`` the plain
-    loop gives it. Same weights, exactly.
+    holds ``(thrown, low, poly)``, slot ``i`` of ``poly`` (``width`` bits) the weight of
+    net ``low + i`` over ``sides ** thrown``, so a face applied to every count of a state
+    moves ``low`` and takes one product and one sum of big integers (CPython's, in C)
+    rather than a dict entry each. States are taken in ``_Machine.order``, so all that
+    leads to one has come in before it is thrown: it is visited once however many dice
+    were thrown on the ways to it (the rounds of ``_counted_weights`` visit it once per
+    round it can be reached in), the lighter of two weights brought to the other's
+    denominator, ``sides ** thrown``, when they meet. Every weight is at most
+    ``sides ** most`` (each pool die is thrown first once, each added die once, and the
+    re-throws are capped), so the slots never overflow; the ends are brought to the
+    denominator of the most dice any end threw, as the rounds bring them. Same weights,
+    exactly.
     """
     stride, sides = machine.stride, check.sides
     room = machine.start[3]
@@ -1142,38 +1201,38 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
         rethrows = 0
     else:
         rethrows = machine.cap_rethrows if machine.track else check.dice + room
-    most_rounds = check.dice + room + rethrows + 1
-    width = ((sides**most_rounds).bit_length() + 8) // 8 * 8  # whole bytes a slot
-    ends: dict[tuple[bool, bool, int], _Packed] = {}
-    active: dict[_Control, _Packed] = {machine.start: (0, 1)}
-    rounds = 0
-    while active:
-        rounds += 1
-        if rounds > most_rounds:  # cannot happen: the slots would be too narrow
-            raise AssertionError(f"{check.dice_text}: more rounds than {most_rounds}")
-        following: dict[_Control, _Packed] = {}
-        done: dict[tuple[bool, bool, int], _Packed] = {}
-        for control, (low, poly) in active.items():
-            moves, finished = machine.moves(control)
-            _apply(done, finished, low, poly, stride, width)
-            _apply(following, moves, low, poly, stride, width)
-        for end in ends.keys() | done.keys():  # Horner: earlier ends wait a round more
-            before, now = ends.get(end), done.get(end)
-            if before is not None:
-                before = (before[0], before[1] * sides)
-                now = before if now is None else _sum(before, now, width)
-            assert now is not None
-            ends[end] = now
-        size = sum(poly.bit_length() // width + 1 for _, poly in following.values())
-        if size > MAX_ODDS_STATES:
-            raise LimitExceeded(
-                f"the exact odds of {check.dice_text} with these rules need more than "
-                f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
-            )
-        active = following
+    most = check.dice + room + rethrows + 1
+    width = ((sides**most).bit_length() + 8) // 8 * 8  # whole bytes a slot
+    powers = [sides**k for k in range(most + 1)]
+    ends: dict[tuple[bool, bool, int], _Mass] = {}
+    pending: dict[_Control, _Mass] = {machine.start: (0, 0, 1)}
+    queue = [(machine.order(machine.start), machine.start)]
+    level = 0
+    while queue:
+        (at, _, _), control = heappop(queue)
+        if at > level:  # every state still held is on this level or the next
+            level = at
+            size = sum(poly.bit_length() // width + 1 for _, _, poly in pending.values())
+            if size > MAX_ODDS_STATES:
+                raise LimitExceeded(
+                    f"the exact odds of {check.dice_text} with these rules need more than "
+                    f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
+                )
+        thrown, low, poly = pending.pop(control)
+        if thrown >= most:  # cannot happen: the slots would be too narrow
+            raise AssertionError(f"{check.dice_text}: more dice thrown than {most}")
+        moves, finished = machine.moves(control)
+        for end, kernel in finished.items():
+            _gather(ends, end, kernel, (thrown + 1, low, poly), stride, width, powers)
+        for key, kernel in moves.items():
+            if key not in pending:
+                heappush(queue, (machine.order(key), key))
+            _gather(pending, key, kernel, (thrown + 1, low, poly), stride, width, powers)
+    last = max(thrown for thrown, _, _ in ends.values())
     weights: dict[PoolOutcome, int] = {}
     nbytes = width // 8
-    for (n_ok, n_low, n_first), (low, poly) in ends.items():
+    for (n_ok, n_low, n_first), (thrown, low, poly) in ends.items():
+        poly *= powers[last - thrown]
         raw = poly.to_bytes((poly.bit_length() + width - 1) // width * nbytes, "little")
         for slot in range(len(raw) // nbytes):
             w = int.from_bytes(raw[slot * nbytes : (slot + 1) * nbytes], "little")
@@ -1183,31 +1242,38 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
     return weights
 
 
-_Packed = tuple[int, int]  # (the net of slot 0, the weights packed a slot each)
+_Mass = tuple[int, int, int]  # (dice thrown, the net of slot 0, the weights a slot each)
 K = TypeVar("K", bound=Hashable)
 
 
-def _apply(
-    into: dict[K, _Packed],
-    kernels: Mapping[K, Mapping[int, int]],
-    low: int,
-    poly: int,
+def _gather(
+    into: dict[K, _Mass],
+    key: K,
+    kernel: Mapping[int, int],
+    mass: _Mass,
     stride: int,
     width: int,
+    powers: Sequence[int],
 ) -> None:
-    """Add one state's packed counts, moved by each kernel's shifts, to where they lead."""
-    for key, kernel in kernels.items():
-        for shift, count in kernel.items():
-            moved = (low + shift // stride, poly * count)
-            seen = into.get(key)
-            into[key] = moved if seen is None else _sum(seen, moved, width)
-
-
-def _sum(a: _Packed, b: _Packed, width: int) -> _Packed:
-    """Two packed count sets added, slot by slot, on the lower one's slots."""
-    if a[0] > b[0]:
-        a, b = b, a
-    return a[0], a[1] + (b[1] << ((b[0] - a[0]) * width))
+    """Add one state's packed counts, moved by each of a kernel's shifts, to ``key``."""
+    thrown, low, poly = mass
+    for shift, count in kernel.items():
+        moved = (thrown, low + shift // stride, poly * count)
+        seen = into.get(key)
+        if seen is None:
+            into[key] = moved
+            continue
+        if seen[0] != thrown:  # over different denominators: the lighter one scaled
+            if seen[0] < thrown:
+                seen, moved = moved, seen
+            moved = (seen[0], moved[1], moved[2] * powers[seen[0] - moved[0]])
+        if seen[1] > moved[1]:
+            seen, moved = moved, seen
+        into[key] = (
+            max(seen[0], moved[0]),
+            seen[1],
+            seen[2] + (moved[2] << ((moved[1] - seen[1]) * width)),
+        )
 
 
 # -- play: from a tag's ask to a prepared check ----------------------------------------
