@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from heapq import heappop, heappush
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from dicebound.charms import EntryUse, spend_is_for_entry, use_entry
 from dicebound.dice import DiceSource
@@ -861,7 +861,11 @@ class _Step(NamedTuple):
     faces: int
 
 
-_Moves = tuple[dict[_Control, dict[int, int]], dict[tuple[bool, bool, int], dict[int, int]]]
+# where one die thrown in a state leads: states (with their ``_Machine.order``, in the same
+# order) and ends, each with the shifts of the packed counts and how many faces give each
+_Moves = tuple[
+    dict[_Control, dict[int, int]], dict[tuple[bool, bool, int], dict[int, int]], tuple[int, ...]
+]
 _KNOWN_STATES = 300_000  # states whose moves are kept between the estimate and the odds
 
 
@@ -920,14 +924,18 @@ class _Machine:
             merge=merge and track and not until,
         )
 
-    def order(self, control: _Control) -> tuple[int, bool, int]:
+    def order(self, control: _Control) -> int:
         """Where a state comes when each is visited once: every state it leads to comes
         later. A die first thrown moves to the next level (dice first thrown so far); a
         die thrown again stays on its level, before the level's other states, and an
         "until" re-throw goes on to one more re-throw thrown."""
         m, waiting, _, room, thrown = control[:5]
         level = self.start[0] - m + self.start[3] - room
-        return level, not waiting, thrown
+        return ((2 * level + (not waiting)) * (self.cap_rethrows + 2)) + thrown + 1
+
+    def level(self, order: int) -> int:
+        """The level of an ``order``: dice first thrown so far."""
+        return order // (2 * (self.cap_rethrows + 2))
 
     def moves(self, control: _Control) -> _Moves:
         """Where one die thrown in ``control`` leads: the states it goes on to, and the
@@ -983,21 +991,21 @@ class _Machine:
                 key = (n_m, 0, n_owed, n_room, n_thrown, n_ok, n_low, n_first)
                 kernel = moves.setdefault(key, {})
             kernel[step.shift] = kernel.get(step.shift, 0) + step.faces
-        return moves, ends
+        return moves, ends, tuple(map(self.order, moves))
 
 
 # A state's span: the lowest and highest net successes, and exact dice, it could hold.
 _Span = tuple[int, int, int, int]
 
-MAX_RETHROWN_EXPLODING = 1600
-"""A re-throw beside explosions: the most dice times the explosion cap whose odds are
-worked at all (their work grows as its square); past it they are refused at once."""
-
 MAX_ODDS_WORK = 2_500_000
-"""The most (state, count) pairs the exact odds of one pool check may work through, all
-rounds together: about 1-1.7 s here, estimate included (``bench/odds_bounds.py``, a
-31-die pool with explosions, a re-throw, cancel and botch). Past it, refused before any
-is done."""
+"""The most work the exact odds of one pool check may take, estimate included, in
+(state, count) pairs plus ``_VISIT`` a state visited: about 1 s here at most
+(``bench/odds_bounds.py``: 50 dice with explosions, a re-throw, cancel and botch take a
+third of it). Past it, refused before any is done."""
+
+_VISIT = 50
+"""What visiting one state costs beside its counts, in counts: working out where it
+leads and one product and sum a kernel (about 15-25 µs a state, 0.15-0.4 µs a count)."""
 
 
 def _may_be_heavy(check: PoolCheck) -> bool:
@@ -1028,56 +1036,53 @@ def odds_work(
         while active:
             following: dict[_Control, _Span] = {}
             for control, span in active.items():
-                work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1)
+                work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1) + _VISIT
                 if work > limit:
                     return work
-                _spread(following, machine, control, span, reaches)
+                for key, _, moved in _spread(machine, control, span, reaches):
+                    _widen(following, key, moved)
             active = following
         return work
-    queue = [(machine.order(machine.start), machine.start)]  # _packed_weights: each once
-    while queue:
-        control = heappop(queue)[1]
-        span = start.pop(control)
-        work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1)
-        if work > limit:
-            return work
-        for key in _spread(start, machine, control, span, reaches):
-            heappush(queue, (machine.order(key), key))
+    buckets = _Buckets(machine, start)
+    for _, states in buckets:  # _packed_weights: each state once
+        for control, span in states.items():
+            work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1) + _VISIT
+            if work > limit:
+                return work
+            for key, order, moved in _spread(machine, control, span, reaches):
+                _widen(buckets.at(order), key, moved)
     return work
 
 
 def _spread(
-    into: dict[_Control, _Span],
-    machine: _Machine,
-    control: _Control,
-    span: _Span,
-    reaches: dict[tuple[int, ...], _Span],
-) -> list[_Control]:
-    """Widen the spans of the states ``control`` leads to by its kernels' shifts; the
-    states met for the first time, returned."""
+    machine: _Machine, control: _Control, span: _Span, reaches: dict[tuple[int, ...], _Span]
+) -> Iterator[tuple[_Control, int, _Span]]:
+    """The states ``control`` leads to, each with its order and ``span`` moved by its
+    kernel's shifts."""
     stride = machine.stride
     net_lo, net_hi, ex_lo, ex_hi = span
-    new: list[_Control] = []
-    for key, kernel in machine.moves(control)[0].items():
+    moves, _, orders = machine.moves(control)
+    for (key, kernel), order in zip(moves.items(), orders, strict=True):
         shifts = tuple(kernel)
         reach = reaches.get(shifts)
         if reach is None:
             nets = [shift // stride for shift in shifts]  # shifts: net*stride + exact
             exacts = [shift % stride for shift in shifts]
             reach = reaches[shifts] = (min(nets), max(nets), min(exacts), max(exacts))
-        moved = (net_lo + reach[0], net_hi + reach[1], ex_lo + reach[2], ex_hi + reach[3])
-        seen = into.get(key)
-        if seen is None:
-            new.append(key)
-        else:
-            moved = (
-                min(seen[0], moved[0]),
-                max(seen[1], moved[1]),
-                min(seen[2], moved[2]),
-                max(seen[3], moved[3]),
-            )
-        into[key] = moved
-    return new
+        yield key, order, (net_lo + reach[0], net_hi + reach[1], ex_lo + reach[2], ex_hi + reach[3])
+
+
+def _widen(spans: dict[_Control, _Span], key: _Control, span: _Span) -> None:
+    """Widen the span kept for ``key`` to cover ``span`` too."""
+    seen = spans.get(key)
+    if seen is not None:
+        span = (
+            min(seen[0], span[0]),
+            max(seen[1], span[1]),
+            min(seen[2], span[2]),
+            max(seen[3], span[3]),
+        )
+    spans[key] = span
 
 
 def _packs(check: PoolCheck) -> bool:
@@ -1089,8 +1094,7 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     """The exact distribution of what ``roll`` gives for this check, computed.
 
     A state machine over what the throw has come to so far (counts, never faces): each
-    round throws one die in every state, so every weight of a round shares the
-    denominator ``sides ** round``. The dice the pool adds (explosions) are owed as a
+    move throws one die, and a weight is over ``sides ** (dice thrown)``. The dice the pool adds (explosions) are owed as a
     count: every added die is a fresh die, thrown, then visited by the re-throw, and
     owing one more when its first face explodes or when a face thrown again does. The
     throw order only matters through the caps, and the count keeps each cap's order:
@@ -1099,30 +1103,23 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     ``face_effect`` and ``pool_outcome``; the brute-force tests confirm the rest.
 
     The counts (net successes, exact dice) of the states that share the rest are kept
-    together, packed one number each, so a face is applied to them all at once.
+    together, packed one number each, so a face is applied to them all at once. Without
+    exact dice a state's counts are one big integer and each state is visited once
+    (``_packed_weights``); with them, a dict each, round by round (``_counted_weights``).
+    Once the re-throws left cannot reach their cap, the count of them is dropped and the
+    states merge (``_Machine.merge``).
 
     Raises:
         LimitExceeded: the work would pass ``MAX_ODDS_WORK`` (said before any is done).
     """
     if check.dice == 0:
         return Dist.constant(_empty_outcome(check))
-    if (
-        check.reroll is not None
-        and check.explode_from is not None
-        and check.dice * check.max_extra > MAX_RETHROWN_EXPLODING
-    ):
-        raise LimitExceeded(
-            f"the exact odds of {check.dice_text} with a re-throw beside explosions are "
-            f"refused past {MAX_RETHROWN_EXPLODING:,} (dice times the explosion cap, here "
-            f"{check.dice} × {check.max_extra}): they would take too long. Ask for fewer "
-            "dice, or without the re-throw."
-        )
     machine = _Machine.of(check, merge=_packs(check))
     if _may_be_heavy(check) and odds_work(check, machine=machine) > MAX_ODDS_WORK:
         raise LimitExceeded(
             f"the exact odds of {check.dice_text} with these rules would take more than "
-            f"{MAX_ODDS_WORK:,} steps to compute (a few seconds); ask for fewer dice, or "
-            "without the re-throw."
+            f"{MAX_ODDS_WORK:,} steps to compute (more than about a second); ask for fewer "
+            "dice, a smaller explosion cap, or without the re-throw."
         )
     if _packs(check):
         return Dist.from_positive(_packed_weights(check, machine))
@@ -1131,7 +1128,10 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
 
 def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, int]:
     """``distribution``'s rounds with a dict of packed counts (net successes and exact
-    dice, one number) per state: each face applied to every count of a state."""
+    dice, one number) per state: each face applied to every count of a state. Each round
+    throws one die in every state, so every weight of a round shares the denominator
+    ``sides ** round``, and a state is visited once a round it can be reached in; its
+    machine must not merge states (``_Machine.merge``), which would mix rounds."""
     stride = machine.stride
     outcomes: dict[tuple[bool, bool, int, int], PoolOutcome] = {}
     rounds: list[dict[PoolOutcome, int]] = []
@@ -1141,7 +1141,7 @@ def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, i
         following: dict[_Control, dict[int, int]] = {}
         size = 0
         for control, counts in active.items():
-            moves, ends = machine.moves(control)
+            moves, ends, _ = machine.moves(control)
             for (n_ok, n_low, n_first), kernel in ends.items():
                 for shift, count in kernel.items():
                     for packed, weight in counts.items():
@@ -1205,29 +1205,26 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
     width = ((sides**most).bit_length() + 8) // 8 * 8  # whole bytes a slot
     powers = [sides**k for k in range(most + 1)]
     ends: dict[tuple[bool, bool, int], _Mass] = {}
-    pending: dict[_Control, _Mass] = {machine.start: (0, 0, 1)}
-    queue = [(machine.order(machine.start), machine.start)]
+    buckets = _Buckets(machine, {machine.start: (0, 0, 1)})
     level = 0
-    while queue:
-        (at, _, _), control = heappop(queue)
-        if at > level:  # every state still held is on this level or the next
-            level = at
-            size = sum(poly.bit_length() // width + 1 for _, _, poly in pending.values())
+    for at, states in buckets:
+        if machine.level(at) > level:  # every state still held is on this level or the next
+            level = machine.level(at)
+            size = sum(poly.bit_length() // width + 1 for _, _, poly in buckets.held())
             if size > MAX_ODDS_STATES:
                 raise LimitExceeded(
                     f"the exact odds of {check.dice_text} with these rules need more than "
                     f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
                 )
-        thrown, low, poly = pending.pop(control)
-        if thrown >= most:  # cannot happen: the slots would be too narrow
-            raise AssertionError(f"{check.dice_text}: more dice thrown than {most}")
-        moves, finished = machine.moves(control)
-        for end, kernel in finished.items():
-            _gather(ends, end, kernel, (thrown + 1, low, poly), stride, width, powers)
-        for key, kernel in moves.items():
-            if key not in pending:
-                heappush(queue, (machine.order(key), key))
-            _gather(pending, key, kernel, (thrown + 1, low, poly), stride, width, powers)
+        for control, (thrown, low, poly) in states.items():
+            if thrown >= most:  # cannot happen: the slots would be too narrow
+                raise AssertionError(f"{check.dice_text}: more dice thrown than {most}")
+            moves, finished, orders = machine.moves(control)
+            mass = (thrown + 1, low, poly)
+            for end, kernel in finished.items():
+                _gather(ends, end, kernel, mass, stride, width, powers)
+            for (key, kernel), order in zip(moves.items(), orders, strict=True):
+                _gather(buckets.at(order), key, kernel, mass, stride, width, powers)
     last = max(thrown for thrown, _, _ in ends.values())
     weights: dict[PoolOutcome, int] = {}
     nbytes = width // 8
@@ -1244,6 +1241,34 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
 
 _Mass = tuple[int, int, int]  # (dice thrown, the net of slot 0, the weights a slot each)
 K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class _Buckets(Generic[V]):
+    """The states still to visit, one bucket per ``_Machine.order``, taken lowest first:
+    every move goes to a later bucket, so a bucket is whole when it is taken."""
+
+    def __init__(self, machine: _Machine, start: dict[_Control, V]) -> None:
+        self.buckets = {machine.order(next(iter(start))): start}
+        self.orders = list(self.buckets)
+
+    def __iter__(self) -> Iterator[tuple[int, dict[_Control, V]]]:
+        while self.orders:
+            at = heappop(self.orders)
+            yield at, self.buckets.pop(at)
+
+    def at(self, order: int) -> dict[_Control, V]:
+        """The bucket of states of that ``_Machine.order``, made when it is first asked."""
+        bucket = self.buckets.get(order)
+        if bucket is None:
+            bucket = self.buckets[order] = {}
+            heappush(self.orders, order)
+        return bucket
+
+    def held(self) -> Iterator[V]:
+        """Everything in the buckets not yet taken."""
+        for bucket in self.buckets.values():
+            yield from bucket.values()
 
 
 def _gather(
