@@ -52,26 +52,48 @@ def _pool(dice: int, extra: int, **rules: object) -> PoolCheck:
     return PoolCheck(sides=10, dice=dice, target=6, needed=1, max_extra=extra, **rules)  # type: ignore[arg-type]
 
 
-def test_a_re_throw_beside_explosions_past_1600_is_refused_at_once() -> None:
-    check = _pool(48, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1)
-    with pytest.raises(
-        LimitExceeded, match=r"refused past 1,600 \(dice times the explosion cap, here 48 × 50\)"
-    ):
-        distribution(check)
-
-
-def test_past_the_work_bound_the_odds_are_refused_before_any_is_done() -> None:
+def test_a_100_die_pool_with_explosions_and_a_re_throw_is_answered() -> None:
+    """Each state visited once: 100 dice, 30 added at most, every die thrown again once
+    (the re-throw cap of 130 cannot bind), with cancel and botch."""
     check = _pool(
-        40,
-        40,
+        100,
+        30,
         explode_from=10,
         reroll=Reroll(6, "once"),
+        max_rethrows=130,
         cancel_up_to=1,
         botch_up_to=1,
-        exceptional=5,
+    )
+    assert odds_work(check) <= MAX_ODDS_WORK
+    dist = distribution(check)
+    assert sum(dist.probabilities().values()) == 1
+    assert max(o.total for o in dist.weights) == 130  # every die a success, 30 added
+
+
+def test_a_pool_whose_two_caps_both_bind_is_answered_up_to_the_bound() -> None:
+    check = _pool(50, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1)
+    assert odds_work(check) <= MAX_ODDS_WORK
+    assert sum(distribution(check).probabilities().values()) == 1
+
+
+@pytest.mark.parametrize("mode", ["once", "until"])
+def test_past_the_work_bound_the_odds_are_refused_before_any_is_done(mode: str) -> None:
+    """100 dice, 100 added at most, 100 re-throws: the re-throws thrown must be counted
+    (they may reach their cap), and that is past the bound."""
+    check = _pool(
+        100,
+        100,
+        explode_from=10,
+        reroll=Reroll(6, mode),  # type: ignore[arg-type]
+        cancel_up_to=1,
+        botch_up_to=1,
     )
     assert odds_work(check) > MAX_ODDS_WORK
-    with pytest.raises(LimitExceeded, match="would take more than 2,500,000 steps"):
+    with pytest.raises(
+        LimitExceeded,
+        match=r"the exact odds of 100d10 with these rules would take more than 2,500,000 "
+        r"steps to compute \(more than about a second\); ask for fewer dice",
+    ):
         distribution(check)
 
 

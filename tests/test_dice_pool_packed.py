@@ -1,4 +1,5 @@
-"""A pool's odds with each state's counts packed into one big integer, against the same
+"""A pool's odds with each state's counts packed into one big integer and each state
+visited once (the re-throws thrown forgotten once their cap cannot bind), against the
 rounds with a dict of counts per state: the very same weights, on pools far past what
 brute force reaches (the brute-force tests in test_kind_dice_pool_play.py hold both
 paths to the rules on small pools)."""
@@ -14,8 +15,9 @@ from dicebound.spend import Reroll
 
 
 def assert_same_weights(check: PoolCheck) -> None:
-    machine = _Machine.of(check)
-    assert _packed_weights(check, machine) == _counted_weights(check, _Machine.of(check))
+    counted = _counted_weights(check, _Machine.of(check))
+    assert _packed_weights(check, _Machine.of(check)) == counted
+    assert _packed_weights(check, _Machine.of(check, merge=True)) == counted
 
 
 BIG = [
@@ -26,6 +28,36 @@ BIG = [
     PoolCheck(6, 10, 5, 2, explode_from=6, max_extra=4, reroll=Reroll(2, "until"), max_rethrows=5),
     PoolCheck(10, 20, 6, 1, botch_up_to=2, botch_rule="halfOrMore", cancel_up_to=1),
     PoolCheck(10, 16, 6, 1, explode_from=10, max_extra=3, auto=2, exceptional=5),
+    # both caps binding: re-throws counted until the dice left can no longer reach the cap
+    PoolCheck(
+        10, 14, 6, 2, explode_from=9, max_extra=10, reroll=Reroll(6, "once"), max_rethrows=12
+    ),
+    PoolCheck(
+        10,
+        12,
+        6,
+        1,
+        explode_from=10,
+        max_extra=12,
+        reroll=Reroll(6, "once"),
+        max_rethrows=15,
+        cancel_up_to=1,
+        botch_up_to=1,
+    ),
+    PoolCheck(
+        6,
+        10,
+        4,
+        1,
+        explode_from=3,
+        double_from=6,
+        max_extra=6,
+        reroll=Reroll(3, "once"),
+        max_rethrows=9,
+        botch_up_to=1,
+        botch_rule="halfOrMore",
+    ),
+    PoolCheck(10, 8, 6, 1, explode_from=10, max_extra=8, reroll=Reroll(6, "until"), max_rethrows=9),
 ]
 
 
@@ -65,4 +97,46 @@ def pools(draw: st.DrawFn) -> PoolCheck:
 @settings(max_examples=200, deadline=None)
 @given(pools())
 def test_any_pool_packs_to_the_same_weights(check: PoolCheck) -> None:
+    assert_same_weights(check)
+
+
+def test_states_merge_once_the_re_throw_cap_cannot_bind() -> None:
+    check = BIG[-4]
+    merged = _Machine.of(check, merge=True)
+    assert merged.merge
+    _packed_weights(check, merged)
+    kept = _Machine.of(check)
+    _packed_weights(check, kept)
+    assert len(merged.known) < len(kept.known)
+    assert any(control[4] == -1 for control in merged.known)  # re-throws thrown forgotten
+
+
+@st.composite
+def capped_pools(draw: st.DrawFn) -> PoolCheck:
+    """Explosions and a re-throw with caps small enough to bind, every other rule but
+    exact dice drawn: the states the merging path forgets re-throws in."""
+    sides = draw(st.integers(2, 8))
+    target = draw(st.integers(2, sides))
+    under = st.none() | st.integers(1, target - 1)
+    return PoolCheck(
+        sides=sides,
+        dice=draw(st.integers(1, 9)),
+        target=target,
+        needed=draw(st.integers(1, 4)),
+        explode_from=draw(st.integers(2, sides)),
+        double_from=draw(st.none() | st.integers(2, sides)),
+        cancel_up_to=draw(under),
+        botch_up_to=draw(under),
+        botch_rule=draw(st.sampled_from(["noSuccesses", "halfOrMore"])),
+        reroll=draw(
+            st.builds(Reroll, st.integers(1, sides - 1), st.sampled_from(["once", "until"]))
+        ),
+        max_extra=draw(st.integers(0, 8)),
+        max_rethrows=draw(st.integers(0, 12)),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(capped_pools())
+def test_a_pool_with_both_caps_packs_to_the_same_weights(check: PoolCheck) -> None:
     assert_same_weights(check)

@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from heapq import heappop, heappush
+from itertools import chain
 from types import MappingProxyType
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
@@ -1210,7 +1211,8 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
     for at, states in buckets:
         if machine.level(at) > level:  # every state still held is on this level or the next
             level = machine.level(at)
-            size = sum(poly.bit_length() // width + 1 for _, _, poly in buckets.held())
+            held = chain(states.values(), buckets.held())
+            size = sum(poly.bit_length() // width + 1 for _, _, poly in held)
             if size > MAX_ODDS_STATES:
                 raise LimitExceeded(
                     f"the exact odds of {check.dice_text} with these rules need more than "
@@ -1280,25 +1282,25 @@ def _gather(
     width: int,
     powers: Sequence[int],
 ) -> None:
-    """Add one state's packed counts, moved by each of a kernel's shifts, to ``key``."""
+    """Add one state's packed counts, moved by each of a kernel's shifts, to ``key``: on
+    the lower net's slots, over the larger denominator (the other weights scaled)."""
     thrown, low, poly = mass
     for shift, count in kernel.items():
-        moved = (thrown, low + shift // stride, poly * count)
+        m_low, m_poly = low + shift // stride, poly * count
         seen = into.get(key)
         if seen is None:
-            into[key] = moved
+            into[key] = (thrown, m_low, m_poly)
             continue
-        if seen[0] != thrown:  # over different denominators: the lighter one scaled
-            if seen[0] < thrown:
-                seen, moved = moved, seen
-            moved = (seen[0], moved[1], moved[2] * powers[seen[0] - moved[0]])
-        if seen[1] > moved[1]:
-            seen, moved = moved, seen
-        into[key] = (
-            max(seen[0], moved[0]),
-            seen[1],
-            seen[2] + (moved[2] << ((moved[1] - seen[1]) * width)),
-        )
+        s_thrown, s_low, s_poly = seen
+        if s_thrown < thrown:
+            s_poly *= powers[thrown - s_thrown]
+            s_thrown = thrown
+        elif s_thrown > thrown:
+            m_poly *= powers[s_thrown - thrown]
+        if s_low <= m_low:
+            into[key] = (s_thrown, s_low, s_poly + (m_poly << ((m_low - s_low) * width)))
+        else:
+            into[key] = (s_thrown, m_low, m_poly + (s_poly << ((s_low - m_low) * width)))
 
 
 # -- play: from a tag's ask to a prepared check ----------------------------------------
