@@ -134,7 +134,7 @@ POOLS = [
         pool(48, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
     ),
     (
-        "50d10, explode, re-throw once, cancel, botch (both caps bind)",
+        "50d10, 50 added, re-throw once, cancel, botch (fills the cap)",
         pool(50, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
     ),
     (
