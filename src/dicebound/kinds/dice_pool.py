@@ -881,21 +881,23 @@ class _Machine:
     low_cap: int
     stride: int
     start: _Control
-    # re-throws thrown are forgotten (-1) once the cap can no longer bind: states that
-    # differ only there merge, so only a driver visiting each state once may ask for it
+    # visited each state once (``_ordered_weights``): moves come with their orders, and
+    # re-throws thrown are forgotten (-1) once the cap can no longer bind, so states that
+    # differ only there merge (the rounds would mix their denominators)
+    ordered: bool = False
     merge: bool = False
     # where each state leads, worked out once for the estimate and the odds together
     known: dict[_Control, _Moves] = field(default_factory=dict)
 
     @staticmethod
-    def of(check: PoolCheck, *, merge: bool = False) -> _Machine:
+    def of(check: PoolCheck, *, ordered: bool = False) -> _Machine:
         classes: dict[FaceEffect, int] = {}
         for face in range(1, check.sides + 1):
             effect = face_effect(check, face)
             classes[effect] = classes.get(effect, 0) + 1
         rethrow = check.reroll
         until = rethrow is not None and rethrow.mode == "until"
-        cap_extra = check.max_extra if check.explode_from is not None else 0
+        cap_extra = _cap_extra(check)
         # Without "until" each die is thrown again once at most, so the cap only binds
         # when there could be more dice than re-throws allowed.
         track = rethrow is not None and (until or check.dice + cap_extra > check.max_rethrows)
@@ -922,7 +924,8 @@ class _Machine:
             low_cap=(check.dice + 1) // 2 if half else 0,
             stride=stride,
             start=(check.dice, 0, 0, cap_extra, 0, False, False, 0),
-            merge=merge and track and not until,
+            ordered=ordered,
+            merge=ordered and track and not until,
         )
 
     def order(self, control: _Control) -> int:
@@ -992,21 +995,38 @@ class _Machine:
                 key = (n_m, 0, n_owed, n_room, n_thrown, n_ok, n_low, n_first)
                 kernel = moves.setdefault(key, {})
             kernel[step.shift] = kernel.get(step.shift, 0) + step.faces
-        return moves, ends, tuple(map(self.order, moves))
+        return moves, ends, tuple(map(self.order, moves)) if self.ordered else ()
 
 
 # A state's span: the lowest and highest net successes, and exact dice, it could hold.
 _Span = tuple[int, int, int, int]
 
+MAX_RETHROWN_EXPLODING = 1600
+"""A re-throw beside explosions whose odds go round by round: the most dice times the
+explosion cap whose odds are worked at all (their work grows as its square); past it
+they are refused at once, before the estimate."""
+
 MAX_ODDS_WORK = 2_500_000
-"""The most work the exact odds of one pool check may take, estimate included, in
-(state, count) pairs plus ``_VISIT`` a state visited: about 1 s here at most
-(``bench/odds_bounds.py``: 50 dice with explosions, a re-throw, cancel and botch take a
-third of it). Past it, refused before any is done."""
+"""The most (state, count) pairs the exact odds of one pool check may work through, all
+rounds together: about 1-1.7 s here, estimate included (``bench/odds_bounds.py``, a
+20-die pool with explosions and an "until" re-throw). Past it, refused before any is
+done."""
+
+MAX_ORDERED_WORK = 4_500_000
+"""``MAX_ODDS_WORK`` where each state is visited once (``_visits_once``), counting
+``_VISIT`` a state visited beside its counts: about 1 s here at the edge, estimate
+included (1 M of it takes 0.2-0.3 s)."""
+
+MAX_RETHROWS_KEPT = 200_000
+"""Where each state is visited once and the re-throws thrown must be kept (more dice and
+added dice than re-throws): the most dice × explosion cap × that excess whose odds are
+estimated at all. Its work grows faster (past this the estimate passes
+``MAX_ORDERED_WORK`` by far), so past it they are refused at once."""
 
 _VISIT = 50
-"""What visiting one state costs beside its counts, in counts: working out where it
-leads and one product and sum a kernel (about 15-25 µs a state, 0.15-0.4 µs a count)."""
+"""What visiting one state costs beside its counts, in counts, where each state is
+visited once: working out where it leads and one product and sum a kernel (about
+12-25 µs a state, 0.15-0.3 µs a count)."""
 
 
 def _may_be_heavy(check: PoolCheck) -> bool:
@@ -1018,59 +1038,110 @@ def _may_be_heavy(check: PoolCheck) -> bool:
     )
 
 
+def _visits_once(check: PoolCheck) -> bool:
+    """Whether the odds visit each state once (``_ordered_weights``) rather than round by
+    round: a "once" re-throw, no exact dice, and a re-throw cap at least half the dice
+    and added dice. There a state is reached in many rounds, or merges once the cap can
+    no longer bind; with "until", or a cap the re-throws soon reach, each state is
+    reached in about one round and the rounds' lighter visits are faster."""
+    if check.exact is not None or check.reroll is None or check.reroll.mode != "once":
+        return False
+    return 2 * check.max_rethrows >= check.dice + _cap_extra(check)
+
+
+def _cap_extra(check: PoolCheck) -> int:
+    """The most dice explosions may add."""
+    return check.max_extra if check.explode_from is not None else 0
+
+
+def _bound(machine: _Machine) -> int:
+    """The most work its path may take: ``MAX_ORDERED_WORK`` or ``MAX_ODDS_WORK``."""
+    return MAX_ORDERED_WORK if machine.ordered else MAX_ODDS_WORK
+
+
+def _refuse_at_once(check: PoolCheck, ordered: bool) -> None:
+    """Refuse, before the estimate, a re-throw beside explosions whose odds are sure to
+    be past the bound: ``MAX_RETHROWN_EXPLODING`` round by round, ``MAX_RETHROWS_KEPT``
+    visiting each state once."""
+    if check.reroll is None or check.explode_from is None:
+        return
+    if not ordered and check.dice * check.max_extra > MAX_RETHROWN_EXPLODING:
+        raise LimitExceeded(
+            f"the exact odds of {check.dice_text} with a re-throw beside explosions are "
+            f"refused past {MAX_RETHROWN_EXPLODING:,} (dice times the explosion cap, here "
+            f"{check.dice} × {check.max_extra}): they would take too long. Ask for fewer "
+            "dice, or without the re-throw."
+        )
+    excess = check.dice + check.max_extra - check.max_rethrows
+    if ordered and excess > 0 and check.dice * check.max_extra * excess > MAX_RETHROWS_KEPT:
+        raise LimitExceeded(
+            f"the exact odds of {check.dice_text} with a re-throw beside explosions are "
+            f"refused past {MAX_RETHROWS_KEPT:,} (dice times the explosion cap times the "
+            f"dice past the re-throw cap, here {check.dice} × {check.max_extra} × "
+            f"{excess}): they would take too long. Ask for fewer dice, or without the "
+            "re-throw."
+        )
+
+
 def odds_work(
-    check: PoolCheck, limit: int = MAX_ODDS_WORK, *, machine: _Machine | None = None
+    check: PoolCheck, limit: int | None = None, *, machine: _Machine | None = None
 ) -> int:
-    """An upper bound on the work ``distribution`` would do (in (state, count) pairs),
-    found by running its machine over the states alone, each with the span of counts it
-    could hold, in the order its odds take them (each state once where no exact dice are
-    counted, else once a round); it stops as soon as the bound passes ``limit``. Cheap: a
-    state holds many counts, and this visits each state as often as the odds do."""
+    """An upper bound on the work ``distribution`` would do (``MAX_ODDS_WORK``'s steps,
+    or ``MAX_ORDERED_WORK``'s), found by running its machine over the states alone,
+    each with the span of counts it could hold, in the order its odds take them; it
+    stops as soon as the bound passes ``limit`` (by default, its path's bound). Cheap: a
+    state holds many counts."""
     if check.dice == 0:
         return 0
-    machine = machine or _Machine.of(check, merge=_packs(check))
+    machine = machine or _Machine.of(check, ordered=_visits_once(check))
+    if limit is None:
+        limit = _bound(machine)
     reaches: dict[tuple[int, ...], _Span] = {}  # a kernel's shifts: how far they move a span
     work = 0
     start: dict[_Control, _Span] = {machine.start: (0, 0, 0, 0)}
-    if not _packs(check):  # _counted_weights: round by round
+    if not machine.ordered:  # round by round
         active = start
         while active:
             following: dict[_Control, _Span] = {}
             for control, span in active.items():
-                work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1) + _VISIT
+                work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1)
                 if work > limit:
                     return work
-                for key, _, moved in _spread(machine, control, span, reaches):
+                for key, moved in _spread(machine, machine.moves(control)[0], span, reaches):
                     _widen(following, key, moved)
             active = following
         return work
     buckets = _Buckets(machine, start)
-    for _, states in buckets:  # _packed_weights: each state once
+    for _, states in buckets:  # each state once
         for control, span in states.items():
             work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1) + _VISIT
             if work > limit:
                 return work
-            for key, order, moved in _spread(machine, control, span, reaches):
+            moves, _, orders = machine.moves(control)
+            spread = _spread(machine, moves, span, reaches)
+            for (key, moved), order in zip(spread, orders, strict=True):
                 _widen(buckets.at(order), key, moved)
     return work
 
 
 def _spread(
-    machine: _Machine, control: _Control, span: _Span, reaches: dict[tuple[int, ...], _Span]
-) -> Iterator[tuple[_Control, int, _Span]]:
-    """The states ``control`` leads to, each with its order and ``span`` moved by its
-    kernel's shifts."""
+    machine: _Machine,
+    moves: Mapping[_Control, Mapping[int, int]],
+    span: _Span,
+    reaches: dict[tuple[int, ...], _Span],
+) -> Iterator[tuple[_Control, _Span]]:
+    """The states a state's ``moves`` lead to, each with ``span`` moved by its kernel's
+    shifts."""
     stride = machine.stride
     net_lo, net_hi, ex_lo, ex_hi = span
-    moves, _, orders = machine.moves(control)
-    for (key, kernel), order in zip(moves.items(), orders, strict=True):
+    for key, kernel in moves.items():
         shifts = tuple(kernel)
         reach = reaches.get(shifts)
         if reach is None:
             nets = [shift // stride for shift in shifts]  # shifts: net*stride + exact
             exacts = [shift % stride for shift in shifts]
             reach = reaches[shifts] = (min(nets), max(nets), min(exacts), max(exacts))
-        yield key, order, (net_lo + reach[0], net_hi + reach[1], ex_lo + reach[2], ex_hi + reach[3])
+        yield key, (net_lo + reach[0], net_hi + reach[1], ex_lo + reach[2], ex_hi + reach[3])
 
 
 def _widen(spans: dict[_Control, _Span], key: _Control, span: _Span) -> None:
@@ -1086,43 +1157,44 @@ def _widen(spans: dict[_Control, _Span], key: _Control, span: _Span) -> None:
     spans[key] = span
 
 
-def _packs(check: PoolCheck) -> bool:
-    """Whether the odds pack each state's counts into one number: no exact dice counted."""
-    return check.exact is None
-
-
 def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     """The exact distribution of what ``roll`` gives for this check, computed.
 
     A state machine over what the throw has come to so far (counts, never faces): each
-    move throws one die, and a weight is over ``sides ** (dice thrown)``. The dice the pool adds (explosions) are owed as a
-    count: every added die is a fresh die, thrown, then visited by the re-throw, and
-    owing one more when its first face explodes or when a face thrown again does. The
-    throw order only matters through the caps, and the count keeps each cap's order:
-    explosions spend the ``max_extra`` cap die by die, re-throws the ``max_rethrows`` cap
-    in the order the pass visits the dice. ``roll`` and this function share
-    ``face_effect`` and ``pool_outcome``; the brute-force tests confirm the rest.
+    move throws one die, so a weight is over ``sides ** (dice thrown)``. The dice the
+    pool adds (explosions) are owed as a count: every added die is a fresh die, thrown,
+    then visited by the re-throw, and owing one more when its first face explodes or
+    when a face thrown again does. The throw order only matters through the caps, and
+    the count keeps each cap's order: explosions spend the ``max_extra`` cap die by die,
+    re-throws the ``max_rethrows`` cap in the order the pass visits the dice. ``roll``
+    and this function share ``face_effect`` and ``pool_outcome``; the brute-force tests
+    confirm the rest.
 
     The counts (net successes, exact dice) of the states that share the rest are kept
-    together, packed one number each, so a face is applied to them all at once. Without
-    exact dice a state's counts are one big integer and each state is visited once
-    (``_packed_weights``); with them, a dict each, round by round (``_counted_weights``).
-    Once the re-throws left cannot reach their cap, the count of them is dropped and the
-    states merge (``_Machine.merge``).
+    together, packed one number each, so a face is applied to them all at once: round
+    by round, a dict of them a state (``_counted_weights``) or, without exact dice, one
+    big integer (``_packed_weights``); or, with a "once" re-throw, one big integer with
+    each state visited once and the re-throws thrown forgotten once their cap cannot
+    bind (``_ordered_weights``). Each takes the pools it is fastest on.
 
     Raises:
-        LimitExceeded: the work would pass ``MAX_ODDS_WORK`` (said before any is done).
+        LimitExceeded: the work would pass its bound (said before any is done).
     """
     if check.dice == 0:
         return Dist.constant(_empty_outcome(check))
-    machine = _Machine.of(check, merge=_packs(check))
-    if _may_be_heavy(check) and odds_work(check, machine=machine) > MAX_ODDS_WORK:
+    ordered = _visits_once(check)
+    _refuse_at_once(check, ordered)
+    machine = _Machine.of(check, ordered=ordered)
+    bound = _bound(machine)
+    if _may_be_heavy(check) and odds_work(check, bound, machine=machine) > bound:
         raise LimitExceeded(
             f"the exact odds of {check.dice_text} with these rules would take more than "
-            f"{MAX_ODDS_WORK:,} steps to compute (more than about a second); ask for fewer "
-            "dice, a smaller explosion cap, or without the re-throw."
+            f"{bound:,} steps to compute (more than about a second); ask for fewer dice, "
+            "a smaller explosion cap, or without the re-throw."
         )
-    if _packs(check):
+    if ordered:
+        return Dist.from_positive(_ordered_weights(check, machine))
+    if all(step.shift % machine.stride == 0 for step in machine.steps):  # no exact dice
         return Dist.from_positive(_packed_weights(check, machine))
     return Dist.from_positive(_counted_weights(check, machine))
 
@@ -1131,8 +1203,8 @@ def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, i
     """``distribution``'s rounds with a dict of packed counts (net successes and exact
     dice, one number) per state: each face applied to every count of a state. Each round
     throws one die in every state, so every weight of a round shares the denominator
-    ``sides ** round``, and a state is visited once a round it can be reached in; its
-    machine must not merge states (``_Machine.merge``), which would mix rounds."""
+    ``sides ** round``; its machine must not merge states (``_Machine.merge``), which
+    would mix rounds."""
     stride = machine.stride
     outcomes: dict[tuple[bool, bool, int, int], PoolOutcome] = {}
     rounds: list[dict[PoolOutcome, int]] = []
@@ -1179,22 +1251,103 @@ def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, i
 
 
 def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, int]:
-    """``distribution``'s machine with each state's counts packed into one big integer,
-    and each state visited once.
+    """``distribution``'s rounds with each state's counts packed into one big integer.
 
     Where no exact dice are counted, a state's counts are net successes only: a state
-    holds ``(thrown, low, poly)``, slot ``i`` of ``poly`` (``width`` bits) the weight of
-    net ``low + i`` over ``sides ** thrown``, so a face applied to every count of a state
-    moves ``low`` and takes one product and one sum of big integers (CPython's, in C)
-    rather than a dict entry each. States are taken in ``_Machine.order``, so all that
-    leads to one has come in before it is thrown: it is visited once however many dice
-    were thrown on the ways to it (the rounds of ``_counted_weights`` visit it once per
-    round it can be reached in), the lighter of two weights brought to the other's
-    denominator, ``sides ** thrown``, when they meet. Every weight is at most
-    ``sides ** most`` (each pool die is thrown first once, each added die once, and the
-    re-throws are capped), so the slots never overflow; the ends are brought to the
-    denominator of the most dice any end threw, as the rounds bring them. Same weights,
-    exactly.
+    holds ``(low, poly)``, slot ``i`` of ``poly`` (``width`` bits) the weight of net
+    ``low + i``, so a face applied to every count of a state moves ``low`` and takes one
+    product and one sum of big integers (CPython's, in C) rather than a dict entry each.
+    Every weight of round ``r`` is at most ``sides ** r`` and the rounds are bounded
+    (each pool die is thrown first once, each added die once, and the re-throws are
+    capped), so the slots never overflow; the ends are gathered by Horner's rule (times
+    ``sides`` a round), which gives each the scale ``sides ** (rounds left)`` the plain
+    loop gives it. Same weights, exactly.
+    """
+    stride, sides = machine.stride, check.sides
+    room = machine.start[3]
+    if check.reroll is None:
+        rethrows = 0
+    else:
+        rethrows = machine.cap_rethrows if machine.track else check.dice + room
+    most_rounds = check.dice + room + rethrows + 1
+    width = ((sides**most_rounds).bit_length() + 8) // 8 * 8  # whole bytes a slot
+    ends: dict[tuple[bool, bool, int], _Packed] = {}
+    active: dict[_Control, _Packed] = {machine.start: (0, 1)}
+    rounds = 0
+    while active:
+        rounds += 1
+        if rounds > most_rounds:  # cannot happen: the slots would be too narrow
+            raise AssertionError(f"{check.dice_text}: more rounds than {most_rounds}")
+        following: dict[_Control, _Packed] = {}
+        done: dict[tuple[bool, bool, int], _Packed] = {}
+        for control, (low, poly) in active.items():
+            moves, finished, _ = machine.moves(control)
+            _apply(done, finished, low, poly, stride, width)
+            _apply(following, moves, low, poly, stride, width)
+        for end in ends.keys() | done.keys():  # Horner: earlier ends wait a round more
+            before, now = ends.get(end), done.get(end)
+            if before is not None:
+                before = (before[0], before[1] * sides)
+                now = before if now is None else _sum(before, now, width)
+            assert now is not None
+            ends[end] = now
+        size = sum(poly.bit_length() // width + 1 for _, poly in following.values())
+        if size > MAX_ODDS_STATES:
+            raise LimitExceeded(
+                f"the exact odds of {check.dice_text} with these rules need more than "
+                f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
+            )
+        active = following
+    weights: dict[PoolOutcome, int] = {}
+    nbytes = width // 8
+    for (n_ok, n_low, n_first), (low, poly) in ends.items():
+        raw = poly.to_bytes((poly.bit_length() + width - 1) // width * nbytes, "little")
+        for slot in range(len(raw) // nbytes):
+            w = int.from_bytes(raw[slot * nbytes : (slot + 1) * nbytes], "little")
+            if w:
+                outcome = pool_outcome(check, low + slot, n_ok, n_low, n_first, 0)
+                weights[outcome] = weights.get(outcome, 0) + w
+    return weights
+
+
+_Packed = tuple[int, int]  # (the net of slot 0, the weights packed a slot each)
+K = TypeVar("K", bound=Hashable)
+
+
+def _apply(
+    into: dict[K, _Packed],
+    kernels: Mapping[K, Mapping[int, int]],
+    low: int,
+    poly: int,
+    stride: int,
+    width: int,
+) -> None:
+    """Add one state's packed counts, moved by each kernel's shifts, to where they lead."""
+    for key, kernel in kernels.items():
+        for shift, count in kernel.items():
+            moved = (low + shift // stride, poly * count)
+            seen = into.get(key)
+            into[key] = moved if seen is None else _sum(seen, moved, width)
+
+
+def _sum(a: _Packed, b: _Packed, width: int) -> _Packed:
+    """Two packed count sets added, slot by slot, on the lower one's slots."""
+    if a[0] > b[0]:
+        a, b = b, a
+    return a[0], a[1] + (b[1] << ((b[0] - a[0]) * width))
+
+
+def _ordered_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, int]:
+    """``_packed_weights`` with each state visited once, on a machine built for it
+    (``_Machine.of(check, ordered=True)``, which may merge states).
+
+    A state holds ``(thrown, low, poly)``: ``_packed_weights``'s slots, over
+    ``sides ** thrown``. States are taken in ``_Machine.order``, so all that leads to one
+    has come in before it is thrown: it is visited once however many dice were thrown on
+    the ways to it (the rounds visit it once per round it can be reached in), the
+    lighter of two weights brought to the other's denominator when they meet. The ends
+    are brought to the denominator of the most dice any end threw, as the rounds bring
+    them. Same weights, exactly.
     """
     stride, sides = machine.stride, check.sides
     room = machine.start[3]
@@ -1242,7 +1395,6 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
 
 
 _Mass = tuple[int, int, int]  # (dice thrown, the net of slot 0, the weights a slot each)
-K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
