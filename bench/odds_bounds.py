@@ -5,10 +5,11 @@ ones past the bound are refused.
    against the goal of 2 s each; beside it the slowest single check of the report
    (``check_odds`` on the cell's tag, asked afresh), against 1 s.
 2. Dice pools at the edge: 100 dice with every rule but a re-throw beside explosions;
-   a re-throw with explosions at the most dice the bound accepts (where the re-throws
-   thrown need not be counted: dice and added dice at most the re-throw cap; and where
-   they must be, "until" or both caps binding); and past the bound, the time to the
-   refusal (it comes before any odds are worked, from the estimate). Against 1 s.
+   a re-throw with explosions at the most dice the bounds accept: "once" with a cap at
+   least half the dice and added dice (each state visited once: where the cap cannot
+   bind, and where both caps bind), and "until" or a smaller cap (round by round); and
+   past the bounds, the time to the refusal (it comes before any odds are worked: at
+   once far past them, else from the estimate). Against 1 s.
 3. Every packaged dice-pool ruleset at its biggest: ``pool.max`` dice at the lowest
    target, with each of its re-throws (and none), its explosions from the lowest face
    a tag may move them to, and every other rule it has. Against 1 s.
@@ -152,6 +153,34 @@ POOLS = [
     (
         "14d10, explode, re-throw until, cancel, botch",
         pool(14, 14, explode_from=10, reroll=Reroll(6, "until"), cancel_up_to=1, botch_up_to=1),
+    ),
+    (
+        "20d10, explode, re-throw 1-2 until, cancel, botch",
+        pool(20, 20, explode_from=10, reroll=Reroll(2, "until"), cancel_up_to=1, botch_up_to=1),
+    ),
+    (
+        "30d10, 30 added, re-throw once (cap 50), cancel, botch",
+        pool(
+            30,
+            30,
+            explode_from=10,
+            reroll=Reroll(6, "once"),
+            max_rethrows=50,
+            cancel_up_to=1,
+            botch_up_to=1,
+        ),
+    ),
+    (
+        "20d10, 40 added, re-throw once (cap 20: round by round)",
+        pool(
+            20,
+            40,
+            explode_from=10,
+            reroll=Reroll(6, "once"),
+            max_rethrows=20,
+            cancel_up_to=1,
+            botch_up_to=1,
+        ),
     ),
     (
         "60d10, explode, re-throw once, cancel, botch (past the bound)",

@@ -1264,13 +1264,7 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
     loop gives it. Same weights, exactly.
     """
     stride, sides = machine.stride, check.sides
-    room = machine.start[3]
-    if check.reroll is None:
-        rethrows = 0
-    else:
-        rethrows = machine.cap_rethrows if machine.track else check.dice + room
-    most_rounds = check.dice + room + rethrows + 1
-    width = ((sides**most_rounds).bit_length() + 8) // 8 * 8  # whole bytes a slot
+    most_rounds, width = _slots(check, machine)
     ends: dict[tuple[bool, bool, int], _Packed] = {}
     active: dict[_Control, _Packed] = {machine.start: (0, 1)}
     rounds = 0
@@ -1298,6 +1292,26 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
                 f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
             )
         active = following
+    return _unpacked(check, ends, width)
+
+
+def _slots(check: PoolCheck, machine: _Machine) -> tuple[int, int]:
+    """The most dice one throw may throw, plus one, and the bits of a slot wide enough
+    for any weight over ``sides`` to that power: each pool die is thrown first once,
+    each added die once, and the re-throws are capped."""
+    room = machine.start[3]
+    if check.reroll is None:
+        rethrows = 0
+    else:
+        rethrows = machine.cap_rethrows if machine.track else check.dice + room
+    most = check.dice + room + rethrows + 1
+    return most, ((check.sides**most).bit_length() + 8) // 8 * 8  # whole bytes a slot
+
+
+def _unpacked(
+    check: PoolCheck, ends: Mapping[tuple[bool, bool, int], _Packed], width: int
+) -> dict[PoolOutcome, int]:
+    """The weight of each outcome, read from the ends' packed slots."""
     weights: dict[PoolOutcome, int] = {}
     nbytes = width // 8
     for (n_ok, n_low, n_first), (low, poly) in ends.items():
@@ -1350,13 +1364,7 @@ def _ordered_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, i
     them. Same weights, exactly.
     """
     stride, sides = machine.stride, check.sides
-    room = machine.start[3]
-    if check.reroll is None:
-        rethrows = 0
-    else:
-        rethrows = machine.cap_rethrows if machine.track else check.dice + room
-    most = check.dice + room + rethrows + 1
-    width = ((sides**most).bit_length() + 8) // 8 * 8  # whole bytes a slot
+    most, width = _slots(check, machine)
     powers = [sides**k for k in range(most + 1)]
     ends: dict[tuple[bool, bool, int], _Mass] = {}
     buckets = _Buckets(machine, {machine.start: (0, 0, 1)})
@@ -1381,17 +1389,8 @@ def _ordered_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, i
             for (key, kernel), order in zip(moves.items(), orders, strict=True):
                 _gather(buckets.at(order), key, kernel, mass, stride, width, powers)
     last = max(thrown for thrown, _, _ in ends.values())
-    weights: dict[PoolOutcome, int] = {}
-    nbytes = width // 8
-    for (n_ok, n_low, n_first), (thrown, low, poly) in ends.items():
-        poly *= powers[last - thrown]
-        raw = poly.to_bytes((poly.bit_length() + width - 1) // width * nbytes, "little")
-        for slot in range(len(raw) // nbytes):
-            w = int.from_bytes(raw[slot * nbytes : (slot + 1) * nbytes], "little")
-            if w:
-                outcome = pool_outcome(check, low + slot, n_ok, n_low, n_first, 0)
-                weights[outcome] = weights.get(outcome, 0) + w
-    return weights
+    scaled = {end: (low, poly * powers[last - thrown]) for end, (thrown, low, poly) in ends.items()}
+    return _unpacked(check, scaled, width)
 
 
 _Mass = tuple[int, int, int]  # (dice thrown, the net of slot 0, the weights a slot each)
