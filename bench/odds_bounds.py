@@ -5,8 +5,11 @@ ones past the bound are refused.
    against the goal of 2 s each; beside it the slowest single check of the report
    (``check_odds`` on the cell's tag, asked afresh), against 1 s.
 2. Dice pools at the edge: 100 dice with every rule but a re-throw beside explosions;
-   a re-throw with explosions at the most dice the bound accepts; and past the bound,
-   the time to the refusal (it comes before any odds are worked). Against 1 s.
+   a re-throw with explosions at the most dice the bounds accept: "once" with a cap at
+   least half the dice and added dice (each state visited once: where the cap cannot
+   bind, and where both caps bind), and "until" or a smaller cap (round by round); and
+   past the bounds, the time to the refusal (it comes before any odds are worked: at
+   once far past them, else from the estimate). Against 1 s.
 3. Every packaged dice-pool ruleset at its biggest: ``pool.max`` dice at the lowest
    target, with each of its re-throws (and none), its explosions from the lowest face
    a tag may move them to, and every other rule it has. Against 1 s.
@@ -96,13 +99,13 @@ def reports() -> None:
 
 
 def pool(dice: int, extra: int, **rules: object) -> PoolCheck:
+    rules.setdefault("max_rethrows", 100)
     return PoolCheck(
         sides=10,
         dice=dice,
         target=6,
         needed=1,
         max_extra=extra,
-        max_rethrows=100,
         **rules,  # type: ignore[arg-type]
     )
 
@@ -120,56 +123,80 @@ POOLS = [
     ("100d10, re-throw 1-6 once", pool(100, 0, reroll=Reroll(6, "once"), cancel_up_to=1)),
     (
         "24d10, explode, re-throw once, cancel, botch",
-        pool(
-            24,
-            24,
-            explode_from=10,
-            reroll=Reroll(6, "once"),
-            cancel_up_to=1,
-            botch_up_to=1,
-            exceptional=5,
-        ),
+        pool(24, 24, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
     ),
     ("30d10, explode 9+, re-throw once", pool(30, 30, explode_from=9, reroll=Reroll(6, "once"))),
     (
-        "31d10, explode, re-throw once, cancel, botch (near the bound)",
+        "31d10, explode, re-throw once, cancel, botch",
+        pool(31, 31, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
+    ),
+    (
+        "48d10, explode, re-throw once, cancel, botch",
+        pool(48, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
+    ),
+    (
+        "50d10, 50 added, re-throw once, cancel, botch (fills the cap)",
+        pool(50, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
+    ),
+    (
+        "100d10, 30 added, re-throw once (cap 130), cancel, botch",
         pool(
-            31,
-            31,
+            100,
+            30,
             explode_from=10,
             reroll=Reroll(6, "once"),
+            max_rethrows=130,
             cancel_up_to=1,
             botch_up_to=1,
-            exceptional=5,
         ),
     ),
     (
-        "40d10, explode, re-throw once, cancel, botch (past the estimate)",
+        "14d10, explode, re-throw until, cancel, botch",
+        pool(14, 14, explode_from=10, reroll=Reroll(6, "until"), cancel_up_to=1, botch_up_to=1),
+    ),
+    (
+        "20d10, explode, re-throw 1-2 until, cancel, botch",
+        pool(20, 20, explode_from=10, reroll=Reroll(2, "until"), cancel_up_to=1, botch_up_to=1),
+    ),
+    (
+        "30d10, 30 added, re-throw once (cap 50), cancel, botch",
         pool(
-            40,
-            40,
+            30,
+            30,
             explode_from=10,
             reroll=Reroll(6, "once"),
+            max_rethrows=50,
             cancel_up_to=1,
             botch_up_to=1,
-            exceptional=5,
         ),
     ),
     (
-        "48d10, explode, re-throw once, cancel, botch (past the bound)",
+        "20d10, 40 added, re-throw once (cap 20: round by round)",
         pool(
-            48,
-            50,
+            20,
+            40,
             explode_from=10,
             reroll=Reroll(6, "once"),
+            max_rethrows=20,
             cancel_up_to=1,
             botch_up_to=1,
-            exceptional=5,
         ),
+    ),
+    (
+        "60d10, explode, re-throw once, cancel, botch (past the bound)",
+        pool(60, 60, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
     ),
     (
         "100d10, explode, re-throw once (past the bound)",
         pool(100, 100, explode_from=10, reroll=Reroll(6, "once")),
+    ),
+    (
+        "100d10, explode, re-throw once, cancel, botch (past the bound)",
+        pool(100, 100, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
+    ),
+    (
+        "100d10, explode, re-throw until (past the bound)",
+        pool(100, 100, explode_from=10, reroll=Reroll(6, "until")),
     ),
 ]
 

@@ -17,7 +17,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
 R = TypeVar("R", bound=Hashable)
 
@@ -328,6 +328,28 @@ def bf_dice_pool(
         return (net, won, great, False, complication, exacts)
 
     return enumerate_throws(run)
+
+
+def bf_pool_check(check: Any) -> dict[tuple[int, bool, bool, bool, bool, int], Fraction]:
+    """``bf_dice_pool`` on the rules a ``PoolCheck`` holds (read by name only)."""
+    return bf_dice_pool(
+        sides=check.sides,
+        dice=check.dice,
+        target=check.target,
+        needed=check.needed,
+        count=check.count,
+        explode=check.explode_from,
+        double=check.double_from,
+        cancel=check.cancel_up_to,
+        botch=check.botch_up_to,
+        botch_rule=check.botch_rule,
+        exceptional=check.exceptional,
+        exact=check.exact,
+        reroll=None if check.reroll is None else (check.reroll.up_to, check.reroll.mode),
+        auto=check.auto,
+        max_extra=check.max_extra,
+        max_rethrows=check.max_rethrows,
+    )
 
 
 # -- step-pool, written out from the Advanced Resolution rule --------------------------------

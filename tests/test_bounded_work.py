@@ -13,7 +13,13 @@ from dicebound.character import load_character
 from dicebound.edge.files import MAX_CHARACTER_BYTES, read_character, read_ruleset
 from dicebound.engine import MAX_FORCED_FACES, MAX_TAGS_PER_TEXT, MAX_TEXT_CHARS, resolve_text
 from dicebound.errors import CharacterInvalid, LimitExceeded
-from dicebound.kinds.dice_pool import MAX_ODDS_WORK, PoolCheck, distribution, odds_work
+from dicebound.kinds.dice_pool import (
+    MAX_ODDS_WORK,
+    MAX_ORDERED_WORK,
+    PoolCheck,
+    distribution,
+    odds_work,
+)
 from dicebound.spend import Reroll
 from http_api_support import cli
 
@@ -52,32 +58,96 @@ def _pool(dice: int, extra: int, **rules: object) -> PoolCheck:
     return PoolCheck(sides=10, dice=dice, target=6, needed=1, max_extra=extra, **rules)  # type: ignore[arg-type]
 
 
-def test_a_re_throw_beside_explosions_past_1600_is_refused_at_once() -> None:
-    check = _pool(48, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1)
-    with pytest.raises(
-        LimitExceeded, match=r"refused past 1,600 \(dice times the explosion cap, here 48 × 50\)"
-    ):
+def test_a_100_die_pool_with_explosions_and_a_re_throw_is_answered() -> None:
+    """Each state visited once: 100 dice, 30 added at most, every die thrown again once
+    (the re-throw cap of 130 cannot bind), with cancel and botch."""
+    check = _pool(
+        100,
+        30,
+        explode_from=10,
+        reroll=Reroll(6, "once"),
+        max_rethrows=130,
+        cancel_up_to=1,
+        botch_up_to=1,
+    )
+    assert odds_work(check) <= MAX_ORDERED_WORK
+    dist = distribution(check)
+    assert sum(dist.probabilities().values()) == 1
+    assert max(o.total for o in dist.weights) == 130  # every die a success, 30 added
+
+
+def test_a_pool_whose_dice_fill_the_re_throw_cap_is_answered() -> None:
+    check = _pool(50, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1)
+    assert odds_work(check) <= MAX_ORDERED_WORK
+    assert sum(distribution(check).probabilities().values()) == 1
+
+
+def test_an_until_re_throw_beside_explosions_goes_round_by_round_within_the_bound() -> None:
+    """Refused once each state was visited once (its estimate counting the visits); the
+    rounds answer it, as before."""
+    check = _pool(14, 14, explode_from=10, reroll=Reroll(2, "until"), cancel_up_to=1, botch_up_to=1)
+    assert odds_work(check) <= MAX_ODDS_WORK
+    assert sum(distribution(check).probabilities().values()) == 1
+
+
+@pytest.mark.parametrize(
+    ("mode", "says"),
+    [
+        (
+            "once",
+            r"refused past 200,000 \(dice times the explosion cap times the dice past the "
+            r"re-throw cap, here 100 × 100 × 100\)",
+        ),
+        ("until", r"refused past 1,600 \(dice times the explosion cap, here 100 × 100\)"),
+    ],
+)
+def test_far_past_the_bound_a_re_throw_beside_explosions_is_refused_at_once(
+    mode: str, says: str
+) -> None:
+    """100 dice, 100 added at most, 100 re-throws: refused before the estimate."""
+    check = _pool(
+        100,
+        100,
+        explode_from=10,
+        reroll=Reroll(6, mode),  # type: ignore[arg-type]
+        cancel_up_to=1,
+        botch_up_to=1,
+    )
+    with pytest.raises(LimitExceeded, match=says):
         distribution(check)
 
 
-def test_past_the_work_bound_the_odds_are_refused_before_any_is_done() -> None:
+@pytest.mark.parametrize(
+    ("dice", "rethrows", "bound"),
+    [(60, 100, MAX_ORDERED_WORK), (40, 39, MAX_ODDS_WORK)],
+    ids=["each state once", "round by round"],
+)
+def test_past_the_work_bound_the_odds_are_refused_before_any_is_done(
+    dice: int, rethrows: int, bound: int
+) -> None:
+    """A re-throw cap at least half the dice and added dice: each state visited once;
+    below it, round by round. Each estimate passes its own bound."""
     check = _pool(
-        40,
-        40,
+        dice,
+        dice,
         explode_from=10,
         reroll=Reroll(6, "once"),
+        max_rethrows=rethrows,
         cancel_up_to=1,
         botch_up_to=1,
         exceptional=5,
     )
-    assert odds_work(check) > MAX_ODDS_WORK
-    with pytest.raises(LimitExceeded, match="would take more than 2,500,000 steps"):
+    with pytest.raises(
+        LimitExceeded,
+        match=rf"the exact odds of \d+d10 with these rules would take more than {bound:,} "
+        r"steps to compute \(more than about a second\); ask for fewer dice",
+    ):
         distribution(check)
 
 
 def test_within_the_bound_the_estimate_is_never_below_the_work() -> None:
     check = _pool(12, 12, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1)
-    assert 0 < odds_work(check) <= MAX_ODDS_WORK
+    assert 0 < odds_work(check) <= MAX_ORDERED_WORK
     assert sum(distribution(check).weights.values()) > 0
 
 

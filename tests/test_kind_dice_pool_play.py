@@ -41,7 +41,7 @@ from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.spend import Reroll
-from oracles import bf_dice_pool, enumerate_throws
+from oracles import bf_pool_check, enumerate_throws
 
 # -- Thornwatch: the ruleset and the character every engine row uses ----------------------
 
@@ -1356,28 +1356,6 @@ def _odds(check: PoolCheck) -> dict[tuple[Any, ...], Fraction]:
     return {tuple(o): p for o, p in distribution(check).probabilities().items()}
 
 
-def _rules(check: PoolCheck) -> dict[tuple[Any, ...], Fraction]:
-    """The odds from the rules written out again, sharing no code with dicebound."""
-    return bf_dice_pool(
-        sides=check.sides,
-        dice=check.dice,
-        target=check.target,
-        needed=check.needed,
-        count=check.count,
-        explode=check.explode_from,
-        double=check.double_from,
-        cancel=check.cancel_up_to,
-        botch=check.botch_up_to,
-        botch_rule=check.botch_rule,
-        exceptional=check.exceptional,
-        exact=check.exact,
-        reroll=None if check.reroll is None else (check.reroll.up_to, check.reroll.mode),
-        auto=check.auto,
-        max_extra=check.max_extra,
-        max_rethrows=check.max_rethrows,
-    )
-
-
 def _small(dice: int = 3, needed: int = 1, **rules: Any) -> PoolCheck:
     return PoolCheck(
         sides=rules.pop("sides", 6),
@@ -1416,6 +1394,35 @@ ODDS = [
             max_rethrows=2,
         ),
     ),
+    (
+        "both caps binding, re-throws forgotten once they cannot reach theirs",
+        _small(
+            3,
+            sides=4,
+            target=3,
+            explode_from=4,
+            max_extra=2,
+            reroll=Reroll(2, "once"),
+            max_rethrows=2,
+            cancel_up_to=1,
+            botch_up_to=1,
+        ),
+    ),
+    (
+        "both caps binding with a halfOrMore botch and doubles",
+        _small(
+            3,
+            sides=4,
+            target=2,
+            explode_from=3,
+            double_from=4,
+            max_extra=2,
+            reroll=Reroll(1, "once"),
+            max_rethrows=3,
+            botch_up_to=1,
+            botch_rule="halfOrMore",
+        ),
+    ),
     ("a stance below with exact", _small(3, 2, count="below", exact=True)),
     ("a stance above with exact that does not count", _small(3, count="above", exact=False)),
     ("bought successes and dice", _small(4, 3, auto=1, cancel_up_to=1, exceptional=4)),
@@ -1428,7 +1435,7 @@ def test_the_odds_equal_brute_force(check: PoolCheck) -> None:
     odds = _odds(check)
     assert sum(odds.values()) == 1
     assert odds == _thrown(check)
-    assert odds == _rules(check)
+    assert odds == bf_pool_check(check)
 
 
 @st.composite
@@ -1469,7 +1476,7 @@ def test_any_small_pool_matches_brute_force(check: PoolCheck) -> None:
     odds = _odds(check)
     assert sum(odds.values()) == 1
     assert odds == _thrown(check)
-    assert odds == _rules(check)
+    assert odds == bf_pool_check(check)
 
 
 def test_the_odds_of_a_big_exploding_pool_are_quick_and_whole() -> None:

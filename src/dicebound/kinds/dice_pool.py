@@ -24,8 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from heapq import heappop, heappush
+from itertools import chain
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from dicebound.charms import EntryUse, spend_is_for_entry, use_entry
 from dicebound.dice import DiceSource
@@ -866,7 +868,11 @@ class _Step(NamedTuple):
     faces: int
 
 
-_Moves = tuple[dict[_Control, dict[int, int]], dict[tuple[bool, bool, int], dict[int, int]]]
+# where one die thrown in a state leads: states (with their ``_Machine.order``, in the same
+# order) and ends, each with the shifts of the packed counts and how many faces give each
+_Moves = tuple[
+    dict[_Control, dict[int, int]], dict[tuple[bool, bool, int], dict[int, int]], tuple[int, ...]
+]
 _KNOWN_STATES = 300_000  # states whose moves are kept between the estimate and the odds
 
 
@@ -881,18 +887,23 @@ class _Machine:
     low_cap: int
     stride: int
     start: _Control
+    # visited each state once (``_ordered_weights``): moves come with their orders, and
+    # re-throws thrown are forgotten (-1) once the cap can no longer bind, so states that
+    # differ only there merge (the rounds would mix their denominators)
+    ordered: bool = False
+    merge: bool = False
     # where each state leads, worked out once for the estimate and the odds together
     known: dict[_Control, _Moves] = field(default_factory=dict)
 
     @staticmethod
-    def of(check: PoolCheck) -> _Machine:
+    def of(check: PoolCheck, *, ordered: bool = False) -> _Machine:
         classes: dict[FaceEffect, int] = {}
         for face in range(1, check.sides + 1):
             effect = face_effect(check, face)
             classes[effect] = classes.get(effect, 0) + 1
         rethrow = check.reroll
         until = rethrow is not None and rethrow.mode == "until"
-        cap_extra = check.max_extra if check.explode_from is not None else 0
+        cap_extra = _cap_extra(check)
         # Without "until" each die is thrown again once at most, so the cap only binds
         # when there could be more dice than re-throws allowed.
         track = rethrow is not None and (until or check.dice + cap_extra > check.max_rethrows)
@@ -919,7 +930,22 @@ class _Machine:
             low_cap=(check.dice + 1) // 2 if half else 0,
             stride=stride,
             start=(check.dice, 0, 0, cap_extra, 0, False, False, 0),
+            ordered=ordered,
+            merge=ordered and track and not until,
         )
+
+    def order(self, control: _Control) -> int:
+        """Where a state comes when each is visited once: every state it leads to comes
+        later. A die first thrown moves to the next level (dice first thrown so far); a
+        die thrown again stays on its level, before the level's other states, and an
+        "until" re-throw goes on to one more re-throw thrown."""
+        m, waiting, _, room, thrown = control[:5]
+        level = self.start[0] - m + self.start[3] - room
+        return ((2 * level + (not waiting)) * (self.cap_rethrows + 2)) + thrown + 1
+
+    def level(self, order: int) -> int:
+        """The level of an ``order``: dice first thrown so far."""
+        return order // (2 * (self.cap_rethrows + 2))
 
     def moves(self, control: _Control) -> _Moves:
         """Where one die thrown in ``control`` leads: the states it goes on to, and the
@@ -938,10 +964,11 @@ class _Machine:
         ends: dict[tuple[bool, bool, int], dict[int, int]] = {}
         m, waiting, owed, room, thrown, ok, low, low_first = control
         track, until, cap_rethrows = self.track, self.until, self.cap_rethrows
+        free = thrown < 0  # forgotten: the cap can no longer bind
         for step in self.steps:
             if waiting:  # a die thrown again
                 pending, pool_die = waiting, waiting == 1
-                n_thrown = thrown + 1 if track else thrown
+                n_thrown = thrown + 1 if track and not free else thrown
                 n_m, n_room = m, room
                 n_owed = owed + step.explodes
                 stays = until and step.rethrow and n_thrown < cap_rethrows
@@ -956,6 +983,10 @@ class _Machine:
                 n_owed = owed - 1 + step.explodes
                 stays = step.rethrow and thrown < cap_rethrows
             n_owed = n_owed if n_owed < n_room else n_room  # past the cap nothing is thrown
+            # "once": each die left (the one waiting, the pool's, those the cap may still
+            # add) is thrown again once at most, so past this the cap cannot bind
+            if self.merge and not free and n_thrown + stays + n_m + n_room <= cap_rethrows:
+                n_thrown = -1
             if stays:
                 key: _Control = (n_m, pending, n_owed, n_room, n_thrown, ok, low, low_first)
                 kernel = moves.setdefault(key, {})
@@ -970,21 +1001,38 @@ class _Machine:
                 key = (n_m, 0, n_owed, n_room, n_thrown, n_ok, n_low, n_first)
                 kernel = moves.setdefault(key, {})
             kernel[step.shift] = kernel.get(step.shift, 0) + step.faces
-        return moves, ends
+        return moves, ends, tuple(map(self.order, moves)) if self.ordered else ()
 
 
 # A state's span: the lowest and highest net successes, and exact dice, it could hold.
 _Span = tuple[int, int, int, int]
 
 MAX_RETHROWN_EXPLODING = 1600
-"""A re-throw beside explosions: the most dice times the explosion cap whose odds are
-worked at all (their work grows as its square); past it they are refused at once."""
+"""A re-throw beside explosions whose odds go round by round: the most dice times the
+explosion cap whose odds are worked at all (their work grows as its square); past it
+they are refused at once, before the estimate."""
 
 MAX_ODDS_WORK = 2_500_000
 """The most (state, count) pairs the exact odds of one pool check may work through, all
 rounds together: about 1-1.7 s here, estimate included (``bench/odds_bounds.py``, a
-31-die pool with explosions, a re-throw, cancel and botch). Past it, refused before any
-is done."""
+20-die pool with explosions and an "until" re-throw). Past it, refused before any is
+done."""
+
+MAX_ORDERED_WORK = 4_500_000
+"""``MAX_ODDS_WORK`` where each state is visited once (``_visits_once``), counting
+``_VISIT`` a state visited beside its counts: about 1 s here at the edge, estimate
+included (1 M of it takes 0.2-0.3 s)."""
+
+MAX_RETHROWS_KEPT = 200_000
+"""Where each state is visited once and the re-throws thrown must be kept (more dice and
+added dice than re-throws): the most dice × explosion cap × that excess whose odds are
+estimated at all. Its work grows faster (past this the estimate passes
+``MAX_ORDERED_WORK`` by far), so past it they are refused at once."""
+
+_VISIT = 50
+"""What visiting one state costs beside its counts, in counts, where each state is
+visited once: working out where it leads and one product and sum a kernel (about
+12-25 µs a state, 0.15-0.3 µs a count)."""
 
 
 def _may_be_heavy(check: PoolCheck) -> bool:
@@ -996,86 +1044,162 @@ def _may_be_heavy(check: PoolCheck) -> bool:
     )
 
 
-def odds_work(
-    check: PoolCheck, limit: int = MAX_ODDS_WORK, *, machine: _Machine | None = None
-) -> int:
-    """An upper bound on the work ``distribution`` would do (in (state, count) pairs),
-    found by running its machine over the states alone, each with the span of counts it
-    could hold; it stops as soon as the bound passes ``limit``. Cheap: a state holds many
-    counts, and this visits each state once."""
-    if check.dice == 0:
-        return 0
-    machine = machine or _Machine.of(check)
-    stride = machine.stride
-    active: dict[_Control, _Span] = {machine.start: (0, 0, 0, 0)}
-    reaches: dict[tuple[int, ...], _Span] = {}  # a kernel's shifts: how far they move a span
-    work = 0
-    while active:
-        following: dict[_Control, _Span] = {}
-        for control, (net_lo, net_hi, ex_lo, ex_hi) in active.items():
-            work += (net_hi - net_lo + 1) * (ex_hi - ex_lo + 1)
-            if work > limit:
-                return work
-            for key, kernel in machine.moves(control)[0].items():
-                shifts = tuple(kernel)
-                reach = reaches.get(shifts)
-                if reach is None:
-                    nets = [shift // stride for shift in shifts]  # shifts: net*stride + exact
-                    exacts = [shift % stride for shift in shifts]
-                    reach = reaches[shifts] = (min(nets), max(nets), min(exacts), max(exacts))
-                span = (net_lo + reach[0], net_hi + reach[1], ex_lo + reach[2], ex_hi + reach[3])
-                seen = following.get(key)
-                if seen is not None:
-                    span = (
-                        min(seen[0], span[0]),
-                        max(seen[1], span[1]),
-                        min(seen[2], span[2]),
-                        max(seen[3], span[3]),
-                    )
-                following[key] = span
-        active = following
-    return work
+def _visits_once(check: PoolCheck) -> bool:
+    """Whether the odds visit each state once (``_ordered_weights``) rather than round by
+    round: a "once" re-throw, no exact dice, and a re-throw cap at least half the dice
+    and added dice. There a state is reached in many rounds, or merges once the cap can
+    no longer bind; with "until", or a cap the re-throws soon reach, each state is
+    reached in about one round and the rounds' lighter visits are faster."""
+    if check.exact is not None or check.reroll is None or check.reroll.mode != "once":
+        return False
+    return 2 * check.max_rethrows >= check.dice + _cap_extra(check)
 
 
-def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
-    """The exact distribution of what ``roll`` gives for this check, computed.
+def _cap_extra(check: PoolCheck) -> int:
+    """The most dice explosions may add."""
+    return check.max_extra if check.explode_from is not None else 0
 
-    A state machine over what the throw has come to so far (counts, never faces): each
-    round throws one die in every state, so every weight of a round shares the
-    denominator ``sides ** round``. The dice the pool adds (explosions) are owed as a
-    count: every added die is a fresh die, thrown, then visited by the re-throw, and
-    owing one more when its first face explodes or when a face thrown again does. The
-    throw order only matters through the caps, and the count keeps each cap's order:
-    explosions spend the ``max_extra`` cap die by die, re-throws the ``max_rethrows`` cap
-    in the order the pass visits the dice. ``roll`` and this function share
-    ``face_effect`` and ``pool_outcome``; the brute-force tests confirm the rest.
 
-    The counts (net successes, exact dice) of the states that share the rest are kept
-    together, packed one number each, so a face is applied to them all at once.
+def _bound(machine: _Machine) -> int:
+    """The most work its path may take: ``MAX_ORDERED_WORK`` or ``MAX_ODDS_WORK``."""
+    return MAX_ORDERED_WORK if machine.ordered else MAX_ODDS_WORK
 
-    Raises:
-        LimitExceeded: the work would pass ``MAX_ODDS_WORK`` (said before any is done).
-    """
-    if check.dice == 0:
-        return Dist.constant(_empty_outcome(check))
-    if (
-        check.reroll is not None
-        and check.explode_from is not None
-        and check.dice * check.max_extra > MAX_RETHROWN_EXPLODING
-    ):
+
+def _refuse_at_once(check: PoolCheck, ordered: bool) -> None:
+    """Refuse, before the estimate, a re-throw beside explosions whose odds are sure to
+    be past the bound: ``MAX_RETHROWN_EXPLODING`` round by round, ``MAX_RETHROWS_KEPT``
+    visiting each state once."""
+    if check.reroll is None or check.explode_from is None:
+        return
+    if not ordered and check.dice * check.max_extra > MAX_RETHROWN_EXPLODING:
         raise LimitExceeded(
             f"the exact odds of {check.dice_text} with a re-throw beside explosions are "
             f"refused past {MAX_RETHROWN_EXPLODING:,} (dice times the explosion cap, here "
             f"{check.dice} × {check.max_extra}): they would take too long. Ask for fewer "
             "dice, or without the re-throw."
         )
-    machine = _Machine.of(check)
-    if _may_be_heavy(check) and odds_work(check, machine=machine) > MAX_ODDS_WORK:
+    excess = check.dice + check.max_extra - check.max_rethrows
+    if ordered and excess > 0 and check.dice * check.max_extra * excess > MAX_RETHROWS_KEPT:
+        raise LimitExceeded(
+            f"the exact odds of {check.dice_text} with a re-throw beside explosions are "
+            f"refused past {MAX_RETHROWS_KEPT:,} (dice times the explosion cap times the "
+            f"dice past the re-throw cap, here {check.dice} × {check.max_extra} × "
+            f"{excess}): they would take too long. Ask for fewer dice, or without the "
+            "re-throw."
+        )
+
+
+def odds_work(
+    check: PoolCheck, limit: int | None = None, *, machine: _Machine | None = None
+) -> int:
+    """An upper bound on the work ``distribution`` would do (``MAX_ODDS_WORK``'s steps,
+    or ``MAX_ORDERED_WORK``'s), found by running its machine over the states alone,
+    each with the span of counts it could hold, in the order its odds take them; it
+    stops as soon as the bound passes ``limit`` (by default, its path's bound). Cheap: a
+    state holds many counts."""
+    if check.dice == 0:
+        return 0
+    machine = machine or _Machine.of(check, ordered=_visits_once(check))
+    if limit is None:
+        limit = _bound(machine)
+    reaches: dict[tuple[int, ...], _Span] = {}  # a kernel's shifts: how far they move a span
+    work = 0
+    start: dict[_Control, _Span] = {machine.start: (0, 0, 0, 0)}
+    if not machine.ordered:  # round by round
+        active = start
+        while active:
+            following: dict[_Control, _Span] = {}
+            for control, span in active.items():
+                work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1)
+                if work > limit:
+                    return work
+                for key, moved in _spread(machine, machine.moves(control)[0], span, reaches):
+                    _widen(following, key, moved)
+            active = following
+        return work
+    buckets = _Buckets(machine, start)
+    for _, states in buckets:  # each state once
+        for control, span in states.items():
+            work += (span[1] - span[0] + 1) * (span[3] - span[2] + 1) + _VISIT
+            if work > limit:
+                return work
+            moves, _, orders = machine.moves(control)
+            spread = _spread(machine, moves, span, reaches)
+            for (key, moved), order in zip(spread, orders, strict=True):
+                _widen(buckets.at(order), key, moved)
+    return work
+
+
+def _spread(
+    machine: _Machine,
+    moves: Mapping[_Control, Mapping[int, int]],
+    span: _Span,
+    reaches: dict[tuple[int, ...], _Span],
+) -> Iterator[tuple[_Control, _Span]]:
+    """The states a state's ``moves`` lead to, each with ``span`` moved by its kernel's
+    shifts."""
+    stride = machine.stride
+    net_lo, net_hi, ex_lo, ex_hi = span
+    for key, kernel in moves.items():
+        shifts = tuple(kernel)
+        reach = reaches.get(shifts)
+        if reach is None:
+            nets = [shift // stride for shift in shifts]  # shifts: net*stride + exact
+            exacts = [shift % stride for shift in shifts]
+            reach = reaches[shifts] = (min(nets), max(nets), min(exacts), max(exacts))
+        yield key, (net_lo + reach[0], net_hi + reach[1], ex_lo + reach[2], ex_hi + reach[3])
+
+
+def _widen(spans: dict[_Control, _Span], key: _Control, span: _Span) -> None:
+    """Widen the span kept for ``key`` to cover ``span`` too."""
+    seen = spans.get(key)
+    if seen is not None:
+        span = (
+            min(seen[0], span[0]),
+            max(seen[1], span[1]),
+            min(seen[2], span[2]),
+            max(seen[3], span[3]),
+        )
+    spans[key] = span
+
+
+def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
+    """The exact distribution of what ``roll`` gives for this check, computed.
+
+    A state machine over what the throw has come to so far (counts, never faces): each
+    move throws one die, so a weight is over ``sides ** (dice thrown)``. The dice the
+    pool adds (explosions) are owed as a count: every added die is a fresh die, thrown,
+    then visited by the re-throw, and owing one more when its first face explodes or
+    when a face thrown again does. The throw order only matters through the caps, and
+    the count keeps each cap's order: explosions spend the ``max_extra`` cap die by die,
+    re-throws the ``max_rethrows`` cap in the order the pass visits the dice. ``roll``
+    and this function share ``face_effect`` and ``pool_outcome``; the brute-force tests
+    confirm the rest.
+
+    The counts (net successes, exact dice) of the states that share the rest are kept
+    together, packed one number each, so a face is applied to them all at once: round
+    by round, a dict of them a state (``_counted_weights``) or, without exact dice, one
+    big integer (``_packed_weights``); or, with a "once" re-throw, one big integer with
+    each state visited once and the re-throws thrown forgotten once their cap cannot
+    bind (``_ordered_weights``). Each takes the pools it is fastest on.
+
+    Raises:
+        LimitExceeded: the work would pass its bound (said before any is done).
+    """
+    if check.dice == 0:
+        return Dist.constant(_empty_outcome(check))
+    ordered = _visits_once(check)
+    _refuse_at_once(check, ordered)
+    machine = _Machine.of(check, ordered=ordered)
+    bound = _bound(machine)
+    if _may_be_heavy(check) and odds_work(check, bound, machine=machine) > bound:
         raise LimitExceeded(
             f"the exact odds of {check.dice_text} with these rules would take more than "
-            f"{MAX_ODDS_WORK:,} steps to compute (a few seconds); ask for fewer dice, or "
-            "without the re-throw."
+            f"{bound:,} steps to compute (more than about a second); ask for fewer dice, "
+            "a smaller explosion cap, or without the re-throw."
         )
+    if ordered:
+        return Dist.from_positive(_ordered_weights(check, machine))
     if all(step.shift % machine.stride == 0 for step in machine.steps):  # no exact dice
         return Dist.from_positive(_packed_weights(check, machine))
     return Dist.from_positive(_counted_weights(check, machine))
@@ -1083,7 +1207,10 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
 
 def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, int]:
     """``distribution``'s rounds with a dict of packed counts (net successes and exact
-    dice, one number) per state: each face applied to every count of a state."""
+    dice, one number) per state: each face applied to every count of a state. Each round
+    throws one die in every state, so every weight of a round shares the denominator
+    ``sides ** round``; its machine must not merge states (``_Machine.merge``), which
+    would mix rounds."""
     stride = machine.stride
     outcomes: dict[tuple[bool, bool, int, int], PoolOutcome] = {}
     rounds: list[dict[PoolOutcome, int]] = []
@@ -1093,7 +1220,7 @@ def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, i
         following: dict[_Control, dict[int, int]] = {}
         size = 0
         for control, counts in active.items():
-            moves, ends = machine.moves(control)
+            moves, ends, _ = machine.moves(control)
             for (n_ok, n_low, n_first), kernel in ends.items():
                 for shift, count in kernel.items():
                     for packed, weight in counts.items():
@@ -1143,13 +1270,7 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
     loop gives it. Same weights, exactly.
     """
     stride, sides = machine.stride, check.sides
-    room = machine.start[3]
-    if check.reroll is None:
-        rethrows = 0
-    else:
-        rethrows = machine.cap_rethrows if machine.track else check.dice + room
-    most_rounds = check.dice + room + rethrows + 1
-    width = ((sides**most_rounds).bit_length() + 8) // 8 * 8  # whole bytes a slot
+    most_rounds, width = _slots(check, machine)
     ends: dict[tuple[bool, bool, int], _Packed] = {}
     active: dict[_Control, _Packed] = {machine.start: (0, 1)}
     rounds = 0
@@ -1160,7 +1281,7 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
         following: dict[_Control, _Packed] = {}
         done: dict[tuple[bool, bool, int], _Packed] = {}
         for control, (low, poly) in active.items():
-            moves, finished = machine.moves(control)
+            moves, finished, _ = machine.moves(control)
             _apply(done, finished, low, poly, stride, width)
             _apply(following, moves, low, poly, stride, width)
         for end in ends.keys() | done.keys():  # Horner: earlier ends wait a round more
@@ -1177,6 +1298,26 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
                 f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
             )
         active = following
+    return _unpacked(check, ends, width)
+
+
+def _slots(check: PoolCheck, machine: _Machine) -> tuple[int, int]:
+    """The most dice one throw may throw, plus one, and the bits of a slot wide enough
+    for any weight over ``sides`` to that power: each pool die is thrown first once,
+    each added die once, and the re-throws are capped."""
+    room = machine.start[3]
+    if check.reroll is None:
+        rethrows = 0
+    else:
+        rethrows = machine.cap_rethrows if machine.track else check.dice + room
+    most = check.dice + room + rethrows + 1
+    return most, ((check.sides**most).bit_length() + 8) // 8 * 8  # whole bytes a slot
+
+
+def _unpacked(
+    check: PoolCheck, ends: Mapping[tuple[bool, bool, int], _Packed], width: int
+) -> dict[PoolOutcome, int]:
+    """The weight of each outcome, read from the ends' packed slots."""
     weights: dict[PoolOutcome, int] = {}
     nbytes = width // 8
     for (n_ok, n_low, n_first), (low, poly) in ends.items():
@@ -1214,6 +1355,109 @@ def _sum(a: _Packed, b: _Packed, width: int) -> _Packed:
     if a[0] > b[0]:
         a, b = b, a
     return a[0], a[1] + (b[1] << ((b[0] - a[0]) * width))
+
+
+def _ordered_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, int]:
+    """``_packed_weights`` with each state visited once, on a machine built for it
+    (``_Machine.of(check, ordered=True)``, which may merge states).
+
+    A state holds ``(thrown, low, poly)``: ``_packed_weights``'s slots, over
+    ``sides ** thrown``. States are taken in ``_Machine.order``, so all that leads to one
+    has come in before it is thrown: it is visited once however many dice were thrown on
+    the ways to it (the rounds visit it once per round it can be reached in), the
+    lighter of two weights brought to the other's denominator when they meet. The ends
+    are brought to the denominator of the most dice any end threw, as the rounds bring
+    them. Same weights, exactly.
+    """
+    stride, sides = machine.stride, check.sides
+    most, width = _slots(check, machine)
+    powers = [sides**k for k in range(most + 1)]
+    ends: dict[tuple[bool, bool, int], _Mass] = {}
+    buckets = _Buckets(machine, {machine.start: (0, 0, 1)})
+    level = 0
+    for at, states in buckets:
+        if machine.level(at) > level:  # every state still held is on this level or the next
+            level = machine.level(at)
+            held = chain(states.values(), buckets.held())
+            size = sum(poly.bit_length() // width + 1 for _, _, poly in held)
+            if size > MAX_ODDS_STATES:
+                raise LimitExceeded(
+                    f"the exact odds of {check.dice_text} with these rules need more than "
+                    f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
+                )
+        for control, (thrown, low, poly) in states.items():
+            if thrown >= most:  # cannot happen: the slots would be too narrow
+                raise AssertionError(f"{check.dice_text}: more dice thrown than {most}")
+            moves, finished, orders = machine.moves(control)
+            mass = (thrown + 1, low, poly)
+            for end, kernel in finished.items():
+                _gather(ends, end, kernel, mass, stride, width, powers)
+            for (key, kernel), order in zip(moves.items(), orders, strict=True):
+                _gather(buckets.at(order), key, kernel, mass, stride, width, powers)
+    last = max(thrown for thrown, _, _ in ends.values())
+    scaled = {end: (low, poly * powers[last - thrown]) for end, (thrown, low, poly) in ends.items()}
+    return _unpacked(check, scaled, width)
+
+
+_Mass = tuple[int, int, int]  # (dice thrown, the net of slot 0, the weights a slot each)
+V = TypeVar("V")
+
+
+class _Buckets(Generic[V]):
+    """The states still to visit, one bucket per ``_Machine.order``, taken lowest first:
+    every move goes to a later bucket, so a bucket is whole when it is taken."""
+
+    def __init__(self, machine: _Machine, start: dict[_Control, V]) -> None:
+        self.buckets = {machine.order(next(iter(start))): start}
+        self.orders = list(self.buckets)
+
+    def __iter__(self) -> Iterator[tuple[int, dict[_Control, V]]]:
+        while self.orders:
+            at = heappop(self.orders)
+            yield at, self.buckets.pop(at)
+
+    def at(self, order: int) -> dict[_Control, V]:
+        """The bucket of states of that ``_Machine.order``, made when it is first asked."""
+        bucket = self.buckets.get(order)
+        if bucket is None:
+            bucket = self.buckets[order] = {}
+            heappush(self.orders, order)
+        return bucket
+
+    def held(self) -> Iterator[V]:
+        """Everything in the buckets not yet taken."""
+        for bucket in self.buckets.values():
+            yield from bucket.values()
+
+
+def _gather(
+    into: dict[K, _Mass],
+    key: K,
+    kernel: Mapping[int, int],
+    mass: _Mass,
+    stride: int,
+    width: int,
+    powers: Sequence[int],
+) -> None:
+    """Add one state's packed counts, moved by each of a kernel's shifts, to ``key``: on
+    the lower net's slots, over the larger denominator (the other weights scaled)."""
+    thrown, low, poly = mass
+    for shift, count in kernel.items():
+        m_low, m_poly = low + shift // stride, poly * count
+        seen = into.get(key)
+        if seen is None:
+            into[key] = (thrown, m_low, m_poly)
+            continue
+        s_thrown, s_low, s_poly = seen
+        if s_thrown < thrown:
+            s_poly *= powers[thrown - s_thrown]
+            s_thrown = thrown
+        elif s_thrown > thrown:
+            m_poly *= powers[s_thrown - thrown]
+        if s_low <= m_low:
+            into[key] = (s_thrown, s_low, s_poly + (m_poly << ((m_low - s_low) * width)))
+        else:
+            into[key] = (s_thrown, m_low, m_poly + (s_poly << ((s_low - m_low) * width)))
 
 
 # -- play: from a tag's ask to a prepared check ----------------------------------------
