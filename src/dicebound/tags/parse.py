@@ -280,13 +280,17 @@ def parse_tags(text: str) -> tuple[TagMatch, ...]:
     found: list[TagMatch] = []
     pos = 0
     while True:
-        start = text.find("[", pos)  # a bracket first: most are no opener, most texts hold few
+        # The next bracket, found in C: most texts hold few, and the usual one opens a tag
+        # written as the tag is written. Past any other, the regex (any case, ASCII
+        # letters only) finds the next opener, also in C.
+        start = text.find("[", pos)
         if start < 0:
             return tuple(found)
-        # written as the tag is written, else in any case (the regex: ASCII letters only)
-        if not text.startswith("skill_check:", start + 1) and _OPENER.match(text, start) is None:
-            pos = start + 1
-            continue
+        if not text.startswith("skill_check:", start + 1):
+            opener = _OPENER.search(text, start)
+            if opener is None:
+                return tuple(found)
+            start = opener.start()
         body = start + _OPENER_LENGTH
         close = text.find("]", body)
         if 0 <= close - body < _REMEMBERED_BODY:
