@@ -258,3 +258,28 @@ def test_a_die_no_draw_can_throw_is_refused_not_thrown_forever() -> None:
         SeededThrow((2**64 + 1,))
     with pytest.raises(DiceError, match="at most 2\\*\\*64 faces"):
         SeededDice("1").throw(2**64 + 1)
+
+
+def test_the_throws_remembered_on_a_ruleset_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``_THROWS_KEPT`` throws (all checks together) the ruleset lets go of what it
+    remembered, as it does past its memo's size; the results stay the same."""
+    monkeypatch.setattr(engine, "_THROWS_KEPT", 30)
+    ruleset = read_ruleset("dnd5e-srd")
+    party = [read_character(ruleset, "mira")]
+    texts = [
+        '[skill_check: skill="Stealth" dc="15" mode="advantage"]',
+        '[skill_check: skill="Perception" dc="12"]',
+    ]
+    cleared = 0
+    for seed in range(200):
+        for text in texts:
+            before = ruleset.memo.get("throws kept", 0)
+            _same(
+                resolve_text(ruleset, party, text, seed=seed),
+                _the_long_way(ruleset, party, text, seed),
+            )
+            kept = [e for e in ruleset.memo.values() if isinstance(e, engine._Remembered)]
+            assert sum(len(e.throws) for e in kept) <= 30
+            assert ruleset.memo.get("throws kept", 0) <= 30
+            cleared += ruleset.memo.get("throws kept", 0) < before
+    assert cleared >= 5  # 400 advantage throws and 20 plain ones cannot all be kept

@@ -310,6 +310,11 @@ _MEMO_SIZE = 4096
 _THROW_SPACE = 1024
 """A check with at most this many possible throws remembers what each one came to."""
 
+_THROWS_KEPT = 10_000
+"""The most throws remembered on one ruleset, all its checks together (about 1.7 KB
+each: some 17 MB); past it everything remembered on the ruleset is let go, as past
+``_MEMO_SIZE``."""
+
 
 class _Template(NamedTuple):
     """What one throw of a remembered check comes to, its seed and its ask left out: the
@@ -438,6 +443,11 @@ def _quick_result(
     template = remembered.throws.get(faces, _UNSEEN)
     if template is _UNSEEN:
         template = remembered.throws[faces] = _template(ruleset, remembered, match, faces)
+        kept = ruleset.memo.get("throws kept", 0) + 1
+        if kept > _THROWS_KEPT:
+            ruleset.memo.clear()  # this check's memo goes with it, once this throw is read
+            kept = 0
+        ruleset.memo["throws kept"] = kept
     if template is None:
         return None
     record = object.__new__(Record)  # the stem is a record's: nothing to check again
