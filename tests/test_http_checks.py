@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from dicebound.edge.http.problems import AsciiJSONResponse
+from dicebound.edge.http.schemas import CheckOut
 from http_api_support import (
     AS_CLI,
     LOCKPICK,
@@ -27,6 +29,7 @@ from http_api_support import (
     problem_of,
     records,
     store_rows,
+    stored_value,
     without_ids,
 )
 
@@ -75,6 +78,39 @@ def test_a_check_answers_as_check_json_and_writes_its_records(
         for change in result["changes"]:
             pools = live(service, game, change["who"])["live"]["pools"]
             assert pools[change["pool"]]["value"] == change["to"]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "characters", "text", "options"),
+    [*(case[1:] for case in AS_CLI), ("wod-pool", ("lucia",), f"Lucía: {LUCIA_SPENDS}", {})],
+    ids=[*(case[0] for case in AS_CLI), "a spend, text beyond ASCII"],
+)
+def test_a_checks_answer_is_byte_for_byte_what_its_model_writes(
+    service: TestClient,
+    ruleset: str,
+    characters: tuple[str, ...],
+    text: str,
+    options: dict[str, Any],
+) -> None:
+    game = make_game(service, ruleset, *characters)
+    got = _check(service, game, text=text, **options)
+    assert got.status_code == 200, got.text
+    modelled = CheckOut.model_validate(got.json()).model_dump(mode="json", by_alias=True)
+    assert got.content == AsciiJSONResponse(modelled).body
+    assert got.headers["content-type"] == "application/json"
+
+
+def test_a_record_keeps_the_rollers_sheet_as_put_and_live_state_as_it_stood(
+    service: TestClient, store_url: str
+) -> None:
+    game = make_game(service, "wod-pool", "lucia")
+    before = live(service, game, LUCIA)
+    (result,) = _ok(service, game, text=LUCIA_SPENDS, seed="42")["results"]
+    assert result["changes"]  # the live state moved after the record's snapshot
+    sheet = stored_value(store_url, "SELECT sheet FROM records WHERE id = :i", i=result["id"])
+    expected = {"name": LUCIA, "sheet": before["sheet"], "live": before["live"]}
+    assert json.loads(sheet) == expected
+    assert sheet == json.dumps(expected, separators=(",", ":"))
 
 
 def test_each_tag_of_a_seeded_text_has_its_own_seed(service: TestClient) -> None:
@@ -510,7 +546,7 @@ def test_a_retry_with_the_same_key_answers_the_same_and_pays_once(
         game.path("checks"), json={"text": LUCIA_SPENDS}, headers={**game.headers, **key}
     )
     assert second.status_code == 200
-    assert second.json() == first.json()
+    assert second.content == first.content
     assert store_rows(store_url) == after_first
     (record,) = records(service, game)
     assert record["id"] == first.json()["results"][0]["id"]
