@@ -15,6 +15,7 @@ from sqlalchemy import event, text
 
 from dicebound.store import open_store
 from dicebound.store.db import _Turns
+from dicebound.store.models import MetaRow
 
 
 def _wait_until(check: Callable[[], bool]) -> None:
@@ -107,7 +108,18 @@ class _Queue:
     def _counted(self, _connection: object) -> None:
         self.commits += 1
 
-    def writer(self, name: str, sql: str, *, hold: bool = False, fail: bool = False) -> None:
+    def writer(
+        self,
+        name: str,
+        sql: str,
+        *,
+        hold: bool = False,
+        fail: bool = False,
+        clash: bool = False,
+    ) -> None:
+        """A writer running ``sql``; then, with ``fail``, raising, or, with ``clash``,
+        adding a row whose key is taken (the session's flush fails at the end)."""
+
         def run() -> None:
             try:
                 with self.store.write() as session:
@@ -116,6 +128,8 @@ class _Queue:
                         self.let_go.wait(10)
                     if fail:
                         raise RuntimeError(name)
+                    if clash:
+                        session.add(MetaRow(key="admin_token_hash", value="taken"))
                 self.outcomes[name] = "committed"
             except Exception as exc:
                 self.outcomes[name] = type(exc).__name__
@@ -157,12 +171,21 @@ def test_writers_queued_behind_each_other_share_one_commit(tmp_path: Path) -> No
 def test_a_writer_that_fails_in_a_shared_commit_leaves_nothing_and_the_others_all(
     tmp_path: Path,
 ) -> None:
-    queue = _Queue(tmp_path, ("CREATE TABLE t (n INTEGER)",))
+    ddl = ("CREATE TABLE t (n INTEGER)", "INSERT INTO meta VALUES ('admin_token_hash', 'kept')")
+    queue = _Queue(tmp_path, ddl)
     queue.writer("first", "INSERT INTO t VALUES (0)", hold=True)
     queue.writer("fails", "INSERT INTO t VALUES (1)", fail=True)
-    queue.writer("last", "INSERT INTO t VALUES (2)")
-    assert queue.finish() == [(0,), (2,)]
-    assert queue.outcomes == {"first": "committed", "fails": "RuntimeError", "last": "committed"}
+    queue.writer("second", "INSERT INTO t VALUES (2)")
+    queue.writer("clashes", "INSERT INTO t VALUES (3)", clash=True)
+    queue.writer("last", "INSERT INTO t VALUES (4)")
+    assert queue.finish() == [(0,), (2,), (4,)]
+    assert queue.outcomes == {
+        "first": "committed",
+        "fails": "RuntimeError",
+        "second": "committed",
+        "clashes": "IntegrityError",
+        "last": "committed",
+    }
     assert queue.commits == 1
     queue.store.close()
 

@@ -10,11 +10,11 @@ SQLite (the default, a file beside the service) and PostgreSQL run the same code
   file is in WAL mode with ``synchronous=FULL``: a transaction that answered is on
   disk even if the process is killed the next instant.
 - SQLite commits for several writers at once, as PostgreSQL does: a writer that finds
-  others queued behind it leaves its work in the open transaction, each writer's work
-  in a savepoint of its own (a failure rolls back only its own), and the writer that
-  finds none queued commits it for all; each answers only once that commit is on
-  disk. One fsync then serves many writers, where each would otherwise wait for the
-  fsyncs of all those before it.
+  others queued behind it leaves its work in the open transaction (each writer after
+  the first in a savepoint of its own, so a failure undoes only its own work), and
+  the writer that finds none queued commits it for all; each answers only once that
+  commit is on disk. One fsync then serves many writers, where each would otherwise
+  wait for the fsyncs of all those before it.
 - PostgreSQL runs at READ COMMITTED; the service locks the rows a write changes
   (``SELECT ... FOR UPDATE``), so any number of processes may share one database.
 
@@ -38,7 +38,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection, NestedTransaction, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -162,16 +162,17 @@ class _Batch:
         raw = self.connection.connection.driver_connection
         return raw is not None and bool(raw.in_transaction)
 
-    def undo_last(self, exc: BaseException) -> None:
-        """Roll back the failed writer's savepoint; when SQLite has rolled back the
-        whole transaction instead, the writers before it failed too (``error``)."""
-        try:
-            if self.alive():
-                self.connection.exec_driver_sql("ROLLBACK TO writer")
-                self.connection.exec_driver_sql("RELEASE writer")
+    def undo(self, savepoint: NestedTransaction | None, exc: BaseException) -> None:
+        """Undo a failed writer's work: its savepoint, or the whole transaction when
+        it wrote alone (``savepoint`` None). When SQLite has rolled back the whole
+        transaction, the writers before it failed too: ``error`` ends the batch."""
+        if savepoint is not None and self.alive():
+            try:
+                if savepoint.is_active:  # the session may have rolled it back itself
+                    savepoint.rollback()
                 return
-        except Exception:  # the transaction is then given up, below
-            pass
+            except Exception:  # the transaction is then given up, below
+                pass
         if self.error is None:
             self.error = exc
 
@@ -180,7 +181,7 @@ class _Batch:
         try:
             if self.error is None and self.members:
                 self.transaction.commit()
-            else:
+            elif self.transaction.is_active:
                 self.transaction.rollback()
         except Exception as exc:
             self.error = exc
@@ -239,17 +240,19 @@ class Store:
         except BaseException:
             turns.release()
             raise
-        # each writer's work in a savepoint of its own, said directly: the session only
-        # flushes into the batch's transaction, and never ends it
+        # the session flushes into the batch's transaction and never commits it; a
+        # writer after the first works in a savepoint, which is all a failure undoes
         connection = batch.connection
         session = Session(connection, join_transaction_mode="rollback_only", expire_on_commit=False)
+        savepoint = None
         try:
-            connection.exec_driver_sql("SAVEPOINT writer")
+            savepoint = connection.begin_nested() if batch.members else None
             yield session
             session.commit()
-            connection.exec_driver_sql("RELEASE writer")
+            if savepoint is not None:
+                savepoint.commit()
         except BaseException as exc:
-            batch.undo_last(exc)
+            batch.undo(savepoint, exc)
             self._pass_turn(turns, batch)
             raise
         finally:
