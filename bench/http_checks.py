@@ -13,6 +13,11 @@ Each cell runs ``--seconds`` after a short warm-up and prints requests per secon
 p50 / p99 latency in milliseconds. Goal figures: a check at least half the rate of
 ``/health``; p99 under 50 ms at 20 clients on SQLite.
 
+A check answers only once its commit is on disk, so at one client each check waits
+for a disk flush that ``/health`` never does: the table's foot gives this machine's
+flush latency (4 KB written and ``fdatasync``-ed), before and after the cells, to
+read the one-client ratios by.
+
 By default each client checks in a game of its own (a platform serves many tables);
 ``--shared-game`` puts every client in one game, where checks queue on the game's lock.
 
@@ -293,7 +298,26 @@ def bench_backend(
     return cells
 
 
-def print_table(cells: Sequence[Cell]) -> None:
+def disk_flush_ms(folder: Path, times: int = 40) -> tuple[float, float]:
+    """p50 and p90 milliseconds of one 4 KB write flushed to disk in ``folder``."""
+    path = folder / "flush.probe"
+    took = []
+    flush = getattr(os, "fdatasync", os.fsync)  # fdatasync is not on every system
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for i in range(times):
+            os.pwrite(fd, b"x" * 4096, (i % 8) * 4096)
+            t0 = time.perf_counter()
+            flush(fd)
+            took.append((time.perf_counter() - t0) * 1000)
+    finally:
+        os.close(fd)
+        path.unlink()
+    took.sort()
+    return took[len(took) // 2], took[len(took) * 9 // 10]
+
+
+def print_table(cells: Sequence[Cell], flushes: Sequence[tuple[str, float, float]] = ()) -> None:
     print()
     print(
         f"{'store':<11}{'clients':>8}  {'target':<8}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}"
@@ -315,6 +339,8 @@ def print_table(cells: Sequence[Cell]) -> None:
         if c.backend == "sqlite" and c.clients == 20:
             goal += f"; p99 < 50 ms: {'yes' if c.p99 < 50 else 'NO'}"
         print(f"goal {c.backend} at {c.clients} clients: {goal}")
+    for when, p50, p90 in flushes:
+        print(f"disk flush {when} the cells: p50 {p50:.2f} ms, p90 {p90:.2f} ms")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -337,12 +363,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="dicebound-bench-logs-") as scratch:
         logs = args.log_dir or Path(scratch)
         logs.mkdir(parents=True, exist_ok=True)
+        flushes = [("before", *disk_flush_ms(Path(scratch)))]
         for backend in backends:
             store = sqlite_store() if backend == "sqlite" else postgresql_store(args.pg)
             with store as db_url:
                 log = logs / f"server-{backend}.log"
                 cells += bench_backend(backend, db_url, counts, args.seconds, args.shared_game, log)
-    print_table(cells)
+        flushes.append(("after", *disk_flush_ms(Path(scratch))))
+    print_table(cells, flushes)
     return 0
 
 

@@ -245,6 +245,16 @@ def execute(url: str, sql: str, **params: Any) -> None:
         engine.dispose()
 
 
+def stored_value(url: str, sql: str, **params: Any) -> Any:
+    """The one value a query reads from the store directly: a column as it is kept."""
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            return connection.execute(text(sql), params).scalar_one()
+    finally:
+        engine.dispose()
+
+
 def records(client: TestClient, game: Game) -> list[dict[str, Any]]:
     page = client.get(game.path("records"), params={"limit": 100}, headers=game.headers)
     assert page.status_code == 200, page.text

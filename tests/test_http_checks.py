@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from dicebound.edge.http.problems import AsciiJSONResponse
+from dicebound.edge.http.schemas import CheckOut
 from http_api_support import (
     AS_CLI,
     LOCKPICK,
@@ -27,6 +29,7 @@ from http_api_support import (
     problem_of,
     records,
     store_rows,
+    stored_value,
     without_ids,
 )
 
@@ -50,8 +53,11 @@ def _ok(client: TestClient, game: Game, **body: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("ruleset", "characters", "text", "options"),
-    [case[1:] for case in AS_CLI],
-    ids=[case[0] for case in AS_CLI],
+    [
+        *(case[1:] for case in AS_CLI),
+        ("wod-pool", ("lucia",), f"Lucía: {LUCIA_SPENDS}", {"seed": "42"}),
+    ],
+    ids=[*(case[0] for case in AS_CLI), "a spend, text beyond ASCII"],
 )
 def test_a_check_answers_as_check_json_and_writes_its_records(
     service: TestClient,
@@ -62,8 +68,14 @@ def test_a_check_answers_as_check_json_and_writes_its_records(
 ) -> None:
     game = make_game(service, ruleset, *characters)
     expected = cli_check(ruleset, characters, text, options)
-    answer = _ok(service, game, text=text, **options)
+    got = _check(service, game, text=text, **options)
+    assert got.status_code == 200, got.text
+    answer = got.json()
     assert without_ids(answer) == expected
+    # byte for byte what the answer's model writes (the route builds it without pydantic)
+    modelled = CheckOut.model_validate(answer).model_dump(mode="json", by_alias=True)
+    assert got.content == AsciiJSONResponse(modelled).body
+    assert got.headers["content-type"] == "application/json"
     ids = [r["id"] for r in answer["results"]]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     stored = records(service, game)
@@ -75,6 +87,19 @@ def test_a_check_answers_as_check_json_and_writes_its_records(
         for change in result["changes"]:
             pools = live(service, game, change["who"])["live"]["pools"]
             assert pools[change["pool"]]["value"] == change["to"]
+
+
+def test_a_record_keeps_the_rollers_sheet_as_put_and_live_state_as_it_stood(
+    service: TestClient, store_url: str
+) -> None:
+    game = make_game(service, "wod-pool", "lucia")
+    before = live(service, game, LUCIA)
+    (result,) = _ok(service, game, text=LUCIA_SPENDS, seed="42")["results"]
+    assert result["changes"]  # the live state moved after the record's snapshot
+    sheet = stored_value(store_url, "SELECT sheet FROM records WHERE id = :i", i=result["id"])
+    expected = {"name": LUCIA, "sheet": before["sheet"], "live": before["live"]}
+    assert json.loads(sheet) == expected
+    assert sheet == json.dumps(expected, separators=(",", ":"))
 
 
 def test_each_tag_of_a_seeded_text_has_its_own_seed(service: TestClient) -> None:
@@ -510,7 +535,7 @@ def test_a_retry_with_the_same_key_answers_the_same_and_pays_once(
         game.path("checks"), json={"text": LUCIA_SPENDS}, headers={**game.headers, **key}
     )
     assert second.status_code == 200
-    assert second.json() == first.json()
+    assert second.content == first.content
     assert store_rows(store_url) == after_first
     (record,) = records(service, game)
     assert record["id"] == first.json()["results"][0]["id"]

@@ -20,9 +20,9 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from importlib import metadata
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
-from sqlalchemy import select
+from sqlalchemy import CursorResult, Executable, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from dicebound.character import live_to_json, load_character
@@ -449,17 +449,81 @@ def create_game(
     }
 
 
-def _game(session: Session, access: Access, game_id: str, *, lock: bool = False) -> GameRow:
+# The statements every request runs, as Core built once: the ORM's unit of work and a
+# statement built per call cost more than the query itself (SQLAlchemy caches the SQL).
+_GAMES = cast(Table, GameRow.__table__)
+_CHARACTERS = cast(Table, CharacterRow.__table__)
+_RECORDS = cast(Table, RecordRow.__table__)
+_IDEMPOTENCY = cast(Table, IdempotencyRow.__table__)
+_GAME = select(
+    _GAMES.c.id,
+    _GAMES.c.name,
+    _GAMES.c.ruleset_id,
+    _GAMES.c.ruleset_version,
+    _GAMES.c.layers,
+    _GAMES.c.token_hash,
+).where(_GAMES.c.id == bindparam("game"))
+_GAME_LOCKED = _GAME.with_for_update()
+_MEMBERS = (
+    select(_CHARACTERS.c.name, _CHARACTERS.c.sheet, _CHARACTERS.c.live, _CHARACTERS.c.revision)
+    .where(_CHARACTERS.c.game_id == bindparam("game"))
+    .order_by(_CHARACTERS.c.position, _CHARACTERS.c.name)
+)
+_MEMBERS_LOCKED = _MEMBERS.with_for_update()
+_PAY = (
+    update(_CHARACTERS)
+    .where(_CHARACTERS.c.game_id == bindparam("game"), _CHARACTERS.c.name == bindparam("who"))
+    .values(live=bindparam("live"), revision=bindparam("revision"), updated=bindparam("now"))
+)
+_NEW_RECORD = insert(_RECORDS)
+_SEEN_KEY = select(_IDEMPOTENCY.c.digest, _IDEMPOTENCY.c.answer).where(
+    _IDEMPOTENCY.c.game_id == bindparam("game"), _IDEMPOTENCY.c.key == bindparam("key")
+)
+_NEW_KEY = insert(_IDEMPOTENCY)
+
+
+def _run(session: Session, statement: Executable, params: dict[str, Any]) -> CursorResult[Any]:
+    """A Core statement in the session's transaction, after the rows the session still
+    holds unwritten (a Core statement does not flush them, as an ORM query would)."""
+    session.flush()
+    return session.connection().execute(statement, params)
+
+
+@frozen
+class Game:
+    """A game as read for one request: plain values, nothing for the ORM to track."""
+
+    id: str
+    name: str
+    ruleset_id: str
+    ruleset_version: int
+    layers: str
+    token_hash: str
+
+
+@frozen
+class Member:
+    """A party member as read for one request: the stored texts and their revision."""
+
+    name: str
+    sheet: str
+    live: str
+    revision: int
+
+
+def _game(session: Session, access: Access, game_id: str, *, lock: bool = False) -> Game:
     """The game, if the caller may see it: the admin, or this game's own token.
 
     Any other token is answered exactly as a game that does not exist.
     """
     if access.token is None:
         raise ServiceError(401, "Unauthorized", "this needs the game's token or the admin token.")
-    query = select(GameRow).where(GameRow.id == game_id)
-    if lock:
-        query = query.with_for_update()
-    game = session.scalars(query).first() if _storable(game_id, 40) else None
+    row = (
+        _run(session, _GAME_LOCKED if lock else _GAME, {"game": game_id}).first()
+        if _storable(game_id, 40)
+        else None
+    )
+    game = Game(**row._mapping) if row is not None else None
     allowed = game is not None and (
         access.admin or hmac.compare_digest(token_hash(access.token), game.token_hash)
     )
@@ -468,15 +532,9 @@ def _game(session: Session, access: Access, game_id: str, *, lock: bool = False)
     return game
 
 
-def _characters(session: Session, game: GameRow, *, lock: bool = False) -> list[CharacterRow]:
-    query = (
-        select(CharacterRow)
-        .where(CharacterRow.game_id == game.id)
-        .order_by(CharacterRow.position, CharacterRow.name)
-    )
-    if lock:
-        query = query.with_for_update()
-    return list(session.scalars(query))
+def _characters(session: Session, game: Game, *, lock: bool = False) -> list[Member]:
+    rows = _run(session, _MEMBERS_LOCKED if lock else _MEMBERS, {"game": game.id})
+    return [Member(**row._mapping) for row in rows]
 
 
 def list_games(session: Session, access: Access) -> list[dict[str, object]]:
@@ -568,7 +626,7 @@ def _load(ruleset: Ruleset, key: tuple[str, int], name: str, sheet: str, live: s
     return _CACHE.remember(_CACHE.characters, cache_key, character)
 
 
-def _load_row(ruleset: Ruleset, game: GameRow, row: CharacterRow) -> Character:
+def _load_row(ruleset: Ruleset, game: Game, row: Member | CharacterRow) -> Character:
     return _load(ruleset, (game.ruleset_id, game.ruleset_version), row.name, row.sheet, row.live)
 
 
@@ -633,7 +691,7 @@ def put_character(
     return {"name": name, "revision": row.revision}, False
 
 
-def _character_row(session: Session, game: GameRow, name: str, *, lock: bool) -> CharacterRow:
+def _character_row(session: Session, game: Game, name: str, *, lock: bool) -> CharacterRow:
     row = (
         session.get(CharacterRow, (game.id, name), with_for_update=lock or None)
         if _storable(name)
@@ -728,7 +786,7 @@ def patch_live(
 # ── the Game Master's text and odds ──────────────────────────────────────────
 
 
-def _party(session: Session, game: GameRow, ruleset: Ruleset, *, lock: bool) -> list[Character]:
+def _party(session: Session, game: Game, ruleset: Ruleset, *, lock: bool) -> list[Character]:
     return [_load_row(ruleset, game, row) for row in _characters(session, game, lock=lock)]
 
 
@@ -843,7 +901,9 @@ def seed_text(seed: str | int | None) -> str | None:
 
 
 def _check_limits(text: str) -> None:
-    size = len(text.encode("utf-8", errors="replace"))
+    """Refuse a text past its limits. Text that is not Unicode (a lone surrogate) raises
+    ``UnicodeEncodeError`` here, before anything is thrown or written."""
+    size = len(text.encode("utf-8"))
     if size > LIMITS.text_bytes:
         raise _too_large(
             f"the text is {size:,} bytes; a check's text may be at most "
@@ -897,9 +957,10 @@ def run_checks(
     """Resolve a text's tags against the game's characters, pay, and write every record,
     all in the caller's transaction. A retry with the same key answers the same."""
     game = _game(session, access, game_id, lock=True)  # one check of a game at a time
-    digest = _digest({"text": text, "seed": seed, "faces": faces, "choose": choose})
+    digest = None
     if idempotency_key is not None:
-        seen = session.get(IdempotencyRow, (game.id, idempotency_key))
+        digest = _digest({"text": text, "seed": seed, "faces": faces, "choose": choose})
+        seen = _run(session, _SEEN_KEY, {"game": game.id, "key": idempotency_key}).first()
         if seen is not None:
             if seen.digest != digest:
                 raise _invalid(
@@ -934,71 +995,75 @@ def run_checks(
         )
     now = _now()
     by_name = {row.name: row for row in rows}
+    connection = session.connection()
     for before, after in zip(party, report.party, strict=True):
         if after is not before:
-            row = by_name[after.name]
-            row.live, row.revision, row.updated = (
-                _dumps(live_to_json(after.live)),
-                row.revision + 1,
-                now,
-            )
+            paid = {
+                "game": game.id,
+                "who": after.name,
+                "live": _dumps(live_to_json(after.live)),
+                "revision": by_name[after.name].revision + 1,
+                "now": now,
+            }
+            connection.execute(_PAY, paid)
     results: list[dict[str, object]] = []
     for result in report.results:
         row_json = result.to_json()
         record = _new_record(game, result, row_json, now, by_name, choose, layers)
-        session.add(record)
-        session.flush()
-        results.append({**row_json, "id": record.id})
+        made = connection.execute(_NEW_RECORD, record).inserted_primary_key
+        assert made is not None
+        results.append({**row_json, "id": made[0]})
     answer = {
         "text": report.text,
         "results": results,
         "errors": [e.to_json() for e in report.errors],
     }
     if idempotency_key is not None:
-        session.add(
-            IdempotencyRow(
-                game_id=game.id,
-                key=idempotency_key,
-                digest=digest,
-                answer=_dumps(answer),
-                created=now,
-            )
-        )
+        key = {"game_id": game.id, "key": idempotency_key, "digest": digest, "created": now}
+        connection.execute(_NEW_KEY, {**key, "answer": _dumps(answer)})
     return answer
 
 
+def _snapshot_text(name: str, sheet: str, live: object) -> str:
+    """``_dumps(_character_file(name, json.loads(sheet), live))`` without reading the
+    sheet back: the stored sheet is already this JSON, written by ``_dumps``."""
+    if sheet == "null":
+        return _dumps({"name": name, "live": live})
+    return f'{{"name":{_dumps(name)},"sheet":{sheet},"live":{_dumps(live)}}}'
+
+
 def _new_record(
-    game: GameRow,
+    game: Game,
     result: CheckResult,
     row_json: Mapping[str, object],
     now: str,
-    rows: Mapping[str, CharacterRow],
+    rows: Mapping[str, Member],
     choose: str | None,
     layers: Sequence[str],
-) -> RecordRow:
+) -> dict[str, object]:
+    """The records row of one result, as the values of an insert."""
     roller = result.roller
     assert roller is not None  # resolve_text fills it for every result
-    sheet_row = rows[roller.name]
-    snapshot = _character_file(roller.name, sheet_row.sheet, live_to_json(roller.live))
-    return RecordRow(
-        game_id=game.id,
-        created=now,
-        who=result.who,
-        ask=_dumps(result.ask),
-        result=_dumps(row_json),
-        seed=result.record.get("seed"),
-        faces=_dumps(list(result.faces)) if result.faces else None,
-        choose=choose,
-        ruleset_id=game.ruleset_id,
-        ruleset_version=game.ruleset_version,
-        layers=_dumps(list(layers)),
-        sheet=_dumps(snapshot),
-        answer=None,
-        answer_sheet=None,
-    )
+    sheet = rows[roller.name].sheet
+    return {
+        "game_id": game.id,
+        "created": now,
+        "who": result.who,
+        "ask": _dumps(result.ask),
+        "result": _dumps(row_json),
+        "seed": result.record.get("seed"),
+        "faces": _dumps(list(result.faces)) if result.faces else None,
+        "choose": choose,
+        "ruleset_id": game.ruleset_id,
+        "ruleset_version": game.ruleset_version,
+        "layers": _dumps(list(layers)),
+        "sheet": _snapshot_text(roller.name, sheet, live_to_json(roller.live)),
+        "answer": None,
+        "answer_sheet": None,
+    }
 
 
-def _record_row(session: Session, game: GameRow, record_id: int, *, lock: bool) -> RecordRow:
+def _record_row(session: Session, game: Game, record_id: int, *, lock: bool) -> RecordRow:
     query = select(RecordRow).where(RecordRow.id == record_id, RecordRow.game_id == game.id)
     if lock:
         query = query.with_for_update()

@@ -9,6 +9,12 @@ SQLite (the default, a file beside the service) and PostgreSQL run the same code
   under load an unlucky writer could lose the race again and again for seconds. The
   file is in WAL mode with ``synchronous=FULL``: a transaction that answered is on
   disk even if the process is killed the next instant.
+- SQLite commits for several writers at once, as PostgreSQL does: a writer that finds
+  others queued behind it leaves its work in the open transaction (each writer after
+  the first in a savepoint of its own, so a failure undoes only its own work), and
+  the writer that finds none queued commits it for all; each answers only once that
+  commit is on disk. One fsync then serves many writers, where each would otherwise
+  wait for the fsyncs of all those before it.
 - PostgreSQL runs at READ COMMITTED; the service locks the rows a write changes
   (``SELECT ... FOR UPDATE``), so any number of processes may share one database.
 
@@ -19,6 +25,7 @@ store stamped by a newer dicebound is refused with a sentence, never touched.
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 from collections import deque
@@ -31,7 +38,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection, NestedTransaction, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -42,6 +49,7 @@ __all__ = ["DEFAULT_URL", "Store", "StoreError", "open_store", "store_url"]
 DEFAULT_URL = "sqlite:///dicebound.db"
 _MIGRATION_LOCK = 0x0D1CEB0D  # the PostgreSQL advisory lock held while migrating
 _BUSY_MS = 30_000
+_BATCH_MOST = 32  # writers one SQLite commit carries at most
 
 
 class StoreError(DiceboundError):
@@ -69,6 +77,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA temp_store=MEMORY")
     cursor.close()
 
 
@@ -126,6 +135,67 @@ class _Turns:
             else:
                 self._busy = False
 
+    def waiting(self) -> bool:
+        """Whether anyone is queued for the turn."""
+        with self._mutex:
+            return bool(self._waiting)
+
+
+class _Batch:
+    """One SQLite transaction shared by writers queued behind each other (each in a
+    savepoint); committed once, by the writer that finds no one queued behind it."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        try:
+            self.transaction = connection.begin()  # BEGIN IMMEDIATE
+        except BaseException:
+            connection.close()
+            raise
+        self.members = 0
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+
+    def alive(self) -> bool:
+        """Whether SQLite still holds the transaction open: some errors (a full disk,
+        an I/O error) make it roll back the whole transaction, not just a savepoint."""
+        raw = self.connection.connection.driver_connection
+        return raw is not None and bool(raw.in_transaction)
+
+    def undo(self, savepoint: NestedTransaction | None, exc: BaseException) -> None:
+        """Undo a failed writer's work: its savepoint, or the whole transaction when
+        it wrote alone (``savepoint`` None). When SQLite has rolled back the whole
+        transaction, the writers before it failed too: ``error`` ends the batch."""
+        if savepoint is not None and self.alive():
+            try:
+                if savepoint.is_active:  # the session may have rolled it back itself
+                    savepoint.rollback()
+                return
+            except Exception:  # the transaction is then given up, below
+                pass
+        if self.error is None:
+            self.error = exc
+
+    def finish(self) -> None:
+        """Commit the members' work (or roll back when it failed), then wake them."""
+        try:
+            if self.error is None and self.members:
+                self.transaction.commit()
+            elif self.transaction.is_active:
+                self.transaction.rollback()
+        except Exception as exc:
+            self.error = exc
+        finally:
+            try:
+                raw = self.connection.connection.driver_connection
+                if raw is not None and raw.in_transaction:
+                    # a COMMIT SQLite refused (a deferred constraint) leaves the
+                    # transaction open, and the pool would take it back as clean
+                    raw.rollback()
+                self.connection.close()
+            finally:
+                self.done.set()
+
 
 class Store:
     """An open store: ``read()`` and ``write()`` each give one transaction."""
@@ -137,8 +207,10 @@ class Store:
         )
         writer = engine.execution_options(sqlite_begin="IMMEDIATE") if self.is_sqlite else engine
         self._reads = sessionmaker(engine, expire_on_commit=False)
+        self._writer = writer
         self._writes = sessionmaker(writer, expire_on_commit=False)
         self._turns = _Turns() if self.is_sqlite else None
+        self._batch: _Batch | None = None  # SQLite: the open one; only the turn touches it
 
     @property
     def is_sqlite(self) -> bool:
@@ -155,16 +227,49 @@ class Store:
     def write(self) -> Iterator[Session]:
         """A transaction that commits when the block ends, or leaves nothing if it raises.
 
-        On SQLite the process's writers take turns first (a writer whose turn does not
-        come within the busy timeout asks SQLite anyway, and meets its busy timeout)."""
-        turn = self._turns is not None and self._turns.acquire(_BUSY_MS / 1000)
-        try:
+        On SQLite the process's writers take turns first, and share one commit while
+        they queue (see the module's docstring); a writer whose turn does not come
+        within the busy timeout asks SQLite anyway, and meets its busy timeout."""
+        turns = self._turns
+        if turns is None or not turns.acquire(_BUSY_MS / 1000):
             with self._writes() as session, session.begin():
                 yield session
+            return
+        try:
+            batch = self._batch = self._batch or _Batch(self._writer.connect())
+        except BaseException:
+            turns.release()
+            raise
+        # the session flushes into the batch's transaction and never commits it; a
+        # writer after the first works in a savepoint, which is all a failure undoes
+        connection = batch.connection
+        session = Session(connection, join_transaction_mode="rollback_only", expire_on_commit=False)
+        savepoint = None
+        try:
+            savepoint = connection.begin_nested() if batch.members else None
+            yield session
+            session.commit()
+            if savepoint is not None:
+                savepoint.commit()
+        except BaseException as exc:
+            batch.undo(savepoint, exc)
+            self._pass_turn(turns, batch)
+            raise
         finally:
-            if turn:
-                assert self._turns is not None
-                self._turns.release()
+            session.close()
+        batch.members += 1
+        self._pass_turn(turns, batch)
+        batch.done.wait()
+        if batch.error is not None:
+            raise copy.copy(batch.error) from batch.error
+
+    def _pass_turn(self, turns: _Turns, batch: _Batch) -> None:
+        """Leave the batch open for the writer queued next, or commit it; then the
+        turn passes on."""
+        if batch.error is not None or batch.members >= _BATCH_MOST or not turns.waiting():
+            self._batch = None
+            batch.finish()
+        turns.release()
 
     def revision(self) -> str | None:
         with self.engine.connect() as connection:

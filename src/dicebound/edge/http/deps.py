@@ -20,12 +20,16 @@ __all__ = ["Caller", "StoreDep"]
 _bearer = HTTPBearer(auto_error=False, description="The admin token or a game's token.")
 
 
-def _store(request: Request) -> Store:
+# Both are async: they never block, and a plain def would cost each request a trip
+# through the thread pool.
+
+
+async def _store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
 
 
-def _caller(
+async def _caller(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Access:
