@@ -119,6 +119,14 @@ POOLS = [
         "100d10, tens explode and count twice",
         pool(100, 100, explode_from=10, double_from=10, cancel_up_to=1),
     ),
+    (
+        "50d10, tens explode, halfOrMore botch, cancel",
+        pool(50, 50, explode_from=10, cancel_up_to=1, botch_up_to=1, botch_rule="halfOrMore"),
+    ),
+    (
+        "100d10, tens explode, halfOrMore botch (past the bound)",
+        pool(100, 100, explode_from=10, cancel_up_to=1, botch_up_to=1, botch_rule="halfOrMore"),
+    ),
     ("100d10, re-throw 1-2 until higher", pool(100, 0, reroll=Reroll(2, "until"))),
     ("100d10, re-throw 1-6 once", pool(100, 0, reroll=Reroll(6, "once"), cancel_up_to=1)),
     (

@@ -21,6 +21,7 @@ from dicebound.kinds.dice_pool import (
     odds_work,
 )
 from dicebound.spend import Reroll
+from dicebound.values import replace
 from http_api_support import cli
 
 DND = read_ruleset("dnd5e-srd")
@@ -143,6 +144,30 @@ def test_past_the_work_bound_the_odds_are_refused_before_any_is_done(
         r"steps to compute \(more than about a second\); ask for fewer dice",
     ):
         distribution(check)
+
+
+@pytest.mark.parametrize("dice", [100, 70])
+def test_a_half_or_more_botch_beside_explosions_is_estimated_and_refused_past_the_bound(
+    dice: int,
+) -> None:
+    """The botch faces among the dice first thrown ride through every state the
+    explosions reach: 100d10 took 7 s before anything asked. Now the estimate refuses it
+    before any work, and says to drop the explosions (there is no re-throw)."""
+    check = _pool(dice, dice, explode_from=10, cancel_up_to=1, botch_up_to=1)
+    check = replace(check, botch_rule="halfOrMore")
+    assert odds_work(check) > MAX_ODDS_WORK
+    with pytest.raises(LimitExceeded, match=r"or without the explosions\.$"):
+        distribution(check)
+
+
+def test_a_half_or_more_botch_beside_explosions_within_the_bound_is_answered() -> None:
+    check = replace(
+        _pool(40, 40, explode_from=10, cancel_up_to=1, botch_up_to=1), botch_rule="halfOrMore"
+    )
+    assert odds_work(check) <= MAX_ODDS_WORK
+    dist = distribution(check)
+    assert sum(dist.probabilities().values()) == 1
+    assert any(o.complication for o in dist.weights)
 
 
 def test_within_the_bound_the_estimate_is_never_below_the_work() -> None:

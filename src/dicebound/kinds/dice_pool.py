@@ -1036,12 +1036,21 @@ visited once: working out where it leads and one product and sum a kernel (about
 
 
 def _may_be_heavy(check: PoolCheck) -> bool:
-    """Whether the odds' work can outgrow the pool: a re-throw beside explosions, or
-    exact dice counted beside the successes. Any other pool of up to 100 dice takes
-    under a second (``bench/odds_bounds.py`` sweeps them)."""
-    return (check.reroll is not None and check.explode_from is not None) or (
-        check.exact is not None
+    """Whether the odds' work can outgrow the pool: a re-throw beside explosions, exact
+    dice counted beside the successes, or a ``halfOrMore`` botch beside explosions (the
+    botch faces among the dice first thrown are counted in every state the explosions
+    reach: 100d10 took 7 s unasked). Any other pool of up to 100 dice takes under a
+    second (``bench/odds_bounds.py`` sweeps them)."""
+    return (
+        (check.reroll is not None and check.explode_from is not None)
+        or check.exact is not None
+        or (check.botch_rule == "halfOrMore" and _counts_first_botches(check))
     )
+
+
+def _counts_first_botches(check: PoolCheck) -> bool:
+    """A ``halfOrMore`` botch beside explosions: its count rides through every state."""
+    return check.botch_up_to is not None and check.explode_from is not None
 
 
 def _visits_once(check: PoolCheck) -> bool:
@@ -1193,10 +1202,11 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     machine = _Machine.of(check, ordered=ordered)
     bound = _bound(machine)
     if _may_be_heavy(check) and odds_work(check, bound, machine=machine) > bound:
+        without = "the re-throw" if check.reroll is not None else "the explosions"
         raise LimitExceeded(
             f"the exact odds of {check.dice_text} with these rules would take more than "
             f"{bound:,} steps to compute (more than about a second); ask for fewer dice, "
-            "a smaller explosion cap, or without the re-throw."
+            f"a smaller explosion cap, or without {without}."
         )
     if ordered:
         return Dist.from_positive(_ordered_weights(check, machine))
