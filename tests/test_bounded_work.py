@@ -14,6 +14,7 @@ from dicebound.edge.files import MAX_CHARACTER_BYTES, read_character, read_rules
 from dicebound.engine import MAX_FORCED_FACES, MAX_TAGS_PER_TEXT, MAX_TEXT_CHARS, resolve_text
 from dicebound.errors import CharacterInvalid, LimitExceeded
 from dicebound.kinds.dice_pool import (
+    MAX_FIRST_BOTCHES_EXPLODING,
     MAX_ODDS_WORK,
     MAX_ORDERED_WORK,
     PoolCheck,
@@ -146,18 +147,24 @@ def test_past_the_work_bound_the_odds_are_refused_before_any_is_done(
         distribution(check)
 
 
-@pytest.mark.parametrize("dice", [100, 70])
-def test_a_half_or_more_botch_beside_explosions_is_estimated_and_refused_past_the_bound(
-    dice: int,
-) -> None:
+def test_a_half_or_more_botch_beside_explosions_is_estimated_and_refused_past_the_bound() -> None:
     """The botch faces among the dice first thrown ride through every state the
-    explosions reach: 100d10 took 7 s before anything asked. Now the estimate refuses it
-    before any work, and says to drop the explosions (there is no re-throw)."""
-    check = _pool(dice, dice, explode_from=10, cancel_up_to=1, botch_up_to=1)
-    check = replace(check, botch_rule="halfOrMore")
-    assert odds_work(check) > MAX_ODDS_WORK
+    explosions reach: 100d10 took 7 s before anything asked. Within the quick bound the
+    estimate decides (58 dice: refused, and told to drop the explosions, as there is no
+    re-throw); far past it the refusal comes at once."""
+    near = replace(
+        _pool(58, 58, explode_from=10, cancel_up_to=1, botch_up_to=1), botch_rule="halfOrMore"
+    )
+    assert 58 * 58 * 29 <= MAX_FIRST_BOTCHES_EXPLODING < odds_work(near)
     with pytest.raises(LimitExceeded, match=r"or without the explosions\.$"):
-        distribution(check)
+        distribution(near)
+    far = replace(near, dice=100, max_extra=100)
+    with pytest.raises(
+        LimitExceeded,
+        match=r"refused past 100,000 \(dice times the explosion cap times half the dice, "
+        r"here 100 × 100 × 50\)",
+    ):
+        distribution(far)
 
 
 def test_a_half_or_more_botch_beside_explosions_within_the_bound_is_answered() -> None:

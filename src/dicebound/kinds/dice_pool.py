@@ -1023,6 +1023,11 @@ MAX_ORDERED_WORK = 4_500_000
 ``_VISIT`` a state visited beside its counts: about 1 s here at the edge, estimate
 included (1 M of it takes 0.2-0.3 s)."""
 
+MAX_FIRST_BOTCHES_EXPLODING = 100_000
+"""A ``halfOrMore`` botch beside explosions: the most dice × explosion cap × botch faces
+counted (half the dice) whose odds are estimated at all (55d10 with 55 added is about
+85,000 and answered in about 1 s); past it they are refused at once."""
+
 MAX_RETHROWS_KEPT = 200_000
 """Where each state is visited once and the re-throws thrown must be kept (more dice and
 added dice than re-throws): the most dice × explosion cap × that excess whose odds are
@@ -1077,7 +1082,18 @@ def _bound(machine: _Machine) -> int:
 def _refuse_at_once(check: PoolCheck, ordered: bool) -> None:
     """Refuse, before the estimate, a re-throw beside explosions whose odds are sure to
     be past the bound: ``MAX_RETHROWN_EXPLODING`` round by round, ``MAX_RETHROWS_KEPT``
-    visiting each state once."""
+    visiting each state once; and a ``halfOrMore`` botch beside explosions past
+    ``MAX_FIRST_BOTCHES_EXPLODING``."""
+    if check.botch_rule == "halfOrMore" and _counts_first_botches(check):
+        counted = (check.dice + 1) // 2
+        if check.dice * check.max_extra * counted > MAX_FIRST_BOTCHES_EXPLODING:
+            raise LimitExceeded(
+                f"the exact odds of {check.dice_text} with a halfOrMore botch beside "
+                f"explosions are refused past {MAX_FIRST_BOTCHES_EXPLODING:,} (dice times "
+                f"the explosion cap times half the dice, here {check.dice} × "
+                f"{check.max_extra} × {counted}): they would take too long. Ask for fewer "
+                "dice, or without the explosions."
+            )
     if check.reroll is None or check.explode_from is None:
         return
     if not ordered and check.dice * check.max_extra > MAX_RETHROWN_EXPLODING:
