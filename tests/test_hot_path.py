@@ -308,18 +308,18 @@ def test_the_dice_sum_roller_fills_every_field_of_its_result_by_name() -> None:
 
 
 def test_a_result_built_by_position_equals_one_built_by_name() -> None:
-    """The engine builds its named tuples through ``tuple.__new__`` (no Python-level
+    """The engine builds its named tuples through ``values.new_tuple`` (no Python-level
     ``__new__``): the same value as the constructor makes, field for field."""
-    from dicebound import engine
     from dicebound.engine import CheckReport, CheckResult
+    from dicebound.values import new_tuple
 
     record = Record((("skill", "Stealth"),))
     values = (record, "Mira", "Success", True, None, None, (), "[x]", None, (3,), (("hit",),))
-    made = engine._new_tuple(CheckResult, values)
+    made = new_tuple(CheckResult, values)
     named = CheckResult(**dict(zip(CheckResult._fields, values, strict=True)))
     assert made == named and type(made) is CheckResult and hash(made) == hash(named)
     assert made.faces == (3,) and made.ask == "[x]"
-    report = engine._new_tuple(CheckReport, ("text", (made,), ()))
+    report = new_tuple(CheckReport, ("text", (made,), ()))
     assert report == CheckReport(text="text", items=(made,)) and report.results == (made,)
     with pytest.raises(AttributeError):
         made.who = "Bram"  # type: ignore[misc]

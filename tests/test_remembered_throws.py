@@ -237,6 +237,14 @@ def test_a_kinds_known_dice_are_the_dice_it_throws() -> None:
     assert len(seen_kinds) == 6
 
 
+def test_a_known_throw_shows_the_written_down_test_vectors() -> None:
+    """dice.py's vectors, seed "42": a d20 shows 19, 19, 11, 9; a d6 shows 5, 3, 5, 5
+    (one die from its first draw, the rest through the seeded source)."""
+    assert SeededThrow((20,)).faces("42") == (19,)
+    assert SeededThrow((20, 20, 20, 20)).faces("42") == (19, 19, 11, 9)
+    assert SeededThrow((6, 6, 6, 6)).faces("42") == (5, 3, 5, 5)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     seed=st.text(max_size=12),

@@ -84,38 +84,31 @@ class SeededDice:
 
 class SeededThrow:
     """Dice whose sides are known before they are thrown, thrown from a seed: the faces
-    ``SeededDice(seed)`` shows for them in order, the same draws, without a source to
-    carry from die to die (a check whose faces never decide what is thrown next)."""
+    ``SeededDice(seed)`` shows for them in order (a check whose faces never decide what
+    is thrown next). One die, the usual check, is read from its first draw here; any
+    other throw (more dice, or a draw past the last whole run of faces) goes through
+    ``SeededDice`` itself."""
 
-    __slots__ = ("_limits", "_read", "_sha256", "sides")
+    __slots__ = ("_one", "_read", "_sha256", "sides")
 
     def __init__(self, sides: tuple[int, ...]) -> None:
         for n in sides:
             if not 1 <= n <= _SPAN:
                 raise DiceError(_no_such_die(n))
         self.sides = sides
-        self._limits = tuple((n, _SPAN - (_SPAN % n)) for n in sides)
+        self._one = (sides[0], _SPAN - (_SPAN % sides[0])) if len(sides) == 1 else None
         self._sha256 = _hash_function()
         self._read = _read_draw()
 
     def faces(self, seed: str) -> tuple[int, ...]:
         """The faces of seed ``seed``, one a die, in throw order."""
-        sha256, read = self._sha256, self._read
-        if len(self._limits) == 1:  # one die: the usual check
-            ((n, limit),) = self._limits
-            (x,) = read(sha256(f"{seed}:0".encode()).digest())
+        if self._one is not None:  # SeededDice's first draw, written out
+            n, limit = self._one
+            (x,) = self._read(self._sha256(f"{seed}:0".encode()).digest())
             if x < limit:
                 return (x % n + 1,)
-        faces: list[int] = []
-        draw = 0
-        for n, limit in self._limits:
-            (x,) = read(sha256(f"{seed}:{draw}".encode()).digest())
-            draw += 1
-            while x >= limit:  # a draw past the last whole run of n: take the next
-                (x,) = read(sha256(f"{seed}:{draw}".encode()).digest())
-                draw += 1
-            faces.append(x % n + 1)
-        return tuple(faces)
+        dice = SeededDice(seed)
+        return tuple(map(dice.throw, self.sides))
 
 
 class ForcedFaces:

@@ -12,6 +12,7 @@ ask only, still owing a roll); nothing is thrown or paid for it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
@@ -27,7 +28,7 @@ from dicebound.ruleset.model import LadderStep, Layer, Ruleset
 from dicebound.sheet import Change, Character, PaymentRefused, SheetView, pay
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
-from dicebound.values import frozen
+from dicebound.values import frozen, new_tuple
 
 __all__ = [
     "CheckFailure",
@@ -154,7 +155,6 @@ class PreparedCheck:
 
 
 _NO_CHOICES = PlayerChoices()
-_new_tuple: Any = tuple.__new__  # a named tuple built without its Python-level __new__
 
 
 def tag_seed(seed: str, index: int) -> str:
@@ -361,13 +361,8 @@ def _throw_sides(prepared: PreparedCheck) -> tuple[int, ...] | None:
     sides: tuple[int, ...] | None = (
         None if throw_sides is None else throw_sides(prepared.prepared.check)
     )
-    if sides is None:
+    if sides is None or math.prod(sides) > _THROW_SPACE:
         return None
-    space = 1
-    for n in sides:
-        space *= n
-        if space > _THROW_SPACE:
-            return None
     return sides
 
 
@@ -452,7 +447,7 @@ def _quick_result(
         return None
     record = object.__new__(Record)  # the stem is a record's: nothing to check again
     _set_record_attrs(record, template.stem + (("seed", seed),))  # noqa: RUF005 (quicker)
-    result = _new_tuple(CheckResult, (record, *template.before_ask, match.raw, *template.after_ask))
+    result = new_tuple(CheckResult, (record, *template.before_ask, match.raw, *template.after_ask))
     return result, f'{template.tag_stem}{seed}"]'
 
 
@@ -616,7 +611,7 @@ def _settle(
         if isinstance(paid, PaymentRefused):  # prepare checked it: this is a kind's bug
             raise TagError(f"the check could not be paid for: {paid.message}", match.span)
         changes, after = paid.changes, paid.character
-    result = _new_tuple(
+    result = new_tuple(
         CheckResult,
         (
             record,
@@ -671,16 +666,14 @@ def _resolve_remembered(
     replacements: list[tuple[tuple[int, int], str]] = []
     for index, match in enumerate(matches):
         try:  # a tag that cannot be read or resolved raises here (prepare_check)
-            quick = _quick_result(
-                ruleset, party, match, ladder, f"{seed}-{index}" if index else seed
-            )
+            quick = _quick_result(ruleset, party, match, ladder, tag_seed(seed, index))
         except TagError:
             return None
         if quick is None:
             return None
         items.append(quick[0])
         replacements.append((match.span, quick[1]))
-    report: CheckReport = _new_tuple(
+    report: CheckReport = new_tuple(
         CheckReport, (rewrite(text, replacements), tuple(items), tuple(party))
     )
     return report
@@ -771,7 +764,7 @@ def resolve_text(
         raise UsageError(
             f"{forced.left} forced face(s) were left over: the checks threw {forced.used}."
         )
-    report: CheckReport = _new_tuple(
+    report: CheckReport = new_tuple(
         CheckReport, (rewrite(text, replacements), tuple(items), tuple(members))
     )
     return report

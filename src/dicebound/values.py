@@ -32,9 +32,22 @@ from operator import attrgetter
 from reprlib import recursive_repr
 from typing import Any, TypeVar, dataclass_transform
 
-__all__ = ["MISSING", "Field", "FrozenInstanceError", "field", "fields", "frozen", "replace"]
+__all__ = [
+    "MISSING",
+    "Field",
+    "FrozenInstanceError",
+    "field",
+    "fields",
+    "frozen",
+    "new_tuple",
+    "replace",
+]
 
 T = TypeVar("T")
+
+new_tuple: Any = tuple.__new__
+"""``new_tuple(NamedTupleClass, (every field, in order))``: a named tuple built in C,
+without its Python-level ``__new__`` (the values a check's hot path makes every time)."""
 
 
 class _Missing:

@@ -1049,13 +1049,17 @@ def _may_be_heavy(check: PoolCheck) -> bool:
     return (
         (check.reroll is not None and check.explode_from is not None)
         or check.exact is not None
-        or (check.botch_rule == "halfOrMore" and _counts_first_botches(check))
+        or _counts_first_botches(check)
     )
 
 
 def _counts_first_botches(check: PoolCheck) -> bool:
     """A ``halfOrMore`` botch beside explosions: its count rides through every state."""
-    return check.botch_up_to is not None and check.explode_from is not None
+    return (
+        check.botch_up_to is not None
+        and check.botch_rule == "halfOrMore"
+        and check.explode_from is not None
+    )
 
 
 def _visits_once(check: PoolCheck) -> bool:
@@ -1084,7 +1088,7 @@ def _refuse_at_once(check: PoolCheck, ordered: bool) -> None:
     be past the bound: ``MAX_RETHROWN_EXPLODING`` round by round, ``MAX_RETHROWS_KEPT``
     visiting each state once; and a ``halfOrMore`` botch beside explosions past
     ``MAX_FIRST_BOTCHES_EXPLODING``."""
-    if check.botch_rule == "halfOrMore" and _counts_first_botches(check):
+    if _counts_first_botches(check):
         counted = (check.dice + 1) // 2
         if check.dice * check.max_extra * counted > MAX_FIRST_BOTCHES_EXPLODING:
             raise LimitExceeded(
@@ -1231,6 +1235,15 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     return Dist.from_positive(_counted_weights(check, machine))
 
 
+def _refuse_past_states(check: PoolCheck, size: int) -> None:
+    """Refuse odds that hold more than ``MAX_ODDS_STATES`` states at once."""
+    if size > MAX_ODDS_STATES:
+        raise LimitExceeded(
+            f"the exact odds of {check.dice_text} with these rules need more than "
+            f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
+        )
+
+
 def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, int]:
     """``distribution``'s rounds with a dict of packed counts (net successes and exact
     dice, one number) per state: each face applied to every count of a state. Each round
@@ -1266,11 +1279,7 @@ def _counted_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, i
                         into[moved] = get(moved, 0) + weight * count
         for counts in following.values():
             size += len(counts)
-        if size > MAX_ODDS_STATES:
-            raise LimitExceeded(
-                f"the exact odds of {check.dice_text} with these rules need more than "
-                f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
-            )
+        _refuse_past_states(check, size)
         rounds.append(done)
         active = following
     last = len(rounds)
@@ -1318,11 +1327,7 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
             assert now is not None
             ends[end] = now
         size = sum(poly.bit_length() // width + 1 for _, poly in following.values())
-        if size > MAX_ODDS_STATES:
-            raise LimitExceeded(
-                f"the exact odds of {check.dice_text} with these rules need more than "
-                f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
-            )
+        _refuse_past_states(check, size)
         active = following
     return _unpacked(check, ends, width)
 
@@ -1406,11 +1411,7 @@ def _ordered_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, i
             level = machine.level(at)
             held = chain(states.values(), buckets.held())
             size = sum(poly.bit_length() // width + 1 for _, _, poly in held)
-            if size > MAX_ODDS_STATES:
-                raise LimitExceeded(
-                    f"the exact odds of {check.dice_text} with these rules need more than "
-                    f"{MAX_ODDS_STATES} states at once; ask for fewer dice."
-                )
+            _refuse_past_states(check, size)
         for control, (thrown, low, poly) in states.items():
             if thrown >= most:  # cannot happen: the slots would be too narrow
                 raise AssertionError(f"{check.dice_text}: more dice thrown than {most}")
@@ -1480,10 +1481,7 @@ def _gather(
             s_thrown = thrown
         elif s_thrown > thrown:
             m_poly *= powers[s_thrown - thrown]
-        if s_low <= m_low:
-            into[key] = (s_thrown, s_low, s_poly + (m_poly << ((m_low - s_low) * width)))
-        else:
-            into[key] = (s_thrown, m_low, m_poly + (s_poly << ((s_low - m_low) * width)))
+        into[key] = (s_thrown, *_sum((s_low, s_poly), (m_low, m_poly), width))
 
 
 # -- play: from a tag's ask to a prepared check ----------------------------------------

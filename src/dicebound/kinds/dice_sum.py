@@ -66,7 +66,7 @@ from dicebound.ruleset.spec import (
     Str,
     describe,
 )
-from dicebound.values import field, frozen
+from dicebound.values import field, frozen, new_tuple
 
 __all__ = [
     "KIND",
@@ -282,7 +282,7 @@ def _outcomes(
     says so), else the total against the dc. Written for many totals at once because
     the odds read every total of a part; a roll passes its one total.
     """
-    modifier, dc, rule, new = check.modifier, check.dc, check.naturals, _new_outcome
+    modifier, dc, rule, new = check.modifier, check.dc, check.naturals, new_tuple
     if natural == "top" and rule in ("both", "max-only"):
         return [
             new(SumOutcome, (u + modifier, natural, unmodified, True, True, False)) for u in kept
@@ -295,9 +295,6 @@ def _outcomes(
         new(SumOutcome, (u + modifier, natural, unmodified, u + modifier >= dc, False, False))
         for u in kept
     ]
-
-
-_new_outcome = tuple.__new__  # a named tuple built without its Python-level __new__
 
 
 # -- play ------------------------------------------------------------------------------
@@ -341,7 +338,7 @@ def roll(check: SumCheck, dice: DiceSource) -> Rolled:
             kept = second
     (out,) = _outcomes(check, kept.natural, kept.unmodified, (kept.used,))
     extras = () if kept.unmodified is None else (("unmodified", str(kept.unmodified)),)
-    return _new_rolled(
+    rolled: Rolled = new_tuple(  # the record's numbers in Rolled's field order
         Rolled,
         (
             tuple(shown),
@@ -359,9 +356,7 @@ def roll(check: SumCheck, dice: DiceSource) -> Rolled:
             (),
         ),
     )
-
-
-_new_rolled = tuple.__new__  # the record's numbers in Rolled's field order, built in C
+    return rolled
 
 
 # -- odds ------------------------------------------------------------------------------

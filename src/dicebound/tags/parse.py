@@ -38,10 +38,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from dicebound.errors import UsageError
-from dicebound.values import frozen
+from dicebound.values import frozen, new_tuple
 
 __all__ = [
     "BARE_FLAGS",
@@ -124,9 +124,6 @@ class _Lexed(NamedTuple):
     end: int
     attrs: tuple[tuple[str, str], ...]
     duplicates: tuple[str, ...]
-
-
-_new_tuple: Any = tuple.__new__  # a named tuple built without its Python-level __new__
 
 
 @frozen
@@ -299,7 +296,7 @@ def parse_tags(text: str) -> tuple[TagMatch, ...]:
                 end = close + 1
                 span = (start, end)
                 found.append(
-                    _new_tuple(TagMatch, (span, text[start:end], closed[0], None, closed[1]))
+                    new_tuple(TagMatch, (span, text[start:end], closed[0], None, closed[1]))
                 )
                 pos = end
                 continue
@@ -389,10 +386,6 @@ def rewrite(text: str, replacements: Sequence[tuple[Span, str]]) -> str:
     Raises:
         UsageError: a span outside the text, reversed, or overlapping another.
     """
-    if len(replacements) == 1:  # the usual text: one tag
-        (start, end), new = replacements[0]
-        if 0 <= start <= end <= len(text):
-            return f"{text[:start]}{new}{text[end:]}"
     ordered = replacements if len(replacements) < 2 else sorted(replacements, key=_span_of)
     out: list[str] = []
     pos = 0
