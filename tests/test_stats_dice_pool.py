@@ -50,6 +50,21 @@ CONFIGS: list[tuple[str, PoolCheck]] = [
         ),
     ),
     (
+        "both caps binding, counted as sequences: 5d6 exploding on 5, 1-2 thrown again once",
+        PoolCheck(
+            sides=6,
+            target=4,
+            dice=5,
+            needed=3,
+            explode_from=5,
+            cancel_up_to=1,
+            botch_up_to=1,
+            reroll=Reroll(2, "once"),
+            max_extra=4,
+            max_rethrows=2,
+        ),
+    ),
+    (
         "ones and twos thrown again until they show more, beside explosions",
         PoolCheck(
             sides=10,

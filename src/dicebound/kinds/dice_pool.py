@@ -1217,6 +1217,10 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     """
     if check.dice == 0:
         return Dist.constant(_empty_outcome(check))
+    from dicebound.kinds import pool_sequences  # it reads this module's checks and faces
+
+    if pool_sequences.applies(check):
+        return Dist.from_positive(pool_sequences.weights(check))
     ordered = _visits_once(check)
     _refuse_at_once(check, ordered)
     machine = _Machine.of(check, ordered=ordered)

@@ -1,0 +1,267 @@
+"""The exact odds of an exploding pool with a "once" re-throw, by counting sequences.
+
+``dice_pool.distribution`` walks a state machine die by die; with explosions beside a
+"once" re-throw its states multiply (dice left, added dice owed, room under the
+explosion cap, re-throws thrown) and a 100-die pool is past any bound. This module
+counts the same throws another way, fast enough for 100 dice with 100 added and 100
+re-throws.
+
+**One sequence.** Take the dice in the order the re-throw pass visits them: the pool's,
+then the added ones in the order they were thrown. Each is one *letter*: its first face,
+and, when that face is a re-throw face and the re-throw cap still allows, its second.
+Every die whose face stands on an exploding face owes exactly one added die, so the
+throw ends at the N-th die that does not stand on an exploding face (N the pool's size),
+or when the explosion cap is full: the sequence is ``N + E`` letters long at most. The
+re-throw cap gives the first R dice whose first face is a re-throw face their second
+throw; any later one stands on its first face. (``dice_pool.roll`` is the authority: the
+tests compare every small pool with ``dice_pool.distribution`` and the roller.)
+
+**Letters**, each weighed over ``s²`` (``s`` the die's sides, ``λ`` its re-throw faces;
+``m``, ``x``, ``l`` the count polynomials of the middle, exploding and re-throw faces):
+a die not thrown again ``s·m`` or ``s·x``; one thrown again ``λ·(m + x + l)``; one past
+the re-throw cap that stands on a re-throw face ``s·l``. Which faces stand decides the
+counts, and a standing face is uniform in its class, so the whole throw is a sum of
+``m^i x^j l^k`` over how many dice stand in each class: binomial counts of the ways the
+letters can be ordered, with the cap on re-throws read off a truncated binomial sum
+(``Pd``) or, past the cap, a Vandermonde convolution (``At``, ``Bt``). The sums are then
+formed as packed polynomials (one big integer, one slot per net success) by Horner's
+rule, each step a product by a class's few faces.
+
+The exploding faces must all count alike (one slot), no face may both explode and be
+thrown again, and there are no exact dice or ``halfOrMore`` botch (they would need the
+pool's own dice told apart, or a second count): ``applies`` says when; the state machine
+answers the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from math import comb
+from typing import NamedTuple
+
+from dicebound.errors import UsageError
+from dicebound.kinds.dice_pool import PoolCheck, PoolOutcome, face_effect, pool_outcome
+
+_Poly = tuple[int, int]
+"""A packed polynomial: (the slot of its lowest coefficient, the coefficients packed
+``width`` bits a slot into one integer)."""
+
+_Kernel = tuple[tuple[int, int], ...]
+"""A class of faces: (slot shift, faces giving it) pairs, lowest shift first."""
+
+
+class _Classes(NamedTuple):
+    """The three classes of faces as one run of the count reads them."""
+
+    middle: _Kernel
+    exploding: _Kernel
+    low: _Kernel
+
+
+def applies(check: PoolCheck) -> bool:
+    """Whether ``weights`` answers this check: explosions beside a "once" re-throw, no
+    face both exploding and thrown again, the exploding faces all counting alike, and
+    neither exact dice nor a ``halfOrMore`` botch."""
+    if check.explode_from is None or check.reroll is None or check.reroll.mode != "once":
+        return False
+    if check.exact is not None or check.dice == 0:
+        return False
+    if check.botch_up_to is not None and check.botch_rule == "halfOrMore":
+        return False
+    exploding = set()
+    for face in range(1, check.sides + 1):
+        effect = face_effect(check, face)
+        if effect.explodes and effect.rethrow:
+            return False
+        if effect.explodes:
+            exploding.add(effect.successes - effect.cancels)
+    return len(exploding) == 1
+
+
+def weights(check: PoolCheck) -> dict[PoolOutcome, int]:
+    """The weight of each outcome, over ``sides ** (2 × (dice + explosion cap))``."""
+    if not applies(check):
+        raise UsageError(f"{check.dice_text}: not a pool these sequences count")
+    effects = [face_effect(check, face) for face in range(1, check.sides + 1)]
+    low_faces = sum(1 for e in effects if e.rethrow)
+    tables = _Tables.of(check.dice, check.max_extra, check.max_rethrows, check.sides, low_faces)
+    total = check.sides ** (2 * tables.longest)
+    width = (total.bit_length() + 8) // 8 * 8
+
+    def classes(keep: Iterable[bool], *, counted: bool) -> _Classes:
+        found: dict[str, dict[int, int]] = {"middle": {}, "exploding": {}, "low": {}}
+        for effect, kept in zip(effects, keep, strict=True):
+            if not kept:
+                continue
+            name = "exploding" if effect.explodes else "low" if effect.rethrow else "middle"
+            shift = effect.successes - effect.cancels if counted else 0
+            found[name][shift] = found[name].get(shift, 0) + 1
+        return _Classes(*(tuple(sorted(found[n].items())) for n in ("middle", "exploding", "low")))
+
+    everything = tables.assemble(classes([True] * len(effects), counted=True), width)
+    out: dict[PoolOutcome, int] = {}
+    floor = 0  # the weight of every throw whose counted successes are 0 or fewer
+    for net, weight in _slots(everything, width):
+        if net > 0:
+            _add(out, pool_outcome(check, net, True, False, 0, 0), weight)
+        else:
+            floor += weight
+    if check.botch_up_to is not None:  # noSuccesses: a botch face, and no die succeeded
+        unsucceeded = [not e.successes for e in effects]
+        calm = [not e.successes and not e.low for e in effects]
+        botched = _mass(tables.assemble(classes(unsucceeded, counted=False), width))
+        botched -= _mass(tables.assemble(classes(calm, counted=False), width))
+        if botched:
+            _add(out, pool_outcome(check, 0, False, True, 0, 0), botched)
+        floor -= botched
+    if floor:
+        _add(out, pool_outcome(check, 0, True, False, 0, 0), floor)
+    if sum(out.values()) != total:  # cannot happen: every throw is counted once
+        raise AssertionError(f"{check.dice_text}: the sequences do not add up")
+    return out
+
+
+def _add(into: dict[PoolOutcome, int], outcome: PoolOutcome, weight: int) -> None:
+    into[outcome] = into.get(outcome, 0) + weight
+
+
+class _Tables(NamedTuple):
+    """The scalar counts of one check's sequences, shared by every run of the count:
+    how many ways, weighed, each number of dice can come to stand in each class.
+
+    ``ends[k][j]``: the throws that end at the pool's N-th die off an exploding face,
+    with j dice on exploding faces and k on re-throw faces (N - k on middle ones).
+    ``fills[k][i]``: the throws that fill the explosion cap with fewer than N dice off
+    exploding faces, k on re-throw faces, i on middle ones (the rest exploding). All over
+    ``s ** (2 × longest)``.
+    """
+
+    n: int
+    longest: int
+    ends: list[list[int]]
+    fills: list[list[int]]
+
+    @staticmethod
+    def of(n: int, e: int, r: int, s: int, lam: int) -> _Tables:
+        longest = n + e
+        s_to, lam_to = _powers(s, 2 * longest), _powers(lam, max(r, n))
+        # Pd(q, u): the ways q letters can each be thrown again or not, at most u of them
+        # thrown again, weighed λ a re-throw and s otherwise (a truncated (s + λ)^q).
+        pd = [[1] * (r + 1)]
+        for _ in range(longest):
+            last = pd[-1]
+            pd.append([s * last[0]] + [s * last[u] + lam * last[u - 1] for u in range(1, r + 1)])
+        # At(M, k) = Σ_{c<k} C(r, c) C(M, r+k-c); Bt(M, k) = Σ_{c<k} C(r, c) C(M, r+k-c-1):
+        # past the re-throw cap, the c of k dice standing on re-throw faces that were
+        # thrown again and the k - c that were not, among M places.
+        choose_r = [comb(r, c) for c in range(n + 1)]
+        at = [[0] * (n + 1)]
+        bt = [[0] + [choose_r[k - 1] * (1 if r == 0 else 0) for k in range(1, n + 1)]]
+        for places in range(1, longest + 1):
+            a = [0] + [at[-1][k] + bt[-1][k] for k in range(1, n + 1)]
+            r_among = comb(places, r)
+            b = [0] + [a[k - 1] + choose_r[k - 1] * r_among for k in range(1, n + 1)]
+            at.append(a)
+            bt.append(b)
+        ends = []
+        for k in range(n + 1):
+            row = []
+            for j in range(e + 1):
+                weight = 0
+                if k <= r:  # within the re-throw cap: C(N+j-1, j) orders, Pd the re-throws
+                    weight = comb(n + j - 1, j) * comb(n, k) * lam_to[k] * pd[n - k + j][r - k]
+                if k and n + j > r:  # past it: r thrown again, the other low dice stand
+                    ways = bt[n + j - 1][k] * comb(n - k + j, j)
+                    if k < n:
+                        ways += at[n + j - 1][k] * comb(n - k - 1 + j, j)
+                    weight += s_to[n + j - r] * lam_to[r] * ways
+                row.append(weight * s_to[2 * (e - j)])
+            ends.append(row)
+        fills = []
+        for k in range(n):
+            factor = comb(longest, k) * lam_to[k] * pd[longest - k][r - k] if k <= r else 0
+            if k and longest > r:
+                factor += s_to[longest - r] * lam_to[r] * at[longest][k]
+            fills.append([factor * comb(longest - k, i) for i in range(n - k)])
+        return _Tables(n, longest, ends, fills)
+
+    def assemble(self, classes: _Classes, width: int) -> _Poly:
+        """Σ weight · m^i x^j l^k over every way the throw can end, as a packed polynomial
+        (Horner's rule: each step one product by a class's faces)."""
+        n, longest = self.n, self.longest
+        middle, low = classes.middle, classes.low
+        rise, per = classes.exploding[0] if classes.exploding else (0, 0)
+        per_to = _powers(per, longest)
+        # the throws that end: Σ_k m^(N-k) l^k C_k, C_k = Σ_j ends[k][j] x^j
+        ended: _Poly = (0, 0)
+        for k, row in enumerate(self.ends):
+            c_k = _sparse(((j * rise, w * per_to[j]) for j, w in enumerate(row)), width)
+            for _ in range(k):
+                c_k = _times(c_k, low, width)
+            ended = _plus(_times(ended, middle, width), c_k, width)
+        # the throws that fill the cap: Σ_k l^k Σ_i fills[k][i] m^i x^(longest-k-i)
+        filled: _Poly = (0, 0)
+        for k in range(n - 1, -1, -1):
+            line: _Poly = (0, 0)
+            for i in range(n - 1 - k, -1, -1):
+                j = longest - k - i
+                term = (j * rise, self.fills[k][i] * per_to[j])
+                line = _plus(_times(line, middle, width), term, width)
+            filled = _plus(_times(filled, low, width), line, width)
+        return _plus(ended, filled, width)
+
+
+def _powers(base: int, most: int) -> list[int]:
+    """``base ** 0`` to ``base ** most``."""
+    out = [1]
+    for _ in range(most):
+        out.append(out[-1] * base)
+    return out
+
+
+def _sparse(terms: Iterable[tuple[int, int]], width: int) -> _Poly:
+    """A packed polynomial from (slot, coefficient) pairs (slots may repeat)."""
+    out: _Poly = (0, 0)
+    for slot, value in terms:
+        if value:
+            out = _plus(out, (slot, value), width)
+    return out
+
+
+def _times(poly: _Poly, kernel: _Kernel, width: int) -> _Poly:
+    """``poly`` times a class of faces: one shifted product a distinct shift."""
+    low, packed = poly
+    if not packed or not kernel:
+        return (0, 0)
+    base = kernel[0][0]
+    out = 0
+    for shift, count in kernel:
+        out += (packed * count) << ((shift - base) * width)
+    return (low + base, out)
+
+
+def _plus(a: _Poly, b: _Poly, width: int) -> _Poly:
+    """Two packed polynomials added, slot by slot."""
+    if not a[1]:
+        return b
+    if not b[1]:
+        return a
+    if a[0] > b[0]:
+        a, b = b, a
+    return (a[0], a[1] + (b[1] << ((b[0] - a[0]) * width)))
+
+
+def _slots(poly: _Poly, width: int) -> Iterable[tuple[int, int]]:
+    """The (slot, coefficient) pairs of a packed polynomial, zeros left out."""
+    low, packed = poly
+    nbytes = width // 8
+    raw = packed.to_bytes((packed.bit_length() + width - 1) // width * nbytes, "little")
+    for at in range(len(raw) // nbytes):
+        value = int.from_bytes(raw[at * nbytes : (at + 1) * nbytes], "little")
+        if value:
+            yield low + at, value
+
+
+def _mass(poly: _Poly) -> int:
+    """The sum of a one-slot polynomial's coefficient (a run that counts nothing)."""
+    return poly[1]
