@@ -86,8 +86,9 @@ def test_a_pool_whose_dice_fill_the_re_throw_cap_is_answered() -> None:
 
 def test_an_until_re_throw_beside_explosions_goes_round_by_round_within_the_bound() -> None:
     """Refused once each state was visited once (its estimate counting the visits); the
-    rounds answer it, as before."""
-    check = _pool(14, 14, explode_from=10, reroll=Reroll(2, "until"), cancel_up_to=1, botch_up_to=1)
+    rounds answer it, as before. (The twos both explode and are thrown again: the
+    sequences would answer it otherwise.)"""
+    check = _pool(6, 6, explode_from=2, reroll=Reroll(2, "until"), cancel_up_to=1, botch_up_to=1)
     assert odds_work(check) <= MAX_ODDS_WORK
     assert sum(distribution(check).probabilities().values()) == 1
 
@@ -106,14 +107,13 @@ def test_an_until_re_throw_beside_explosions_goes_round_by_round_within_the_boun
 def test_far_past_the_bound_a_re_throw_beside_explosions_is_refused_at_once(
     mode: str, says: str
 ) -> None:
-    """100 dice, 100 added at most, 100 re-throws: refused before the estimate. (With
-    exploding faces that count alike a "once" re-throw is counted as sequences and
-    answered, test_pool_sequences.py; here the nines count once and the tens twice.)"""
+    """100 dice, 100 added at most, 100 re-throws: refused before the estimate. (Where no
+    face both explodes and is thrown again the throw is counted as sequences and
+    answered, test_pool_sequences.py; here the sixes do both.)"""
     check = _pool(
         100,
         100,
-        explode_from=9,
-        double_from=10,
+        explode_from=6,
         reroll=Reroll(6, mode),  # type: ignore[arg-type]
         cancel_up_to=1,
         botch_up_to=1,
@@ -131,13 +131,12 @@ def test_past_the_work_bound_the_odds_are_refused_before_any_is_done(
     dice: int, rethrows: int, bound: int
 ) -> None:
     """A re-throw cap at least half the dice and added dice: each state visited once;
-    below it, round by round. Each estimate passes its own bound. (Exploding faces that
-    count apart: the sequences would answer it otherwise.)"""
+    below it, round by round. Each estimate passes its own bound. (The sixes both explode
+    and are thrown again: the sequences would answer it otherwise.)"""
     check = _pool(
         dice,
         dice,
-        explode_from=9,
-        double_from=10,
+        explode_from=6,
         reroll=Reroll(6, "once"),
         max_rethrows=rethrows,
         cancel_up_to=1,

@@ -36,6 +36,7 @@ answers the rest.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from math import comb
 from typing import NamedTuple
 
@@ -59,33 +60,31 @@ class _Classes(NamedTuple):
 
 
 def applies(check: PoolCheck) -> bool:
-    """Whether ``weights`` answers this check: explosions beside a "once" re-throw, no
-    face both exploding and thrown again, the exploding faces all counting alike, and
-    neither exact dice nor a ``halfOrMore`` botch."""
-    if check.explode_from is None or check.reroll is None or check.reroll.mode != "once":
+    """Whether ``weights`` answers this check: explosions beside a re-throw, no face both
+    exploding and thrown again, and neither exact dice nor a ``halfOrMore`` botch."""
+    if check.explode_from is None or check.reroll is None:
         return False
     if check.exact is not None or check.dice == 0:
         return False
     if check.botch_up_to is not None and check.botch_rule == "halfOrMore":
         return False
-    exploding = set()
-    for face in range(1, check.sides + 1):
-        effect = face_effect(check, face)
-        if effect.explodes and effect.rethrow:
-            return False
-        if effect.explodes:
-            exploding.add(effect.successes - effect.cancels)
-    return len(exploding) == 1
+    return not any(
+        effect.explodes and effect.rethrow
+        for effect in map(partial(face_effect, check), range(1, check.sides + 1))
+    )
 
 
 def weights(check: PoolCheck) -> dict[PoolOutcome, int]:
-    """The weight of each outcome, over ``sides ** (2 × (dice + explosion cap))``."""
+    """The weight of each outcome, over ``sides ** (2 × (dice + explosion cap))`` with a
+    "once" re-throw, ``sides ** (dice + explosion cap + re-throw cap)`` with "until"."""
     if not applies(check):
         raise UsageError(f"{check.dice_text}: not a pool these sequences count")
     effects = [face_effect(check, face) for face in range(1, check.sides + 1)]
     low_faces = sum(1 for e in effects if e.rethrow)
-    tables = _Tables.of(check.dice, check.max_extra, check.max_rethrows, check.sides, low_faces)
-    total = check.sides ** (2 * tables.longest)
+    assert check.reroll is not None
+    count = _Tables.once if check.reroll.mode == "once" else _Tables.until
+    tables = count(check.dice, check.max_extra, check.max_rethrows, check.sides, low_faces)
+    total = check.sides**tables.throws
     width = (total.bit_length() + 8) // 8 * 8
 
     def classes(keep: Iterable[bool], *, counted: bool) -> _Classes:
@@ -131,18 +130,21 @@ class _Tables(NamedTuple):
 
     ``ends[k][j]``: the throws that end at the pool's N-th die off an exploding face,
     with j dice on exploding faces and k on re-throw faces (N - k on middle ones).
-    ``fills[k][i]``: the throws that fill the explosion cap with fewer than N dice off
-    exploding faces, k on re-throw faces, i on middle ones (the rest exploding). All over
-    ``s ** (2 × longest)``.
+    ``fills[k] · C(longest - k, i)``: the throws that fill the explosion cap with fewer
+    than N dice off exploding faces, k on re-throw faces, i on middle ones (the rest
+    exploding). All over ``s ** throws``.
     """
 
     n: int
     longest: int
+    throws: int
     ends: list[list[int]]
-    fills: list[list[int]]
+    fills: list[int]
 
     @staticmethod
-    def of(n: int, e: int, r: int, s: int, lam: int) -> _Tables:
+    def once(n: int, e: int, r: int, s: int, lam: int) -> _Tables:
+        """A "once" re-throw: each letter weighed over ``s²`` (one throw and, at most, one
+        throw again), so every throw is over ``s ** (2 × longest)``."""
         longest = n + e
         s_to, lam_to = _powers(s, 2 * longest), _powers(lam, max(r, n))
         # Pd(q, u): the ways q letters can each be thrown again or not, at most u of them
@@ -182,33 +184,126 @@ class _Tables(NamedTuple):
             factor = comb(longest, k) * lam_to[k] * pd[longest - k][r - k] if k <= r else 0
             if k and longest > r:
                 factor += s_to[longest - r] * lam_to[r] * at[longest][k]
-            fills.append([factor * comb(longest - k, i) for i in range(n - k)])
-        return _Tables(n, longest, ends, fills)
+            fills.append(factor)
+        return _Tables(n, longest, 2 * longest, ends, fills)
+
+    @staticmethod
+    def until(n: int, e: int, r: int, s: int, lam: int) -> _Tables:
+        """An "until" re-throw: a die thrown again g times until it leaves the re-throw
+        faces weighs λ^g times its last face, and the cap is on all the throws again
+        (G of them): every throw is over ``s ** (longest + r)``, a short one times s for
+        each letter and each re-throw it did not use.
+
+        Before the cap is reached every die thrown again ends on a middle or exploding
+        face, as a die not thrown again does, so only how many were thrown again counts
+        (``spare[t]``: t letters, any of them thrown again, G ≤ r - 1). Once the r-th
+        re-throw is thrown, by the z-th die thrown again (it may stand on a re-throw
+        face, cut off), every later die whose first face is a re-throw face stands on it;
+        the ways to share r re-throws among z dice, C(r-1, z-1), meet the places of the
+        z + d low dice by Vandermonde's identity: C(r + t - 2, ·).
+        """
+        longest = n + e
+        s_to, lam_to = _powers(s, longest + r), _powers(lam, r)
+        if r == 0:  # nothing is thrown again: every die stands on its first face
+            ends = [
+                [_choose(n + j - 1, j) * comb(n, k) * s_to[e - j] for j in range(e + 1)]
+                for k in range(n + 1)
+            ]
+            fills = [comb(longest, k) for k in range(n)]
+            return _Tables(n, longest, longest, ends, fills)
+        # spare_by[z]: z dice thrown again, G ≤ r - 1 throws again shared among them
+        spare_by = [s_to[r]] + [
+            sum(comb(g - 1, z - 1) * lam_to[g] * s_to[r - g] for g in range(z, r))
+            for z in range(1, r)
+        ]
+        spare = [
+            sum(comb(t, z) * w for z, w in enumerate(spare_by[: t + 1])) for t in range(longest + 1)
+        ]
+        ends = []
+        for k in range(n + 1):
+            row = []
+            i = n - k
+            for j in range(e + 1):
+                t, q = n + j, n - k + j
+                cut = 0
+                for d in (k, k - 1):  # the r-th re-throw ends on another face, or is cut
+                    if d >= 1:  # the last die a low one past the cap
+                        cut += _choose(r + t - 2, t - 1 - d) * comb(q, j)
+                    if d >= 0 and i >= 1:  # the last die a middle one not thrown again
+                        cut += _choose(r + t - 2, t - 2 - d) * comb(q - 1, j)
+                if k == 1:  # the last die the one the cap cut off
+                    cut += _choose(r + t - 2, t - 1) * comb(q, j)
+                if k == 0 and i >= 1:  # the last die the one the cap stopped, on a middle face
+                    cut += _choose(r + t - 2, t - 1) * comb(q - 1, j)
+                weight = lam_to[r] * cut
+                if k == 0:
+                    weight += comb(n + j - 1, j) * spare[t]
+                row.append(weight * s_to[e - j])
+            ends.append(row)
+        fills = []
+        for k in range(n):
+            factor = spare[longest] if k == 0 else 0
+            for d in (k, k - 1):
+                if d >= 0:
+                    factor += lam_to[r] * _choose(r - 1 + longest, longest - 1 - d)
+            fills.append(factor)
+        return _Tables(n, longest, longest + r, ends, fills)
 
     def assemble(self, classes: _Classes, width: int) -> _Poly:
         """Σ weight · m^i x^j l^k over every way the throw can end, as a packed polynomial
         (Horner's rule: each step one product by a class's faces)."""
-        n, longest = self.n, self.longest
-        middle, low = classes.middle, classes.low
-        rise, per = classes.exploding[0] if classes.exploding else (0, 0)
-        per_to = _powers(per, longest)
+        n, e = self.n, self.longest - self.n
+        middle, exploding, low = classes
         # the throws that end: Σ_k m^(N-k) l^k C_k, C_k = Σ_j ends[k][j] x^j
-        ended: _Poly = (0, 0)
-        for k, row in enumerate(self.ends):
-            c_k = _sparse(((j * rise, w * per_to[j]) for j, w in enumerate(row)), width)
-            for _ in range(k):
-                c_k = _times(c_k, low, width)
-            ended = _plus(_times(ended, middle, width), c_k, width)
-        # the throws that fill the cap: Σ_k l^k Σ_i fills[k][i] m^i x^(longest-k-i)
+        parts = []
+        for row in self.ends:
+            c_k: _Poly = (0, 0)
+            for weight in reversed(row):
+                c_k = _plus(_times(c_k, exploding, width), (0, weight), width)
+            parts.append(c_k)
+        ended = _halves(parts, 0, n, middle, low, width)
+        # the throws that fill the cap: Σ_k l^k fills[k] Σ_{i<N-k} C(T-k, i) m^i x^(T-k-i).
+        # Split each word at its (E+1)-th exploding die, a middle ones before it: the inner
+        # sum is x^(E+1) H(N-1-k), H(d) = Σ_{a≤d} C(a+E, E) m^a (m+x)^(d-a).
+        either = _merged(middle, exploding)
+        first: list[_Poly] = [(0, 1)]
+        middles: _Poly = (0, 1)
+        for d in range(1, n):
+            middles = _times(middles, middle, width)
+            first.append(
+                _plus(_times(first[-1], either, width), _scaled(middles, comb(d + e, e)), width)
+            )
         filled: _Poly = (0, 0)
         for k in range(n - 1, -1, -1):
-            line: _Poly = (0, 0)
-            for i in range(n - 1 - k, -1, -1):
-                j = longest - k - i
-                term = (j * rise, self.fills[k][i] * per_to[j])
-                line = _plus(_times(line, middle, width), term, width)
-            filled = _plus(_times(filled, low, width), line, width)
+            filled = _plus(
+                _times(filled, low, width), _scaled(first[n - 1 - k], self.fills[k]), width
+            )
+        for _ in range(e + 1):
+            filled = _times(filled, exploding, width)
         return _plus(ended, filled, width)
+
+
+def _halves(
+    parts: list[_Poly], lo: int, hi: int, first: _Kernel, second: _Kernel, width: int
+) -> _Poly:
+    """Σ_{lo≤k≤hi} a^(hi-k) b^(k-lo) parts[k] (a, b the ``first`` and ``second`` classes),
+    halved: a^(hi-mid) times the lower half plus b^(mid+1-lo) times the upper one, about
+    (hi - lo) log (hi - lo) products rather than one chain a part."""
+    if lo == hi:
+        return parts[lo]
+    mid = (lo + hi) // 2
+    lower = _halves(parts, lo, mid, first, second, width)
+    upper = _halves(parts, mid + 1, hi, first, second, width)
+    for _ in range(hi - mid):
+        lower = _times(lower, first, width)
+    for _ in range(mid + 1 - lo):
+        upper = _times(upper, second, width)
+    return _plus(lower, upper, width)
+
+
+def _choose(n: int, k: int) -> int:
+    """C(n, k), 0 where k is out of 0..n."""
+    return comb(n, k) if 0 <= k <= n else 0
 
 
 def _powers(base: int, most: int) -> list[int]:
@@ -216,15 +311,6 @@ def _powers(base: int, most: int) -> list[int]:
     out = [1]
     for _ in range(most):
         out.append(out[-1] * base)
-    return out
-
-
-def _sparse(terms: Iterable[tuple[int, int]], width: int) -> _Poly:
-    """A packed polynomial from (slot, coefficient) pairs (slots may repeat)."""
-    out: _Poly = (0, 0)
-    for slot, value in terms:
-        if value:
-            out = _plus(out, (slot, value), width)
     return out
 
 
@@ -238,6 +324,19 @@ def _times(poly: _Poly, kernel: _Kernel, width: int) -> _Poly:
     for shift, count in kernel:
         out += (packed * count) << ((shift - base) * width)
     return (low + base, out)
+
+
+def _scaled(poly: _Poly, factor: int) -> _Poly:
+    """``poly`` times a number."""
+    return (poly[0], poly[1] * factor)
+
+
+def _merged(a: _Kernel, b: _Kernel) -> _Kernel:
+    """Two classes of faces as one."""
+    counts: dict[int, int] = {}
+    for shift, faces in (*a, *b):
+        counts[shift] = counts.get(shift, 0) + faces
+    return tuple(sorted(counts.items()))
 
 
 def _plus(a: _Poly, b: _Poly, width: int) -> _Poly:
