@@ -4,12 +4,13 @@ ones past the bound are refused.
 1. ``dicebound report`` (``build_report``, the public call) on every packaged character,
    against the goal of 2 s each; beside it the slowest single check of the report
    (``check_odds`` on the cell's tag, asked afresh), against 1 s.
-2. Dice pools at the edge: 100 dice with every rule but a re-throw beside explosions;
-   a re-throw with explosions at the most dice the bounds accept: "once" with a cap at
-   least half the dice and added dice (each state visited once: where the cap cannot
-   bind, and where both caps bind), and "until" or a smaller cap (round by round); and
-   past the bounds, the time to the refusal (it comes before any odds are worked: at
-   once far past them, else from the estimate). Against 1 s.
+2. Dice pools at the edge: 100 dice with explosions, with and without a re-throw
+   ("once", "until"), 100 added and 100 re-throws (counted as sequences,
+   ``pool_sequences``); and the rules the sequences leave to the state machine (a face
+   both exploding and thrown again, exact dice, a ``halfOrMore`` botch beside
+   explosions) at the most dice its bounds accept and past them, with the time to the
+   refusal (it comes before any odds are worked: at once far past them, else from the
+   estimate). Against 1 s.
 3. Every packaged dice-pool ruleset at its biggest: ``pool.max`` dice at the lowest
    target, with each of its re-throws (and none), its explosions from the lowest face
    a tag may move them to, and every other rule it has. Against 1 s.
@@ -111,6 +112,7 @@ def pool(dice: int, extra: int, **rules: object) -> PoolCheck:
 
 
 POOLS = [
+    # explosions, with or without a re-throw: counted as sequences (pool_sequences)
     (
         "100d10, tens explode, ones cancel and botch",
         pool(100, 100, explode_from=10, cancel_up_to=1, botch_up_to=1, exceptional=5),
@@ -120,31 +122,20 @@ POOLS = [
         pool(100, 100, explode_from=10, double_from=10, cancel_up_to=1),
     ),
     (
-        "50d10, tens explode, halfOrMore botch, cancel",
-        pool(50, 50, explode_from=10, cancel_up_to=1, botch_up_to=1, botch_rule="halfOrMore"),
+        "100d10, 100 added, 100 re-throws once, cancel, botch",
+        pool(100, 100, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
     ),
     (
-        "100d10, tens explode, halfOrMore botch (past the bound)",
-        pool(100, 100, explode_from=10, cancel_up_to=1, botch_up_to=1, botch_rule="halfOrMore"),
-    ),
-    ("100d10, re-throw 1-2 until higher", pool(100, 0, reroll=Reroll(2, "until"))),
-    ("100d10, re-throw 1-6 once", pool(100, 0, reroll=Reroll(6, "once"), cancel_up_to=1)),
-    (
-        "24d10, explode, re-throw once, cancel, botch",
-        pool(24, 24, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
-    ),
-    ("30d10, explode 9+, re-throw once", pool(30, 30, explode_from=9, reroll=Reroll(6, "once"))),
-    (
-        "31d10, explode, re-throw once, cancel, botch",
-        pool(31, 31, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
+        "100d10, 100 added, 100 re-throws until, cancel, botch",
+        pool(100, 100, explode_from=10, reroll=Reroll(2, "until"), cancel_up_to=1, botch_up_to=1),
     ),
     (
-        "48d10, explode, re-throw once, cancel, botch",
-        pool(48, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
+        "100d10, 100 added, re-throw 1-6 until",
+        pool(100, 100, explode_from=10, reroll=Reroll(6, "until")),
     ),
     (
-        "50d10, 50 added, re-throw once, cancel, botch (fills the cap)",
-        pool(50, 50, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
+        "100d10, nines explode, tens twice, re-throw 1-2 once",
+        pool(100, 100, explode_from=9, double_from=10, reroll=Reroll(2, "once"), cancel_up_to=1),
     ),
     (
         "100d10, 30 added, re-throw once (cap 130), cancel, botch",
@@ -159,52 +150,35 @@ POOLS = [
         ),
     ),
     (
-        "14d10, explode, re-throw until, cancel, botch",
-        pool(14, 14, explode_from=10, reroll=Reroll(6, "until"), cancel_up_to=1, botch_up_to=1),
-    ),
-    (
         "20d10, explode, re-throw 1-2 until, cancel, botch",
         pool(20, 20, explode_from=10, reroll=Reroll(2, "until"), cancel_up_to=1, botch_up_to=1),
     ),
+    # no explosions, or a rule the sequences leave to the state machine
+    ("100d10, re-throw 1-2 until higher", pool(100, 0, reroll=Reroll(2, "until"))),
+    ("100d10, re-throw 1-6 once", pool(100, 0, reroll=Reroll(6, "once"), cancel_up_to=1)),
     (
-        "30d10, 30 added, re-throw once (cap 50), cancel, botch",
-        pool(
-            30,
-            30,
-            explode_from=10,
-            reroll=Reroll(6, "once"),
-            max_rethrows=50,
-            cancel_up_to=1,
-            botch_up_to=1,
-        ),
+        "50d10, tens explode, halfOrMore botch, cancel",
+        pool(50, 50, explode_from=10, cancel_up_to=1, botch_up_to=1, botch_rule="halfOrMore"),
     ),
     (
-        "20d10, 40 added, re-throw once (cap 20: round by round)",
-        pool(
-            20,
-            40,
-            explode_from=10,
-            reroll=Reroll(6, "once"),
-            max_rethrows=20,
-            cancel_up_to=1,
-            botch_up_to=1,
-        ),
+        "100d10, tens explode, halfOrMore botch (past the bound)",
+        pool(100, 100, explode_from=10, cancel_up_to=1, botch_up_to=1, botch_rule="halfOrMore"),
     ),
     (
-        "60d10, explode, re-throw once, cancel, botch (past the bound)",
-        pool(60, 60, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
+        "31d10, explode 6+ and re-throw 1-6 once (a face both)",
+        pool(31, 31, explode_from=6, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
     ),
     (
-        "100d10, explode, re-throw once (past the bound)",
-        pool(100, 100, explode_from=10, reroll=Reroll(6, "once")),
+        "60d10, explode 6+ and re-throw 1-6 once (past the bound)",
+        pool(60, 60, explode_from=6, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
     ),
     (
-        "100d10, explode, re-throw once, cancel, botch (past the bound)",
-        pool(100, 100, explode_from=10, reroll=Reroll(6, "once"), cancel_up_to=1, botch_up_to=1),
+        "100d10, explode 6+ and re-throw 1-6 until (past the bound)",
+        pool(100, 100, explode_from=6, reroll=Reroll(6, "until")),
     ),
     (
-        "100d10, explode, re-throw until (past the bound)",
-        pool(100, 100, explode_from=10, reroll=Reroll(6, "until")),
+        "20d10, tens explode, re-throw once, exact dice",
+        pool(20, 20, explode_from=10, reroll=Reroll(2, "once"), exact=True),
     ),
 ]
 

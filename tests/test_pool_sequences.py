@@ -1,7 +1,7 @@
-"""The odds of an exploding pool with a re-throw counted as sequences
-(``pool_sequences``): the same weights as the state machine and as brute force written
-from the rules, on every small pool, "once" and "until"; and pools of 100 dice with 100
-added and 100 re-throws answered, where the state machine refused them."""
+"""The odds of an exploding pool counted as sequences (``pool_sequences``): the same
+weights as the state machine and as brute force written from the rules, on every small
+pool, with a "once" or "until" re-throw or none; and pools of 100 dice with 100 added
+and 100 re-throws answered, where the state machine refused them."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ UNTIL = Reroll(2, "until")
     [
         (PoolCheck(10, 5, 6, 1, explode_from=10, max_extra=5, reroll=ONCE), True),
         (PoolCheck(10, 5, 6, 1, explode_from=8, max_extra=5, reroll=ONCE, botch_up_to=1), True),
-        (PoolCheck(10, 5, 6, 1, explode_from=10, max_extra=5), False),
+        (PoolCheck(10, 5, 6, 1, explode_from=10, max_extra=5), True),
         (PoolCheck(10, 5, 6, 1, explode_from=10, max_extra=5, reroll=Reroll(2, "until")), True),
         (PoolCheck(10, 5, 6, 1, reroll=ONCE), False),
         (PoolCheck(10, 5, 6, 1, explode_from=9, double_from=10, max_extra=5, reroll=ONCE), True),
@@ -67,7 +67,7 @@ UNTIL = Reroll(2, "until")
     ids=[
         "explosions beside a once re-throw",
         "several exploding faces that count alike, a noSuccesses botch",
-        "no re-throw: the state machine is quick",
+        "explosions alone (a re-throw cap of none)",
         "an until re-throw",
         "no explosions",
         "exploding faces that count apart (9 once, 10 twice)",
@@ -107,6 +107,8 @@ SMALL = [
         cancel_up_to=1,
         botch_up_to=1,
     ),
+    # explosions alone
+    PoolCheck(4, 3, 3, 2, explode_from=3, max_extra=3, cancel_up_to=1, botch_up_to=1),
     # "until": both caps binding, the cap cutting a die off on a re-throw face
     PoolCheck(4, 2, 3, 1, explode_from=4, max_extra=2, reroll=UNTIL, max_rethrows=2),
     PoolCheck(4, 3, 3, 2, explode_from=4, max_extra=2, reroll=UNTIL, max_rethrows=1, botch_up_to=1),
@@ -125,8 +127,8 @@ def test_the_sequences_equal_brute_force_written_from_the_rules(check: PoolCheck
 
 @st.composite
 def exploding_rethrown(draw: st.DrawFn) -> PoolCheck:
-    """Explosions beside a re-throw with caps small enough to bind, every other rule the
-    sequences take drawn (exploding faces that count apart among them)."""
+    """Explosions beside a re-throw (or none) with caps small enough to bind, every other
+    rule the sequences take drawn (exploding faces that count apart among them)."""
     sides = draw(st.integers(3, 10))
     up_to = draw(st.integers(1, sides - 2))
     target = draw(st.integers(1, sides))
@@ -141,7 +143,9 @@ def exploding_rethrown(draw: st.DrawFn) -> PoolCheck:
         cancel_up_to=draw(under),
         botch_up_to=draw(under),
         exceptional=draw(st.none() | st.integers(1, 8)),
-        reroll=Reroll(up_to, draw(st.sampled_from(["once", "until"]))),
+        reroll=draw(
+            st.none() | st.builds(Reroll, st.just(up_to), st.sampled_from(["once", "until"]))
+        ),
         auto=draw(st.integers(0, 2)),
         max_extra=draw(st.integers(0, 8)),
         max_rethrows=draw(st.integers(0, 12)),

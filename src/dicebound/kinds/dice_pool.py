@@ -1212,6 +1212,11 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     each state visited once and the re-throws thrown forgotten once their cap cannot
     bind (``_ordered_weights``). Each takes the pools it is fastest on.
 
+    An exploding pool is counted as sequences instead (``pool_sequences``: 100 dice with
+    100 added and 100 re-throws in well under a second), unless a face both explodes and
+    is thrown again, exact dice are counted, or a ``halfOrMore`` botch reads the pool's
+    own dice; those come here.
+
     Raises:
         LimitExceeded: the work would pass its bound (said before any is done).
     """

@@ -60,9 +60,10 @@ class _Classes(NamedTuple):
 
 
 def applies(check: PoolCheck) -> bool:
-    """Whether ``weights`` answers this check: explosions beside a re-throw, no face both
-    exploding and thrown again, and neither exact dice nor a ``halfOrMore`` botch."""
-    if check.explode_from is None or check.reroll is None:
+    """Whether ``weights`` answers this check: explosions (with or without a re-throw), no
+    face both exploding and thrown again, and neither exact dice nor a ``halfOrMore``
+    botch."""
+    if check.explode_from is None:
         return False
     if check.exact is not None or check.dice == 0:
         return False
@@ -76,14 +77,17 @@ def applies(check: PoolCheck) -> bool:
 
 def weights(check: PoolCheck) -> dict[PoolOutcome, int]:
     """The weight of each outcome, over ``sides ** (2 × (dice + explosion cap))`` with a
-    "once" re-throw, ``sides ** (dice + explosion cap + re-throw cap)`` with "until"."""
+    "once" re-throw, ``sides ** (dice + explosion cap + re-throw cap)`` with "until", and
+    ``sides ** (dice + explosion cap)`` without one."""
     if not applies(check):
         raise UsageError(f"{check.dice_text}: not a pool these sequences count")
     effects = [face_effect(check, face) for face in range(1, check.sides + 1)]
     low_faces = sum(1 for e in effects if e.rethrow)
-    assert check.reroll is not None
-    count = _Tables.once if check.reroll.mode == "once" else _Tables.until
-    tables = count(check.dice, check.max_extra, check.max_rethrows, check.sides, low_faces)
+    if check.reroll is None:  # nothing thrown again: "until" with a cap of none
+        tables = _Tables.until(check.dice, check.max_extra, 0, check.sides, 0)
+    else:
+        count = _Tables.once if check.reroll.mode == "once" else _Tables.until
+        tables = count(check.dice, check.max_extra, check.max_rethrows, check.sides, low_faces)
     total = check.sides**tables.throws
     width = (total.bit_length() + 8) // 8 * 8
 
