@@ -1,36 +1,35 @@
-"""The exact odds of an exploding pool with a "once" re-throw, by counting sequences.
+"""The exact odds of an exploding pool, re-throw or not, by counting sequences.
 
 ``dice_pool.distribution`` walks a state machine die by die; with explosions beside a
-"once" re-throw its states multiply (dice left, added dice owed, room under the
-explosion cap, re-throws thrown) and a 100-die pool is past any bound. This module
-counts the same throws another way, fast enough for 100 dice with 100 added and 100
-re-throws.
+re-throw its states multiply (dice left, added dice owed, room under the explosion
+cap, re-throws thrown) and a 100-die pool is past any bound. This module counts the
+same throws another way, fast enough for 100 dice with 100 added and 100 re-throws.
 
 **One sequence.** Take the dice in the order the re-throw pass visits them: the pool's,
-then the added ones in the order they were thrown. Each is one *letter*: its first face,
-and, when that face is a re-throw face and the re-throw cap still allows, its second.
-Every die whose face stands on an exploding face owes exactly one added die, so the
-throw ends at the N-th die that does not stand on an exploding face (N the pool's size),
-or when the explosion cap is full: the sequence is ``N + E`` letters long at most. The
-re-throw cap gives the first R dice whose first face is a re-throw face their second
-throw; any later one stands on its first face. (``dice_pool.roll`` is the authority: the
-tests compare every small pool with ``dice_pool.distribution`` and the roller.)
+then the added ones in the order they were thrown. Each is one *letter*: its first face
+and, when that is a re-throw face and the re-throw cap still allows, its throws again.
+Every die that stands on an exploding face owes exactly one added die, so the throw
+ends at the N-th die that does not stand on one (N the pool's size), or when the
+explosion cap is full: the sequence is ``N + E`` letters long at most. The re-throw cap
+is spent in that order, so once it is spent every later die whose first face is a
+re-throw face stands on it. (``dice_pool.roll`` is the authority: the tests hold every
+small pool to brute force and to the state machine, and the roller to these odds.)
 
-**Letters**, each weighed over ``s²`` (``s`` the die's sides, ``λ`` its re-throw faces;
-``m``, ``x``, ``l`` the count polynomials of the middle, exploding and re-throw faces):
-a die not thrown again ``s·m`` or ``s·x``; one thrown again ``λ·(m + x + l)``; one past
-the re-throw cap that stands on a re-throw face ``s·l``. Which faces stand decides the
-counts, and a standing face is uniform in its class, so the whole throw is a sum of
-``m^i x^j l^k`` over how many dice stand in each class: binomial counts of the ways the
-letters can be ordered, with the cap on re-throws read off a truncated binomial sum
-(``Pd``) or, past the cap, a Vandermonde convolution (``At``, ``Bt``). The sums are then
-formed as packed polynomials (one big integer, one slot per net success) by Horner's
-rule, each step a product by a class's few faces.
+**Letters** (``s`` the die's sides, ``λ`` its re-throw faces; ``m``, ``x``, ``l`` the
+count polynomials of the middle, exploding and re-throw faces): a die not thrown again
+is ``m`` or ``x``; one thrown again weighs λ for each re-throw face it showed and then
+its last face; one past the cap stands as ``l``. Which faces stand decides the counts,
+and a standing face is uniform in its class, so the whole throw is a sum of
+``m^i x^j l^k`` over how many dice stand in each class, each weighed by the ways its
+letters can be ordered: binomial counts, the re-throw cap read off a truncated binomial
+sum (``Pd``) or, once it is spent, shared out by Vandermonde's identity (``At``, ``Bt``,
+and ``C(r + t - 2, ·)`` for "until"). The sums are then formed as packed polynomials
+(one big integer, a slot per net success) by Horner's rule, each step a product by a
+class's few faces.
 
-The exploding faces must all count alike (one slot), no face may both explode and be
-thrown again, and there are no exact dice or ``halfOrMore`` botch (they would need the
-pool's own dice told apart, or a second count): ``applies`` says when; the state machine
-answers the rest.
+No face may both explode and be thrown again, and there are no exact dice or
+``halfOrMore`` botch (the pool's own dice told apart, or a second count): ``applies``
+says when; the state machine answers the rest.
 """
 
 from __future__ import annotations
