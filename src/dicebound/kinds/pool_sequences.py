@@ -75,9 +75,8 @@ def applies(check: PoolCheck) -> bool:
 
 
 def weights(check: PoolCheck) -> dict[PoolOutcome, int]:
-    """The weight of each outcome, over ``sides ** (2 × (dice + explosion cap))`` with a
-    "once" re-throw, ``sides ** (dice + explosion cap + re-throw cap)`` with "until", and
-    ``sides ** (dice + explosion cap)`` without one."""
+    """The weight of each outcome, over ``sides ** (dice + explosion cap + re-throw cap)``
+    (a "once" cap held to the dice and explosion cap; none without a re-throw)."""
     if not applies(check):
         raise UsageError(f"{check.dice_text}: not a pool these sequences count")
     effects = [face_effect(check, face) for face in range(1, check.sides + 1)]
@@ -146,16 +145,20 @@ class _Tables(NamedTuple):
 
     @staticmethod
     def once(n: int, e: int, r: int, s: int, lam: int) -> _Tables:
-        """A "once" re-throw: each letter weighed over ``s²`` (one throw and, at most, one
-        throw again), so every throw is over ``s ** (2 × longest)``."""
+        """A "once" re-throw: every throw is over ``s ** (longest + r)``, a short one
+        times s for each letter and each re-throw it did not use. No more dice than
+        letters can be thrown again, so a cap past ``longest`` is held to it (the same
+        odds, narrower slots)."""
         longest = n + e
-        s_to, lam_to = _powers(s, 2 * longest), _powers(lam, max(r, n))
+        r = min(r, longest)
+        s_to, lam_to = _powers(s, longest + r), _powers(lam, max(r, n))
         # Pd(q, u): the ways q letters can each be thrown again or not, at most u of them
-        # thrown again, weighed λ a re-throw and s otherwise (a truncated (s + λ)^q).
-        pd = [[1] * (r + 1)]
+        # thrown again, weighed λ a re-throw and s each of the u not used:
+        # Σ_{v≤u} C(q, v) λ^v s^(u-v).
+        pd = [s_to[: r + 1]]
         for _ in range(longest):
             last = pd[-1]
-            pd.append([s * last[0]] + [s * last[u] + lam * last[u - 1] for u in range(1, r + 1)])
+            pd.append([last[0]] + [last[u] + lam * last[u - 1] for u in range(1, r + 1)])
         # At(M, k) = Σ_{c<k} C(r, c) C(M, r+k-c); Bt(M, k) = Σ_{c<k} C(r, c) C(M, r+k-c-1):
         # past the re-throw cap, the c of k dice standing on re-throw faces that were
         # thrown again and the k - c that were not, among M places.
@@ -179,16 +182,16 @@ class _Tables(NamedTuple):
                     ways = bt[n + j - 1][k] * comb(n - k + j, j)
                     if k < n:
                         ways += at[n + j - 1][k] * comb(n - k - 1 + j, j)
-                    weight += s_to[n + j - r] * lam_to[r] * ways
-                row.append(weight * s_to[2 * (e - j)])
+                    weight += lam_to[r] * ways
+                row.append(weight * s_to[e - j])
             ends.append(row)
         fills = []
         for k in range(n):
             factor = comb(longest, k) * lam_to[k] * pd[longest - k][r - k] if k <= r else 0
             if k and longest > r:
-                factor += s_to[longest - r] * lam_to[r] * at[longest][k]
+                factor += lam_to[r] * at[longest][k]
             fills.append(factor)
-        return _Tables(n, longest, 2 * longest, ends, fills)
+        return _Tables(n, longest, longest + r, ends, fills)
 
     @staticmethod
     def until(n: int, e: int, r: int, s: int, lam: int) -> _Tables:
@@ -258,12 +261,7 @@ class _Tables(NamedTuple):
         n, e = self.n, self.longest - self.n
         middle, exploding, low = classes
         # the throws that end: Σ_k m^(N-k) l^k C_k, C_k = Σ_j ends[k][j] x^j
-        parts = []
-        for row in self.ends:
-            c_k: _Poly = (0, 0)
-            for weight in reversed(row):
-                c_k = _plus(_times(c_k, exploding, width), (0, weight), width)
-            parts.append(c_k)
+        parts = [_powers_of(row, exploding, width) for row in self.ends]
         ended = _halves(parts, 0, n, middle, low, width)
         # the throws that fill the cap: Σ_k l^k fills[k] Σ_{i<N-k} C(T-k, i) m^i x^(T-k-i).
         # Split each word at its (E+1)-th exploding die, a middle ones before it: the inner
@@ -284,6 +282,30 @@ class _Tables(NamedTuple):
         for _ in range(e + 1):
             filled = _times(filled, exploding, width)
         return _plus(ended, filled, width)
+
+
+def _powers_of(coefficients: list[int], kernel: _Kernel, width: int) -> _Poly:
+    """Σ_j coefficients[j] · kernel^j, by Horner's rule (the hot loop: with no shift below
+    0, every step stays on the same slots and is three or four big-integer operations)."""
+    if not kernel or kernel[0][0] < 0:
+        out: _Poly = (0, 0)
+        for weight in reversed(coefficients):
+            out = _plus(_times(out, kernel, width), (0, weight), width)
+        return out
+    steps = [(shift * width, count) for shift, count in kernel]
+    packed = 0
+    if len(steps) == 1:
+        ((at, count),) = steps
+        for weight in reversed(coefficients):
+            packed = ((packed * count) << at) + weight
+    elif len(steps) == 2:
+        (at, count), (at2, count2) = steps
+        for weight in reversed(coefficients):
+            packed = ((packed * count) << at) + ((packed * count2) << at2) + weight
+    else:
+        for weight in reversed(coefficients):
+            packed = sum((packed * count) << at for at, count in steps) + weight
+    return (0, packed)
 
 
 def _halves(
