@@ -138,6 +138,21 @@ POOLS = [
         pool(100, 100, explode_from=9, double_from=10, reroll=Reroll(2, "once"), cancel_up_to=1),
     ),
     (
+        "100d100, 100 added, 1-50 once, 75+ explode, 100 twice",
+        PoolCheck(
+            sides=100,
+            dice=100,
+            target=50,
+            needed=10,
+            explode_from=75,
+            double_from=100,
+            reroll=Reroll(50, "once"),
+            cancel_up_to=1,
+            botch_up_to=1,
+            max_extra=100,
+        ),
+    ),
+    (
         "100d10, 30 added, re-throw once (cap 130), cancel, botch",
         pool(
             100,
