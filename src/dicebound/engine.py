@@ -388,13 +388,6 @@ def _remembered(
     return remembered
 
 
-def _prepare_memo(
-    ruleset: Ruleset, party: Sequence[Character], match: TagMatch, ladder: Sequence[LadderStep]
-) -> PreparedCheck:
-    """``prepare_check``, remembered on the ruleset (``_remembered``)."""
-    return _remembered(ruleset, party, match, ladder).prepared
-
-
 def _template(
     ruleset: Ruleset, remembered: _Remembered, match: TagMatch, faces: tuple[int, ...]
 ) -> _Template | None:
@@ -528,7 +521,7 @@ def _throw(
     ladder: Sequence[LadderStep],
     dice: DiceSource,
 ) -> _Thrown:
-    prepared = _prepare_memo(ruleset, party, match, ladder)
+    prepared = _remembered(ruleset, party, match, ladder).prepared
     try:
         rolled = prepared.player.roll(prepared.prepared.check, dice)
     except DiceError as exc:

@@ -1315,15 +1315,15 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
     """
     stride, sides = machine.stride, check.sides
     most_rounds, width = _slots(check, machine)
-    ends: dict[tuple[bool, bool, int], _Packed] = {}
-    active: dict[_Control, _Packed] = {machine.start: (0, 1)}
+    ends: dict[tuple[bool, bool, int], Packed] = {}
+    active: dict[_Control, Packed] = {machine.start: (0, 1)}
     rounds = 0
     while active:
         rounds += 1
         if rounds > most_rounds:  # cannot happen: the slots would be too narrow
             raise AssertionError(f"{check.dice_text}: more rounds than {most_rounds}")
-        following: dict[_Control, _Packed] = {}
-        done: dict[tuple[bool, bool, int], _Packed] = {}
+        following: dict[_Control, Packed] = {}
+        done: dict[tuple[bool, bool, int], Packed] = {}
         for control, (low, poly) in active.items():
             moves, finished, _ = machine.moves(control)
             _apply(done, finished, low, poly, stride, width)
@@ -1332,7 +1332,7 @@ def _packed_weights(check: PoolCheck, machine: _Machine) -> dict[PoolOutcome, in
             before, now = ends.get(end), done.get(end)
             if before is not None:
                 before = (before[0], before[1] * sides)
-                now = before if now is None else _sum(before, now, width)
+                now = before if now is None else packed_sum(before, now, width)
             assert now is not None
             ends[end] = now
         size = sum(poly.bit_length() // width + 1 for _, poly in following.values())
@@ -1355,27 +1355,36 @@ def _slots(check: PoolCheck, machine: _Machine) -> tuple[int, int]:
 
 
 def _unpacked(
-    check: PoolCheck, ends: Mapping[tuple[bool, bool, int], _Packed], width: int
+    check: PoolCheck, ends: Mapping[tuple[bool, bool, int], Packed], width: int
 ) -> dict[PoolOutcome, int]:
     """The weight of each outcome, read from the ends' packed slots."""
     weights: dict[PoolOutcome, int] = {}
-    nbytes = width // 8
-    for (n_ok, n_low, n_first), (low, poly) in ends.items():
-        raw = poly.to_bytes((poly.bit_length() + width - 1) // width * nbytes, "little")
-        for slot in range(len(raw) // nbytes):
-            w = int.from_bytes(raw[slot * nbytes : (slot + 1) * nbytes], "little")
-            if w:
-                outcome = pool_outcome(check, low + slot, n_ok, n_low, n_first, 0)
-                weights[outcome] = weights.get(outcome, 0) + w
+    for (n_ok, n_low, n_first), packed in ends.items():
+        for net, w in packed_slots(packed, width):
+            outcome = pool_outcome(check, net, n_ok, n_low, n_first, 0)
+            weights[outcome] = weights.get(outcome, 0) + w
     return weights
 
 
-_Packed = tuple[int, int]  # (the net of slot 0, the weights packed a slot each)
+Packed = tuple[int, int]  # (the net of slot 0, the weights packed a slot each)
+
+
+def packed_slots(packed: Packed, width: int) -> Iterator[tuple[int, int]]:
+    """The (net, weight) of every slot of packed counts that holds a weight."""
+    low, poly = packed
+    nbytes = width // 8
+    raw = poly.to_bytes((poly.bit_length() + width - 1) // width * nbytes, "little")
+    for slot in range(len(raw) // nbytes):
+        w = int.from_bytes(raw[slot * nbytes : (slot + 1) * nbytes], "little")
+        if w:
+            yield low + slot, w
+
+
 K = TypeVar("K", bound=Hashable)
 
 
 def _apply(
-    into: dict[K, _Packed],
+    into: dict[K, Packed],
     kernels: Mapping[K, Mapping[int, int]],
     low: int,
     poly: int,
@@ -1387,10 +1396,10 @@ def _apply(
         for shift, count in kernel.items():
             moved = (low + shift // stride, poly * count)
             seen = into.get(key)
-            into[key] = moved if seen is None else _sum(seen, moved, width)
+            into[key] = moved if seen is None else packed_sum(seen, moved, width)
 
 
-def _sum(a: _Packed, b: _Packed, width: int) -> _Packed:
+def packed_sum(a: Packed, b: Packed, width: int) -> Packed:
     """Two packed count sets added, slot by slot, on the lower one's slots."""
     if a[0] > b[0]:
         a, b = b, a
@@ -1490,7 +1499,7 @@ def _gather(
             s_thrown = thrown
         elif s_thrown > thrown:
             m_poly *= powers[s_thrown - thrown]
-        into[key] = (s_thrown, *_sum((s_low, s_poly), (m_low, m_poly), width))
+        into[key] = (s_thrown, *packed_sum((s_low, s_poly), (m_low, m_poly), width))
 
 
 # -- play: from a tag's ask to a prepared check ----------------------------------------

@@ -40,11 +40,15 @@ from math import comb
 from typing import NamedTuple
 
 from dicebound.errors import UsageError
-from dicebound.kinds.dice_pool import PoolCheck, PoolOutcome, face_effect, pool_outcome
-
-_Poly = tuple[int, int]
-"""A packed polynomial: (the slot of its lowest coefficient, the coefficients packed
-``width`` bits a slot into one integer)."""
+from dicebound.kinds.dice_pool import (
+    Packed,
+    PoolCheck,
+    PoolOutcome,
+    face_effect,
+    packed_slots,
+    packed_sum,
+    pool_outcome,
+)
 
 _Kernel = tuple[tuple[int, int], ...]
 """A class of faces: (slot shift, faces giving it) pairs, lowest shift first."""
@@ -102,7 +106,7 @@ def weights(check: PoolCheck) -> dict[PoolOutcome, int]:
     everything = tables.assemble(classes([True] * len(effects), counted=True), width)
     out: dict[PoolOutcome, int] = {}
     floor = 0  # the weight of every throw whose counted successes are 0 or fewer
-    for net, weight in _slots(everything, width):
+    for net, weight in packed_slots(everything, width):
         if net > 0:
             _add(out, pool_outcome(check, net, True, False, 0, 0), weight)
         else:
@@ -255,7 +259,7 @@ class _Tables(NamedTuple):
             fills.append(factor)
         return _Tables(n, longest, longest + r, ends, fills)
 
-    def assemble(self, classes: _Classes, width: int) -> _Poly:
+    def assemble(self, classes: _Classes, width: int) -> Packed:
         """Σ weight · m^i x^j l^k over every way the throw can end, as a packed polynomial
         (Horner's rule: each step one product by a class's faces)."""
         n, e = self.n, self.longest - self.n
@@ -267,30 +271,32 @@ class _Tables(NamedTuple):
         # Split each word at its (E+1)-th exploding die, a middle ones before it: the inner
         # sum is x^(E+1) H(N-1-k), H(d) = Σ_{a≤d} C(a+E, E) m^a (m+x)^(d-a).
         either = _merged(middle, exploding)
-        first: list[_Poly] = [(0, 1)]
-        middles: _Poly = (0, 1)
+        first: list[Packed] = [(0, 1)]
+        middles: Packed = (0, 1)
         for d in range(1, n):
             middles = _times(middles, middle, width)
             first.append(
-                _plus(_times(first[-1], either, width), _scaled(middles, comb(d + e, e)), width)
+                packed_sum(
+                    _times(first[-1], either, width), _scaled(middles, comb(d + e, e)), width
+                )
             )
-        filled: _Poly = (0, 0)
+        filled: Packed = (0, 0)
         for k in range(n - 1, -1, -1):
-            filled = _plus(
+            filled = packed_sum(
                 _times(filled, low, width), _scaled(first[n - 1 - k], self.fills[k]), width
             )
         for _ in range(e + 1):
             filled = _times(filled, exploding, width)
-        return _plus(ended, filled, width)
+        return packed_sum(ended, filled, width)
 
 
-def _powers_of(coefficients: list[int], kernel: _Kernel, width: int) -> _Poly:
+def _powers_of(coefficients: list[int], kernel: _Kernel, width: int) -> Packed:
     """Σ_j coefficients[j] · kernel^j, by Horner's rule (the hot loop: with no shift below
     0, every step stays on the same slots and is three or four big-integer operations)."""
     if not kernel or kernel[0][0] < 0:
-        out: _Poly = (0, 0)
+        out: Packed = (0, 0)
         for weight in reversed(coefficients):
-            out = _plus(_times(out, kernel, width), (0, weight), width)
+            out = packed_sum(_times(out, kernel, width), (0, weight), width)
         return out
     steps = [(shift * width, count) for shift, count in kernel]
     packed = 0
@@ -309,8 +315,8 @@ def _powers_of(coefficients: list[int], kernel: _Kernel, width: int) -> _Poly:
 
 
 def _halves(
-    parts: list[_Poly], lo: int, hi: int, first: _Kernel, second: _Kernel, width: int
-) -> _Poly:
+    parts: list[Packed], lo: int, hi: int, first: _Kernel, second: _Kernel, width: int
+) -> Packed:
     """Σ_{lo≤k≤hi} a^(hi-k) b^(k-lo) parts[k] (a, b the ``first`` and ``second`` classes),
     halved: a^(hi-mid) times the lower half plus b^(mid+1-lo) times the upper one, about
     (hi - lo) log (hi - lo) products rather than one chain a part."""
@@ -323,7 +329,7 @@ def _halves(
         lower = _times(lower, first, width)
     for _ in range(mid + 1 - lo):
         upper = _times(upper, second, width)
-    return _plus(lower, upper, width)
+    return packed_sum(lower, upper, width)
 
 
 def _choose(n: int, k: int) -> int:
@@ -339,7 +345,7 @@ def _powers(base: int, most: int) -> list[int]:
     return out
 
 
-def _times(poly: _Poly, kernel: _Kernel, width: int) -> _Poly:
+def _times(poly: Packed, kernel: _Kernel, width: int) -> Packed:
     """``poly`` times a class of faces: one shifted product a distinct shift."""
     low, packed = poly
     if not packed or not kernel:
@@ -351,7 +357,7 @@ def _times(poly: _Poly, kernel: _Kernel, width: int) -> _Poly:
     return (low + base, out)
 
 
-def _scaled(poly: _Poly, factor: int) -> _Poly:
+def _scaled(poly: Packed, factor: int) -> Packed:
     """``poly`` times a number."""
     return (poly[0], poly[1] * factor)
 
@@ -364,28 +370,6 @@ def _merged(a: _Kernel, b: _Kernel) -> _Kernel:
     return tuple(sorted(counts.items()))
 
 
-def _plus(a: _Poly, b: _Poly, width: int) -> _Poly:
-    """Two packed polynomials added, slot by slot."""
-    if not a[1]:
-        return b
-    if not b[1]:
-        return a
-    if a[0] > b[0]:
-        a, b = b, a
-    return (a[0], a[1] + (b[1] << ((b[0] - a[0]) * width)))
-
-
-def _slots(poly: _Poly, width: int) -> Iterable[tuple[int, int]]:
-    """The (slot, coefficient) pairs of a packed polynomial, zeros left out."""
-    low, packed = poly
-    nbytes = width // 8
-    raw = packed.to_bytes((packed.bit_length() + width - 1) // width * nbytes, "little")
-    for at in range(len(raw) // nbytes):
-        value = int.from_bytes(raw[at * nbytes : (at + 1) * nbytes], "little")
-        if value:
-            yield low + at, value
-
-
-def _mass(poly: _Poly) -> int:
+def _mass(poly: Packed) -> int:
     """The sum of a one-slot polynomial's coefficient (a run that counts nothing)."""
     return poly[1]
