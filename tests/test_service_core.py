@@ -241,16 +241,21 @@ def test_choosing_where_no_choice_is_open_is_refused() -> None:
         )
 
 
-def test_a_choice_beside_a_spend_changes_nothing_where_none_is_open() -> None:
-    # As with `check --after luck:5 --choose succeed`: the choice applies only to an
-    # open one, so beside a spend it is no refusal.
+def test_a_choice_beside_a_spend_is_refused_where_the_spend_opens_none() -> None:
+    # An answer settles the record: a choice the raise leaves nothing to apply to is
+    # refused, and nothing is paid. (`check --after luck:5 --choose succeed` applies the
+    # choice only where one is open, as it does across every check of its text.)
     choices = PlayerChoices(after=("luck", 5), choose="succeed")
-    settled = settle_after(AR, [PEET], PEET, LOCK, faces=[5, 1, 6], choices=choices)
+    with pytest.raises(TagError, match=r"^the raise makes it a Triumph, which leaves no choice"):
+        settle_after(AR, [PEET], PEET, LOCK, faces=[5, 1, 6], choices=choices)
     direct = resolve_text(AR, [PEET], LOCK, faces=[5, 1, 6], choices=choices).results[0]
-    assert _comparable(settled.result) == _comparable(direct)
-    assert settled.result.outcome == "Triumph" and settled.result.choice is None
+    assert direct.outcome == "Triumph" and direct.choice is None
     # A spend that lifts a Sacrifice to a Success leaves no choice to make.
-    lifted = settle_after(AR, [PEET], PEET, PLAIN_LOCK, faces=[1, 1, 6], choices=choices)
+    with pytest.raises(TagError, match=r"^the raise makes it a Success, which leaves no choice"):
+        settle_after(AR, [PEET], PEET, PLAIN_LOCK, faces=[1, 1, 6], choices=choices)
+    lifted = settle_after(
+        AR, [PEET], PEET, PLAIN_LOCK, faces=[1, 1, 6], choices=PlayerChoices(after=("luck", 5))
+    )
     assert (lifted.result.outcome, lifted.result.choice) == ("Success", None)
     assert [(c.pool, c.from_, c.to) for c in lifted.paid] == [("luck", 6, 1)]
 

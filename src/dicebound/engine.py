@@ -767,16 +767,29 @@ def resolve_text(
 class Settlement:
     """A check settled after it was thrown (``settle_after``).
 
-    ``result`` is the check as ``check --after``/``--choose`` would have made it, its
-    ``changes`` only what this settlement paid (``paid``); ``character`` is the roller
-    as it stands after paying (None when nothing was paid); ``message`` says why nothing
-    was paid when a spend after the roll bought nothing.
+    ``result`` is the check as ``check --after``/``--choose`` would have made it with
+    every answer, earlier and new; its ``changes`` are what its raise paid, now or when
+    it was answered. ``paid`` is only what this settlement pays now; ``character`` is
+    the roller as it stands after paying (None when nothing was paid now); ``message``
+    says why nothing was paid when a raise given now bought nothing.
     """
 
     result: CheckResult
     paid: tuple[Change, ...]
     character: Character | None
     message: str | None
+
+
+def _answer_refused(choices: PlayerChoices, answered: PlayerChoices) -> str | None:
+    """Why an answer cannot be taken before the dice are even replayed: each of a raise
+    and a choice is given once."""
+    if choices.after is not None and answered.after is not None:
+        pool, points = answered.after
+        return f"this check was already raised ({pool}:{points}); a check takes one raise."
+    if choices.choose is not None and answered.choose is not None:
+        made = answered.choose
+        return f'this check\'s choice was already made ("{made}"); a choice is made once.'
+    return None
 
 
 def settle_after(
@@ -789,21 +802,31 @@ def settle_after(
     faces: Sequence[int] | None = None,
     layers: Sequence[str] = (),
     choices: PlayerChoices,
+    answered: PlayerChoices = _NO_CHOICES,
 ) -> Settlement:
-    """Replay one thrown tag and apply the player's choices made once the dice were seen.
+    """Replay one thrown tag and apply the player's answer made once the dice were seen.
 
     ``ask`` is the tag as written (with its ``[skill_check: ...]`` brackets), ``then``
     the party as it stood when it was thrown, from exactly one of ``seed`` (used as it
-    is: the tag's own seed) or ``faces`` (exactly the faces it consumed). A spend after
-    the roll (``choices.after``) is judged against and paid from ``now``, the roller as
-    it stands now; what the check cost when it was first thrown is not paid again.
-    ``choices.choose`` settles an open choice (a Sacrifice).
+    is: the tag's own seed) or ``faces`` (exactly the faces it consumed). ``choices`` is
+    the answer given now: a raise (``after``), a choice (``choose``) or both, the raise
+    applied first. ``answered`` is what was answered and taken before (a raise, or a
+    choice made when the check was thrown): it is applied first, as ``resolve_text``
+    would (a choice there settles only a choice left open), and not paid again. A raise,
+    given now or before, is judged against and paid from ``now``: the roller as it
+    stood when that raise was answered. What the check cost when it was first thrown is
+    not paid again. With ``choices`` empty nothing new is answered: the check is read
+    again as its earlier answers made it (how ``verify`` replays a record).
+
+    A Sacrifice a raise opens stays open until a choice settles it, given with the raise
+    or later, once. A raise given now that buys nothing is no refusal: ``message`` says
+    why, and the caller pays nothing.
 
     Raises:
-        TagError: the tag does not resolve, the check offers no spending after the roll
-            while ``choices.after`` is given, or ``choices.choose`` is the only choice
-            given and the check leaves no choice open (given beside a spend, it settles
-            the reading the spend leaves, if that is open, as ``resolve_text`` does).
+        TagError: the tag does not resolve; a raise where the kind offers no spending
+            after the roll, or a second raise; a choice where none is open once the
+            raises are applied (beside a raise: the band the raise reaches leaves
+            none), or a second choice.
         UsageError: not exactly one tag, not exactly one of ``seed`` and ``faces``, faces
             left over, ``now`` not the roller, or an unknown layer.
     """
@@ -813,6 +836,9 @@ def settle_after(
     if len(matches) != 1:
         raise UsageError(f"a settlement takes exactly one check tag, not {len(matches)}.")
     match = matches[0]
+    refused = _answer_refused(choices, answered)
+    if refused is not None:
+        raise TagError(refused, match.span)
     ladder = ladder_in_force(ruleset, layers)
     forced = ForcedFaces(faces) if faces is not None else None
     dice: DiceSource = forced if forced is not None else SeededDice(str(seed))
@@ -828,8 +854,21 @@ def settle_after(
         raise TagError(
             f"{ruleset.resolution.kind} checks offer no spending after the roll.", match.span
         )
-    settled = _settle(ruleset, match, thrown, now, (), seed, choices)
-    if choices.choose is not None and choices.after is None and not settled.was_open:
-        raise TagError("this check has no open choice to settle.", match.span)
+    whole = PlayerChoices(
+        after=choices.after or answered.after, choose=choices.choose or answered.choose
+    )
+    settled = _settle(ruleset, match, thrown, now, (), seed, whole)
     result = settled.result._replace(faces=tuple(faces) if faces is not None else ())
-    return Settlement(result, result.changes, settled.after, settled.message)
+    if choices.after is not None and settled.message is not None:
+        return Settlement(result, (), None, settled.message)  # bought nothing: none paid
+    if choices.choose is not None and not settled.was_open:
+        if choices.after is not None:
+            raise TagError(
+                f"the raise makes it a {result.outcome}, which leaves no choice to make; "
+                "answer with the raise alone.",
+                match.span,
+            )
+        raise TagError("this check has no open choice to settle.", match.span)
+    if choices.after is None:  # the raise, if any, was paid when it was answered
+        return Settlement(result, (), None, None)
+    return Settlement(result, result.changes, settled.after, None)

@@ -86,6 +86,7 @@ __all__ = [
     "KIND",
     "PLAYER",
     "AfterResult",
+    "Offer",
     "Placement",
     "SpendRate",
     "StepCheck",
@@ -94,6 +95,7 @@ __all__ = [
     "best_placement",
     "distribution",
     "distribution_after",
+    "read_offer",
     "roll",
     "spend_after",
 ]
@@ -323,9 +325,50 @@ def _band_label(bands: Bands, effort: int) -> tuple[str, str]:
     return band.id, band.label
 
 
-def _offer(check: StepCheck, faces: Sequence[int], placement: Placement) -> str | None:
+@frozen
+class Offer:
+    """What one more EFFORT would buy (a record's ``offer``): the band it reaches and,
+    for each pool that can pay, the fewest points, cheapest first and in the ruleset's
+    order. ``text`` is the attribute as the record writes it; ``read_offer`` reads it
+    back, so a client can list the pools without parsing words."""
+
+    label: str
+    costs: tuple[tuple[str, int], ...]
+
+    @property
+    def text(self) -> str:
+        groups: dict[int, list[str]] = {}
+        for pool, points in self.costs:
+            groups.setdefault(points, []).append(pool)
+        parts = [f"{points} from {_or_list(pools)}" for points, pools in groups.items()]
+        return f"{self.label}: {', '.join(parts)}"
+
+
+_OFFER_PART = re.compile(r"(\d+) from ([a-z][a-z0-9_]*(?:(?:, | or )[a-z][a-z0-9_]*)*)")
+
+
+def read_offer(text: str) -> Offer | None:
+    """An ``offer`` attribute read back into its band and its costs; None when the text
+    is not one this kind writes. Pool ids never hold ": ", ", " or " or ", so the band is
+    everything before the last ": " and each cost's pools run to the next number."""
+    label, colon, costs = text.rpartition(": ")
+    if not colon or not label:
+        return None
+    found: list[tuple[str, int]] = []
+    for part in re.split(r", (?=\d)", costs):
+        matched = _OFFER_PART.fullmatch(part)
+        if matched is None:
+            return None
+        points = int(matched[1])
+        found += [(pool, points) for pool in re.split(r", | or ", matched[2])]
+    return Offer(label, tuple(found))
+
+
+def _offer(check: StepCheck, faces: Sequence[int], placement: Placement) -> Offer | None:
     """What one more EFFORT would buy, if it reaches a better band: the fewest points from
-    each spend pool the roller holds enough in, cheapest first."""
+    each spend pool the roller holds enough in, cheapest first. A roller who holds enough
+    in none (every pool spent, or a pool whose maximum is 0, which the character does not
+    have) is offered nothing."""
     if not check.config.spend or placement.paid_die is not None:
         return None
     deficits = _deficits(check.target, faces)
@@ -342,15 +385,14 @@ def _offer(check: StepCheck, faces: Sequence[int], placement: Placement) -> str 
         label = f"{effort} EFFORT"
     need = deficits[p]
     held = dict(check.holdings)
-    costs: dict[int, list[str]] = {}
-    for entry in check.config.spend:
-        cost = need * entry.rate
-        if held.get(entry.pool, 0) >= cost:
-            costs.setdefault(cost, []).append(entry.pool)
+    costs = [
+        (entry.pool, need * entry.rate)
+        for entry in check.config.spend
+        if held.get(entry.pool, 0) >= need * entry.rate
+    ]
     if not costs:
         return None
-    parts = [f"{cost} from {_or_list(pools)}" for cost, pools in sorted(costs.items())]
-    return f"{label}: {', '.join(parts)}"
+    return Offer(label, tuple(sorted(costs, key=lambda c: c[1])))
 
 
 def _or_list(names: Sequence[str]) -> str:
@@ -374,7 +416,7 @@ def _extras(
         out.append(("raises", "|".join(_signed(r) for r in raised)))
     offer = _offer(check, faces, placement)
     if offer is not None:
-        out.append(("offer", offer))
+        out.append(("offer", offer.text))
     if placement.paid_die is not None:
         out.append(
             ("after", f"{placement.paid_pool}:{placement.paid_points}@{placement.paid_die + 1}")
