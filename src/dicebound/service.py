@@ -62,7 +62,14 @@ from dicebound.tags.parse import parse_tags
 from dicebound.teach import gm_text, sheet_summary
 from dicebound.throw import roll_json
 from dicebound.values import frozen
-from dicebound.views import card_json, paid_lines, problems_with_lines, report_json, sheet_state
+from dicebound.views import (
+    card_json,
+    offer_json,
+    paid_lines,
+    problems_with_lines,
+    report_json,
+    sheet_state,
+)
 
 __all__ = [
     "LIMITS",
@@ -1100,7 +1107,8 @@ def get_record(session: Session, access: Access, game_id: str, record_id: int) -
 def record_card(
     session: Session, access: Access, game_id: str, record_id: int
 ) -> dict[str, object]:
-    """A record's dice card: the lines the terminal shows, and every face thrown."""
+    """A record's dice card: the lines the terminal shows, every face thrown, and the
+    offer still open with the pools it names."""
     game = _game(session, access, game_id)
     row = _record_row(session, game, record_id, lock=False)
     result = json.loads(row.result)
@@ -1119,19 +1127,13 @@ def record_card(
         die_marks=marks,
         paid=paid_lines(ruleset, _snapshot(ruleset, row, row.sheet), changes),
     )
-    return {"id": row.id, **card}
+    return {"id": row.id, **card, "offer": offer_json(ruleset, _offer(result))}
 
 
 def _chosen(text: str | None) -> Literal["fail", "succeed"] | None:
     if text == "fail":
         return "fail"
     return "succeed" if text == "succeed" else None
-
-
-def _replay_choices(row: RecordRow) -> PlayerChoices:
-    answer = json.loads(row.answer) if row.answer is not None else {}
-    after = (answer["pool"], answer["points"]) if "pool" in answer else None
-    return PlayerChoices(after=after, choose=_chosen(answer.get("choose", row.choose)))
 
 
 def _ask(row: RecordRow) -> str:
@@ -1149,6 +1151,7 @@ def _settle(
     then: Character,
     now: Character,
     choices: PlayerChoices,
+    answered: PlayerChoices,
 ) -> Settlement:
     faces = json.loads(row.faces) if row.faces is not None else None
     return settle_after(
@@ -1160,6 +1163,7 @@ def _settle(
         faces=faces,
         layers=json.loads(row.layers),
         choices=choices,
+        answered=answered,
     )
 
 
@@ -1174,6 +1178,48 @@ def _snapshot(ruleset: Ruleset, row: RecordRow, text: str) -> Character:
     )
 
 
+def _answered(row: RecordRow) -> PlayerChoices:
+    """What a record's answers and its check settled before: the raise taken, and the
+    choice made (an answer's, else the one sent with the check, which settles any
+    Sacrifice the check comes to). A record answered before answers accumulated holds
+    one of them, and reads the same way."""
+    answer = json.loads(row.answer) if row.answer is not None else {}
+    after = (answer["pool"], answer["points"]) if "pool" in answer else None
+    return PlayerChoices(after=after, choose=_chosen(answer.get("choose", row.choose)))
+
+
+def _answer_conflict(row: RecordRow, pool: str | None, choose: str | None) -> ServiceError | None:
+    """Why the record takes no more answers of this kind (409), or None. A raise is
+    taken once, a choice once; a record whose raise opened a Sacrifice still takes its
+    choice, and nothing else."""
+    stored = json.loads(row.result)
+    made = stored.get("choice")
+    answer = json.loads(row.answer) if row.answer is not None else None
+    if answer is not None and made != "open":
+        return ServiceError(
+            409, "Conflict", f"record {row.id} was already answered; an answer is accepted once."
+        )
+    if answer is not None and pool is not None:
+        return ServiceError(
+            409,
+            "Conflict",
+            f"record {row.id} was already raised ({answer['pool']}:{answer['points']}) and a "
+            'check takes one raise; its Sacrifice is still open for {"choose": "fail"} or '
+            '{"choose": "succeed"}.',
+        )
+    thrown_with = made if answer is None and made in ("fail", "succeed") else None
+    if choose is not None and pool is not None and thrown_with is None:
+        thrown_with = row.choose  # it would settle the Sacrifice this raise opens
+    if choose is not None and thrown_with is not None:
+        return ServiceError(
+            409,
+            "Conflict",
+            f'record {row.id}\'s choice was made when it was thrown ("{thrown_with}"); '
+            "a choice is made once.",
+        )
+    return None
+
+
 def answer_after(
     session: Session,
     access: Access,
@@ -1184,34 +1230,38 @@ def answer_after(
     points: int | None,
     choose: Literal["fail", "succeed"] | None,
 ) -> dict[str, object]:
-    """The player's answer to a step-pool offer or a Sacrifice: accepted once, paid in
-    this transaction; an answer that buys nothing is refused and changes nothing."""
-    if (pool is None) == (choose is None) or (pool is not None and points is None):
-        raise _invalid('answer with {"pool": ..., "points": N} or with {"choose": ...}, not both.')
+    """The player's answer to a step-pool offer or a Sacrifice: a raise, a choice, or
+    both; each accepted once, paid in this transaction. A Sacrifice a raise opens takes
+    its choice in a later answer. An answer that buys nothing, or chooses where no
+    choice is open, is refused and changes nothing."""
+    if (pool is None) != (points is None) or (pool is None and choose is None):
+        raise _invalid(
+            'answer with {"pool": ..., "points": N}, with {"choose": ...}, or with all three.'
+        )
     game = _game(session, access, game_id, lock=True)
     row = _record_row(session, game, record_id, lock=True)
-    if row.answer is not None:
-        raise ServiceError(
-            409, "Conflict", f"record {record_id} was already answered; an answer is accepted once."
-        )
-    made = json.loads(row.result).get("choice")
-    if choose is not None and made in ("fail", "succeed"):
-        raise ServiceError(
-            409,
-            "Conflict",
-            f'record {record_id}\'s choice was made when it was thrown ("{made}"); '
-            "a choice is made once.",
-        )
+    conflict = _answer_conflict(row, pool, choose)
+    if conflict is not None:
+        raise conflict
     ruleset = compiled(session, row.ruleset_id, row.ruleset_version)
     then = _snapshot(ruleset, row, row.sheet)
-    char_row = session.get(CharacterRow, (game.id, then.name), with_for_update=True)
-    if char_row is None:
-        raise ServiceError(409, "Conflict", f"{then.name} is no longer a character of this game.")
-    now = _load_row(ruleset, game, char_row)
+    answered = _answered(row)
+    char_row: CharacterRow | None = None
+    if answered.after is not None:  # the raise was judged, and paid, when it was answered
+        assert row.answer_sheet is not None
+        now = _snapshot(ruleset, row, row.answer_sheet)
+    else:
+        char_row = session.get(CharacterRow, (game.id, then.name), with_for_update=True)
+        if char_row is None:
+            raise ServiceError(
+                409, "Conflict", f"{then.name} is no longer a character of this game."
+            )
+        now = _load_row(ruleset, game, char_row)
     after = (pool, points) if pool is not None and points is not None else None
-    choices = PlayerChoices(after=after, choose=choose or _chosen(row.choose))
     try:
-        settled = _settle(ruleset, row, then, now, choices)
+        settled = _settle(
+            ruleset, row, then, now, PlayerChoices(after=after, choose=choose), answered
+        )
     except DiceboundError as exc:
         raise _invalid(str(exc)) from exc
     if after is not None and not settled.paid:
@@ -1219,13 +1269,17 @@ def answer_after(
     stored = json.loads(row.result)
     result = settled.result.to_json()
     result["changes"] = [*stored["changes"], *(c.to_json() for c in settled.paid)]
-    answer: dict[str, object] = (
-        {"pool": after[0], "points": after[1]} if after is not None else {"choose": choose}
-    )
+    answer: dict[str, object] = json.loads(row.answer) if row.answer is not None else {}
+    if after is not None:
+        answer.update(pool=after[0], points=after[1])
+    if choose is not None:
+        answer["choose"] = choose
     row.result = _dumps(result)
     row.answer = _dumps(answer)
-    row.answer_sheet = _dumps(_character_file(now.name, char_row.sheet, live_to_json(now.live)))
+    if char_row is not None:
+        row.answer_sheet = _dumps(_character_file(now.name, char_row.sheet, live_to_json(now.live)))
     if settled.character is not None:
+        assert char_row is not None
         char_row.live = _dumps(live_to_json(settled.character.live))
         char_row.revision += 1
         char_row.updated = _now()
@@ -1259,8 +1313,8 @@ def _replay(session: Session, row: RecordRow) -> CheckResult | str:
         if row.answer is None or row.answer_sheet is None:
             return first
         now = _snapshot(ruleset, row, row.answer_sheet)
-        settled = _settle(ruleset, row, then, now, _replay_choices(row))
-        return settled.result._replace(changes=(*first.changes, *settled.paid))
+        settled = _settle(ruleset, row, then, now, PlayerChoices(), _answered(row))
+        return settled.result._replace(changes=(*first.changes, *settled.result.changes))
     except DiceboundError as exc:
         return str(exc)
 

@@ -21,7 +21,14 @@ from dicebound.report import Report
 from dicebound.ruleset.model import Ruleset, Track
 from dicebound.sheet import Change, Character, SheetView
 
-__all__ = ["card_json", "paid_lines", "problems_with_lines", "report_json", "sheet_state"]
+__all__ = [
+    "card_json",
+    "offer_json",
+    "paid_lines",
+    "problems_with_lines",
+    "report_json",
+    "sheet_state",
+]
 
 
 def sheet_state(ruleset: Ruleset, character: Character) -> dict[str, Any]:
@@ -152,6 +159,28 @@ def card_json(
             for (face, die, marks), extra in zip(dice, told, strict=True)
         ],
         "seed": record.get("seed"),
+    }
+
+
+def offer_json(ruleset: Ruleset, offer: str | None) -> dict[str, Any] | None:
+    """A record's ``offer`` as the band it reaches and each pool it names with its label
+    and the points it costs, in the offer's order: a raise form lists these pools and no
+    others (the offer names only pools the roller held enough in). None without an offer
+    this dicebound reads."""
+    if offer is None:
+        return None
+    from dicebound.kinds.step_pool import read_offer  # only step-pool writes offers
+
+    read = read_offer(offer)
+    if read is None:
+        return None
+    labels = {p.id: p.label for p in ruleset.sheet.pools}
+    return {
+        "band": read.label,
+        "pools": [
+            {"pool": pool, "label": labels.get(pool, pool), "points": points}
+            for pool, points in read.costs
+        ],
     }
 
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "AfterIn",
     "AfterOut",
+    "CardOffer",
     "CardOut",
     "ChangeOut",
     "CharacterOut",
@@ -31,6 +32,7 @@ __all__ = [
     "LivePatch",
     "OddsIn",
     "OddsOut",
+    "OfferPool",
     "PartyOut",
     "ProblemOut",
     "RecordOut",
@@ -371,14 +373,27 @@ class CardDie(BaseModel):
     marks: list[str] = Field(description="kept, dropped, dark, hit: what the record says.")
 
 
+class OfferPool(BaseModel):
+    pool: str
+    label: str
+    points: int = Field(description="The fewest points of this pool that buy the band.")
+
+
+class CardOffer(BaseModel):
+    band: str = Field(description="The band one more EFFORT reaches.")
+    pools: list[OfferPool] = Field(description="Only the pools the roller can pay from.")
+
+
 class CardOut(BaseModel):
-    """A record's dice card: the lines the terminal shows, and every face thrown."""
+    """A record's dice card: the lines the terminal shows, every face thrown, and the
+    raise still on offer."""
 
     id: int
     title: str
     lines: list[list[str]]
     dice: list[CardDie]
     seed: str | None
+    offer: CardOffer | None = None
 
 
 class PlacedProblem(ProblemItem):
