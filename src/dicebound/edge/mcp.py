@@ -187,8 +187,9 @@ def _brief_text(brief: dict[str, Any]) -> str:
         "then call resolve_checks with the whole text. Narrate from the text and outcomes "
         "it returns: they replace your tags.\n"
         "- When a record carries an offer (a raise after the roll) or a choice is open, "
-        "ask the player, then call settle_after_roll with their answer. Never decide it "
-        "for them.\n"
+        "ask the player, then call settle_after_roll with their answer. A raise may leave "
+        "a choice open (a Botch raised to a Sacrifice): ask again and settle it the same "
+        "way. Never decide it for them.\n"
         "- Call check_odds to pick a fair difficulty, character to read a sheet and its "
         "pools, list_records to recall what was thrown.\n"
         f"- {NEVER_INVENT}"
@@ -401,9 +402,12 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         ] = None,
     ) -> AfterOut:
         """Call it when the player answers after the roll: a raise (pool and points) that
-        the record's offer says could still help, or the choice of a Sacrifice. The player
-        decides, once the dice are seen; never answer for them. Accepted once per record;
-        a raise that buys nothing is refused and pays nothing."""
+        the record's offer says could still help, the choice of a Sacrifice, or both at
+        once. A raise that turns a Botch into a Sacrifice leaves the choice open: ask the
+        player, then call it again with the choice alone. The player decides, once the
+        dice are seen; never answer for them. A raise and a choice are each accepted once;
+        a raise that buys nothing, or a choice where none is open, is refused and pays
+        nothing."""
         seat = seat_of(ctx)
         out = _act(
             seat,

@@ -104,8 +104,9 @@ def record(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> d
 def after(
     game: str, record_id: RecordId, body: AfterIn, caller: Caller, store: StoreDep
 ) -> dict[str, object]:
-    """The player's answer after the roll: a step-pool raise (``pool``, ``points``) or a
-    Sacrifice's ``choose``. Accepted once; an answer that buys nothing changes nothing."""
+    """The player's answer after the roll: a step-pool raise (``pool``, ``points``), a
+    Sacrifice's ``choose``, or both. Each is accepted once: a raise that opens a Sacrifice
+    takes its ``choose`` in a later answer. An answer that buys nothing changes nothing."""
     with store.write() as session:
         return service.answer_after(
             session,
