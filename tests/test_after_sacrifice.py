@@ -43,7 +43,7 @@ from http_api_support import (
 )
 from mcp_support import call, connect, ok, run, seat_a_table
 from service_support import ServerProcess, store_url_for
-from web_support import DESKTOP, api, browser, new_game, open_page, pick_game
+from web_support import DESKTOP, api, browser, new_game, open_page, pick_game, shoot
 
 AR = read_ruleset("advanced-resolution")
 PEET_NAME = "Sneeky Peet"
@@ -465,6 +465,15 @@ def test_the_card_names_only_the_pools_the_offer_names(service: TestClient) -> N
         "Luck holds 2, less than the 3 the cheapest raise that adds EFFORT costs, so nothing "
         "was paid."
     )
+    # a Sacrifice chosen takes no raise any more: its card offers none
+    open_ = _throw(service, game, text=DUEL, faces=[8, 5, 5])
+    assert (open_["outcome"], open_["attrs"]["offer"]) == (
+        "Sacrifice",
+        "Success: 3 from body or mind",
+    )
+    assert _after(service, game, open_["id"], choose="fail").status_code == 200
+    card = service.get(game.path("records", open_["id"], "card"), headers=game.headers).json()
+    assert card["offer"] is None
 
 
 # ── MCP: settle_after_roll takes the second answer, or both ──────────────────
@@ -559,10 +568,12 @@ def test_the_page_raises_from_the_offered_pools_then_offers_the_choice(
         expect(offered).to_have_count(2)
         assert offered.evaluate_all("o => o.map(x => x.value)") == ["body", "mind"]
         expect(card.get_by_label("points")).to_have_value("3")
+        shoot(page, "raise-offered-pools")
         card.get_by_role("button", name="Raise").click()
         raised = page.locator(f'article.card[data-record="{record_id}"]')
         expect(raised.locator(".outcome")).to_have_text("Sacrifice")
         expect(raised.get_by_role("button", name="Raise")).to_have_count(0)
+        shoot(page, "raise-opened-a-sacrifice")
         raised.get_by_role("button", name="Succeed at a cost").click()
         expect(page.locator("#status")).to_contain_text("Sacrifice")
         settled = page.locator(f'article.card[data-record="{record_id}"]')

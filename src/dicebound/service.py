@@ -1127,7 +1127,10 @@ def record_card(
         die_marks=marks,
         paid=paid_lines(ruleset, _snapshot(ruleset, row, row.sheet), changes),
     )
-    return {"id": row.id, **card, "offer": offer_json(ruleset, _offer(result))}
+    # the raise still on offer: none once the record took an answer (a raise is once,
+    # and a choice closes the record)
+    offer = offer_json(ruleset, _offer(result)) if row.answer is None else None
+    return {"id": row.id, **card, "offer": offer}
 
 
 def _chosen(text: str | None) -> Literal["fail", "succeed"] | None:

@@ -207,14 +207,10 @@ async function resolveText() {
   say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.`);
 }
 
-function offerOf(result) {
-  return (result.attrs && result.attrs.offer) || result.offer || null;
-}
-
 async function cardFor(result) {
   const card = await api("GET", gamePath("records", result.id, "card"));
+  // an open choice is still the player's, even after a raise that opened it
   const open = result.choice === "open";
-  const answered = result.answered || null;
   const node = el(
     "article",
     {
@@ -253,8 +249,9 @@ async function cardFor(result) {
     ),
     verdict,
   );
-  if (!answered && offerOf(result)) node.append(raiseForm(result, node));
-  if (!answered && open) node.append(choiceButtons(result, node));
+  // the card names the offer's pools: only those the roller can pay from
+  if (card.offer && card.offer.pools.length) node.append(raiseForm(result, node, card.offer));
+  if (open) node.append(choiceButtons(result, node));
   return node;
 }
 
@@ -274,25 +271,35 @@ async function verify(id, verdict) {
     : `Not verified: ${answer.differences.map((d) => d.field).join(", ")} differ.`;
 }
 
-function raiseForm(result, card) {
+function raiseForm(result, card, offer) {
   const member = state.party.find((m) => m.name === result.who);
-  const pools = member ? member.state.pools.filter((p) => p.value > 0) : [];
+  const held = new Map(member ? member.state.pools.map((p) => [p.key, p.value]) : []);
   const poolId = `raise-pool-${result.id}`;
   const pointsId = `raise-points-${result.id}`;
+  const costs = new Map(offer.pools.map((p) => [p.pool, p.points]));
+  const options = offer.pools.map((p) => {
+    const now = held.has(p.pool) ? ` (${held.get(p.pool)})` : "";
+    return el("option", { value: p.pool, text: `${p.label}${now}: ${p.points} for ${offer.band}` });
+  });
+  const points = el("input", { id: pointsId, type: "number", min: "1", value: String(offer.pools[0].points), inputmode: "numeric" });
+  const select = el("select", { id: poolId }, options);
+  select.addEventListener("change", () => {
+    points.value = String(costs.get(select.value));
+  });
   const form = el(
     "form",
     { class: "row raise" },
-    el("span", { text: `Offer: ${offerOf(result)}` }),
+    el("span", { text: `Offer: ${result.attrs.offer}` }),
     el("label", { for: poolId, text: "Spend from" }),
-    el("select", { id: poolId }, pools.map((p) => el("option", { value: p.key, text: `${p.label} (${p.value})` }))),
+    select,
     el("label", { for: pointsId, text: "points" }),
-    el("input", { id: pointsId, type: "number", min: "1", value: "1", inputmode: "numeric" }),
+    points,
     el("button", { type: "submit" }, "Raise"),
   );
   form.addEventListener(
     "submit",
     trying(async () => {
-      const body = { pool: $(poolId).value, points: Number($(pointsId).value) };
+      const body = { pool: select.value, points: Number(points.value) };
       await answerAfter(result, card, body);
     }),
   );
@@ -313,7 +320,8 @@ async function answerAfter(result, card, body) {
   card.replaceWith(await cardFor(record));
   await Promise.all([loadParty(), loadHistory(true)]);
   const paid = record.paid.map((c) => `${c.who}'s ${c.pool} ${c.from} → ${c.to}`).join("; ");
-  say(`${record.outcome}${paid ? `: paid ${paid}` : ""}.`);
+  const still = record.choice === "open" ? "; the choice is open: fail, or succeed at a cost" : "";
+  say(`${record.outcome}${paid ? `: paid ${paid}` : ""}${still}.`);
 }
 
 async function loadHistory(fresh) {
