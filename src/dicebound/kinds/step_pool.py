@@ -54,9 +54,10 @@ Readings where the documents leave a choice (DESIGN.md settles the rest):
   ``effort="2"``, ``raises="+1|0|0"`` (what was added to each die, in throw order; only
   when a die was raised), ``offer="Triumph: 5 from body, mind or luck"`` (the better band
   one more EFFORT reaches, the fewest points that buy it from each pool, cheapest first
-  and in the ruleset's order, listing only the pools the roller holds enough in; no
-  offer once a spend is made), and after a spend ``after="luck:5@2"`` (pool, points
-  paid, die raised).
+  and in the ruleset's order, listing only the pools the roller holds enough in, so
+  none the character does not have; no offer when no pool holds enough, and none once a
+  spend is made; ``read_offer`` reads it back), and after a spend ``after="luck:5@2"``
+  (pool, points paid, die raised).
 """
 
 from __future__ import annotations
