@@ -1250,8 +1250,8 @@ def answer_after(
     then = _snapshot(ruleset, row, row.sheet)
     answered = _answered(row)
     char_row: CharacterRow | None = None
-    if answered.after is not None:  # the raise was judged, and paid, when it was answered
-        assert row.answer_sheet is not None
+    if answered.after is not None and row.answer_sheet is not None:
+        # the raise was judged, and paid, against the roller as the answer found him
         now = _snapshot(ruleset, row, row.answer_sheet)
     else:
         char_row = session.get(CharacterRow, (game.id, then.name), with_for_update=True)
