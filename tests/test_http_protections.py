@@ -33,7 +33,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from http_api_support import bearer, make_game, problem_of
+from http_api_support import bearer, problem_of
 from service_support import ServerProcess, admin_headers, free_port, store_url_for
 
 # ── helpers ──────────────────────────────────────────────────────────────────
@@ -246,7 +246,7 @@ def test_the_admin_token_is_let_through_to_send_its_body(
     server, _, _ = token_server
     with _connect(server) as sock:
         sock.sendall(_head("POST", "/rulesets", BIG, admin_headers()))
-        got, headers, body = _answer(sock)  # the body is awaited, in vain
+        got, _, body = _answer(sock)  # the body is awaited, in vain
     assert got == 408, body
 
 
