@@ -34,7 +34,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from http_api_support import bearer, problem_of
-from service_support import ServerProcess, admin_headers, free_port, store_url_for
+from service_support import ServerProcess, admin_headers, store_url_for
 
 # ── helpers ──────────────────────────────────────────────────────────────────
 
@@ -332,29 +332,49 @@ def test_requests_without_a_token_share_their_address_rate(
         assert client.get("/games", headers=admin_headers()).status_code == 200  # its own
 
 
-def test_limits_are_read_from_flags_and_the_environment_and_refused_plainly(
-    tmp_path: Path,
-) -> None:
+def test_limits_come_from_flags_else_the_environment_else_defaults() -> None:
+    from dicebound.edge.http.guards import Guards
+    from dicebound.errors import UsageError
+
+    assert Guards.resolve({}, {}) == Guards(
+        header_timeout=10, body_timeout=30, limit_concurrency=500, rate_limit=50, shutdown_timeout=8
+    )
+    environ = {"DICEBOUND_RATE_LIMIT": "7.5", "DICEBOUND_BODY_TIMEOUT": "4"}
+    chosen = Guards.resolve({"rate_limit": "0", "body_timeout": None}, environ)
+    assert (chosen.rate_limit, chosen.body_timeout) == (0, 4)
+    for flags, env, sentence in (
+        ({}, {"DICEBOUND_RATE_LIMIT": "lots"}, "DICEBOUND_RATE_LIMIT must be a number of "
+         'requests a second, 0 or more (0: no limit); it is "lots".'),
+        ({"rate_limit": "-1"}, {}, "--rate-limit must be a number of requests a second, "
+         '0 or more (0: no limit); it is "-1".'),
+        ({"header_timeout": "0"}, {}, "--header-timeout must be a number of seconds above 0; "
+         'it is "0".'),
+        ({"body_timeout": "nan"}, {}, "--body-timeout must be a number of seconds above 0; "
+         'it is "nan".'),
+        ({}, {"DICEBOUND_LIMIT_CONCURRENCY": "2.5"}, "DICEBOUND_LIMIT_CONCURRENCY must be a "
+         'whole number of connections, 0 or more (0: no limit); it is "2.5".'),
+    ):  # fmt: skip
+        with pytest.raises(UsageError) as refused:
+            Guards.resolve(flags, env)
+        assert str(refused.value) == sentence
+
+
+def test_serve_refuses_a_bad_limit_before_touching_the_store(tmp_path: Path) -> None:
     db = tmp_path / "never.db"
-    base = [sys.executable, "-m", "dicebound", "serve", "--db", str(db), "--port", str(free_port())]
-    for extra, env, sentence in (
-        ([], {"DICEBOUND_RATE_LIMIT": "lots"}, "DICEBOUND_RATE_LIMIT must be a number"),
-        (["--rate-limit", "-1"], {}, "--rate-limit must be a number"),
-        (["--header-timeout", "0"], {}, "--header-timeout must be a number of seconds above 0"),
-        ([], {"DICEBOUND_LIMIT_CONCURRENCY": "2.5"}, "DICEBOUND_LIMIT_CONCURRENCY must be a whole"),
-    ):
-        run = subprocess.run(
-            base + extra,
-            env={**os.environ, **env},
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        assert run.returncode == 2, run.stderr
-        assert sentence in run.stderr, run.stderr
-        assert run.stderr.count("\n") == 1 and run.stderr.rstrip().endswith("."), run.stderr
-    assert not db.exists()  # refused before the store was opened
+    run = subprocess.run(
+        [sys.executable, "-m", "dicebound", "serve", "--db", str(db), "--rate-limit", "fast"],
+        env={**os.environ, "DICEBOUND_HEADER_TIMEOUT": "2"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2, run.stderr
+    assert run.stderr == (
+        "dicebound: --rate-limit must be a number of requests a second, 0 or more "
+        '(0: no limit); it is "fast".\n'
+    )
+    assert not db.exists()
 
 
 # ── headers on every answer, and /docs ──────────────────────────────────────
