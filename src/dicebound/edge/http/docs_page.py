@@ -42,12 +42,12 @@ DOCS_HEADERS = {
 
 _METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
 _LIMITS = (
-    ("minLength", "at least {} characters"),
-    ("maxLength", "at most {} characters"),
+    ("minLength", "{} or more characters"),
+    ("maxLength", "up to {} characters"),
     ("minimum", "at least {}"),
     ("maximum", "at most {}"),
-    ("minItems", "at least {} items"),
-    ("maxItems", "at most {} items"),
+    ("minItems", "{} or more items"),
+    ("maxItems", "up to {} items"),
     ("pattern", "matching {}"),
 )
 

@@ -47,6 +47,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (413, "Past one of the service's size limits"),
         (422, "The request cannot be done as asked"),
         (428, "If-Match is missing"),
+        (429, "Past the token's (or the address's) request rate; see Retry-After"),
     )
 }
 
