@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -81,17 +81,19 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``dicebound serve`` in a real process on a free loopback port."""
+    """``dicebound serve`` in a real process on a free loopback port; ``env`` adds to
+    (or overrides) its environment, such as the service's limits."""
 
-    def __init__(self, db_url: str, *, log: Path) -> None:
+    def __init__(self, db_url: str, *, log: Path, env: Mapping[str, str] | None = None) -> None:
         self.db_url = db_url
+        self.env = dict(env or {})
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        env = {**os.environ, "DICEBOUND_ADMIN_TOKEN": ADMIN_TOKEN}
+        env = {**os.environ, "DICEBOUND_ADMIN_TOKEN": ADMIN_TOKEN, **self.env}
         command: Sequence[str] = [
             sys.executable,
             "-m",

@@ -71,6 +71,27 @@ def _terminal_width() -> int:
 
 _DB_HELP = "sqlite:///FILE or postgresql+psycopg://... (DICEBOUND_DB)"
 
+# dicebound serve's limits (edge/http/guards.py reads and checks them): flag, metavar, help
+_SERVE_LIMITS = (
+    ("--header-timeout", "S", "seconds for a request's headers (DICEBOUND_HEADER_TIMEOUT, 10)"),
+    ("--body-timeout", "S", "seconds for a request's body (DICEBOUND_BODY_TIMEOUT, 30)"),
+    (
+        "--limit-concurrency",
+        "N",
+        "connections at once, 503 past it; 0: none (DICEBOUND_LIMIT_CONCURRENCY, 500)",
+    ),
+    (
+        "--rate-limit",
+        "R",
+        "requests a second per token, 429 past it; 0: none (DICEBOUND_RATE_LIMIT, 50)",
+    ),
+    (
+        "--shutdown-timeout",
+        "S",
+        "seconds SIGTERM waits for requests in flight (DICEBOUND_SHUTDOWN_TIMEOUT, 8)",
+    ),
+)
+
 
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only``, just that command's arguments (argparse
@@ -134,6 +155,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         serve.add_argument("--db", help=_DB_HELP)
         serve.add_argument("--host", default="127.0.0.1")
         serve.add_argument("--port", type=int, default=8000)
+        for flag, metavar, what in _SERVE_LIMITS:
+            serve.add_argument(flag, metavar=metavar, help=what)
 
     if only in (None, "mcp"):
         mcp = sub.add_parser("mcp", help="serve the Game Master's MCP tools over stdio")
@@ -408,7 +431,11 @@ def _rulesets(args: argparse.Namespace, out: TextIO) -> int:
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
     from dicebound.edge.serve import serve
 
-    return serve(args.db, args.host, args.port)
+    limits = {
+        flag[2:].replace("-", "_"): getattr(args, flag[2:].replace("-", "_"))
+        for flag, _, _ in _SERVE_LIMITS
+    }
+    return serve(args.db, args.host, args.port, limits)
 
 
 def _mcp(args: argparse.Namespace, out: TextIO) -> int:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -31,19 +33,32 @@ def _need_extra(missing: ModuleNotFoundError) -> UsageError:
     )
 
 
-def serve(db: str | None, host: str, port: int) -> int:
-    """Run the HTTP service until interrupted."""
+def serve(db: str | None, host: str, port: int, limits: Mapping[str, str | None]) -> int:
+    """Run the HTTP service until interrupted. ``limits`` are the flags of ``Guards``'
+    fields (None where not given: the ``DICEBOUND_*`` variable, else the default)."""
     try:
         import uvicorn
 
         from dicebound.edge.http import create_app
+        from dicebound.edge.http.guards import Guards
+        from dicebound.edge.http.protocol import guarded_protocol
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover - the extra is installed in tests
         raise _need_extra(exc) from exc
+    guards = Guards.resolve(limits, os.environ)  # refused before the store is touched
     store = open_store(db)  # migrate and fail fast, before binding the port
     sys.stderr.write(f"dicebound: store {store.dialect} at {store.engine.url!r}\n")
-    app = create_app(store=store)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    app = create_app(store=store, guards=guards)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        http=guarded_protocol(guards),
+        limit_concurrency=guards.limit_concurrency or None,
+        timeout_graceful_shutdown=guards.shutdown_timeout,
+    )
+    uvicorn.Server(config).run()
     return 0
 
 

@@ -2,7 +2,8 @@
 
 Opening the app opens the store (migrating it), stores the packaged rulesets' versions
 it lacks, and settles the admin token: ``DICEBOUND_ADMIN_TOKEN`` when set, else the
-stored one, else a new one printed once on standard error.
+stored one, else a new one printed once on standard error. Its limits (the body
+timeout, the request rate) are ``guards``, else read from the environment.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from contextlib import asynccontextmanager
 from typing import TextIO
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
 from dicebound import service
 from dicebound.edge.http.deps import StoreDep
-from dicebound.edge.http.problems import AsciiJSONResponse, BodyLimit, install_handlers
+from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
+from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
+from dicebound.edge.http.problems import AsciiJSONResponse, ASGIApp, BodyLimit, install_handlers
 from dicebound.edge.http.routes import checks, games, rulesets
 from dicebound.edge.http.schemas import HealthOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
@@ -42,11 +45,25 @@ def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:
     return admin_hash
 
 
+class _App(FastAPI):
+    """FastAPI with ``SecurityHeaders`` outside everything, its error pages included
+    (a middleware added the usual way sits inside the one that answers 500)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
+
+
 def create_app(
-    store_url: str | None = None, *, store: Store | None = None, say: TextIO | None = None
+    store_url: str | None = None,
+    *,
+    store: Store | None = None,
+    say: TextIO | None = None,
+    guards: Guards | None = None,
 ) -> FastAPI:
     """The application over the store at ``store_url`` (see ``dicebound.store.store_url``),
-    or over an open ``store``."""
+    or over an open ``store``, with ``guards`` (default: ``Guards.resolve`` from the
+    environment)."""
+    guards = guards if guards is not None else Guards.resolve(environ=os.environ)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -62,12 +79,14 @@ def create_app(
             if store is None:
                 opened.close()
 
-    app = FastAPI(
+    app = _App(
         title="dicebound",
         version=service.dicebound_version(),
         summary="Resolve tabletop role-playing checks from a game's ruleset, over HTTP.",
         lifespan=lifespan,
         default_response_class=AsciiJSONResponse,
+        docs_url=None,  # our own page below, not Swagger UI from a CDN
+        redoc_url=None,
     )
     install_handlers(app)
     # imported here: the MCP module imports this package's schemas
@@ -88,9 +107,21 @@ def create_app(
         """The web page: play, author, balance and sheets, on this API."""
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
+    docs: list[str] = []
+
+    @app.get("/docs", include_in_schema=False)
+    def reference() -> HTMLResponse:
+        """The API's reference, drawn from the OpenAPI document (no script, no CDN)."""
+        if not docs:
+            docs.append(docs_page(app.openapi()))
+        return HTMLResponse(docs[0], headers=DOCS_HEADERS)
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(rulesets.router)
     app.include_router(games.router)
     app.include_router(checks.router)
-    app.add_middleware(BodyLimit)
+    # the last added runs first: the rate, then the token, then the body
+    app.add_middleware(BodyLimit, body_timeout=guards.body_timeout)
+    app.add_middleware(TokenFirst)
+    app.add_middleware(RateLimit, rate=guards.rate_limit)
     return app

@@ -11,11 +11,12 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.requests import HTTPConnection
 
 from dicebound.service import Access
 from dicebound.store import Store
 
-__all__ = ["Caller", "StoreDep"]
+__all__ = ["Caller", "StoreDep", "bearer_token"]
 
 _bearer = HTTPBearer(auto_error=False, description="The admin token or a game's token.")
 
@@ -39,3 +40,10 @@ async def _caller(
 
 Caller = Annotated[Access, Depends(_caller)]
 StoreDep = Annotated[Store, Depends(_store)]
+
+
+async def bearer_token(connection: HTTPConnection) -> str | None:
+    """The bearer token exactly as the routes read it (``Caller``), for the middleware
+    that must know it before a route runs (the rate limit, the token before the body)."""
+    credentials = await _bearer(connection)
+    return credentials.credentials if credentials is not None else None

@@ -8,6 +8,7 @@ still being read, before any JSON is parsed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
@@ -46,6 +47,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (413, "Past one of the service's size limits"),
         (422, "The request cannot be done as asked"),
         (428, "If-Match is missing"),
+        (429, "Past the token's (or the address's) request rate; see Retry-After"),
     )
 }
 
@@ -55,11 +57,14 @@ _TITLES = {
     403: "Forbidden",
     404: "Not found",
     405: "Method not allowed",
+    408: "Request timeout",
     409: "Conflict",
     413: "Too large",
     415: "Unsupported media type",
     422: "Unprocessable request",
+    429: "Too many requests",
     500: "Internal error",
+    503: "Unavailable",
 }
 
 
@@ -189,32 +194,37 @@ def _limit_for(method: str, path: str) -> tuple[int, str]:
 
 class BodyLimit:
     """Refuses a body past its route's limit with 413 while reading it, whatever its
-    Content-Length says, and hands the app the body it read."""
+    Content-Length says, and one that does not arrive within ``body_timeout`` seconds
+    with 408 (closing the connection, so a stalled client holds nothing); hands the app
+    the body it read."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, *, body_timeout: float) -> None:
         self.app = app
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
         limit, sentence = _limit_for(scope["method"], scope["path"])
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                response = problem(413, f"the body is over {limit:,} bytes: {sentence}.")
-                await response(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        try:
+            async with asyncio.timeout(self.body_timeout):
+                body = await _read_body(receive, limit)
+        except TimeoutError:
+            response = problem(
+                408,
+                f"the request body did not arrive within {self.body_timeout:g} seconds; "
+                "send it again, faster.",
+                headers={"Connection": "close"},
+            )
+            await response(scope, receive, send)
+            return
+        if body is None:  # the client is gone
+            return
+        if isinstance(body, int):
+            response = problem(413, f"the body is over {limit:,} bytes: {sentence}.")
+            await response(scope, receive, send)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -225,3 +235,21 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | int | None:
+    """The whole body; or its size so far once past ``limit``; or None when the client
+    disconnected first."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return size
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)

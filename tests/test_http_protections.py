@@ -1,0 +1,463 @@
+"""The service against slow, greedy or nosy clients (issue 23): real ``dicebound serve``
+processes on loopback ports, spoken to over raw sockets where the point is what a
+client does byte by byte.
+
+- Headers must be whole within the header timeout, a body within the body timeout
+  (408 and the connection closed); a connection that sends nothing is closed too.
+- A route that needs a token refuses a request without one (and ``POST /rulesets`` a
+  token that is not the admin's) before reading its body.
+- Past the concurrency limit the answer is 503; past a token's request rate, 429 with
+  ``Retry-After``, and other tokens go on.
+- Every answer says ``X-Content-Type-Options: nosniff``; ``/docs`` is a page of the
+  service's own that loads nothing from anywhere.
+
+Every test is bounded in time (small timeouts configured) and talks to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import http.client
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from http_api_support import bearer, problem_of
+from service_support import ServerProcess, admin_headers, store_url_for
+
+# ── helpers ──────────────────────────────────────────────────────────────────
+
+TIGHT = {"DICEBOUND_HEADER_TIMEOUT": "1", "DICEBOUND_BODY_TIMEOUT": "2"}
+SLACK = 2.0  # seconds past a timeout a loaded two-core machine may take to act on it
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server on SQLite with a 1 s header timeout and a 2 s body timeout."""
+    folder = tmp_path_factory.mktemp("tight")
+    with (
+        store_url_for("sqlite", folder) as url,
+        ServerProcess(url, log=folder / "server.log", env=TIGHT) as running,
+    ):
+        yield running
+
+
+def _connect(server: ServerProcess) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", server.port), timeout=5)
+
+
+def _closed(sock: socket.socket) -> bool:
+    """Whether the server has closed the connection (no wait)."""
+    readable, _, _ = select.select([sock], [], [], 0)
+    if not readable:
+        return False
+    try:
+        return sock.recv(65536) == b""
+    except ConnectionResetError:
+        return True
+
+
+def _wait_closed(sock: socket.socket, within: float) -> float:
+    """Seconds until the server closes ``sock``; fails past ``within``."""
+    start = time.monotonic()
+    while time.monotonic() - start < within:
+        if _closed(sock):
+            return time.monotonic() - start
+        time.sleep(0.02)
+    pytest.fail(f"the connection was still open after {within} s")
+
+
+def _answer(sock: socket.socket) -> tuple[int, http.client.HTTPMessage, bytes]:
+    """Read one HTTP answer off a raw socket."""
+    response = http.client.HTTPResponse(sock)
+    response.begin()
+    return response.status, response.headers, response.read()
+
+
+def _head(method: str, path: str, length: int, headers: dict[str, str] | None = None) -> bytes:
+    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {length}"]
+    lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+    lines.append("Content-Type: application/json")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("ascii")
+
+
+def _problem(status: int, headers: http.client.HTTPMessage, body: bytes) -> dict[str, Any]:
+    assert headers["Content-Type"].startswith("application/problem+json"), headers
+    assert headers.get_all("X-Content-Type-Options") == ["nosniff"]
+    document: dict[str, Any] = json.loads(body)
+    assert document["status"] == status
+    assert document["detail"].endswith(".")
+    return document
+
+
+# ── header and body timeouts ────────────────────────────────────────────────
+
+
+def _drip_until_closed(sock: socket.socket, text: bytes, most: float) -> float:
+    """Send ``text`` a byte every 50 ms until the server closes; the seconds it took."""
+    start = time.monotonic()
+    for i in range(len(text)):
+        if time.monotonic() - start > most:
+            break
+        try:
+            sock.sendall(text[i : i + 1])
+        except (BrokenPipeError, ConnectionResetError):
+            return time.monotonic() - start
+        if _closed(sock):
+            return time.monotonic() - start
+        time.sleep(0.05)
+    pytest.fail(f"headers sent a byte at a time kept the connection for {most} s")
+
+
+SLOW_HEADERS = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 400
+
+
+def test_headers_sent_a_byte_at_a_time_are_cut_off(tight: ServerProcess) -> None:
+    with _connect(tight) as sock:
+        took = _drip_until_closed(sock, SLOW_HEADERS, most=1 + SLACK + 2)
+    assert 0.8 <= took <= 1 + SLACK
+
+
+def test_a_kept_alive_connection_drips_its_next_headers_in_vain(tight: ServerProcess) -> None:
+    with _connect(tight) as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        status, _, _ = _answer(sock)
+        assert status == 200
+        took = _drip_until_closed(sock, SLOW_HEADERS, most=1 + SLACK + 2)
+    assert took <= 1 + SLACK
+
+
+def test_a_connection_that_sends_nothing_is_closed(tight: ServerProcess) -> None:
+    with _connect(tight) as sock:
+        assert 0.8 <= _wait_closed(sock, 1 + SLACK) <= 1 + SLACK
+
+
+def test_a_stalled_body_is_answered_408_and_the_connection_closed(tight: ServerProcess) -> None:
+    with _connect(tight) as sock:
+        sock.sendall(_head("POST", "/rulesets/check", 1000) + b'{"id": "sl')
+        start = time.monotonic()
+        status, headers, body = _answer(sock)
+        took = time.monotonic() - start
+        assert status == 408
+        assert _problem(408, headers, body)["detail"] == (
+            "the request body did not arrive within 2 seconds; send it again, faster."
+        )
+        assert headers["Connection"] == "close"
+        assert 1.8 <= took <= 2 + SLACK
+        _wait_closed(sock, SLACK)
+
+
+def test_an_unwanted_body_cannot_hold_the_connection(tight: ServerProcess) -> None:
+    """Answered before its body, a request whose body never comes is closed after the
+    body timeout: the server does not wait for bytes it would only throw away."""
+    with _connect(tight) as sock:
+        sock.sendall(_head("GET", "/health", 5000))
+        status, _, _ = _answer(sock)
+        assert status == 200
+        assert _wait_closed(sock, 2 + SLACK) >= 1.8
+
+
+def test_a_malformed_request_is_a_problem_document(tight: ServerProcess) -> None:
+    with _connect(tight) as sock:
+        sock.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+        status, headers, body = _answer(sock)
+    assert status == 400
+    assert _problem(400, headers, body)["detail"] == "the request is not valid HTTP/1.1."
+
+
+# ── the token before the body ───────────────────────────────────────────────
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def token_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[ServerProcess, str, str]]:
+    """A server with a 2 s body timeout, a game and its token; on both stores."""
+    folder = tmp_path_factory.mktemp(f"token-{request.param}")
+    with (
+        store_url_for(request.param, folder) as url,
+        ServerProcess(url, log=folder / "server.log", env=TIGHT) as running,
+    ):
+        made = httpx.post(
+            running.base + "/games",
+            json={"name": "Early", "ruleset": "dnd5e-srd"},
+            headers=admin_headers(),
+        )
+        assert made.status_code == 201, made.text
+        yield running, made.json()["id"], made.json()["token"]
+
+
+BIG = 200_000
+
+REFUSED_BEFORE_THE_BODY = [
+    ("POST", "/rulesets", None, 401, "only the admin token may upload a ruleset, and no token was sent."),
+    ("POST", "/rulesets", "game", 403, "only the admin token may upload a ruleset; the token sent is not it."),
+    ("POST", "/rulesets", "forged", 403, "only the admin token may upload a ruleset; the token sent is not it."),
+    ("POST", "/games", None, 401, "only the admin token may make a game, and no token was sent."),
+    ("POST", "/games", "game", 403, "only the admin token may make a game; the token sent is not it."),
+    ("PUT", "/games/{game}/characters/Mira", None, 401, "this needs the game's token or the admin token."),
+    ("POST", "/games/{game}/checks", None, 401, "this needs the game's token or the admin token."),
+    ("POST", "/games/{game}/odds", None, 401, "this needs the game's token or the admin token."),
+    ("POST", "/games/{game}/records/1/after", None, 401, "this needs the game's token or the admin token."),
+    ("PATCH", "/games/{game}/characters/Mira/live", None, 401, "this needs the game's token or the admin token."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "token", "status", "detail"),
+    REFUSED_BEFORE_THE_BODY,
+    ids=[f"{m} {p} {t or 'no'} token" for m, p, t, _, _ in REFUSED_BEFORE_THE_BODY],
+)
+def test_a_token_is_refused_before_its_body_is_read(
+    token_server: tuple[ServerProcess, str, str],
+    method: str,
+    path: str,
+    token: str | None,
+    status: int,
+    detail: str,
+) -> None:
+    server, game, game_token = token_server
+    sent = {"game": f"Bearer {game_token}", "forged": "Bearer dbg_forged"}
+    headers = {"Authorization": sent[token]} if token else {}
+    with _connect(server) as sock:
+        # the headers only: the answer must come without a byte of the 200 KB body
+        sock.sendall(_head(method, path.format(game=game), BIG, headers))
+        got, answer_headers, body = _answer(sock)
+        assert got == status
+        assert _problem(status, answer_headers, body)["detail"] == detail
+        if status == 401:
+            assert answer_headers["WWW-Authenticate"] == "Bearer"
+
+
+def test_the_admin_token_is_let_through_to_send_its_body(
+    token_server: tuple[ServerProcess, str, str],
+) -> None:
+    server, _, _ = token_server
+    with _connect(server) as sock:
+        sock.sendall(_head("POST", "/rulesets", BIG, admin_headers()))
+        got, _, body = _answer(sock)  # the body is awaited, in vain
+    assert got == 408, body
+
+
+# ── the concurrency limit ───────────────────────────────────────────────────
+
+
+def test_past_the_concurrency_limit_the_answer_is_503(tmp_path: Path) -> None:
+    env = {"DICEBOUND_LIMIT_CONCURRENCY": "3", "DICEBOUND_HEADER_TIMEOUT": "30"}
+    with (
+        store_url_for("sqlite", tmp_path) as url,
+        ServerProcess(url, log=tmp_path / "server.log", env=env) as server,
+    ):
+        held = [_connect(server), _connect(server)]
+        try:
+            deadline = time.monotonic() + 5
+            answer = httpx.get(server.base + "/health")
+            while answer.status_code != 503 and time.monotonic() < deadline:
+                time.sleep(0.05)
+                answer = httpx.get(server.base + "/health")
+            document = problem_of(answer, 503)
+            assert document["detail"] == (
+                "the service is at its limit of 3 connections at once; retry shortly."
+            )
+            assert answer.headers["retry-after"] == "1"
+            assert answer.headers["x-content-type-options"] == "nosniff"
+        finally:
+            for sock in held:
+                sock.close()
+        deadline = time.monotonic() + 5
+        while httpx.get(server.base + "/health").status_code != 200:
+            assert time.monotonic() < deadline, "the limit outlived the connections"
+            time.sleep(0.05)
+
+
+# ── the request rate ────────────────────────────────────────────────────────
+
+
+def test_a_token_past_its_rate_gets_429_and_other_tokens_go_on(tmp_path: Path) -> None:
+    with (
+        store_url_for("sqlite", tmp_path) as url,
+        ServerProcess(url, log=tmp_path / "server.log", env={"DICEBOUND_RATE_LIMIT": "1"}) as s,
+    ):
+        games = []
+        for name in ("One", "Two"):
+            time.sleep(1.05)  # the admin's bucket holds one request
+            made = httpx.post(
+                s.base + "/games", json={"name": name, "ruleset": "blades"}, headers=admin_headers()
+            )
+            assert made.status_code == 201, made.text
+            games.append(made.json())
+        time.sleep(1.05)  # every bucket full again
+        one, two = (bearer(g["token"]) for g in games)
+        with httpx.Client(base_url=s.base) as client:
+            assert client.get(f"/games/{games[0]['id']}", headers=one).status_code == 200
+            refused = client.get(f"/games/{games[0]['id']}", headers=one)
+            assert problem_of(refused, 429)["detail"] == (
+                "this token has sent more than 1 request a second; wait as Retry-After says."
+            )
+            assert refused.headers["retry-after"] == "1"
+            assert client.get(f"/games/{games[1]['id']}", headers=two).status_code == 200
+            for _ in range(5):  # never limited
+                assert client.get("/health").status_code == 200
+            time.sleep(1.05)
+            assert client.get(f"/games/{games[0]['id']}", headers=one).status_code == 200
+
+
+def test_a_bucket_holds_a_seconds_worth_refills_at_the_rate_and_forgets_when_full() -> None:
+    from dicebound.edge.http.guards import TokenBuckets
+
+    buckets = TokenBuckets(rate=4)
+    assert [buckets.take("k", 10.0) for _ in range(4)] == [0.0] * 4
+    assert buckets.take("k", 10.0) == pytest.approx(0.25)  # refused: costs nothing
+    assert buckets.take("k", 10.25) == 0.0  # one request refilled
+    assert buckets.take("other", 10.25) == 0.0
+    buckets.take("late", 20.0)  # the others have been full for seconds: forgotten
+    assert set(buckets.buckets) == {"late"}
+    slow = TokenBuckets(rate=0.5)  # under one a second: a bucket of one
+    assert (slow.take("k", 0.0), slow.take("k", 0.0)) == (0.0, pytest.approx(2.0))
+
+
+def test_requests_without_a_token_share_their_address_rate(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dicebound.edge.http import create_app
+    from dicebound.edge.http.guards import Guards
+    from service_support import ADMIN_TOKEN
+
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
+    with TestClient(create_app(store_url, guards=Guards(rate_limit=1))) as client:
+        assert client.get("/rulesets").status_code == 200
+        refused = client.post("/rulesets/check", content=b"{}")  # another route, one bucket
+        assert problem_of(refused, 429)["detail"] == (
+            "this address has sent more than 1 request a second; wait as Retry-After says."
+        )
+        assert refused.headers["retry-after"] == "1"
+        assert client.get("/games", headers=admin_headers()).status_code == 200  # its own
+
+
+def test_limits_come_from_flags_else_the_environment_else_defaults() -> None:
+    from dicebound.edge.http.guards import Guards
+    from dicebound.errors import UsageError
+
+    assert Guards.resolve({}, {}) == Guards(
+        header_timeout=10, body_timeout=30, limit_concurrency=500, rate_limit=50, shutdown_timeout=8
+    )
+    environ = {"DICEBOUND_RATE_LIMIT": "7.5", "DICEBOUND_BODY_TIMEOUT": "4"}
+    chosen = Guards.resolve({"rate_limit": "0", "body_timeout": None}, environ)
+    assert (chosen.rate_limit, chosen.body_timeout) == (0, 4)
+    for flags, env, sentence in (
+        ({}, {"DICEBOUND_RATE_LIMIT": "lots"}, "DICEBOUND_RATE_LIMIT must be a number of "
+         'requests a second, 0 or more (0: no limit); it is "lots".'),
+        ({"rate_limit": "-1"}, {}, "--rate-limit must be a number of requests a second, "
+         '0 or more (0: no limit); it is "-1".'),
+        ({"header_timeout": "0"}, {}, "--header-timeout must be a number of seconds above 0; "
+         'it is "0".'),
+        ({"body_timeout": "nan"}, {}, "--body-timeout must be a number of seconds above 0; "
+         'it is "nan".'),
+        ({}, {"DICEBOUND_LIMIT_CONCURRENCY": "2.5"}, "DICEBOUND_LIMIT_CONCURRENCY must be a "
+         'whole number of connections, 0 or more (0: no limit); it is "2.5".'),
+    ):  # fmt: skip
+        with pytest.raises(UsageError) as refused:
+            Guards.resolve(flags, env)
+        assert str(refused.value) == sentence
+
+
+def test_serve_refuses_a_bad_limit_before_touching_the_store(tmp_path: Path) -> None:
+    db = tmp_path / "never.db"
+    run = subprocess.run(
+        [sys.executable, "-m", "dicebound", "serve", "--db", str(db), "--rate-limit", "fast"],
+        env={**os.environ, "DICEBOUND_HEADER_TIMEOUT": "2"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2, run.stderr
+    assert run.stderr == (
+        "dicebound: --rate-limit must be a number of requests a second, 0 or more "
+        '(0: no limit); it is "fast".\n'
+    )
+    assert not db.exists()
+
+
+# ── headers on every answer, and /docs ──────────────────────────────────────
+
+
+def test_every_kind_of_answer_says_nosniff(service: TestClient) -> None:
+    answers = {
+        "JSON": service.get("/health"),
+        "the page": service.get("/"),
+        "a static file": service.get("/static/app.js"),
+        "a missing static file": service.get("/static/nothing.js"),
+        "the docs": service.get("/docs"),
+        "the OpenAPI document": service.get("/openapi.json"),
+        "a stored ruleset": service.get("/rulesets/blades"),
+        "404": service.get("/nowhere"),
+        "405": service.delete("/health"),
+        "401": service.post("/games", json={}),
+        "422": service.post("/games", json={"name": 3}, headers=admin_headers()),
+        "413": service.post("/rulesets/check", content=b" " * 600_000),
+    }
+    for what, answer in answers.items():
+        assert answer.headers.get_list("x-content-type-options") == ["nosniff"], what
+        assert answer.headers.get_list("referrer-policy") == ["no-referrer"], what
+    assert answers["JSON"].status_code == 200
+
+
+class _Links(html.parser.HTMLParser):
+    """Every URL a page names in an attribute, and whether it has a script."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+        self.scripts = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.scripts += tag == "script"
+        self.urls += [v or "" for k, v in attrs if k in ("src", "href", "action", "srcset")]
+
+
+def test_docs_is_a_page_of_the_services_own(service: TestClient) -> None:
+    page = service.get("/docs")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "script-src" not in policy
+    links = _Links()
+    links.feed(page.text)
+    assert links.scripts == 0
+    assert links.urls
+    for url in links.urls:  # this page, this service, or the empty icon
+        assert url == "data:," or (url.startswith(("#", "/")) and not url.startswith("//")), url
+    document = service.get("/openapi.json").json()
+    for path, operations in document["paths"].items():
+        for method in operations:
+            assert f"{method.upper()} {path}" in page.text.replace("&#x27;", "'"), (method, path)
+    for gone in ("/redoc", "/docs/oauth2-redirect"):
+        assert service.get(gone).status_code == 404, gone
+
+
+def test_docs_in_a_browser_fetch_only_from_the_service(tight: ServerProcess) -> None:
+    from web_support import browser
+
+    with browser() as chrome:
+        page = chrome.new_page()
+        asked: list[str] = []
+        errors: list[str] = []
+        page.on("request", lambda r: asked.append(r.url))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(tight.base + "/docs")
+        assert page.locator("h1").inner_text().startswith("dicebound")
+        page.close()
+    assert asked and all(url.startswith(tight.base + "/") for url in asked), asked
+    assert errors == []
