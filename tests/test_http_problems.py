@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from http_api_support import STEALTH, make_game, problem_of, records, store_rows
-from service_support import admin_headers
+from service_support import ADMIN_TOKEN, admin_headers
 
 JSON = {"content-type": "application/json"}
 
@@ -366,7 +366,7 @@ def test_a_store_busy_past_its_timeout_answers_503_not_422(
     from dicebound.edge.http import create_app
     from dicebound.store import db as store_db
 
-    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", "test-admin-token")
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
     monkeypatch.setattr(store_db, "_BUSY_MS", 50)
     path = tmp_path / "busy.db"
     with TestClient(create_app(f"sqlite:///{path}")) as client:

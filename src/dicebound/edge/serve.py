@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -37,9 +38,12 @@ def serve(db: str | None, host: str, port: int) -> int:
         import uvicorn
 
         from dicebound.edge.http import create_app
+        from dicebound.service import check_admin_token
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover - the extra is installed in tests
         raise _need_extra(exc) from exc
+    # a sentence here, not uvicorn's traceback from the app's start-up
+    check_admin_token(os.environ.get("DICEBOUND_ADMIN_TOKEN"))
     store = open_store(db)  # migrate and fail fast, before binding the port
     sys.stderr.write(f"dicebound: store {store.dialect} at {store.engine.url!r}\n")
     app = create_app(store=store)

@@ -25,6 +25,7 @@ __all__ = [
     "GameIn",
     "GameMade",
     "GameOut",
+    "GameToken",
     "GmOut",
     "HealthOut",
     "LiveOut",
@@ -101,6 +102,13 @@ class GameMade(BaseModel):
     ruleset: str
     version: int
     layers: list[str]
+
+
+class GameToken(BaseModel):
+    token: str = Field(
+        description="The game's new token: shown once, stored only as a hash; the old one "
+        "no longer works."
+    )
 
 
 class GameOut(BaseModel):
