@@ -235,8 +235,11 @@ GROUPS: dict[str, dict[str, Bad]] = {
         "GET a path that is not there": Bad(
             "GET", "/nowhere", 404, detail="there is nothing at this path."
         ),
-        "DELETE a game": Bad(
-            "DELETE", "/games/{game}", 405, detail="this path does not take DELETE; it takes GET."
+        "PATCH a game": Bad(
+            "PATCH",
+            "/games/{game}",
+            405,
+            detail="this path does not take PATCH; it takes GET, DELETE.",
         ),
         "PUT /rulesets": Bad("PUT", "/rulesets", 405, json={}),
     },

@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError, OperationalError, StatementError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from dicebound.edge.http.schemas import ProblemOut
 from dicebound.service import LIMITS, ServiceError
@@ -108,6 +109,20 @@ def _loc(loc: Sequence[Any]) -> str:
     return out
 
 
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _allowed(request: Request) -> str:
+    """Every method the request's path takes, over all its routes (Starlette names only
+    the first route's, and ``/games/{game}`` has one for GET and one for DELETE)."""
+    routes = request.app.router.routes
+    return ", ".join(
+        method
+        for method in _METHODS
+        if any(r.matches({**request.scope, "method": method})[0] is Match.FULL for r in routes)
+    )
+
+
 def install_handlers(app: FastAPI) -> None:
     """Map every error to a problem document."""
 
@@ -133,13 +148,16 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else _TITLES.get(exc.status_code, "")
+        headers = dict(exc.headers or {})
         if exc.status_code == 404 and detail == "Not Found":
             detail = "there is nothing at this path."
         elif exc.status_code == 405 and detail == "Method Not Allowed":
-            allowed = (exc.headers or {}).get("Allow")
+            allowed = _allowed(request) or headers.get("Allow")
+            if allowed:
+                headers["Allow"] = allowed
             takes = f"; it takes {allowed}" if allowed else ""
             detail = f"this path does not take {request.method}{takes}."
-        return problem(exc.status_code, detail, headers=dict(exc.headers or {}))
+        return problem(exc.status_code, detail, headers=headers)
 
     @app.exception_handler(UnicodeError)
     async def _unicode(_: Request, exc: UnicodeError) -> JSONResponse:
