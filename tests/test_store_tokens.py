@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
 from dicebound import service
@@ -218,3 +219,19 @@ def test_a_weak_admin_token_is_refused_before_anything_is_written(
             assert service.ensure_admin_token(session, "z" * 32) == (token_hash("z" * 32), None)
     finally:
         store.close()
+
+
+def test_a_store_error_never_carries_the_statements_parameters(store_url: str) -> None:
+    """What a client sent, or a whole ruleset's text, must not reach a log through an
+    error's message."""
+    secret = "a ruleset's whole text, which has no place in a log"
+    store = open_store(store_url)
+    insert = text("INSERT INTO meta (key, value) VALUES ('twice', :v)")
+    try:
+        with pytest.raises(IntegrityError) as failed, store.engine.begin() as connection:
+            connection.execute(insert, {"v": secret})
+            connection.execute(insert, {"v": secret})
+    finally:
+        store.close()
+    assert "INSERT INTO meta" in str(failed.value)
+    assert secret not in str(failed.value)

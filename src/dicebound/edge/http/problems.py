@@ -123,6 +123,13 @@ def _allowed(request: Request) -> str:
     )
 
 
+def _said(exc: StatementError) -> str:
+    """The database's own message, its first line only: PostgreSQL's DETAIL line repeats
+    the values sent, and the statement and its parameters are never logged."""
+    lines = str(exc.orig if exc.orig is not None else type(exc).__name__).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 def install_handlers(app: FastAPI) -> None:
     """Map every error to a problem document."""
 
@@ -169,14 +176,14 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(StatementError)
     async def _statement(_: Request, exc: StatementError) -> JSONResponse:
         if isinstance(exc, DBAPIError) and exc.connection_invalidated:
-            log.error("store connection lost: %s", exc.orig)
+            log.error("store connection lost: %s", _said(exc))
             return problem(503, "the store is not answering; retry shortly.", title="Unavailable")
         if isinstance(exc, OperationalError):  # SQLite busy past its timeout, a server gone
-            log.error("store busy or unreachable: %s", exc.orig)
+            log.error("store busy or unreachable: %s", _said(exc))
             return problem(
                 503, "the store is busy or unreachable; retry shortly.", title="Unavailable"
             )
-        log.warning("store refused a value: %s", exc.orig)
+        log.warning("store refused a value: %s", _said(exc))
         return problem(
             422, "the request holds a value the store cannot keep (such as a NUL character)."
         )
