@@ -29,7 +29,8 @@ from sqlalchemy.engine import make_url
 PG_ADMIN_URL = os.environ.get(
     "DICEBOUND_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
-ADMIN_TOKEN = "test-admin-token"
+# The service refuses an admin token under 32 characters: this one is long enough.
+ADMIN_TOKEN = "dba_test-admin-token-long-enough-to-be-taken"
 
 
 def _libpq(url: str) -> str:
@@ -84,16 +85,24 @@ class ServerProcess:
     """``dicebound serve`` in a real process on a free loopback port; ``env`` adds to
     (or overrides) its environment, such as the service's limits."""
 
-    def __init__(self, db_url: str, *, log: Path, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        *,
+        log: Path,
+        env: Mapping[str, str] | None = None,
+        admin_token: str = ADMIN_TOKEN,
+    ) -> None:
         self.db_url = db_url
         self.env = dict(env or {})
+        self.admin_token = admin_token
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        env = {**os.environ, "DICEBOUND_ADMIN_TOKEN": ADMIN_TOKEN, **self.env}
+        env = {**os.environ, "DICEBOUND_ADMIN_TOKEN": self.admin_token, **self.env}
         command: Sequence[str] = [
             sys.executable,
             "-m",

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from http_api_support import STEALTH, make_game, problem_of, records, store_rows
-from service_support import admin_headers
+from service_support import ADMIN_TOKEN, admin_headers
 
 JSON = {"content-type": "application/json"}
 
@@ -235,8 +235,11 @@ GROUPS: dict[str, dict[str, Bad]] = {
         "GET a path that is not there": Bad(
             "GET", "/nowhere", 404, detail="there is nothing at this path."
         ),
-        "DELETE a game": Bad(
-            "DELETE", "/games/{game}", 405, detail="this path does not take DELETE; it takes GET."
+        "PATCH a game": Bad(
+            "PATCH",
+            "/games/{game}",
+            405,
+            detail="this path does not take PATCH; it takes GET, DELETE.",
         ),
         "PUT /rulesets": Bad("PUT", "/rulesets", 405, json={}),
     },
@@ -366,7 +369,7 @@ def test_a_store_busy_past_its_timeout_answers_503_not_422(
     from dicebound.edge.http import create_app
     from dicebound.store import db as store_db
 
-    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", "test-admin-token")
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
     monkeypatch.setattr(store_db, "_BUSY_MS", 50)
     path = tmp_path / "busy.db"
     with TestClient(create_app(f"sqlite:///{path}")) as client:

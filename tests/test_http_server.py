@@ -508,7 +508,7 @@ def test_sigkill_mid_write_loses_no_answered_check_and_pays_nothing_unrecorded(
 
 # The CI budget: a bounded number of examples per operation and a time cap for the run.
 # A bigger campaign by hand, against a server you started (dicebound serve --db ... with
-# DICEBOUND_ADMIN_TOKEN=test-admin-token), with the config this test writes:
+# DICEBOUND_ADMIN_TOKEN set to service_support.ADMIN_TOKEN), with the config this test writes:
 #   .venv/bin/schemathesis --config-file schemathesis.toml run \
 #       http://127.0.0.1:8000/openapi.json --checks not_a_server_error \
 #       --max-examples 1000 --max-time 1800

@@ -49,8 +49,9 @@ def test_health_and_the_openapi_document_report_the_same_version(
     from fastapi.testclient import TestClient
 
     from dicebound.edge.http.app import create_app
+    from service_support import ADMIN_TOKEN
 
-    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", "dba_release_test")
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'v.db'}")) as client:
         assert client.get("/health").json()["version"] == dicebound.__version__
         assert client.get("/openapi.json").json()["info"]["version"] == dicebound.__version__

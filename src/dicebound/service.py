@@ -18,11 +18,22 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from typing import Any, Literal, TypeVar, cast
 
-from sqlalchemy import CursorResult, Executable, Table, bindparam, insert, select, update
+from sqlalchemy import (
+    CursorResult,
+    Executable,
+    Table,
+    bindparam,
+    delete,
+    insert,
+    select,
+    tuple_,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from dicebound.character import live_to_json, load_character
@@ -72,11 +83,15 @@ from dicebound.views import (
 )
 
 __all__ = [
+    "ADMIN_TOKEN_LEAST",
     "LIMITS",
     "Access",
     "ServiceError",
+    "admin_token_hash",
     "answer_after",
+    "check_admin_token",
     "create_game",
+    "delete_game",
     "ensure_admin_token",
     "game_master_brief",
     "game_of_caller",
@@ -88,6 +103,7 @@ __all__ = [
     "list_games",
     "list_records",
     "list_rulesets",
+    "new_game_token",
     "odds_for_game",
     "party_of_game",
     "patch_live",
@@ -113,6 +129,8 @@ class Limits:
     text_bytes: int = 32 * 1024
     tags_per_text: int = 20
     records_per_page: int = 100
+    idempotency_hours: int = 24
+    expired_keys_per_write: int = 100
 
 
 LIMITS = Limits()
@@ -186,8 +204,11 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", errors="replace")).hexdigest()
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+def _now(before: timedelta = timedelta(0)) -> str:
+    """The time (less ``before``) as the store keeps times: fixed-width ISO 8601 in UTC,
+    so comparing the texts compares the times."""
+    when = datetime.now(UTC) - before
+    return when.isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def _dumps(value: object) -> str:
@@ -216,25 +237,72 @@ def dicebound_version() -> str:
 # ── the admin token ──────────────────────────────────────────────────────────
 
 
+ADMIN_TOKEN_LEAST = 32
+_ADMIN_KEY = "admin_token_hash"
+
+
+def check_admin_token(token: str | None) -> None:
+    """Refuse an admin token that could be guessed or cannot be sent, before anything
+    is opened or written. None (or empty) is no token: the stored one is used, or one
+    is made.
+
+    Raises:
+        UsageError: shorter than ``ADMIN_TOKEN_LEAST``, or not one word of printable ASCII.
+    """
+    if not token:
+        return
+    if len(token) < ADMIN_TOKEN_LEAST:
+        count = f"{len(token)} character{'' if len(token) == 1 else 's'}"
+        raise UsageError(
+            f"DICEBOUND_ADMIN_TOKEN is {count} long, and an admin token needs at least "
+            f"{ADMIN_TOKEN_LEAST} so that it cannot be guessed: make one with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'."
+        )
+    if not re.fullmatch(r"[\x21-\x7e]+", token):
+        raise UsageError(
+            "DICEBOUND_ADMIN_TOKEN must be printable ASCII without spaces, as it is sent "
+            "in an Authorization header."
+        )
+
+
+def _insert(session: Session, table: Table) -> postgresql.Insert | sqlite.Insert:
+    """An INSERT that can say ON CONFLICT, in the store's own dialect."""
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(table)
+    return sqlite.insert(table)
+
+
+def admin_token_hash(session: Session) -> str | None:
+    """The admin token's hash as the store keeps it now (None before the first start)."""
+    found: str | None = _run(session, _ADMIN_HASH, {}).scalar()
+    return found
+
+
 def ensure_admin_token(session: Session, from_env: str | None) -> tuple[str, str | None]:
     """The admin token's hash, and the token itself when this call made it.
 
     ``DICEBOUND_ADMIN_TOKEN`` (``from_env``) wins and its hash is stored; without it the
     first start makes a token, stores only its hash, and returns it once to be printed.
+    Processes starting together on one store may all call this at once: each write
+    says ON CONFLICT, so none fails, and only the process whose token was kept prints it.
     """
-    row = session.get(MetaRow, "admin_token_hash")
+    check_admin_token(from_env)
+    stored = admin_token_hash(session)
     if from_env:
         wanted = token_hash(from_env)
-        if row is None:
-            session.add(MetaRow(key="admin_token_hash", value=wanted))
-        elif row.value != wanted:
-            row.value = wanted
+        if stored != wanted:
+            upsert = _insert(session, _META).values(key=_ADMIN_KEY, value=wanted)
+            upsert = upsert.on_conflict_do_update(index_elements=["key"], set_={"value": wanted})
+            _run(session, upsert, {})
         return wanted, None
-    if row is not None:
-        return row.value, None
+    if stored is not None:
+        return stored, None
     made = "dba_" + secrets.token_urlsafe(32)
-    session.add(MetaRow(key="admin_token_hash", value=token_hash(made)))
-    return token_hash(made), made
+    keep = _insert(session, _META).values(key=_ADMIN_KEY, value=token_hash(made))
+    _run(session, keep.on_conflict_do_nothing(index_elements=["key"]), {})
+    kept = admin_token_hash(session)
+    assert kept is not None
+    return kept, made if kept == token_hash(made) else None
 
 
 # ── rulesets ─────────────────────────────────────────────────────────────────
@@ -272,30 +340,42 @@ def _digest_text(text: str) -> str:
     return _digest(raw)
 
 
-def _stored_ruleset(ruleset: Ruleset, text: str, digest: str, *, packaged: bool) -> RulesetRow:
+def _stored_ruleset(
+    ruleset: Ruleset, text: str, digest: str, *, packaged: bool
+) -> dict[str, object]:
     """The row that keeps one version of a ruleset, as its file was given."""
-    return RulesetRow(
-        id=ruleset.id,
-        version=ruleset.version,
-        name=ruleset.name,
-        kind=ruleset.resolution.kind,
-        packaged=packaged,
-        digest=digest,
-        content=text,
-        created=_now(),
-    )
+    return {
+        "id": ruleset.id,
+        "version": ruleset.version,
+        "name": ruleset.name,
+        "kind": ruleset.resolution.kind,
+        "packaged": packaged,
+        "digest": digest,
+        "content": text,
+        "created": _now(),
+    }
+
+
+def _keep_rulesets(session: Session) -> postgresql.Insert | sqlite.Insert:
+    """An insert of ruleset versions that skips any the store holds already: another
+    process may be storing the same one at this moment, and it is waited for, never a
+    unique-key failure."""
+    return _insert(session, _RULESETS).on_conflict_do_nothing(index_elements=["id", "version"])
 
 
 def sync_packaged_rulesets(session: Session) -> None:
     """Store every packaged ruleset's version that the store does not hold yet, so a
-    game pinned to it keeps it even after dicebound ships a newer file."""
+    game pinned to it keeps it even after dicebound ships a newer file. Processes that
+    start together may all do it at once: a version already stored is skipped."""
     stored = {(r.id, r.version) for r in session.execute(select(RulesetRow.id, RulesetRow.version))}
+    missing = []
     for ruleset_id in packaged_rulesets():
         text, _ = ruleset_text(ruleset_id)
         ruleset = load_ruleset_text(text)
-        if (ruleset.id, ruleset.version) in stored:
-            continue
-        session.add(_stored_ruleset(ruleset, text, _digest_text(text), packaged=True))
+        if (ruleset.id, ruleset.version) not in stored:
+            missing.append(_stored_ruleset(ruleset, text, _digest_text(text), packaged=True))
+    if missing:
+        _run(session, _keep_rulesets(session), missing)
 
 
 def list_rulesets(session: Session) -> list[dict[str, object]]:
@@ -359,19 +439,21 @@ def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, 
             f"the ruleset was refused: {len(exc.problems)} problem(s).", exc.problems
         ) from exc
     digest = _digest_text(text)
-    row = session.get(RulesetRow, (ruleset.id, ruleset.version))
     answer: dict[str, object] = {"id": ruleset.id, "version": ruleset.version}
-    if row is not None:
-        if row.digest == digest:
-            return answer, False
-        raise ServiceError(
-            409,
-            "Conflict",
-            f'version {ruleset.version} of "{ruleset.id}" is already stored with other '
-            "content, and a stored version never changes: raise the file's version.",
-        )
-    session.add(_stored_ruleset(ruleset, text, digest, packaged=False))
-    return answer, True
+    # Insert first, then read what is stored: an upload racing this one for the same
+    # version (through another process) is waited for, then compared like any other.
+    row = _stored_ruleset(ruleset, text, digest, packaged=False)
+    if _run(session, _keep_rulesets(session).returning(_RULESETS.c.version), row).first():
+        return answer, True
+    stored = _run(session, _RULESET_DIGEST, {"id": ruleset.id, "version": ruleset.version})
+    if stored.scalar_one() == digest:
+        return answer, False
+    raise ServiceError(
+        409,
+        "Conflict",
+        f'version {ruleset.version} of "{ruleset.id}" is already stored with other '
+        "content, and a stored version never changes: raise the file's version.",
+    )
 
 
 def try_ruleset(text: str, layers: Sequence[str] = ()) -> dict[str, object]:
@@ -413,6 +495,10 @@ def try_ruleset(text: str, layers: Sequence[str] = ()) -> dict[str, object]:
 # ── games ────────────────────────────────────────────────────────────────────
 
 
+def _game_token() -> str:
+    return "dbg_" + secrets.token_urlsafe(32)
+
+
 def create_game(
     session: Session,
     access: Access,
@@ -436,7 +522,7 @@ def create_game(
         ladder_in_force(ruleset, layers)
     except UsageError as exc:
         raise _invalid(str(exc)) from exc
-    token = "dbg_" + secrets.token_urlsafe(32)
+    token = _game_token()
     game = GameRow(
         id=secrets.token_hex(8),
         name=name.strip(),
@@ -458,6 +544,8 @@ def create_game(
 
 # The statements every request runs, as Core built once: the ORM's unit of work and a
 # statement built per call cost more than the query itself (SQLAlchemy caches the SQL).
+_META = cast(Table, MetaRow.__table__)
+_RULESETS = cast(Table, RulesetRow.__table__)
 _GAMES = cast(Table, GameRow.__table__)
 _CHARACTERS = cast(Table, CharacterRow.__table__)
 _RECORDS = cast(Table, RecordRow.__table__)
@@ -483,13 +571,38 @@ _PAY = (
     .values(live=bindparam("live"), revision=bindparam("revision"), updated=bindparam("now"))
 )
 _NEW_RECORD = insert(_RECORDS)
-_SEEN_KEY = select(_IDEMPOTENCY.c.digest, _IDEMPOTENCY.c.answer).where(
-    _IDEMPOTENCY.c.game_id == bindparam("game"), _IDEMPOTENCY.c.key == bindparam("key")
+_THIS_KEY = (_IDEMPOTENCY.c.game_id == bindparam("game"), _IDEMPOTENCY.c.key == bindparam("key"))
+_SEEN_KEY = select(_IDEMPOTENCY.c.digest, _IDEMPOTENCY.c.answer, _IDEMPOTENCY.c.created).where(
+    *_THIS_KEY
 )
+_FORGET_KEY = delete(_IDEMPOTENCY).where(*_THIS_KEY)
 _NEW_KEY = insert(_IDEMPOTENCY)
+# The oldest expired keys, at most a bound per write, that no other transaction is
+# deleting right now (PostgreSQL skips rows locked by another sweep, so two never wait
+# on each other; SQLite writes one transaction at a time and ignores the clause).
+_EXPIRED_KEYS = (
+    select(_IDEMPOTENCY.c.game_id, _IDEMPOTENCY.c.key)
+    .where(_IDEMPOTENCY.c.created < bindparam("cutoff"))
+    .order_by(_IDEMPOTENCY.c.created)
+    .limit(LIMITS.expired_keys_per_write)
+    .with_for_update(skip_locked=True)
+)
+_SWEEP_KEYS = delete(_IDEMPOTENCY).where(
+    tuple_(_IDEMPOTENCY.c.game_id, _IDEMPOTENCY.c.key).in_(_EXPIRED_KEYS)
+)
+_NEW_TOKEN = (
+    update(_GAMES).where(_GAMES.c.id == bindparam("game")).values(token_hash=bindparam("hash"))
+)
+_DELETE_GAME = delete(_GAMES).where(_GAMES.c.id == bindparam("game"))
+_ADMIN_HASH = select(_META.c.value).where(_META.c.key == _ADMIN_KEY)
+_RULESET_DIGEST = select(_RULESETS.c.digest).where(
+    _RULESETS.c.id == bindparam("id"), _RULESETS.c.version == bindparam("version")
+)
 
 
-def _run(session: Session, statement: Executable, params: dict[str, Any]) -> CursorResult[Any]:
+def _run(
+    session: Session, statement: Executable, params: dict[str, Any] | list[dict[str, Any]]
+) -> CursorResult[Any]:
     """A Core statement in the session's transaction, after the rows the session still
     holds unwritten (a Core statement does not flush them, as an ORM query would)."""
     session.flush()
@@ -545,13 +658,14 @@ def _characters(session: Session, game: Game, *, lock: bool = False) -> list[Mem
 
 
 def list_games(session: Session, access: Access) -> list[dict[str, object]]:
-    """The games a caller may see: every game for the admin, its own for a game token."""
+    """The games a caller may see: every game for the admin, its own for a game token.
+    A token that is neither is refused, so a mistyped token never reads as "no games"."""
     if access.token is None:
         raise ServiceError(401, "Unauthorized", "this needs the game's token or the admin token.")
     query = select(GameRow).order_by(GameRow.created, GameRow.id)
     if not access.admin:
         query = query.where(GameRow.token_hash == token_hash(access.token))
-    return [
+    games = [
         {
             "id": g.id,
             "name": g.name,
@@ -561,6 +675,29 @@ def list_games(session: Session, access: Access) -> list[dict[str, object]]:
         }
         for g in session.scalars(query)
     ]
+    if not games and not access.admin:
+        raise ServiceError(
+            401, "Unauthorized", "the token sent is neither the admin token nor a game's token."
+        )
+    return games
+
+
+def new_game_token(session: Session, access: Access, game_id: str) -> dict[str, object]:
+    """A new token for a game (asked with its own token or the admin's), shown once;
+    the old one stops working as this commits, on every process, as each request
+    reads the game's token hash from the store."""
+    game = _game(session, access, game_id, lock=True)
+    token = _game_token()
+    _run(session, _NEW_TOKEN, {"game": game.id, "hash": token_hash(token)})
+    return {"token": token}
+
+
+def delete_game(session: Session, access: Access, game_id: str) -> None:
+    """Delete a game (admin) with everything it holds: its characters, records and
+    idempotency keys go with it (their foreign keys say ON DELETE CASCADE)."""
+    access.require_admin("delete a game")
+    game = _game(session, access, game_id, lock=True)  # waits for a check in progress
+    _run(session, _DELETE_GAME, {"game": game.id})
 
 
 def party_of_game(session: Session, access: Access, game_id: str) -> dict[str, object]:
@@ -962,12 +1099,18 @@ def run_checks(
     idempotency_key: str | None,
 ) -> dict[str, object]:
     """Resolve a text's tags against the game's characters, pay, and write every record,
-    all in the caller's transaction. A retry with the same key answers the same."""
+    all in the caller's transaction. A retry with the same key answers the same, for
+    ``LIMITS.idempotency_hours``; after that the key is forgotten and the request is new."""
     game = _game(session, access, game_id, lock=True)  # one check of a game at a time
     digest = None
+    cutoff = _now(before=timedelta(hours=LIMITS.idempotency_hours))
     if idempotency_key is not None:
         digest = _digest({"text": text, "seed": seed, "faces": faces, "choose": choose})
-        seen = _run(session, _SEEN_KEY, {"game": game.id, "key": idempotency_key}).first()
+        this_key = {"game": game.id, "key": idempotency_key}
+        seen = _run(session, _SEEN_KEY, this_key).first()
+        if seen is not None and seen.created < cutoff:
+            _run(session, _FORGET_KEY, this_key)
+            seen = None
         if seen is not None:
             if seen.digest != digest:
                 raise _invalid(
@@ -1028,6 +1171,7 @@ def run_checks(
     if idempotency_key is not None:
         key = {"game_id": game.id, "key": idempotency_key, "digest": digest, "created": now}
         connection.execute(_NEW_KEY, {**key, "answer": _dumps(answer)})
+        connection.execute(_SWEEP_KEYS, {"cutoff": cutoff})  # so the table stays bounded
     return answer
 
 

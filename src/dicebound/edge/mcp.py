@@ -79,8 +79,10 @@ SeatOf = Callable[[Context], Seat]
 
 def seat_of_http_request(state: Any) -> SeatOf:
     """How ``/mcp`` finds a call's seat: the service's store and admin hash (``state``,
-    the app's state, read at call time), the bearer token of the HTTP request that
-    carried the call, and its ``?game=`` when the admin token names a game."""
+    the app's state, read at call time: ``state.admin_hash()`` is the hash the store
+    keeps now, within a few seconds), the bearer token of the HTTP request that carried
+    the call, and its ``?game=`` when the admin token names a game. Tools run in worker
+    threads, so reading the store here does not block the event loop."""
 
     def seat(ctx: Context) -> Seat:
         request = ctx.request_context.request
@@ -89,7 +91,8 @@ def seat_of_http_request(state: Any) -> SeatOf:
         scheme, _, token = str(headers.get("authorization", "")).partition(" ")
         bearer = token.strip() if scheme.lower() == "bearer" and token.strip() else None
         game = query.get("game") or None
-        return Seat(state.store, Access.of(bearer, state.admin_hash), game)
+        admin_hash = state.admin_hash() if bearer is not None else None
+        return Seat(state.store, Access.of(bearer, admin_hash), game)
 
     return seat
 

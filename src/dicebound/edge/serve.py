@@ -42,10 +42,13 @@ def serve(db: str | None, host: str, port: int, limits: Mapping[str, str | None]
         from dicebound.edge.http import create_app
         from dicebound.edge.http.guards import Guards
         from dicebound.edge.http.protocol import guarded_protocol
+        from dicebound.service import check_admin_token
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover - the extra is installed in tests
         raise _need_extra(exc) from exc
     guards = Guards.resolve(limits, os.environ)  # refused before the store is touched
+    # a sentence here, not uvicorn's traceback from the app's start-up
+    check_admin_token(os.environ.get("DICEBOUND_ADMIN_TOKEN"))
     store = open_store(db)  # migrate and fail fast, before binding the port
     sys.stderr.write(f"dicebound: store {store.dialect} at {store.engine.url!r}\n")
     app = create_app(store=store, guards=guards)

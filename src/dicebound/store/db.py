@@ -21,6 +21,9 @@ SQLite (the default, a file beside the service) and PostgreSQL run the same code
 Alembic migrates the schema on open, under a lock (PostgreSQL: an advisory lock;
 SQLite: the immediate transaction), so processes starting together migrate once. A
 store stamped by a newer dicebound is refused with a sentence, never touched.
+
+Errors never carry a statement's parameters (``hide_parameters``): they hold what
+clients sent and whole ruleset files, which have no place in a log.
 """
 
 from __future__ import annotations
@@ -322,7 +325,9 @@ def open_store(url: str | None = None, *, migrate: bool = True, pool_size: int =
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         engine = create_engine(
-            parsed, connect_args={"timeout": _BUSY_MS / 1000, "check_same_thread": False}
+            parsed,
+            connect_args={"timeout": _BUSY_MS / 1000, "check_same_thread": False},
+            hide_parameters=True,
         )
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
@@ -333,7 +338,11 @@ def open_store(url: str | None = None, *, migrate: bool = True, pool_size: int =
                 f"postgresql+psycopg://..., not {parsed.drivername}://..."
             )
         engine = create_engine(
-            parsed, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True
+            parsed,
+            pool_size=pool_size,
+            max_overflow=pool_size,
+            pool_pre_ping=True,
+            hide_parameters=True,
         )
     else:
         raise StoreError(

@@ -99,7 +99,8 @@ class RecordRow(Base):
 
 
 class IdempotencyRow(Base):
-    """What a check with an ``Idempotency-Key`` answered, to answer a retry the same."""
+    """What a check with an ``Idempotency-Key`` answered, to answer a retry the same
+    for 24 hours; older rows are deleted a few at a time as new keys are written."""
 
     __tablename__ = "idempotency"
     game_id: Mapped[str] = mapped_column(
@@ -113,3 +114,4 @@ class IdempotencyRow(Base):
 
 Index("records_by_game", RecordRow.game_id, RecordRow.id)
 Index("games_by_token", GameRow.token_hash)
+Index("idempotency_by_created", IdempotencyRow.created)

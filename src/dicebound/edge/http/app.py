@@ -1,9 +1,12 @@
 """The service's application: ``create_app(store_url)`` for uvicorn and the tests.
 
-Opening the app opens the store (migrating it), stores the packaged rulesets' versions
-it lacks, and settles the admin token: ``DICEBOUND_ADMIN_TOKEN`` when set, else the
-stored one, else a new one printed once on standard error. Its limits (the body
-timeout, the request rate) are ``guards``, else read from the environment.
+Opening the app refuses a weak ``DICEBOUND_ADMIN_TOKEN`` before touching anything,
+opens the store (migrating it), stores the packaged rulesets' versions it lacks, and
+settles the admin token: ``DICEBOUND_ADMIN_TOKEN`` when set, else the stored one, else
+a new one printed once on standard error. The admin token's hash is then read from the
+store every few seconds (``AdminHash``), so a new one reaches every running process.
+Its limits (the body timeout, the request rate) are ``guards``, else read from the
+environment.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
 from dicebound import service
-from dicebound.edge.http.deps import StoreDep
+from dicebound.edge.http.deps import AdminHash, StoreDep
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
 from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
 from dicebound.edge.http.problems import AsciiJSONResponse, ASGIApp, BodyLimit, install_handlers
@@ -33,7 +36,9 @@ __all__ = ["create_app", "prepare_store"]
 
 
 def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:
-    """Packaged rulesets in, the admin token settled; gives the admin token's hash."""
+    """Packaged rulesets in, the admin token settled; gives the admin token's hash.
+    Safe when several processes start on one store at once: every write says ON
+    CONFLICT (see ``service.sync_packaged_rulesets`` and ``ensure_admin_token``)."""
     with store.write() as session:
         service.sync_packaged_rulesets(session)
         admin_hash, made = service.ensure_admin_token(session, admin_token)
@@ -67,12 +72,13 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        admin_token = os.environ.get("DICEBOUND_ADMIN_TOKEN")
+        service.check_admin_token(admin_token)  # before any store is opened or migrated
         opened = store if store is not None else open_store(store_url)
-        app.state.store = opened
-        app.state.admin_hash = prepare_store(
-            opened, admin_token=os.environ.get("DICEBOUND_ADMIN_TOKEN"), say=say or sys.stderr
-        )
         try:
+            known = prepare_store(opened, admin_token=admin_token, say=say or sys.stderr)
+            app.state.store = opened
+            app.state.admin_hash = AdminHash(opened, known)
             async with tools.session_manager.run():
                 yield
         finally:

@@ -7,22 +7,68 @@ is an error answer, never a success.
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from dicebound import service
 from dicebound.service import Access
 from dicebound.store import Store
 
-__all__ = ["Caller", "StoreDep", "bearer_token"]
+__all__ = ["ADMIN_HASH_SECONDS", "AdminHash", "Caller", "StoreDep", "bearer_token"]
+
+ADMIN_HASH_SECONDS = 2.0
 
 _bearer = HTTPBearer(auto_error=False, description="The admin token or a game's token.")
 
 
+class AdminHash:
+    """The admin token's hash as the store keeps it, held for ``seconds`` and then read
+    again: a new admin token (a process started with another ``DICEBOUND_ADMIN_TOKEN``)
+    reaches every running process within that time, and the old one stops working.
+
+    ``app.state.admin_hash`` is one of these: call it (``admin_hash()``, which may read
+    the store) from a thread, or ``await admin_hash.current()`` from the event loop.
+    """
+
+    def __init__(
+        self, store: Store, known: str | None, seconds: float = ADMIN_HASH_SECONDS
+    ) -> None:
+        self._store = store
+        self._seconds = seconds
+        self._hash = known
+        self._read_at = time.monotonic()
+        self._reading = threading.Lock()
+
+    def _fresh(self) -> bool:
+        return time.monotonic() - self._read_at < self._seconds
+
+    def __call__(self) -> str | None:
+        """The hash: the one held while it is fresh, else read from the store (one
+        thread reads; the others wait for it)."""
+        if self._fresh():
+            return self._hash
+        with self._reading:
+            if not self._fresh():
+                with self._store.read() as session:
+                    self._hash = service.admin_token_hash(session)
+                self._read_at = time.monotonic()
+            return self._hash
+
+    async def current(self) -> str | None:
+        """The hash, without blocking the event loop when it must be read again."""
+        if self._fresh():
+            return self._hash
+        return await run_in_threadpool(self)
+
+
 # Both are async: they never block, and a plain def would cost each request a trip
-# through the thread pool.
+# through the thread pool (the admin hash is read in one only every few seconds).
 
 
 async def _store(request: Request) -> Store:
@@ -35,7 +81,10 @@ async def _caller(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Access:
     token = credentials.credentials if credentials is not None else None
-    return Access.of(token, request.app.state.admin_hash)
+    if token is None:
+        return Access(None, False)
+    admin_hash: AdminHash = request.app.state.admin_hash
+    return Access.of(token, await admin_hash.current())
 
 
 Caller = Annotated[Access, Depends(_caller)]

@@ -199,7 +199,7 @@ class RateLimit:
 async def admin_hash_of(app: Any) -> str | None:
     """The admin token's hash, as the routes compare tokens with it. The one place this
     module reads it, to follow wherever the service keeps it."""
-    hashed: str | None = app.state.admin_hash
+    hashed: str | None = await app.state.admin_hash.current()
     return hashed
 
 

@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError, OperationalError, StatementError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from dicebound.edge.http.schemas import ProblemOut
 from dicebound.service import LIMITS, ServiceError
@@ -113,6 +114,27 @@ def _loc(loc: Sequence[Any]) -> str:
     return out
 
 
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _allowed(request: Request) -> str:
+    """Every method the request's path takes, over all its routes (Starlette names only
+    the first route's, and ``/games/{game}`` has one for GET and one for DELETE)."""
+    routes = request.app.router.routes
+    return ", ".join(
+        method
+        for method in _METHODS
+        if any(r.matches({**request.scope, "method": method})[0] is Match.FULL for r in routes)
+    )
+
+
+def _said(exc: StatementError) -> str:
+    """The database's own message, its first line only: PostgreSQL's DETAIL line repeats
+    the values sent, and the statement and its parameters are never logged."""
+    lines = str(exc.orig if exc.orig is not None else type(exc).__name__).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 def install_handlers(app: FastAPI) -> None:
     """Map every error to a problem document."""
 
@@ -138,13 +160,16 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else _TITLES.get(exc.status_code, "")
+        headers = dict(exc.headers or {})
         if exc.status_code == 404 and detail == "Not Found":
             detail = "there is nothing at this path."
         elif exc.status_code == 405 and detail == "Method Not Allowed":
-            allowed = (exc.headers or {}).get("Allow")
+            allowed = _allowed(request) or headers.get("Allow")
+            if allowed:
+                headers["Allow"] = allowed
             takes = f"; it takes {allowed}" if allowed else ""
             detail = f"this path does not take {request.method}{takes}."
-        return problem(exc.status_code, detail, headers=dict(exc.headers or {}))
+        return problem(exc.status_code, detail, headers=headers)
 
     @app.exception_handler(UnicodeError)
     async def _unicode(_: Request, exc: UnicodeError) -> JSONResponse:
@@ -156,14 +181,14 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(StatementError)
     async def _statement(_: Request, exc: StatementError) -> JSONResponse:
         if isinstance(exc, DBAPIError) and exc.connection_invalidated:
-            log.error("store connection lost: %s", exc.orig)
+            log.error("store connection lost: %s", _said(exc))
             return problem(503, "the store is not answering; retry shortly.", title="Unavailable")
         if isinstance(exc, OperationalError):  # SQLite busy past its timeout, a server gone
-            log.error("store busy or unreachable: %s", exc.orig)
+            log.error("store busy or unreachable: %s", _said(exc))
             return problem(
                 503, "the store is busy or unreachable; retry shortly.", title="Unavailable"
             )
-        log.warning("store refused a value: %s", exc.orig)
+        log.warning("store refused a value: %s", _said(exc))
         return problem(
             422, "the request holds a value the store cannot keep (such as a NUL character)."
         )

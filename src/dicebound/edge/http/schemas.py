@@ -26,6 +26,7 @@ __all__ = [
     "GameIn",
     "GameMade",
     "GameOut",
+    "GameToken",
     "GmOut",
     "HealthOut",
     "LiveOut",
@@ -103,6 +104,13 @@ class GameMade(BaseModel):
     ruleset: str
     version: int
     layers: list[str]
+
+
+class GameToken(BaseModel):
+    token: str = Field(
+        description="The game's new token: shown once, stored only as a hash; the old one "
+        "no longer works."
+    )
 
 
 class GameOut(BaseModel):

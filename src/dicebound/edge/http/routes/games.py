@@ -17,6 +17,7 @@ from dicebound.edge.http.schemas import (
     GameIn,
     GameMade,
     GameOut,
+    GameToken,
     GmOut,
     LiveOut,
     LivePatch,
@@ -56,6 +57,22 @@ def list_games(caller: Caller, store: StoreDep) -> list[dict[str, object]]:
 def get_game(game: str, caller: Caller, store: StoreDep) -> dict[str, object]:
     with store.read() as session:
         return service.get_game(session, caller, game)
+
+
+@router.delete("/games/{game}", status_code=204, response_class=Response)
+def delete_game(game: str, caller: Caller, store: StoreDep) -> Response:
+    """Delete a game (admin) and everything it holds: characters, records, keys."""
+    with store.write() as session:
+        service.delete_game(session, caller, game)
+    return Response(status_code=204)
+
+
+@router.post("/games/{game}/token", response_model=GameToken)
+def new_token(game: str, caller: Caller, store: StoreDep) -> dict[str, object]:
+    """A new token for the game (its own token or the admin's), shown once: the old
+    one stops working at once, on every process."""
+    with store.write() as session:
+        return service.new_game_token(session, caller, game)
 
 
 @router.put(

@@ -105,7 +105,21 @@ function setUpTabs() {
 async function loadGames(pick) {
   const select = $("game");
   if (!state.token) return;
-  const games = await api("GET", "/games");
+  let games;
+  try {
+    games = await api("GET", "/games");
+  } catch (error) {
+    // a token the service does not know (401): no game of another token stays listed
+    if (error instanceof Refused && error.status === 401) {
+      select.replaceChildren(el("option", { value: "", text: "(no game: the token was refused)" }));
+      select._games = [];
+      state.party = [];
+      $("party").replaceChildren();
+      $("history").replaceChildren();
+      await chooseGame("");
+    }
+    throw error;
+  }
   select.replaceChildren(
     el("option", { value: "", text: games.length ? "(pick a game)" : "(no game yet: make one)" }),
     ...games.map((g) => el("option", { value: g.id, text: `${g.name} (${g.ruleset} v${g.version})` })),
