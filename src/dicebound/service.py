@@ -957,6 +957,11 @@ def run_checks(
     """Resolve a text's tags against the game's characters, pay, and write every record,
     all in the caller's transaction. A retry with the same key answers the same."""
     game = _game(session, access, game_id, lock=True)  # one check of a game at a time
+    if idempotency_key is not None and not _storable(idempotency_key, 200):
+        raise _invalid(
+            "an idempotency key is 1 to 200 printable characters (no NUL or other control "
+            "character); nothing was thrown or paid."
+        )
     digest = None
     if idempotency_key is not None:
         digest = _digest({"text": text, "seed": seed, "faces": faces, "choose": choose})
