@@ -28,7 +28,7 @@ from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
-from sqlalchemy.exc import DBAPIError, OperationalError, StatementError
+from sqlalchemy.exc import StatementError
 from sqlalchemy.orm import Session
 from starlette.routing import BaseRoute
 
@@ -53,6 +53,7 @@ from dicebound.errors import DiceboundError
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.service import Access
 from dicebound.store import Store
+from dicebound.store.db import fault_of, reason_of
 from dicebound.values import frozen
 
 __all__ = ["Seat", "build_server", "http_routes", "run_stdio", "seat_of_http_request"]
@@ -151,30 +152,37 @@ class _Refused(ToolError):
         self.status = status
 
 
-def _first_line(exc: StatementError) -> str:
-    lines = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
+_STORE_CANNOT = {  # the store cannot do the call now: the log's words, the sentence
+    "lost": (
+        "connection lost",
+        "the store stopped answering during this call; try again (resolve_checks with "
+        "the same idempotency_key never throws or pays twice).",
+    ),
+    "busy": (
+        "busy or unreachable",
+        "the store is busy or unreachable; nothing was changed. Try again.",
+    ),
+    "full": (
+        "disk full",
+        "the store's disk is full, so nothing was written; try again once space is freed.",
+    ),
+}
 
 
 def _store_refusal(exc: StatementError) -> _Refused:
     """What the store's own refusal means to the caller, logged in one line (never the
     statement, its parameters or a traceback), as the HTTP API maps it."""
-    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
-        log.error("store connection lost: %s", _first_line(exc))
+    fault, reason = fault_of(exc), reason_of(exc)
+    if fault == "refused":
+        log.warning("store refused a value: %s", reason)
         return _Refused(
-            "the store stopped answering during this call; try again (resolve_checks with "
-            "the same idempotency_key never throws or pays twice).",
-            503,
+            "the call holds a value the store cannot keep (such as a NUL character); "
+            "nothing was changed.",
+            422,
         )
-    if isinstance(exc, OperationalError):  # SQLite busy past its timeout, a server gone
-        log.error("store busy or unreachable: %s", _first_line(exc))
-        return _Refused("the store is busy or unreachable; nothing was changed. Try again.", 503)
-    log.warning("store refused a value: %s", _first_line(exc))
-    return _Refused(
-        "the call holds a value the store cannot keep (such as a NUL character); "
-        "nothing was changed.",
-        422,
-    )
+    logged, sentence = _STORE_CANNOT[fault]
+    log.error("store %s: %s", logged, reason)
+    return _Refused(sentence, 503)
 
 
 def _act(seat: Seat, *, write: bool, act: Callable[[Session, str], _T]) -> _T:

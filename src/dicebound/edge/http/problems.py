@@ -17,11 +17,12 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError, OperationalError, StatementError
+from sqlalchemy.exc import StatementError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dicebound.edge.http.schemas import ProblemOut
 from dicebound.service import LIMITS, ServiceError
+from dicebound.store.db import fault_of, reason_of
 
 __all__ = [
     "PROBLEMS",
@@ -60,6 +61,18 @@ _TITLES = {
     415: "Unsupported media type",
     422: "Unprocessable request",
     500: "Internal error",
+}
+
+# a store that cannot do the request now (503): the log's words, the client's sentence
+_FAULT_LOGGED = {
+    "lost": "connection lost",
+    "busy": "busy or unreachable",
+    "full": "disk full",
+}
+_FAULT_DETAIL = {
+    "lost": "the store is not answering; retry shortly.",
+    "busy": "the store is busy or unreachable; retry shortly.",
+    "full": "the store's disk is full, so nothing was written; retry once space is freed.",
 }
 
 
@@ -150,18 +163,14 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StatementError)
     async def _statement(_: Request, exc: StatementError) -> JSONResponse:
-        if isinstance(exc, DBAPIError) and exc.connection_invalidated:
-            log.error("store connection lost: %s", exc.orig)
-            return problem(503, "the store is not answering; retry shortly.", title="Unavailable")
-        if isinstance(exc, OperationalError):  # SQLite busy past its timeout, a server gone
-            log.error("store busy or unreachable: %s", exc.orig)
+        fault, reason = fault_of(exc), reason_of(exc)
+        if fault == "refused":
+            log.warning("store refused a value: %s", reason)
             return problem(
-                503, "the store is busy or unreachable; retry shortly.", title="Unavailable"
+                422, "the request holds a value the store cannot keep (such as a NUL character)."
             )
-        log.warning("store refused a value: %s", exc.orig)
-        return problem(
-            422, "the request holds a value the store cannot keep (such as a NUL character)."
-        )
+        log.error("store %s: %s", _FAULT_LOGGED[fault], reason)
+        return problem(503, _FAULT_DETAIL[fault], title="Unavailable")
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
