@@ -56,7 +56,7 @@ def serve(db: str | None, host: str, port: int) -> int:
     store = open_store(db)  # migrate and fail fast, before binding the port
     sys.stderr.write(f"dicebound: store {store.dialect} at {store.engine.url!r}\n")
     app = create_app(store=store)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=8)
     return 0
 
 

@@ -20,7 +20,12 @@ from sqlalchemy import text
 
 from dicebound import service
 from dicebound.edge.http.deps import StoreDep
-from dicebound.edge.http.problems import AsciiJSONResponse, BodyLimit, install_handlers
+from dicebound.edge.http.problems import (
+    AsciiJSONResponse,
+    BodyLimit,
+    CutShort,
+    install_handlers,
+)
 from dicebound.edge.http.routes import checks, games, rulesets
 from dicebound.edge.http.schemas import HealthOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
@@ -93,4 +98,5 @@ def create_app(
     app.include_router(games.router)
     app.include_router(checks.router)
     app.add_middleware(BodyLimit)
+    app.add_middleware(CutShort)  # outermost: it sees every cancelled request
     return app

@@ -8,6 +8,7 @@ still being read, before any JSON is parsed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
@@ -28,6 +29,7 @@ __all__ = [
     "PROBLEMS",
     "AsciiJSONResponse",
     "BodyLimit",
+    "CutShort",
     "decode_body",
     "install_handlers",
     "problem",
@@ -234,3 +236,40 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+class CutShort:
+    """A request cut short before it answered (uvicorn cancels what is still running
+    when the graceful shutdown's time is up) answers 503 with a sentence, logged in one
+    line, instead of uvicorn's plain-text 500 and a traceback. Its transaction never
+    committed unless its thread finished first, and then a retry with the same
+    Idempotency-Key answers what it did, paying nothing twice."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:
+            if started:
+                raise
+            log.error("request cut short: %s %s", scope["method"], scope["path"])
+            response = problem(
+                503,
+                "the service stopped before this request was done; retry it (a check "
+                "retried with the same Idempotency-Key is never paid twice).",
+                title="Unavailable",
+                headers={"Connection": "close"},
+            )
+            await response(scope, receive, send)
