@@ -13,8 +13,11 @@ table in docs/service.md is made of them.
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
 import sqlite3
+import subprocess
 import threading
 import time
 from collections import Counter
@@ -81,6 +84,17 @@ def seat_a_table(base: str) -> Table:
     return Table(game["id"], game["token"])
 
 
+@dataclass(frozen=True)
+class Seen:
+    """One answer (or none): when it came, its status, the key, which server, how long."""
+
+    at: float
+    status: int | str
+    key: str
+    base: str
+    took: float
+
+
 @dataclass
 class Ledger:
     """What a burst sent and what came back: the answer of each key answered 200, the
@@ -88,13 +102,13 @@ class Ledger:
 
     answers: dict[str, dict[str, Any]] = field(default_factory=dict)
     unanswered: set[str] = field(default_factory=set)
-    seen: list[tuple[float, str | int, str]] = field(default_factory=list)  # (t, status, key)
+    seen: list[Seen] = field(default_factory=list)
     refusals: list[dict[str, Any]] = field(default_factory=list)  # 503 problem documents
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def note(self, key: str, status: int | str, body: Any) -> None:
+    def note(self, key: str, status: int | str, body: Any, base: str = "", took: float = 0) -> None:
         with self.lock:
-            self.seen.append((time.monotonic(), status, key))
+            self.seen.append(Seen(time.monotonic(), status, key, base, took))
             if status == 200:
                 self.answers[key] = body
                 self.unanswered.discard(key)
@@ -105,17 +119,18 @@ class Ledger:
 
     def counts(self) -> Counter[str | int]:
         with self.lock:
-            return Counter(status for _, status, _ in self.seen)
+            return Counter(seen.status for seen in self.seen)
 
     def answered_after(self, moment: float) -> float | None:
         """Seconds from ``moment`` to the first 200 after it."""
         with self.lock:
-            times = [t for t, status, _ in self.seen if status == 200 and t > moment]
+            times = [seen.at for seen in self.seen if seen.status == 200 and seen.at > moment]
         return min(times) - moment if times else None
 
 
 def send(client: httpx.Client, base: str, table: Table, key: str, ledger: Ledger) -> int | str:
     """One keyed check; its answer goes in the ledger (a 500 fails the test later)."""
+    start = time.monotonic()
     try:
         answer = client.post(
             table.checks(base),
@@ -123,13 +138,13 @@ def send(client: httpx.Client, base: str, table: Table, key: str, ledger: Ledger
             headers={**bearer(table.token), "Idempotency-Key": key},
         )
     except httpx.TransportError:
-        ledger.note(key, NO_ANSWER, None)
+        ledger.note(key, NO_ANSWER, None, base, time.monotonic() - start)
         return NO_ANSWER
     try:
         body = answer.json()
     except ValueError:  # not JSON (uvicorn's own plain-text 500): kept to fail the test
         body = {"text": answer.text}
-    ledger.note(key, answer.status_code, body)
+    ledger.note(key, answer.status_code, body, base, time.monotonic() - start)
     return answer.status_code
 
 
@@ -474,4 +489,148 @@ def test_a_request_stuck_past_the_grace_period_is_cut_short(tmp_path: Path) -> N
     print(
         f"\n[faults] stuck past the grace period: {dict(counts)}, exit {exited:.2f} s "
         f"after SIGTERM, {figures}"
+    )
+
+
+# ── the SQLite file's disk full ──────────────────────────────────────────────
+
+
+@contextmanager
+def small_disk(where: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted at ``where``, unmounted afterwards. Mounting needs
+    root: elsewhere the test skips and says why, except in CI as root, where it fails."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs to fill needs root")
+    where.mkdir()
+    try:
+        made = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        failure = made.stderr.strip() if made.returncode != 0 else None
+    except OSError as exc:
+        failure = str(exc)
+    if failure is not None:
+        reason = f"cannot mount a tmpfs at {where}: {failure}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason + " (CI runs as root here: the disk-full test must run)")
+        pytest.skip(reason)
+    try:
+        yield where
+    finally:
+        if subprocess.run(["umount", str(where)], check=False).returncode != 0:
+            subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def fill(path: Path) -> int:
+    """Write zeros to ``path`` until its file system has no byte left; the bytes written."""
+    written = 0
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for chunk in (1 << 16, 4096, 512, 1):
+            try:
+                while True:
+                    written += os.write(fd, bytes(chunk))
+            except OSError as exc:
+                if exc.errno != errno.ENOSPC:
+                    raise
+    finally:
+        os.close(fd)
+    return written
+
+
+def test_sqlite_disk_full(tmp_path: Path) -> None:
+    """The SQLite file's disk fills up under a burst: every check answers 503 with a
+    sentence and writes nothing, reads are still answered, and once space returns the
+    same process answers 200 again; nothing acknowledged is lost or paid twice."""
+    with small_disk(tmp_path / "disk", "8m") as disk:
+        url = f"sqlite:///{disk / 'dicebound.db'}"
+        with ServerProcess(url, log=tmp_path / "server.log") as server:
+            table = seat_a_table(server.base)
+            ledger = Ledger()
+            join(burst(lambda _: server.base, table, ledger, workers=4, each=5, prefix="a"))
+            assert ledger.counts() == {200: 20}
+            filler = disk / "filler"
+            filled = fill(filler)
+            join(burst(lambda _: server.base, table, ledger, workers=4, each=10, prefix="b"))
+            full = ledger.counts()
+            assert full[503] >= 20, full  # a few may still fit in the write-ahead log
+            assert_refusals_are_sentences(ledger)
+            assert {body["detail"] for body in ledger.refusals} == {
+                "the store's disk is full, so nothing was written; retry once space is freed."
+            }
+            # reading needs no space
+            assert len(records(server.base, table)) == full[200]
+            assert httpx.get(server.base + "/health").status_code == 200
+            filler.unlink()
+            freed_at = time.monotonic()
+            join(burst(lambda _: server.base, table, ledger, workers=4, each=5, prefix="c"))
+            recovered = ledger.answered_after(freed_at)
+            assert ledger.counts()[200] == full[200] + 20, ledger.counts()
+            figures = settle_and_audit(server.base, table, ledger)
+            lines = assert_quiet_log(server, most=1 + full[503])
+        assert recovered is not None
+    print(
+        f"\n[faults] SQLite disk full (8 MB tmpfs, {filled:,} bytes of filler): while full "
+        f"{dict(full - Counter({200: 20}))}, first 200 {recovered:.3f} s after the filler "
+        f"went, {figures}, {len(lines)} log lines"
+    )
+
+
+# ── SIGKILL of one of two processes on one PostgreSQL database ───────────────
+
+
+@pytest.mark.postgres
+def test_sigkill_of_one_of_two_processes_mid_storm(tmp_path: Path) -> None:
+    """Two processes share one PostgreSQL database under a storm of checks on one pool,
+    sent to each in turn. The killed one holds the game's row in an open transaction
+    (its check waits on the character's row, held here), so every check of the storm
+    waits behind it; it is killed outright. The other answers every check sent to it,
+    none with a 5xx, and the keys the dead one never answered are answered by the
+    survivor once each: nothing lost, nothing paid twice."""
+    with (
+        postgres_database() as url,
+        ServerProcess(url, log=tmp_path / "one.log") as one,
+        ServerProcess(url, log=tmp_path / "two.log") as two,
+    ):
+        table = seat_a_table(one.base)
+        database = make_url(url).database
+        assert database is not None
+        ledger = Ledger()
+        with (
+            psycopg.connect(_libpq(url), autocommit=True) as admin,
+            psycopg.connect(_libpq(url)) as holder,
+        ):
+            holder.execute("SELECT name FROM characters WHERE game_id = %s FOR UPDATE", [table.id])
+            first = burst(lambda _: one.base, table, ledger, workers=1, each=1, prefix="held")
+            wait_in_flight(url, 1)  # one's check holds the game's row, waiting on Lucia's
+            threads = burst(
+                lambda n: (two.base, one.base)[n % 2], table, ledger, workers=6, each=24, prefix="k"
+            )
+            deadline = time.monotonic() + 10
+            while _backends(admin, database) < 7:
+                assert time.monotonic() < deadline, "the storm never reached the store"
+                time.sleep(0.05)
+            killed_at = time.monotonic()
+            one.kill()
+            holder.rollback()
+        threads += first
+        join(threads, 60)
+        after = [seen for seen in ledger.seen if seen.at > killed_at]
+        survivor = Counter(seen.status for seen in after if seen.base == two.base)
+        dead = Counter(seen.status for seen in after if seen.base == one.base)
+        slowest = max(seen.took for seen in after if seen.base == two.base)
+        counts = ledger.counts()
+        assert set(counts) <= {200, NO_ANSWER}, counts
+        assert set(survivor) == {200}, survivor  # the other keeps answering
+        assert set(dead) == {NO_ANSWER}, dead
+        assert slowest < 5, slowest
+        figures = settle_and_audit(two.base, table, ledger)
+        assert_quiet_log(two, most=1)
+    print(
+        f"\n[faults] SIGKILL of one of two (PostgreSQL): {dict(counts)}; after the kill the "
+        f"survivor answered {dict(survivor)} (slowest {slowest:.3f} s), the dead one "
+        f"{dict(dead)}; {figures}"
     )
