@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import os
+import sqlite3
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -67,7 +68,6 @@ class StoreError(DiceboundError):
 
 Fault = Literal["lost", "busy", "full", "refused"]
 
-_SQLITE_FULL = 13  # SQLITE_FULL: "database or disk is full"
 _PG_DISK_FULL = "53100"  # disk_full: "could not extend file ... No space left on device"
 
 
@@ -81,13 +81,13 @@ def reason_of(exc: BaseException) -> str:
 
 def fault_of(exc: StatementError) -> Fault:
     """What a failed statement means to the caller: the connection was ``lost`` (the
-    server dropped it: nothing of the transaction was kept), the store is ``busy`` or
-    unreachable, its disk is ``full``, or it ``refused`` a value it cannot hold (a NUL
-    in PostgreSQL text). Every edge words its refusal from this, in one place."""
+    server dropped it, and the transaction with it unless it was committing), the store
+    ``busy`` or unreachable, its disk ``full``, or it ``refused`` a value it cannot hold
+    (a NUL in PostgreSQL text). Every edge words its refusal from this, in one place."""
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
         return "lost"
     orig = exc.orig
-    if getattr(orig, "sqlite_errorcode", None) == _SQLITE_FULL:
+    if getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:  # database or disk
         return "full"
     if getattr(orig, "sqlstate", None) == _PG_DISK_FULL:
         return "full"
