@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -68,8 +69,15 @@ def seat_a_table(server: ServerProcess, ruleset: str, *characters: str) -> Table
 
 
 def stdio_params(db_url: str, game: str) -> StdioServerParameters:
+    """``dicebound mcp`` as the SDK's client starts it. The SDK passes the child only a
+    few safe variables, so the ones that say which dicebound runs (``PYTHONPATH``) and
+    where the tests cache compiled rulesets are handed on: the child runs the code
+    under test, not another checkout installed in the same environment."""
+    env = {k: os.environ[k] for k in ("PYTHONPATH", "DICEBOUND_CACHE_DIR") if k in os.environ}
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "dicebound", "mcp", "--db", db_url, "--game", game]
+        command=sys.executable,
+        args=["-m", "dicebound", "mcp", "--db", db_url, "--game", game],
+        env=env,
     )
 
 

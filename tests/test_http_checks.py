@@ -579,3 +579,23 @@ def test_a_key_belongs_to_its_game(service: TestClient) -> None:
     assert a.json()["results"][0]["id"] != b.json()["results"][0]["id"]
     assert without_ids(a.json()) == without_ids(b.json())
     assert len(records(service, one)) == len(records(service, two)) == 1
+
+
+def test_a_key_with_a_control_character_is_refused_and_writes_nothing(
+    service: TestClient, store_url: str
+) -> None:
+    """A key is kept as sent, so one the store cannot keep (the MCP tool's argument may
+    hold a NUL; a header, a tab) is refused in a sentence on both stores, before anything
+    is thrown."""
+    game = make_game(service, "wod-pool", "lucia")
+    before = store_rows(store_url)
+    refused = service.post(
+        game.path("checks"),
+        json={"text": LUCIA_SPENDS},
+        headers={**game.headers, "Idempotency-Key": "tab\tkey"},
+    )
+    assert problem_of(refused, 422)["detail"] == (
+        "an idempotency key is 1 to 200 printable characters (no NUL or other control "
+        "character); nothing was thrown or paid."
+    )
+    assert store_rows(store_url) == before

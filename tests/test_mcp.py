@@ -19,6 +19,8 @@ from urllib.parse import quote
 import httpx
 import pytest
 from mcp.server.mcpserver import Context
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS
 from pydantic import BaseModel
 
 from dicebound.edge.files import packaged_rulesets, ruleset_text
@@ -473,3 +475,65 @@ def test_db_new_game_makes_a_game_the_stdio_server_plays(
     # an unknown game is refused before the protocol starts, on standard error
     assert main(["mcp", "--db", url, "--game", "nope"]) == 2
     assert 'no game "nope" is here' in capsys.readouterr().err
+
+
+# ── store and service failures: dicebound's sentence, one log line at most ───
+
+
+def _log_since(server: ServerProcess, mark: int) -> str:
+    return server.log_path.read_bytes()[mark:].decode("utf-8", errors="replace")
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_the_prompt_for_a_game_the_token_cannot_see_is_refused_in_a_sentence(
+    server: ServerProcess, transport: str
+) -> None:
+    """Issue 23, defect 9: it answered a bare error code 0 (over HTTP, -32603 "Internal
+    server error") and logged a traceback. Over stdio every game of the store may be
+    seen, so only one that does not exist is refused there."""
+    table = seat_a_table(server, "advanced-resolution", "maud")
+    other = seat_a_table(server, "advanced-resolution", "peet")
+    games = (table.id, "no-such-game") if transport == "http" else ("no-such-game",)
+    mark = server.log_path.stat().st_size
+
+    async def scene() -> list[MCPError]:
+        refused = []
+        async with connect(transport, other) as client:
+            for game in games:
+                with pytest.raises(MCPError) as caught:
+                    await client.get_prompt("game_master", {"game": game})
+                refused.append(caught.value)
+        return refused
+
+    for error, game in zip(run(scene), games, strict=True):
+        assert error.code == INVALID_PARAMS
+        assert error.message == f'no game "{game}" is here.'
+    logged = _log_since(server, mark)
+    assert "Traceback" not in logged and len(logged.splitlines()) <= 2, logged
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_nul_in_an_idempotency_key_is_refused_in_a_sentence(
+    server: ServerProcess, transport: str
+) -> None:
+    """Issue 23, defect 9: on PostgreSQL the key reached the store, which refused it, and
+    the tool answered a generic error and logged a traceback."""
+    table = seat_a_table(server, "advanced-resolution", "maud")
+    before = store_rows(server.db_url)
+    mark = server.log_path.stat().st_size
+
+    async def scene() -> list[str | None]:
+        async with connect(transport, table) as client:
+            return [
+                (await call(client, "resolve_checks", {"text": _HEAVY, "idempotency_key": k})).error
+                for k in ("key\x00one", "tab\tkey")
+            ]
+
+    for error in run(scene):
+        assert error == (
+            "Error executing tool resolve_checks: an idempotency key is 1 to 200 printable "
+            "characters (no NUL or other control character); nothing was thrown or paid."
+        )
+    assert store_rows(server.db_url) == before
+    logged = _log_since(server, mark)
+    assert "Traceback" not in logged and len(logged.splitlines()) <= 2, logged

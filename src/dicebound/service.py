@@ -1102,6 +1102,11 @@ def run_checks(
     all in the caller's transaction. A retry with the same key answers the same, for
     ``LIMITS.idempotency_hours``; after that the key is forgotten and the request is new."""
     game = _game(session, access, game_id, lock=True)  # one check of a game at a time
+    if idempotency_key is not None and not _storable(idempotency_key, 200):
+        raise _invalid(
+            "an idempotency key is 1 to 200 printable characters (no NUL or other control "
+            "character); nothing was thrown or paid."
+        )
     digest = None
     cutoff = _now(before=timedelta(hours=LIMITS.idempotency_hours))
     if idempotency_key is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import logging
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -22,11 +23,12 @@ from mcp.server.mcpserver import Context, MCPServer, UserMessage
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resources import Resource, TextResource
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import StatementError
 from sqlalchemy.orm import Session
 from starlette.routing import BaseRoute
 
@@ -51,9 +53,12 @@ from dicebound.errors import DiceboundError
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.service import Access
 from dicebound.store import Store
+from dicebound.store.db import fault_of, reason_of
 from dicebound.values import frozen
 
 __all__ = ["Seat", "build_server", "http_routes", "run_stdio", "seat_of_http_request"]
+
+log = logging.getLogger("dicebound.mcp")
 
 _T = TypeVar("_T")
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -141,6 +146,48 @@ def _nothing_resolved(answer: dict[str, Any]) -> str:
     return f"no check could be resolved, so nothing was thrown or paid:\n{reasons}"
 
 
+class _Refused(ToolError):
+    """A call refused with dicebound's sentence; ``status`` is the HTTP status the same
+    refusal has in the HTTP API (a prompt answers it as a protocol error's code)."""
+
+    def __init__(self, sentence: str, status: int) -> None:
+        super().__init__(sentence)
+        self.status = status
+
+
+_STORE_CANNOT = {  # the store cannot do the call now: the log's words, the sentence
+    "lost": (
+        "connection lost",
+        "the store stopped answering during this call; try again (resolve_checks with "
+        "the same idempotency_key never throws or pays twice).",
+    ),
+    "busy": (
+        "busy or unreachable",
+        "the store is busy or unreachable; nothing was changed. Try again.",
+    ),
+    "full": (
+        "disk full",
+        "the store's disk is full, so nothing was written; try again once space is freed.",
+    ),
+}
+
+
+def _store_refusal(exc: StatementError) -> _Refused:
+    """What the store's own refusal means to the caller, logged in one line (never the
+    statement, its parameters or a traceback), as the HTTP API maps it."""
+    fault, reason = fault_of(exc), reason_of(exc)
+    if fault == "refused":
+        log.warning("store refused a value: %s", reason)
+        return _Refused(
+            "the call holds a value the store cannot keep (such as a NUL character); "
+            "nothing was changed.",
+            422,
+        )
+    logged, sentence = _STORE_CANNOT[fault]
+    log.error("store %s: %s", logged, reason)
+    return _Refused(sentence, 503)
+
+
 def _act(seat: Seat, *, write: bool, act: Callable[[Session, str], _T]) -> _T:
     """Run ``act(session, game)`` in one transaction of the seat's store: it commits
     whole or not at all, and any refusal is a tool error with dicebound's sentence."""
@@ -148,12 +195,12 @@ def _act(seat: Seat, *, write: bool, act: Callable[[Session, str], _T]) -> _T:
         with seat.store.write() if write else seat.store.read() as session:
             game = service.game_of_caller(session, seat.access, seat.game)
             return act(session, game)
+    except service.ServiceError as exc:
+        raise _Refused(_sentence(exc), exc.status) from exc
     except DiceboundError as exc:
-        raise ToolError(_sentence(exc)) from exc
-    except OperationalError as exc:
-        raise ToolError(
-            "the store is busy or unreachable; nothing was changed. Try again."
-        ) from exc
+        raise _Refused(_sentence(exc), 422) from exc
+    except StatementError as exc:
+        raise _store_refusal(exc) from exc
 
 
 def _ruleset_resources() -> list[Resource]:
@@ -447,11 +494,15 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         tag's rules and every party member's sheet summary."""
         seat = seat_of(ctx)
         chosen = Seat(seat.store, seat.access, game or seat.game)
-        brief = _act(
-            chosen,
-            write=False,
-            act=lambda s, g: service.game_master_brief(s, chosen.access, g),
-        )
+        try:
+            brief = _act(
+                chosen,
+                write=False,
+                act=lambda s, g: service.game_master_brief(s, chosen.access, g),
+            )
+        except _Refused as exc:  # a protocol error with the sentence, not a crash
+            code = INTERNAL_ERROR if exc.status >= 500 else INVALID_PARAMS
+            raise MCPError(code, str(exc)) from exc
         return [UserMessage(_brief_text(brief))]
 
     return server

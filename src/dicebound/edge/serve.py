@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from collections.abc import Mapping
@@ -33,6 +34,17 @@ def _need_extra(missing: ModuleNotFoundError) -> UsageError:
     )
 
 
+def _plain_logging() -> None:
+    """One line per log record on standard error. Set before the MCP SDK's server is
+    built, which otherwise installs a rich handler that wraps each message to the
+    terminal's width and prints every traceback over dozens of lines."""
+    logging.basicConfig(
+        level=logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
 def serve(db: str | None, host: str, port: int, limits: Mapping[str, str | None]) -> int:
     """Run the HTTP service until interrupted. ``limits`` are the flags of ``Guards``'
     fields (None where not given: the ``DICEBOUND_*`` variable, else the default)."""
@@ -49,6 +61,7 @@ def serve(db: str | None, host: str, port: int, limits: Mapping[str, str | None]
     guards = Guards.resolve(limits, os.environ)  # refused before the store is touched
     # a sentence here, not uvicorn's traceback from the app's start-up
     check_admin_token(os.environ.get("DICEBOUND_ADMIN_TOKEN"))
+    _plain_logging()
     store = open_store(db)  # migrate and fail fast, before binding the port
     sys.stderr.write(f"dicebound: store {store.dialect} at {store.engine.url!r}\n")
     app = create_app(store=store, guards=guards)
@@ -134,6 +147,7 @@ def mcp_stdio(db: str | None, game: str) -> int:
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover
         raise _need_extra(exc) from exc
+    _plain_logging()
     store = open_store(db)
     try:
         with store.write() as session:

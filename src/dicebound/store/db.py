@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import os
+import sqlite3
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -42,12 +43,21 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, NestedTransaction, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, StatementError
 from sqlalchemy.orm import Session, sessionmaker
 
 from dicebound.errors import DiceboundError
 
-__all__ = ["DEFAULT_URL", "Store", "StoreError", "open_store", "store_url"]
+__all__ = [
+    "DEFAULT_URL",
+    "Fault",
+    "Store",
+    "StoreError",
+    "fault_of",
+    "open_store",
+    "reason_of",
+    "store_url",
+]
 
 DEFAULT_URL = "sqlite:///dicebound.db"
 _MIGRATION_LOCK = 0x0D1CEB0D  # the PostgreSQL advisory lock held while migrating
@@ -57,6 +67,36 @@ _BATCH_MOST = 32  # writers one SQLite commit carries at most
 
 class StoreError(DiceboundError):
     """The store cannot be opened or used: a bad URL, no server, a newer schema."""
+
+
+Fault = Literal["lost", "busy", "full", "refused"]
+
+_PG_DISK_FULL = "53100"  # disk_full: "could not extend file ... No space left on device"
+
+
+def reason_of(exc: BaseException) -> str:
+    """The database's own words for a failure, on one line (its first): never the
+    statement or its parameters, and one log line, whatever the driver adds after."""
+    orig = exc.orig if isinstance(exc, StatementError) and exc.orig is not None else exc
+    lines = str(orig).strip().splitlines()
+    return lines[0].strip() if lines else type(orig).__name__
+
+
+def fault_of(exc: StatementError) -> Fault:
+    """What a failed statement means to the caller: the connection was ``lost`` (the
+    server dropped it, and the transaction with it unless it was committing), the store
+    ``busy`` or unreachable, its disk ``full``, or it ``refused`` a value it cannot hold
+    (a NUL in PostgreSQL text). Every edge words its refusal from this, in one place."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return "lost"
+    orig = exc.orig
+    if getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:  # database or disk
+        return "full"
+    if getattr(orig, "sqlstate", None) == _PG_DISK_FULL:
+        return "full"
+    if isinstance(exc, OperationalError):
+        return "busy"
+    return "refused"
 
 
 def store_url(url: str | None) -> str:
@@ -358,6 +398,5 @@ def open_store(url: str | None = None, *, migrate: bool = True, pool_size: int =
             raise
         except OperationalError as exc:
             engine.dispose()
-            reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-            raise StoreError(f"cannot open the store at {parsed!r}: {reason}") from exc
+            raise StoreError(f"cannot open the store at {parsed!r}: {reason_of(exc)}") from exc
     return store

@@ -26,7 +26,13 @@ from dicebound import service
 from dicebound.edge.http.deps import AdminHash, StoreDep
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
 from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
-from dicebound.edge.http.problems import AsciiJSONResponse, ASGIApp, BodyLimit, install_handlers
+from dicebound.edge.http.problems import (
+    AsciiJSONResponse,
+    ASGIApp,
+    BodyLimit,
+    CutShort,
+    install_handlers,
+)
 from dicebound.edge.http.routes import checks, games, rulesets
 from dicebound.edge.http.schemas import HealthOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
@@ -130,4 +136,5 @@ def create_app(
     app.add_middleware(BodyLimit, body_timeout=guards.body_timeout)
     app.add_middleware(TokenFirst)
     app.add_middleware(RateLimit, rate=guards.rate_limit)
+    app.add_middleware(CutShort)  # outermost: it sees every cancelled request
     return app

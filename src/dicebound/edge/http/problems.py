@@ -18,17 +18,19 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError, OperationalError, StatementError
+from sqlalchemy.exc import StatementError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from dicebound.edge.http.schemas import ProblemOut
 from dicebound.service import LIMITS, ServiceError
+from dicebound.store.db import fault_of, reason_of
 
 __all__ = [
     "PROBLEMS",
     "AsciiJSONResponse",
     "BodyLimit",
+    "CutShort",
     "decode_body",
     "install_handlers",
     "problem",
@@ -66,6 +68,18 @@ _TITLES = {
     429: "Too many requests",
     500: "Internal error",
     503: "Unavailable",
+}
+
+# a store that cannot do the request now (503): the log's words, the client's sentence
+_FAULT_LOGGED = {
+    "lost": "connection lost",
+    "busy": "busy or unreachable",
+    "full": "disk full",
+}
+_FAULT_DETAIL = {
+    "lost": "the store is not answering; retry shortly.",
+    "busy": "the store is busy or unreachable; retry shortly.",
+    "full": "the store's disk is full, so nothing was written; retry once space is freed.",
 }
 
 
@@ -128,13 +142,6 @@ def _allowed(request: Request) -> str:
     )
 
 
-def _said(exc: StatementError) -> str:
-    """The database's own message, its first line only: PostgreSQL's DETAIL line repeats
-    the values sent, and the statement and its parameters are never logged."""
-    lines = str(exc.orig if exc.orig is not None else type(exc).__name__).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
-
-
 def install_handlers(app: FastAPI) -> None:
     """Map every error to a problem document."""
 
@@ -180,18 +187,14 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StatementError)
     async def _statement(_: Request, exc: StatementError) -> JSONResponse:
-        if isinstance(exc, DBAPIError) and exc.connection_invalidated:
-            log.error("store connection lost: %s", _said(exc))
-            return problem(503, "the store is not answering; retry shortly.", title="Unavailable")
-        if isinstance(exc, OperationalError):  # SQLite busy past its timeout, a server gone
-            log.error("store busy or unreachable: %s", _said(exc))
+        fault, reason = fault_of(exc), reason_of(exc)
+        if fault == "refused":
+            log.warning("store refused a value: %s", reason)
             return problem(
-                503, "the store is busy or unreachable; retry shortly.", title="Unavailable"
+                422, "the request holds a value the store cannot keep (such as a NUL character)."
             )
-        log.warning("store refused a value: %s", _said(exc))
-        return problem(
-            422, "the request holds a value the store cannot keep (such as a NUL character)."
-        )
+        log.error("store %s: %s", _FAULT_LOGGED[fault], reason)
+        return problem(503, _FAULT_DETAIL[fault], title="Unavailable")
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
@@ -278,3 +281,40 @@ async def _read_body(receive: Receive, limit: int) -> bytes | int | None:
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
+
+
+class CutShort:
+    """A request cut short before it answered (uvicorn cancels what is still running
+    when the graceful shutdown's time is up) answers 503 with a sentence, logged in one
+    line, instead of uvicorn's plain-text 500 and a traceback. Its transaction never
+    committed unless its thread finished first, and then a retry with the same
+    Idempotency-Key answers what it did, paying nothing twice."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:
+            if started:
+                raise
+            log.error("request cut short: %s %s", scope["method"], scope["path"])
+            response = problem(
+                503,
+                "the service stopped before this request was done; retry it (a check "
+                "retried with the same Idempotency-Key is never paid twice).",
+                title="Unavailable",
+                headers={"Connection": "close"},
+            )
+            await response(scope, receive, send)
