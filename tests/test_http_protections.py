@@ -461,3 +461,28 @@ def test_docs_in_a_browser_fetch_only_from_the_service(tight: ServerProcess) -> 
         page.close()
     assert asked and all(url.startswith(tight.base + "/") for url in asked), asked
     assert errors == []
+
+
+def test_tokens_no_one_holds_are_limited_by_their_address(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new invented token for each request buys no new bucket: each refused token (401)
+    is charged to its address, and past its rate the address is refused (429) before
+    its next token is looked at."""
+    from dicebound.edge.http import create_app
+    from dicebound.edge.http.guards import Guards
+    from service_support import ADMIN_TOKEN
+
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
+    with TestClient(create_app(store_url, guards=Guards(rate_limit=2))) as client:
+        answers = [
+            client.get("/games", headers=bearer(f"invented-{n}")).status_code for n in range(4)
+        ]
+        assert answers == [401, 401, 429, 429]
+        refused = client.get("/games", headers=bearer("invented-5"))
+        assert problem_of(refused, 429)["detail"] == (
+            "this address, with tokens no one holds, has sent more than 2 requests a second; "
+            "wait as Retry-After says."
+        )
+        time.sleep(1.05)  # the address's bucket refills
+        assert client.get("/games", headers=admin_headers()).status_code == 200

@@ -157,33 +157,69 @@ class TokenBuckets:
         self.buckets[key] = (tokens, now)
         return (1.0 - tokens) / self.rate
 
+    def wait(self, key: str, now: float) -> float:
+        """The seconds until ``key``'s bucket holds a request (0.0: it holds one now),
+        taking nothing."""
+        tokens, when = self.buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - when) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
 
 _UNLIMITED = ("/health",)
 
 
 class RateLimit:
     """Past ``rate`` requests a second for one token (or one address, without a token),
-    429 with ``Retry-After`` in whole seconds; ``/health`` is never limited."""
+    429 with ``Retry-After`` in whole seconds; ``/health`` is never limited.
+
+    A token that is refused (401: no one's token) is charged to its address as well,
+    and an address past its rate of refused tokens is refused before its next token
+    is looked at: inventing a new token for each request buys no new bucket."""
 
     def __init__(self, app: ASGIApp, *, rate: float) -> None:
         self.app = app
         self.rate = rate
         self.buckets = TokenBuckets(rate) if rate > 0 else None
+        self.refused = TokenBuckets(rate) if rate > 0 else None  # 401s, by address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.buckets is None or scope["type"] != "http" or scope["path"] in _UNLIMITED:
+        if (
+            self.buckets is None
+            or self.refused is None
+            or scope["type"] != "http"
+            or scope["path"] in _UNLIMITED
+        ):
             await self.app(scope, receive, send)
             return
         token = await bearer_token(HTTPConnection(scope))
-        if token is not None:
-            key, who = "t:" + token_hash(token), "this token"
+        client = scope.get("client")
+        address = "a:" + (client[0] if client else "")
+        now = time.monotonic()
+        if token is None:
+            wait, who = self.buckets.take(address, now), "this address"
         else:
-            client = scope.get("client")
-            key, who = "a:" + (client[0] if client else ""), "this address"
-        wait = self.buckets.take(key, time.monotonic())
-        if wait == 0.0:
+            wait = self.refused.wait(address, now)
+            who = "this address, with tokens no one holds,"
+            if wait == 0.0:
+                wait, who = self.buckets.take("t:" + token_hash(token), now), "this token"
+        if wait > 0.0:
+            await self._refuse(scope, receive, send, who, wait)
+            return
+        if token is None:
             await self.app(scope, receive, send)
             return
+        refused = self.refused
+
+        async def watched(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 401:
+                refused.take(address, time.monotonic())
+            await send(message)
+
+        await self.app(scope, receive, watched)
+
+    async def _refuse(
+        self, scope: Scope, receive: Receive, send: Send, who: str, wait: float
+    ) -> None:
         rate = f"{self.rate:g} request{'' if self.rate == 1 else 's'}"
         response = problem(
             429,
