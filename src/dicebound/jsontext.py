@@ -8,12 +8,20 @@ remember such keys while parsing and name them afterwards, each at its path.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from dicebound.problems import Path, Problem
+from dicebound.problems import Path, PathPart, Problem
 
-__all__ = ["Unreadable", "keyed_twice", "keys_written_twice", "line_of", "read_json"]
+__all__ = [
+    "Unreadable",
+    "keyed_twice",
+    "keys_written_twice",
+    "line_of",
+    "places_of",
+    "read_json",
+]
 
 
 class _KeyedTwice(dict[str, Any]):
@@ -100,62 +108,74 @@ def read_json(text: str) -> tuple[Any, list[Problem]]:
 
 # ── where a path is written ──────────────────────────────────────────────────
 
-_WHITESPACE = " \t\r\n"
+_SPACE = re.compile(r"[ \t\r\n]*")
+_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"')
+_TOKEN = re.compile(r"[^ \t\r\n,\]}]+")
+_DEEPEST = 200
+
+
+class _Wanted(dict[PathPart, "_Wanted"]):
+    """The paths to place, as a tree of their parts: the scanner records a value's
+    offset only where the tree goes, so it builds no path for the rest of the text."""
+
+
+class _Every(_Wanted):
+    """Every path is wanted (``line_of``'s one path, found among all)."""
+
+    def get(self, key: PathPart, default: object = None) -> _Wanted:
+        return self
 
 
 class _Scanner:
-    """Walks JSON text and notes the offset where each path's value (or, in an object,
-    its key) is written. It never raises: where the text stops being JSON it stops, so
-    a broken file still gives the lines of everything before the break."""
+    """Walks JSON text once and notes the offset where each wanted path's value (or, in
+    an object, its key) is first written. It never raises: where the text stops being
+    JSON it stops, so a broken file still gives the places of everything before the
+    break."""
 
-    def __init__(self, text: str, limit: int) -> None:
+    def __init__(self, text: str, wanted: _Wanted, limit: int) -> None:
         self.text = text
         self.at = 0
         self.limit = limit
+        self.wanted = wanted
         self.found: dict[Path, int] = {}
 
     def _skip(self) -> None:
-        while self.at < len(self.text) and self.text[self.at] in _WHITESPACE:
-            self.at += 1
+        self.at = _SPACE.match(self.text, self.at).end()  # type: ignore[union-attr]
 
     def _string(self) -> str | None:
-        start = self.at + 1
-        end = start
-        while end < len(self.text):
-            ch = self.text[end]
-            if ch == "\\":
-                end += 2
-                continue
-            if ch == '"':
-                self.at = end + 1
-                try:
-                    decoded: str = json.loads(self.text[start - 1 : end + 1])
-                except ValueError:
-                    return None
-                return decoded
-            end += 1
-        self.at = len(self.text)
-        return None
+        """The string at ``at`` as JSON reads it (None where it is not one), moving past."""
+        match = _STRING.match(self.text, self.at)
+        if match is None:
+            return None
+        self.at = match.end()
+        raw = match.group()
+        if "\\" not in raw:
+            return raw[1:-1]
+        decoded: str = json.loads(raw)
+        return decoded
 
-    def value(self, path: Path, depth: int = 0) -> bool:
-        """Scan one value at ``path``; False where the text stops being JSON."""
+    def value(self, path: Path, wanted: _Wanted | None, depth: int = 0) -> bool:
+        """Scan one value at ``path``; False where the text stops being JSON. Offsets
+        are noted only while ``wanted`` (the tree below ``path``) is not None."""
         self._skip()
-        if self.at >= len(self.text) or len(self.found) >= self.limit or depth > 200:
+        if self.at >= len(self.text) or len(self.found) >= self.limit or depth > _DEEPEST:
             return False
-        self.found.setdefault(path, self.at)
+        if wanted is not None:
+            self.found.setdefault(path, self.at)
         ch = self.text[self.at]
         if ch == "{":
-            return self._object(path, depth)
+            return self._object(path, wanted, depth)
         if ch == "[":
-            return self._array(path, depth)
+            return self._array(path, wanted, depth)
         if ch == '"':
             return self._string() is not None
-        start = self.at
-        while self.at < len(self.text) and self.text[self.at] not in _WHITESPACE + ",]}":
-            self.at += 1
-        return self.at > start
+        token = _TOKEN.match(self.text, self.at)
+        if token is None:
+            return False
+        self.at = token.end()
+        return True
 
-    def _object(self, path: Path, depth: int) -> bool:
+    def _object(self, path: Path, wanted: _Wanted | None, depth: int) -> bool:
         self.at += 1
         self._skip()
         if self.text.startswith("}", self.at):
@@ -169,16 +189,16 @@ class _Scanner:
             key = self._string()
             if key is None:
                 return False
-            self.found.setdefault((*path, key), key_at)
+            below = None if wanted is None else wanted.get(key)
+            here = path if below is None else (*path, key)
+            if below is not None:
+                self.found.setdefault(here, key_at)
             self._skip()
             if not self.text.startswith(":", self.at):
                 return False
             self.at += 1
-            self._skip()
-            value_at = self.at
-            if not self.value((*path, key), depth + 1):
+            if not self.value(here, below, depth + 1):
                 return False
-            self.found[(*path, key)] = min(self.found[(*path, key)], value_at, key_at)
             self._skip()
             if self.text.startswith(",", self.at):
                 self.at += 1
@@ -188,7 +208,7 @@ class _Scanner:
                 return True
             return False
 
-    def _array(self, path: Path, depth: int) -> bool:
+    def _array(self, path: Path, wanted: _Wanted | None, depth: int) -> bool:
         self.at += 1
         self._skip()
         if self.text.startswith("]", self.at):
@@ -196,7 +216,9 @@ class _Scanner:
             return True
         index = 0
         while True:
-            if not self.value((*path, index), depth + 1):
+            below = None if wanted is None else wanted.get(index)
+            here = path if below is None else (*path, index)
+            if not self.value(here, below, depth + 1):
                 return False
             index += 1
             self._skip()
@@ -209,17 +231,49 @@ class _Scanner:
             return False
 
 
+def _nearest(found: Mapping[Path, int], path: Path) -> int | None:
+    """The offset of ``path``, or of its nearest ancestor the text writes."""
+    for cut in range(len(path), -1, -1):
+        offset = found.get(path[:cut])
+        if offset is not None:
+            return offset
+    return None
+
+
+def places_of(text: str, paths: Iterable[Path]) -> dict[Path, tuple[int, int]]:
+    """Where each of ``paths`` is written in the JSON ``text``, as (line, column), both
+    from 1, as ``line_of`` places one, in one pass over the text however many paths
+    there are: their offsets in one scan, then every offset's line in one sweep."""
+    paths = list(dict.fromkeys(paths))
+    wanted = _Wanted()
+    for path in paths:
+        node = wanted
+        for part in path:
+            node = node.setdefault(part, _Wanted())
+    scanner = _Scanner(text, wanted, limit=len(text) + 1)
+    scanner.value((), wanted)
+    offsets = {path: _nearest(scanner.found, path) for path in paths}
+    lines: dict[int, tuple[int, int]] = {}
+    line, line_start, previous = 1, 0, 0
+    for offset in sorted({o for o in offsets.values() if o is not None}):
+        line += text.count("\n", previous, offset)
+        line_start = text.rfind("\n", previous, offset) + 1 or line_start
+        lines[offset] = (line, offset - line_start + 1)
+        previous = offset
+    return {path: (1, 1) if o is None else lines[o] for path, o in offsets.items()}
+
+
 def line_of(text: str, path: Path, *, limit: int = 100_000) -> tuple[int, int]:
     """Where ``path`` is written in the JSON ``text``, as (line, column), both from 1:
     the key of an object's member, or the value itself in an array or at the top. A path
     the text does not hold gives the place of its nearest written ancestor (a missing
-    key's object); a text that is not JSON still places what comes before the break."""
-    scanner = _Scanner(text, limit)
-    scanner.value(())
-    for cut in range(len(path), -1, -1):
-        offset = scanner.found.get(path[:cut])
-        if offset is not None:
-            line = text.count("\n", 0, offset) + 1
-            column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-            return line, column
-    return 1, 1
+    key's object); a text that is not JSON still places what comes before the break.
+    It scans the text for this one path: ``places_of`` places many in one pass."""
+    scanner = _Scanner(text, _Every(), limit)
+    scanner.value((), scanner.wanted)
+    offset = _nearest(scanner.found, path)
+    if offset is None:
+        return 1, 1
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column

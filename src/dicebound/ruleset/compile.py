@@ -270,6 +270,20 @@ def _fit(decl: ColumnLike, value: object) -> str | None:
     return None
 
 
+def _at_or_above(paths: Iterable[Path]) -> set[Path]:
+    """Every path at or above one of ``paths``, so whether a part holds a problem is one
+    lookup however many problems a file has (a scan of them per part was quadratic). A
+    path's walk up stops at the first prefix already held: its own are held too."""
+    held: set[Path] = set()
+    for path in paths:
+        for n in range(len(path), -1, -1):
+            prefix = path[:n]
+            if prefix in held:
+                break
+            held.add(prefix)
+    return held
+
+
 class _Builder:
     """Runs the cross-checks over a structurally checked file and builds the Ruleset.
 
@@ -283,6 +297,7 @@ class _Builder:
     ):
         self.raw = raw
         self.bad: list[Path] = [p.path for p in structure]
+        self.dirty = _at_or_above(self.bad)
         self.kind = kind
         self.problems: list[Problem] = []
         self.sheet_raw = _dict(raw.get("sheet"))
@@ -310,8 +325,7 @@ class _Builder:
     # -- bookkeeping -----------------------------------------------------------------
 
     def clean(self, path: Path) -> bool:
-        n = len(path)
-        return not any(bad[:n] == path for bad in self.bad)
+        return path not in self.dirty
 
     def add(self, path: Path, code: str, message: str) -> None:
         self.problems.append(Problem(path, code, message))
