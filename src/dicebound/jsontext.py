@@ -33,10 +33,10 @@ class _KeyedTwice(dict[str, Any]):
 def keyed_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """An ``object_pairs_hook`` for ``json.loads``: the object, marked when a key repeats."""
     seen: dict[str, Any] = {}
-    twice: list[str] = []
+    twice: dict[str, None] = {}  # a dict, so a key's second look is not a list scan
     for key, value in pairs:
-        if key in seen and key not in twice:
-            twice.append(key)
+        if key in seen:
+            twice[key] = None
         seen[key] = value
     if not twice:
         return seen
@@ -87,13 +87,24 @@ def read_json(text: str) -> tuple[Any, list[Problem]]:
     Raises:
         Unreadable: the text is not JSON dicebound reads (the message says why).
     """
+    twice = False
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal twice
+        value = dict(pairs)
+        if len(value) == len(pairs):
+            return value
+        twice = True
+        return keyed_twice(pairs)
+
     try:
         value = json.loads(
             text.removeprefix("\ufeff"),
             parse_constant=_refuse_constant,
-            object_pairs_hook=keyed_twice,
+            object_pairs_hook=pairs_hook,
         )
-        return value, list(keys_written_twice(value))
+        # the walk for keys written twice only when some object wrote one
+        return value, list(keys_written_twice(value)) if twice else []
     except json.JSONDecodeError as exc:
         raise Unreadable(
             f"is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
@@ -116,7 +127,10 @@ _DEEPEST = 200
 
 class _Wanted(dict[PathPart, "_Wanted"]):
     """The paths to place, as a tree of their parts: the scanner records a value's
-    offset only where the tree goes, so it builds no path for the rest of the text."""
+    offset only where the tree goes, so it builds no path for the rest of the text.
+    ``asked`` marks a path asked for, not only an ancestor of one."""
+
+    asked = False
 
 
 class _Every(_Wanted):
@@ -132,12 +146,19 @@ class _Scanner:
     JSON it stops, so a broken file still gives the places of everything before the
     break."""
 
-    def __init__(self, text: str, wanted: _Wanted, limit: int) -> None:
+    def __init__(self, text: str, wanted: _Wanted, limit: int, asked: int = -1) -> None:
         self.text = text
         self.at = 0
         self.limit = limit
         self.wanted = wanted
         self.found: dict[Path, int] = {}
+        self.left = asked  # paths asked for and not found yet: at 0 the scan is done
+
+    def _note(self, path: Path, wanted: _Wanted, at: int) -> None:
+        if path not in self.found:
+            self.found[path] = at
+            if wanted.asked:
+                self.left -= 1
 
     def _skip(self) -> None:
         self.at = _SPACE.match(self.text, self.at).end()  # type: ignore[union-attr]
@@ -161,7 +182,9 @@ class _Scanner:
         if self.at >= len(self.text) or len(self.found) >= self.limit or depth > _DEEPEST:
             return False
         if wanted is not None:
-            self.found.setdefault(path, self.at)
+            self._note(path, wanted, self.at)
+            if self.left == 0:
+                return False
         ch = self.text[self.at]
         if ch == "{":
             return self._object(path, wanted, depth)
@@ -192,7 +215,9 @@ class _Scanner:
             below = None if wanted is None else wanted.get(key)
             here = path if below is None else (*path, key)
             if below is not None:
-                self.found.setdefault(here, key_at)
+                self._note(here, below, key_at)
+                if self.left == 0:
+                    return False
             self._skip()
             if not self.text.startswith(":", self.at):
                 return False
@@ -250,8 +275,9 @@ def places_of(text: str, paths: Iterable[Path]) -> dict[Path, tuple[int, int]]:
         node = wanted
         for part in path:
             node = node.setdefault(part, _Wanted())
-    scanner = _Scanner(text, wanted, limit=len(text) + 1)
-    scanner.value((), wanted)
+        node.asked = True
+    scanner = _Scanner(text, wanted, limit=len(text) + 1, asked=len(paths))
+    scanner.value((), wanted)  # it stops once every path asked for is found
     offsets = {path: _nearest(scanner.found, path) for path in paths}
     lines: dict[int, tuple[int, int]] = {}
     line, line_start, previous = 1, 0, 0

@@ -23,7 +23,15 @@ from dicebound.jsontext import Unreadable, read_json
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.registry import kind_compiler
 from dicebound.overrides import Override, compile_overrides
-from dicebound.problems import Path, Problem, did_you_mean, sort_problems
+from dicebound.problems import (
+    Path,
+    PathPart,
+    Problem,
+    did_you_mean,
+    hints_bounded,
+    path_order,
+    sort_problems,
+)
 from dicebound.ruleset.capability import capability_problems, ruleset_features, version_problem
 from dicebound.ruleset.model import (
     Ability,
@@ -111,6 +119,11 @@ def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Rulese
     Raises:
         RulesetInvalid: every problem found, in document order.
     """
+    with hints_bounded():  # a file of thousands of unknown names costs no more to hint
+        return _compile(raw, capability_api)
+
+
+def _compile(raw: object, capability_api: str | None) -> Ruleset:
     problems: list[Problem] = []
     declared_problem = None if capability_api is None else version_problem(capability_api)
     if declared_problem is not None:
@@ -143,24 +156,39 @@ def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Rulese
 
 
 def _in_document_order(raw: dict[str, Any], problems: Sequence[Problem]) -> list[Problem]:
-    """Each problem once, in the order its place comes in the file (keys as written)."""
+    """Each problem once, in the order its place comes in the file (keys as written),
+    then by path. A path's place is its parent's and one step more, and each parent is
+    found once, so the problems of one long list or object cost no walk from the top
+    (nor a scan of its keys) each."""
+    orders: dict[int, dict[str, int]] = {}  # each object's keys by place, made once
+    parents: dict[Path, tuple[object, tuple[int, ...]]] = {}
 
-    def position(path: Path) -> tuple[int, ...]:
-        node: object = raw
-        out: list[int] = []
-        for part in path:
-            if isinstance(node, dict) and isinstance(part, str) and part in node:
-                out.append(list(node).index(part))
-                node = node[part]
-            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-                out.append(part)
-                node = node[part]
-            else:  # a place the file does not hold: after everything it does
-                out.append(len(node) if isinstance(node, dict | list) else 0)
-                node = None
-        return tuple(out)
+    def step(node: object, out: tuple[int, ...], part: PathPart) -> tuple[object, tuple[int, ...]]:
+        if isinstance(node, dict) and isinstance(part, str) and part in node:
+            keys = orders.get(id(node))
+            if keys is None:
+                keys = orders[id(node)] = {key: i for i, key in enumerate(node)}
+            return node[part], (*out, keys[part])
+        if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            return node[part], (*out, part)
+        # a place the file does not hold: after everything it does
+        return None, (*out, len(node) if isinstance(node, dict | list) else 0)
 
-    return sorted(sort_problems(problems), key=lambda p: position(p.path))
+    def place(path: Path) -> tuple[int, ...]:
+        if not path:
+            return ()
+        parent = path[:-1]
+        found = parents.get(parent)
+        if found is None:
+            node: object = raw
+            out: tuple[int, ...] = ()
+            for part in parent:
+                node, out = step(node, out, part)
+            found = parents[parent] = (node, out)
+        return step(*found, path[-1])[1]
+
+    by_path = sorted(dict.fromkeys(problems), key=lambda p: path_order(p.path))
+    return sorted(by_path, key=lambda p: place(p.path))
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -215,12 +243,12 @@ def _list(value: object) -> list[Any]:
 
 def _ids(items: object) -> list[str]:
     """The well-formed ids of a list of declarations, first occurrence kept."""
-    out: list[str] = []
+    out: dict[str, None] = {}  # a dict keeps the order and looks an id up at once
     for item in _list(items):
         ident = _dict(item).get("id")
-        if isinstance(ident, str) and re.match(ID_PATTERN, ident) and ident not in out:
-            out.append(ident)
-    return out
+        if isinstance(ident, str) and ident not in out and re.match(ID_PATTERN, ident):
+            out[ident] = None
+    return list(out)
 
 
 def _unknown(path: Path, name: str, what: str, known: Iterable[str]) -> Problem:
