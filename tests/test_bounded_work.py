@@ -240,10 +240,11 @@ def test_a_character_read_from_json_is_not_refused_for_what_it_does_not_hold() -
 def test_the_service_refuses_a_character_nested_too_deeply(service: Any) -> None:
     """Found with the same probe: over HTTP the same file was a server error."""
     from http_api_support import make_game, problem_of
+    from service_support import JSON
 
     game = make_game(service, "dnd5e-srd")
     body = '{"name": "Deep", "sheet": ' + "[" * 10_000 + "]" * 10_000 + "}"
-    answer = service.put(game.character("Deep"), content=body, headers=game.headers)
+    answer = service.put(game.character("Deep"), content=body, headers={**game.headers, **JSON})
     problem = problem_of(answer, 422)
     assert problem["detail"] == "the character file is nested too deeply to read."
     assert service.get(game.path(), headers=game.headers).json()["characters"] == []

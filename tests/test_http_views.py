@@ -18,7 +18,7 @@ from dicebound.jsontext import line_of, places_of
 from dicebound.report import build_report
 from dicebound.views import report_json
 from http_api_support import LUCIA_SPENDS, bearer, make_game, problem_of
-from service_support import admin_headers
+from service_support import JSON, admin_headers
 
 
 def test_the_games_a_token_may_see(service: TestClient) -> None:
@@ -105,19 +105,21 @@ def test_a_ruleset_is_checked_without_being_stored(service: TestClient) -> None:
     text = ruleset_text("advanced-resolution")[0]
     broken = text.replace('"max": 4, "default": 1', '"max": "four", "default": 1', 1)
     before = service.get("/rulesets").json()
-    answer = service.post("/rulesets/check", content=broken).json()
+    answer = service.post("/rulesets/check", content=broken, headers=JSON).json()
     (problem,) = answer["problems"]
     line = broken[: broken.index('"max": "four"')].count("\n") + 1
     assert problem["path"] == "sheet.abilities[0].max" and problem["line"] == line
     assert answer["ok"] is False and answer["gm"] is None
-    fine = service.post("/rulesets/check", content=text).json()
+    fine = service.post("/rulesets/check", content=text, headers=JSON).json()
     assert fine["ok"] is True and fine["problems"] == []
     assert fine["gm"].startswith("Checks in Advanced Resolution")
     assert (fine["id"], fine["version"]) == ("advanced-resolution", 1)
     assert service.get("/rulesets").json() == before  # nothing stored
-    not_json = service.post("/rulesets/check", content="{").json()
+    not_json = service.post("/rulesets/check", content="{", headers=JSON).json()
     assert not_json["ok"] is False and not_json["problems"][0]["line"] == 1
-    problem_of(service.post("/rulesets/check", content=" " * (257 * 1024) + "{}"), 413)
+    problem_of(
+        service.post("/rulesets/check", content=" " * (257 * 1024) + "{}", headers=JSON), 413
+    )
 
 
 # ── where a path is written ──────────────────────────────────────────────────

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -113,8 +114,21 @@ def read_json(text: str) -> tuple[Any, list[Problem]]:
         raise Unreadable(f"is not JSON: {exc.word} is not a JSON number.") from None
     except RecursionError:
         raise Unreadable("is nested too deeply to read.") from None
-    except ValueError as exc:  # a number with more digits than Python reads
-        raise Unreadable(f"is not JSON dicebound can read: {exc}.") from None
+    except ValueError:  # the one other refusal: a number with more digits than Python reads
+        raise Unreadable(_too_long_a_number(text)) from None
+
+
+def _too_long_a_number(text: str) -> str:
+    """Where the text writes a number too long to read, in dicebound's words (Python's
+    own sentence names a function of its interpreter)."""
+    most = sys.get_int_max_str_digits()
+    found = re.search(rf"[0-9]{{{most + 1},}}", text)
+    where = ""
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+        where = f" at line {line}, column {column}"
+    return f"holds a number of more than {most:,} digits{where}, longer than dicebound reads."
 
 
 # ── where a path is written ──────────────────────────────────────────────────

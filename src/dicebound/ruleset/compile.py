@@ -77,11 +77,17 @@ ColumnLike = Field | ListColumn
 _DOUBLE_MAX = int(sys.float_info.max)
 
 
-def load_ruleset_text(text: str, *, capability_api: str | None = None) -> Ruleset:
+def _go_on() -> None:
+    """The checkpoint of work that runs to its end."""
+
+
+def load_ruleset_text(
+    text: str, *, capability_api: str | None = None, checkpoint: Callable[[], None] = _go_on
+) -> Ruleset:
     """Parse a ruleset file's text and compile it.
 
     A file over 256 KB, or text that is not JSON (reported with its line and column),
-    is a problem like any other.
+    is a problem like any other. ``checkpoint`` is as ``compile_ruleset`` takes it.
 
     Raises:
         RulesetInvalid: every problem found.
@@ -104,10 +110,13 @@ def load_ruleset_text(text: str, *, capability_api: str | None = None) -> Rulese
         raise RulesetInvalid([Problem((), "not-json", str(exc))]) from None
     if twice:
         raise RulesetInvalid(twice)
-    return compile_ruleset(raw, capability_api=capability_api)
+    checkpoint()
+    return compile_ruleset(raw, capability_api=capability_api, checkpoint=checkpoint)
 
 
-def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Ruleset:
+def compile_ruleset(
+    raw: object, *, capability_api: str | None = None, checkpoint: Callable[[], None] = _go_on
+) -> Ruleset:
     """Check a parsed ruleset file and compile it.
 
     Args:
@@ -115,15 +124,18 @@ def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Rulese
         capability_api: check the file as a packaged ruleset declaring this Capability
             API version (``"1.38"``): every feature above it is refused. None checks it
             as a community ruleset, which needs no version.
+        checkpoint: called between the steps of the work (and every thousand or so
+            problems); it raises to abandon the work, as a service does for a client
+            that is gone or a check past its time.
 
     Raises:
         RulesetInvalid: every problem found, in document order.
     """
     with hints_bounded():  # a file of thousands of unknown names costs no more to hint
-        return _compile(raw, capability_api)
+        return _compile(raw, capability_api, checkpoint)
 
 
-def _compile(raw: object, capability_api: str | None) -> Ruleset:
+def _compile(raw: object, capability_api: str | None, checkpoint: Callable[[], None]) -> Ruleset:
     problems: list[Problem] = []
     declared_problem = None if capability_api is None else version_problem(capability_api)
     if declared_problem is not None:
@@ -138,12 +150,19 @@ def _compile(raw: object, capability_api: str | None) -> Ruleset:
     faults = _json_faults(raw)
     if faults:
         raise RulesetInvalid(_in_document_order(raw, [*problems, *faults]))
+    checkpoint()
     res = raw.get("resolution")
     kind_name = res.get("kind") if isinstance(res, dict) else None
     kind = kind_compiler(kind_name) if isinstance(kind_name, str) else None
-    structure = list(ruleset_node(kind.name if kind is not None else None).check(raw, ()))
+    structure: list[Problem] = []
+    for problem in ruleset_node(kind.name if kind is not None else None).check(raw, ()):
+        structure.append(problem)
+        if len(structure) % 1024 == 0:
+            checkpoint()
+    checkpoint()
     builder = _Builder(raw, structure, kind)
     ruleset = builder.build()
+    checkpoint()
     problems.extend(structure)
     problems.extend(builder.problems)
     if capability_api is not None and declared_problem is None:
@@ -349,6 +368,7 @@ class _Builder:
             "layers": _ids(raw.get("layers")),
         }
         self.sheet = Sheet(version=1)
+        self.indexes: dict[int, dict[str, int]] = {}  # index_of's, by the list's id()
 
     # -- bookkeeping -----------------------------------------------------------------
 
@@ -966,9 +986,17 @@ class _Builder:
         top = self.ref(raw, ("sheet", "live", group, index, "max"))
         return replace(item, max=top if top is not None else _PLACEHOLDER)
 
-    @staticmethod
-    def index_of(items: object, ident: str) -> int:
-        return next(i for i, item in enumerate(_list(items)) if _dict(item).get("id") == ident)
+    def index_of(self, items: object, ident: str) -> int:
+        """Where the first item of a list declares ``ident``: each list's ids are read
+        once (a scan per item asked for was quadratic in a long list)."""
+        found = self.indexes.get(id(items))
+        if found is None:
+            found = self.indexes[id(items)] = {}
+            for i, item in enumerate(_list(items)):
+                declared = _dict(item).get("id")
+                if isinstance(declared, str):
+                    found.setdefault(declared, i)
+        return found[ident]
 
     def check_caps_and_maxima(self) -> None:
         for group, items in (("skills", self.sheet.skills), ("saves", self.sheet.saves)):

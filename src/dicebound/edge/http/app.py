@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
 from dicebound import service
-from dicebound.edge.http.deps import StoreDep
+from dicebound.edge.http.deps import PATH_IS_UTF8, StoreDep
 from dicebound.edge.http.problems import AsciiJSONResponse, BodyLimit, install_handlers
 from dicebound.edge.http.routes import checks, games, rulesets
 from dicebound.edge.http.schemas import HealthOut
@@ -68,6 +68,7 @@ def create_app(
         summary="Resolve tabletop role-playing checks from a game's ruleset, over HTTP.",
         lifespan=lifespan,
         default_response_class=AsciiJSONResponse,
+        dependencies=[PATH_IS_UTF8],
     )
     install_handlers(app)
     # imported here: the MCP module imports this package's schemas

@@ -8,14 +8,15 @@ is an error answer, never a success.
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import unquote_to_bytes
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from dicebound.service import Access
+from dicebound.service import Access, ServiceError
 from dicebound.store import Store
 
-__all__ = ["Caller", "StoreDep"]
+__all__ = ["PATH_IS_UTF8", "Caller", "StoreDep"]
 
 _bearer = HTTPBearer(auto_error=False, description="The admin token or a game's token.")
 
@@ -37,5 +38,25 @@ async def _caller(
     return Access.of(token, request.app.state.admin_hash)
 
 
+async def _path_is_utf8(request: Request) -> None:
+    """Refuse a path whose percent-escapes are not UTF-8 (422) before any route reads
+    it: the server reads each bad byte as U+FFFD, so a character put at ``/%FF`` would
+    be stored under a name no one sent."""
+    raw: bytes | None = request.scope.get("raw_path")
+    if not raw:
+        return
+    try:
+        unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ServiceError(
+            422,
+            "Unprocessable request",
+            "the path is not UTF-8 text once its %-escapes are read; a name in a path is "
+            "written in UTF-8, percent-encoded.",
+        ) from None
+
+
 Caller = Annotated[Access, Depends(_caller)]
 StoreDep = Annotated[Store, Depends(_store)]
+PATH_IS_UTF8 = Depends(_path_is_utf8)
+"""For every route of the application (``FastAPI(dependencies=[PATH_IS_UTF8])``)."""

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import threading
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
+import anyio
+import anyio.to_thread
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from dicebound import service
 from dicebound.edge.http.deps import Caller, StoreDep
-from dicebound.edge.http.problems import PROBLEMS, decode_body
-from dicebound.edge.http.schemas import RollIn, RollOut, RulesetEntry, RulesetStored, RulesetTried
+from dicebound.edge.http.problems import NOT_JSON, PROBLEMS, decode_body, json_body
+from dicebound.edge.http.schemas import (
+    ProblemOut,
+    RollIn,
+    RollOut,
+    RulesetEntry,
+    RulesetStored,
+    RulesetTried,
+)
+from dicebound.service import ServiceError
 
 router = APIRouter(tags=["rulesets"])
+
+_T = TypeVar("_T")
 
 _OBJECT_BODY: dict[str, Any] = {
     "requestBody": {
@@ -33,14 +47,18 @@ def list_rulesets(store: StoreDep) -> list[dict[str, object]]:
     "/rulesets",
     status_code=201,
     response_model=RulesetStored,
-    responses={**PROBLEMS, 200: {"model": RulesetStored, "description": "Already stored"}},
+    responses={
+        **PROBLEMS,
+        **NOT_JSON,
+        200: {"model": RulesetStored, "description": "Already stored"},
+    },
     openapi_extra=_OBJECT_BODY,
 )
 async def upload_ruleset(
     request: Request, response: Response, caller: Caller, store: StoreDep
 ) -> Any:
     """Store a ruleset file (admin). The same id, version and content again is 200."""
-    raw = await request.body()
+    raw = await json_body(request, "ruleset")
 
     def work() -> tuple[dict[str, object], bool]:
         caller.require_admin("upload a ruleset")
@@ -53,18 +71,78 @@ async def upload_ruleset(
     return answer
 
 
+CHECK_SECONDS = 2.0
+"""How long checking one ruleset may take before it is abandoned (503). The worst file
+of 256 KB takes well under a second (``bench/ruleset_check.py``); a check still running
+past this is stopped, as is one whose client went away, so no one without a token holds
+the processor for longer."""
+
+
+class _Abandoned(Exception):
+    """Raised in the checking thread at its next checkpoint once no one waits for it."""
+
+
+async def _within(seconds: float, request: Request, work: Callable[[Callable[[], None]], _T]) -> _T:
+    """``work(checkpoint)`` in a worker thread, waited for at most ``seconds`` and only
+    while the client is connected. Past either, the thread is left to end at its next
+    ``checkpoint()`` (which then raises) and the answer is 503."""
+    abandoned = threading.Event()
+    done: list[_T] = []
+    failed: list[Exception] = []
+
+    def checkpoint() -> None:
+        if abandoned.is_set():
+            raise _Abandoned
+
+    async def run(group: anyio.CancelScope) -> None:
+        try:
+            done.append(await anyio.to_thread.run_sync(work, checkpoint, abandon_on_cancel=True))
+        except Exception as exc:  # carried out of the group as it is
+            failed.append(exc)
+        group.cancel()
+
+    async def watch(group: anyio.CancelScope) -> None:
+        while not await request.is_disconnected():
+            await anyio.sleep(0.05)
+        group.cancel()
+
+    with anyio.move_on_after(seconds):
+        async with anyio.create_task_group() as group:
+            group.start_soon(run, group.cancel_scope)
+            group.start_soon(watch, group.cancel_scope)
+    if failed:
+        raise failed[0]
+    if done:
+        return done[0]
+    abandoned.set()
+    raise ServiceError(
+        503,
+        "Unavailable",
+        f"checking the ruleset took longer than {seconds:g} seconds (or its client went "
+        "away), so it was stopped; try again when the service is less busy.",
+    )
+
+
 @router.post(
-    "/rulesets/check", response_model=RulesetTried, responses=PROBLEMS, openapi_extra=_OBJECT_BODY
+    "/rulesets/check",
+    response_model=RulesetTried,
+    responses={
+        **PROBLEMS,
+        **NOT_JSON,
+        503: {"model": ProblemOut, "description": "Past its time, or the client went away"},
+    },
+    openapi_extra=_OBJECT_BODY,
 )
 async def check_ruleset(request: Request) -> Any:
-    """Check a ruleset file without storing it (anyone): every problem with its JSON
-    path, line and column; when valid, what ``gm`` teaches from it."""
-    raw = await request.body()
+    """Check a ruleset file without storing it (anyone): the first 200 problems, each
+    with its JSON path, line and column, and how many more; when valid, what ``gm``
+    teaches from it. Abandoned past ``CHECK_SECONDS`` or when the client goes away."""
+    raw = await json_body(request, "ruleset")
 
-    def work() -> dict[str, object]:
-        return service.try_ruleset(decode_body(raw, "ruleset"))
+    def work(checkpoint: Callable[[], None]) -> dict[str, object]:
+        return service.try_ruleset(decode_body(raw, "ruleset"), checkpoint=checkpoint)
 
-    return await run_in_threadpool(work)
+    return await _within(CHECK_SECONDS, request, work)
 
 
 @router.get("/rulesets/{ruleset_id}", responses=PROBLEMS)
@@ -82,6 +160,5 @@ def get_ruleset(
 @router.post("/roll", response_model=RollOut, responses=PROBLEMS)
 def roll(body: RollIn, store: StoreDep) -> dict[str, Any]:
     """Throw a symbol pool's dice by name: ``2 ability 1 proficiency vs 2 difficulty``."""
-    seed = None if body.seed is None else str(body.seed)
     with store.read() as session:
-        return service.roll_dice(session, body.ruleset, body.version, body.dice, seed)
+        return service.roll_dice(session, body.ruleset, body.version, body.dice, body.seed)
