@@ -14,6 +14,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
@@ -155,11 +156,10 @@ def _compile(raw: object, capability_api: str | None, checkpoint: Callable[[], N
     kind_name = res.get("kind") if isinstance(res, dict) else None
     kind = kind_compiler(kind_name) if isinstance(kind_name, str) else None
     structure: list[Problem] = []
-    for problem in ruleset_node(kind.name if kind is not None else None).check(raw, ()):
-        structure.append(problem)
-        if len(structure) % 1024 == 0:
-            checkpoint()
-    checkpoint()
+    found = ruleset_node(kind.name if kind is not None else None).check(raw, ())
+    while chunk := list(islice(found, 1024)):
+        structure += chunk
+        checkpoint()
     builder = _Builder(raw, structure, kind)
     ruleset = builder.build()
     checkpoint()
@@ -206,8 +206,12 @@ def _in_document_order(raw: dict[str, Any], problems: Sequence[Problem]) -> list
             found = parents[parent] = (node, out)
         return step(*found, path[-1])[1]
 
-    by_path = sorted(dict.fromkeys(problems), key=lambda p: path_order(p.path))
-    return sorted(by_path, key=lambda p: place(p.path))
+    unique = list(dict.fromkeys(problems))
+    places = [place(p.path) for p in unique]
+    if len(set(places)) < len(places):  # paths the file does not hold may share a place
+        unique.sort(key=lambda p: path_order(p.path))
+        places = [place(p.path) for p in unique]
+    return [unique[i] for _, i in sorted(zip(places, range(len(unique)), strict=True))]
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -217,39 +221,52 @@ _MAX_FAULTS = 50
 
 def _json_faults(raw: object) -> list[Problem]:
     """Values no JSON number or text can be: a number too large for a double (JSON
-    numbers are doubles to every reader), a non-finite number, or a non-JSON object.
+    numbers are doubles to every reader), a non-finite number, or a non-JSON object;
+    the first 50 found.
 
-    Walked without recursion, so no depth of nesting can stop it.
+    Walked without recursion, so no depth of nesting can stop it, and a value's path is
+    built only for a container or a fault (not for each of a long list's numbers).
     """
     out: list[Problem] = []
     stack: list[tuple[Path, object]] = [((), raw)]
     while stack and len(out) < _MAX_FAULTS:
         path, value = stack.pop()
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if not isinstance(key, str):
-                    out.append(Problem(path, "wrong-type", "has a key that is not a string."))
-                    continue
-                stack.append(((*path, key), item))
-        elif isinstance(value, list):
-            stack.extend(((*path, i), item) for i, item in enumerate(value))
-        elif isinstance(value, bool) or value is None or isinstance(value, str):
+        if not isinstance(value, dict | list):
+            _fault(value, path, out)
             continue
-        elif isinstance(value, int):
-            if abs(value) > _DOUBLE_MAX:
-                out.append(
-                    Problem(
-                        path, "bad-number", "is too large to be a number: JSON numbers are doubles."
-                    )
-                )
-        elif isinstance(value, float):
-            if not math.isfinite(value):
-                out.append(Problem(path, "bad-number", "is not a finite number."))
-        else:
-            out.append(
-                Problem(path, "wrong-type", f"is a {type(value).__name__}, not a JSON value.")
-            )
+        keyed = isinstance(value, dict)
+        pairs: Iterable[tuple[Any, object]] = (
+            value.items() if isinstance(value, dict) else enumerate(value)
+        )
+        for key, item in pairs:
+            if keyed and not isinstance(key, str):
+                out.append(Problem(path, "wrong-type", "has a key that is not a string."))
+            elif isinstance(item, dict | list):
+                stack.append(((*path, key), item))
+            elif type(item) is int:  # the common case, checked here: no call per number
+                if not -_DOUBLE_MAX <= item <= _DOUBLE_MAX:
+                    _fault(item, (*path, key), out)
+            elif not (item is None or isinstance(item, str | bool)):
+                _fault(item, (*path, key), out)
     return sort_problems(out)
+
+
+def _fault(value: object, path: Path, out: list[Problem]) -> None:
+    """A problem for a scalar no JSON value can be, if ``value`` is one."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if abs(value) > _DOUBLE_MAX:
+            out.append(
+                Problem(
+                    path, "bad-number", "is too large to be a number: JSON numbers are doubles."
+                )
+            )
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            out.append(Problem(path, "bad-number", "is not a finite number."))
+    else:
+        out.append(Problem(path, "wrong-type", f"is a {type(value).__name__}, not a JSON value."))
 
 
 def _dict(value: object) -> dict[str, Any]:
@@ -260,18 +277,30 @@ def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _ids(items: object) -> list[str]:
+class _Ids(list[str]):
+    """Ids in the order they are declared, with a set beside them: whether a reference
+    names one is one lookup, not a scan (thousands of references to thousands of ids
+    were quadratic)."""
+
+    def __init__(self, ids: Iterable[str]) -> None:
+        super().__init__(ids)
+        self.held = frozenset(self)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self.held
+
+
+def _ids(items: object) -> _Ids:
     """The well-formed ids of a list of declarations, first occurrence kept."""
     out: dict[str, None] = {}  # a dict keeps the order and looks an id up at once
     for item in _list(items):
-        ident = _dict(item).get("id")
+        ident = item.get("id") if isinstance(item, dict) else None
         if isinstance(ident, str) and ident not in out and re.match(ID_PATTERN, ident):
             out[ident] = None
-    return list(out)
+    return _Ids(out)
 
 
 def _unknown(path: Path, name: str, what: str, known: Iterable[str]) -> Problem:
-    known = list(known)
     return Problem(
         path, "unknown-id", f'"{name}" is not {what} of this ruleset.{did_you_mean(name, known)}'
     )
@@ -323,11 +352,11 @@ def _at_or_above(paths: Iterable[Path]) -> set[Path]:
     path's walk up stops at the first prefix already held: its own are held too."""
     held: set[Path] = set()
     for path in paths:
-        for n in range(len(path), -1, -1):
-            prefix = path[:n]
-            if prefix in held:
+        while path not in held:
+            held.add(path)
+            if not path:
                 break
-            held.add(prefix)
+            path = path[:-1]
     return held
 
 
@@ -351,7 +380,7 @@ class _Builder:
         self.res_raw = _dict(raw.get("resolution"))
         live = _dict(self.sheet_raw.get("live"))
         self.live_raw = live
-        self.names: dict[str, list[str]] = {
+        self.names: dict[str, _Ids] = {
             "sections": _ids(self.sheet_raw.get("sections")),
             "abilities": _ids(self.sheet_raw.get("abilities")),
             "skills": _ids(self.sheet_raw.get("skills")),
@@ -382,9 +411,10 @@ class _Builder:
         """The structurally clean items of a list, with their index and path."""
         out = []
         for i, item in enumerate(_list(raw)):
-            here = (*path, i)
-            if isinstance(item, dict) and self.clean(here):
-                out.append((i, item, here))
+            if isinstance(item, dict):
+                here = (*path, i)
+                if here not in self.dirty:
+                    out.append((i, item, here))
         return out
 
     def scope(self) -> RefScope:

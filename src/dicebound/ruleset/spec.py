@@ -13,6 +13,7 @@ import abc
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from dicebound.problems import Path, Problem, did_you_mean
@@ -111,7 +112,28 @@ class Node(abc.ABC):
 
 
 def _wrong_type(path: Path, wanted: str, value: object) -> Problem:
+    if (
+        value is None
+        or isinstance(value, bool | float)
+        or (isinstance(value, int | str) and len(str(value)) <= 40)
+    ):
+        return Problem(path, "wrong-type", _wrong_scalar(wanted, value))
     return Problem(path, "wrong-type", f"must be {wanted}, not {describe(value)}.")
+
+
+def _short_scalar(value: object) -> bool:
+    if value is None or isinstance(value, bool | float):
+        return True
+    if isinstance(value, int):
+        return -(10**40) < value < 10**40
+    return isinstance(value, str) and len(value) <= 40
+
+
+@lru_cache(maxsize=256, typed=True)
+def _wrong_scalar(wanted: str, value: object) -> str:
+    """The sentence for a scalar of the wrong type, made once for a file that writes
+    the same wrong value thousands of times (typed: ``1`` and ``true`` differ)."""
+    return f"must be {wanted}, not {describe(value)}."
 
 
 class Int(Node):

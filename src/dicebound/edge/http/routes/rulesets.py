@@ -128,8 +128,7 @@ async def within_budget(
     raise ServiceError(
         503,
         "Unavailable",
-        f"checking the ruleset was stopped: {why}. Try again, or check the file a part "
-        "at a time.",
+        f"checking the ruleset was stopped: {why}. Try again, or check the file a part at a time.",
     )
 
 
