@@ -100,7 +100,13 @@ def text_fault(text: str) -> str | None:
 
 
 class Node(abc.ABC):
-    """One shape. ``check`` yields problems; ``schema`` gives its JSON Schema."""
+    """One shape. ``check`` yields problems; ``schema`` gives its JSON Schema.
+
+    ``needs``, when set, is the one JSON type the shape takes and how a refusal names
+    it: a value of another type gets only that refusal, so a list of thousands of such
+    values is refused item by item without a check (and its generator) per item."""
+
+    needs: tuple[type, str] | None = None
 
     @abc.abstractmethod
     def check(self, value: object, path: Path) -> Iterator[Problem]:
@@ -307,6 +313,8 @@ class Const(Node):
 
 
 class Arr(Node):
+    needs = (list, "a list")
+
     def __init__(
         self,
         item: Node,
@@ -334,8 +342,12 @@ class Arr(Node):
                 path, "too-many", f"takes at most {self.hi} {self.noun}(s), not {len(value)}."
             )
         seen: dict[object, int] = {}
+        needs = self.item.needs
         for i, item in enumerate(value):
-            yield from self.item.check(item, (*path, i))
+            if needs is not None and not isinstance(item, needs[0]):
+                yield _wrong_type((*path, i), needs[1], item)
+            else:
+                yield from self.item.check(item, (*path, i))
             if self.unique_key is not None and isinstance(item, dict):
                 key = item.get(self.unique_key)
                 if isinstance(key, str | int) and not isinstance(key, bool):
@@ -360,6 +372,8 @@ class Arr(Node):
 
 class Obj(Node):
     """A strict object. ``required`` keys must be present; others are optional."""
+
+    needs = (dict, "an object")
 
     def __init__(
         self,
@@ -440,6 +454,8 @@ class Obj(Node):
 class Map(Node):
     """An object used as a map from ids to values."""
 
+    needs = (dict, "an object")
+
     def __init__(self, value: Node, hi: int | None = None, key_pattern: str | None = None) -> None:
         self.value = value
         self.hi = hi
@@ -456,7 +472,11 @@ class Map(Node):
                 continue
             if self.key_pattern is not None and not re.match(self.key_pattern, key):
                 yield Problem((*path, key), "bad-id", f"{describe(key)} is not a valid key here.")
-            yield from self.value.check(item, (*path, key))
+            needs = self.value.needs
+            if needs is not None and not isinstance(item, needs[0]):
+                yield _wrong_type((*path, key), needs[1], item)
+            else:
+                yield from self.value.check(item, (*path, key))
 
     def schema(self) -> JsonSchema:
         out: JsonSchema = {"type": "object", "additionalProperties": self.value.schema()}
