@@ -198,6 +198,8 @@ class Num(Node):
 
 
 class Bool(Node):
+    needs = (bool, "true or false")
+
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, bool):
             yield _wrong_type(path, "true or false", value)
@@ -208,6 +210,8 @@ class Bool(Node):
 
 class Str(Node):
     """A string. ``one_line`` applies the text hygiene every model-facing text follows."""
+
+    needs = (str, "a string")
 
     def __init__(
         self,
