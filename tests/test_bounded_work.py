@@ -203,7 +203,7 @@ def _file(tmp_path: object, text: str) -> str:
         # line with Python's RecursionError instead of refusing the file
         ('{"name": "x", "sheet": ' + "[" * 10_000 + "]" * 10_000 + "}", "nested too deeply"),
         ('{"name": "x", "sheet": {"v": NaN}}', "NaN is not a JSON number"),
-        ('{"name": "x", "sheet": {"v": ' + "9" * 5000 + "}}", "is not JSON dicebound can read"),
+        ('{"name": "x", "sheet": {"v": ' + "9" * 5000 + "}}", "a number of more than 4,300 digits"),
         (
             '{"name": "x", "notes": "' + "x" * MAX_CHARACTER_BYTES + '"}',
             "a character file may be at most 65,536 bytes",
