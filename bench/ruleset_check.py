@@ -14,7 +14,9 @@ a ruleset may hold should cost the service much. This builds the worst such file
 - ``names``: skills that name abilities no one declared, among thousands of declared
   ones (each looks for a "Did you mean" among all of them);
 - ``skills``: 6,000 well-formed skills, one problem (too many): the cross-checks;
-- ``deep``: 131,000 brackets, nested deeper than JSON is read.
+- ``deep-twice``: keys written twice at the bottom of objects nested 100 deep, the
+  most a file may (each problem's path as long);
+- ``deep``: 131,000 brackets, nested deeper than a file may be.
 
 For each it prints the problems found, the answer's time through ``dicebound serve``
 on a loopback port (median and worst of ``--runs``; the answer lists 200 problems and
@@ -114,6 +116,14 @@ def skills(size: int = LIMIT) -> str:
     return text.replace('"skills":[]', '"skills":[' + ",".join(items) + "]", 1)
 
 
+def deep_twice(size: int = LIMIT) -> str:
+    """Keys written twice at the bottom of objects nested 98 deep (the most a file may):
+    every problem's path 100 long."""
+    item = '{"k": 0, "k": 0}'
+    head, tail = '{"a": ' * 98 + "[", "]" + "}" * 98
+    return head + ", ".join([item] * ((size - len(head) - len(tail)) // (len(item) + 2))) + tail
+
+
 def deep(size: int = LIMIT) -> str:
     half = (size - 16) // 2
     return '{"$comment": ' + "[" * half + "]" * half + "}"
@@ -126,6 +136,7 @@ FILES: dict[str, Callable[[], str]] = {
     "unknown": unknown,
     "names": names,
     "skills": skills,
+    "deep-twice": deep_twice,
     "deep": deep,
 }
 

@@ -246,7 +246,9 @@ def test_the_service_refuses_a_character_nested_too_deeply(service: Any) -> None
     body = '{"name": "Deep", "sheet": ' + "[" * 10_000 + "]" * 10_000 + "}"
     answer = service.put(game.character("Deep"), content=body, headers={**game.headers, **JSON})
     problem = problem_of(answer, 422)
-    assert problem["detail"] == "the character file is nested too deeply to read."
+    assert problem["detail"] == (
+        "the character file is nested too deeply to read (more than 100 objects and lists deep)."
+    )
     assert service.get(game.path(), headers=game.headers).json()["characters"] == []
 
 

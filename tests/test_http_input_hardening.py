@@ -144,6 +144,41 @@ def test_the_worst_file_of_256_kb_is_answered_with_200_problems_and_the_rest_cou
     assert body["omitted"] == len(problems) - 200 > 10_000
 
 
+def _deep(depth: int, size: int = LIMIT) -> str:
+    """Keys written twice at the bottom of objects nested ``depth`` deep: each problem's
+    path as long as the nesting (900 deep took 2 s and 200 MB before nesting was
+    bounded)."""
+    item = '{"k": 0, "k": 0}'
+    head, tail = '{"a": ' * depth + "[", "]" + "}" * depth
+    return head + ", ".join([item] * ((size - len(head) - len(tail)) // (len(item) + 2))) + tail
+
+
+def test_a_file_nested_past_100_deep_is_refused_before_its_problems_are_walked(
+    checker: TestClient,
+) -> None:
+    assert read_json("[" * 100 + "]" * 100)[1] == []
+    with pytest.raises(Unreadable, match=r"more than 100 objects and lists deep"):
+        read_json("[" * 101 + "]" * 101)
+    deepest = _check(checker, _deep(98)).json()  # 98 objects, a list, its objects: 100
+    assert deepest["problems"][0]["code"] == "duplicate-key"
+    assert deepest["problems"][0]["path"] == ".".join(["a"] * 98) + "[0].k"  # 100 long
+    for depth in (99, 900):
+        body = _check(checker, _deep(depth)).json()
+        assert (body["problems"], body["omitted"]) == (
+            [
+                {
+                    "path": "$",
+                    "code": "not-json",
+                    "message": "is nested too deeply to read (more than 100 objects and lists "
+                    "deep).",
+                    "line": 1,
+                    "column": 1,
+                }
+            ],
+            0,
+        )
+
+
 def test_a_valid_file_omits_nothing(checker: TestClient) -> None:
     body = _check(checker, ruleset_text("advanced-resolution")[0]).json()
     assert (body["ok"], body["problems"], body["omitted"]) == (True, [], 0)

@@ -16,6 +16,7 @@ from typing import Any
 from dicebound.problems import Path, PathPart, Problem
 
 __all__ = [
+    "MAX_DEPTH",
     "Unreadable",
     "keyed_twice",
     "keys_written_twice",
@@ -47,20 +48,28 @@ def keyed_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def keys_written_twice(value: object, path: Path = ()) -> Iterator[Problem]:
-    """A problem for every key written twice in one object, at the key's path."""
-    if isinstance(value, dict):
-        for key in getattr(value, "twice", ()):
-            yield Problem(
-                (*path, key),
-                "duplicate-key",
-                f'"{key}" is written twice in this object; JSON keeps only the last, so the '
-                "first would be lost without a word. Keep one.",
-            )
-        for key, item in value.items():
-            yield from keys_written_twice(item, (*path, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from keys_written_twice(item, (*path, i))
+    """A problem for every key written twice in one object, at the key's path, in the
+    order the file writes them. Walked without recursion: a problem costs no climb
+    through the generators of every object above it."""
+    stack: list[tuple[Path, object]] = [(path, value)]
+    while stack:
+        here, node = stack.pop()
+        if isinstance(node, dict):
+            for key in getattr(node, "twice", ()):
+                yield Problem(
+                    (*here, key),
+                    "duplicate-key",
+                    f'"{key}" is written twice in this object; JSON keeps only the last, so '
+                    "the first would be lost without a word. Keep one.",
+                )
+            below: list[tuple[PathPart, object]] = list(node.items())
+        elif isinstance(node, list):
+            below = list(enumerate(node))
+        else:
+            continue
+        stack.extend(
+            ((*here, part), item) for part, item in reversed(below) if isinstance(item, dict | list)
+        )
 
 
 # ── reading JSON a person or a model wrote ────────────────────────────────────
@@ -68,6 +77,30 @@ def keys_written_twice(value: object, path: Path = ()) -> Iterator[Problem]:
 
 class Unreadable(ValueError):
     """Text that is not JSON dicebound reads; the message completes "the file ..."."""
+
+
+MAX_DEPTH = 100
+"""How deep objects and lists may nest in a file dicebound reads. A ruleset nests about
+ten deep; bounded, a path is never longer than this, so a file of thousands of problems
+deep down costs no more than one near the top."""
+
+_TOO_DEEP = f"is nested too deeply to read (more than {MAX_DEPTH} objects and lists deep)."
+
+
+def _nests_deeper(value: object, most: int) -> bool:
+    """Whether ``value`` nests more than ``most`` objects and lists, walked without
+    recursion."""
+    if not isinstance(value, dict | list):
+        return False
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        for item in node.values() if isinstance(node, dict) else node:  # type: ignore[attr-defined]
+            if isinstance(item, dict | list):
+                if depth >= most:
+                    return True
+                stack.append((item, depth + 1))
+    return False
 
 
 class _Constant(Exception):
@@ -82,8 +115,8 @@ def _refuse_constant(word: str) -> Any:
 
 def read_json(text: str) -> tuple[Any, list[Problem]]:
     """Parse JSON text as an author means it: the value, and a problem for every key
-    written twice. ``NaN`` and ``Infinity`` are not JSON; nesting deeper than Python
-    reads, and numbers longer than it reads, are refused with a sentence.
+    written twice. ``NaN`` and ``Infinity`` are not JSON; nesting deeper than
+    ``MAX_DEPTH``, and numbers longer than Python reads, are refused with a sentence.
 
     Raises:
         Unreadable: the text is not JSON dicebound reads (the message says why).
@@ -104,8 +137,6 @@ def read_json(text: str) -> tuple[Any, list[Problem]]:
             parse_constant=_refuse_constant,
             object_pairs_hook=pairs_hook,
         )
-        # the walk for keys written twice only when some object wrote one
-        return value, list(keys_written_twice(value)) if twice else []
     except json.JSONDecodeError as exc:
         raise Unreadable(
             f"is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
@@ -113,9 +144,13 @@ def read_json(text: str) -> tuple[Any, list[Problem]]:
     except _Constant as exc:
         raise Unreadable(f"is not JSON: {exc.word} is not a JSON number.") from None
     except RecursionError:
-        raise Unreadable("is nested too deeply to read.") from None
+        raise Unreadable(_TOO_DEEP) from None
     except ValueError:  # the one other refusal: a number with more digits than Python reads
         raise Unreadable(_too_long_a_number(text)) from None
+    if _nests_deeper(value, MAX_DEPTH):
+        raise Unreadable(_TOO_DEEP)
+    # the walk for keys written twice only when some object wrote one
+    return value, list(keys_written_twice(value)) if twice else []
 
 
 def _too_long_a_number(text: str) -> str:
