@@ -196,6 +196,24 @@ def test_a_check_past_its_processor_budget_is_abandoned_with_503(
         )
 
 
+def test_checks_take_turns_and_one_past_those_waiting_is_refused(checker: TestClient) -> None:
+    """One check at a time (the worst three at once took ``/health`` from 4 to 280 ms
+    at the median), and at most eight waiting: the next is told at once."""
+    valid = ruleset_text("advanced-resolution")[0]
+    assert _check(checker, valid).status_code == 200
+    turns = checker.app.state.ruleset_checks  # type: ignore[attr-defined]
+    assert (turns.limiter.total_tokens, turns.most, turns.now) == (1, 9, 0)
+    turns.now = turns.most  # as if nine were running or waiting
+    try:
+        body = problem_of(_check(checker, valid), 503)
+    finally:
+        turns.now = 0
+    assert body["detail"] == (
+        "9 ruleset checks are already running or waiting here; try again in a moment."
+    )
+    assert _check(checker, valid).status_code == 200 and turns.now == 0
+
+
 def test_the_work_stops_at_its_next_checkpoint_once_its_client_is_gone() -> None:
     """A real Starlette request whose client disconnects while a real worker thread
     works: the thread's next checkpoint raises, so it stops instead of finishing."""

@@ -79,16 +79,47 @@ this, or one whose client went away, is stopped, so no one without a token holds
 processor longer. Processor time, not time waited: a busy machine stops no check."""
 
 
+CHECKS_AT_ONCE = 1
+CHECKS_WAITING = 8
+"""Ruleset checks run one at a time in a service process, and at most this many wait
+for their turn; past that a check is refused at once (503). A check is pure Python: two
+at once would only share the interpreter, and slow every other request the more (with
+three of the worst running together, ``/health`` took 280 ms at the median; one at a
+time, 60 ms)."""
+
+
+class CheckTurns:
+    """Whose turn it is to check a ruleset in this application, and how many wait."""
+
+    def __init__(self, at_once: int, waiting: int) -> None:
+        self.limiter = anyio.CapacityLimiter(at_once)
+        self.most = at_once + waiting
+        self.now = 0
+
+
+def _turns(request: Request) -> CheckTurns:
+    """The application's turns, made on first use (inside its event loop)."""
+    state = request.app.state
+    turns: CheckTurns | None = getattr(state, "ruleset_checks", None)
+    if turns is None:
+        turns = state.ruleset_checks = CheckTurns(CHECKS_AT_ONCE, CHECKS_WAITING)
+    return turns
+
+
 class Abandoned(Exception):
     """Raised in the checking thread, at a checkpoint, once its answer is not wanted."""
 
 
 async def within_budget(
-    seconds: float, request: Request, work: Callable[[Callable[[], None]], _T]
+    seconds: float,
+    request: Request,
+    work: Callable[[Callable[[], None]], _T],
+    limiter: anyio.CapacityLimiter | None = None,
 ) -> _T:
-    """``work(checkpoint)`` in a worker thread. Its ``checkpoint()`` raises ``Abandoned``
-    once the thread has used ``seconds`` of processor time or the client has gone away
-    (watched every 50 ms), so the work stops there; either answers 503."""
+    """``work(checkpoint)`` in a worker thread (when ``limiter`` gives it a turn). Its
+    ``checkpoint()`` raises ``Abandoned`` once the thread has used ``seconds`` of
+    processor time or the client has gone away (watched every 50 ms, also while it
+    waits for its turn), so the work stops there; either answers 503."""
     gone = threading.Event()
     started: list[float] = []
     done: list[_T] = []
@@ -106,7 +137,9 @@ async def within_budget(
 
     async def run(group: anyio.CancelScope) -> None:
         try:
-            done.append(await anyio.to_thread.run_sync(run_work, abandon_on_cancel=True))
+            done.append(
+                await anyio.to_thread.run_sync(run_work, abandon_on_cancel=True, limiter=limiter)
+            )
         except Exception as exc:  # carried out of the group as it is
             failed.append(exc)
         group.cancel()
@@ -138,20 +171,36 @@ async def within_budget(
     responses={
         **PROBLEMS,
         **NOT_JSON,
-        503: {"model": ProblemOut, "description": "Past its time, or the client went away"},
+        503: {
+            "model": ProblemOut,
+            "description": "Past its time, its client gone, or too many checks waiting",
+        },
     },
     openapi_extra=_OBJECT_BODY,
 )
 async def check_ruleset(request: Request) -> Any:
     """Check a ruleset file without storing it (anyone): the first 200 problems, each
     with its JSON path, line and column, and how many more; when valid, what ``gm``
-    teaches from it. Abandoned past ``CHECK_SECONDS`` or when the client goes away."""
+    teaches from it. One at a time (``CHECKS_AT_ONCE``), abandoned past
+    ``CHECK_SECONDS`` or when the client goes away."""
     raw = await json_body(request, "ruleset")
+    turns = _turns(request)
+    if turns.now >= turns.most:
+        raise ServiceError(
+            503,
+            "Unavailable",
+            f"{turns.most} ruleset checks are already running or waiting here; try again "
+            "in a moment.",
+        )
 
     def work(checkpoint: Callable[[], None]) -> dict[str, object]:
         return service.try_ruleset(decode_body(raw, "ruleset"), checkpoint=checkpoint)
 
-    return await within_budget(CHECK_SECONDS, request, work)
+    turns.now += 1
+    try:
+        return await within_budget(CHECK_SECONDS, request, work, turns.limiter)
+    finally:
+        turns.now -= 1
 
 
 @router.get("/rulesets/{ruleset_id}", responses=PROBLEMS)
