@@ -153,3 +153,7 @@ class ServerProcess:
 
 def admin_headers() -> dict[str, str]:
     return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+JSON = {"Content-Type": "application/json"}
+"""The type a raw JSON body is sent with: the routes that read a file refuse any other."""

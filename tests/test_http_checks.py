@@ -185,7 +185,7 @@ def test_twenty_tags_are_taken_and_twenty_one_are_413(service: TestClient, store
             "mira",
             STEALTH,
             {"seed": "two words"},
-            "a seed is 1 to 200 printable ASCII characters without spaces.",
+            "body.seed: a seed is 1 to 200 printable ASCII characters without spaces, or a whole number.",
         ),
     ],
     ids=[

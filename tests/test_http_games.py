@@ -26,7 +26,7 @@ from http_api_support import (
     problem_of,
     store_rows,
 )
-from service_support import admin_headers
+from service_support import JSON, admin_headers
 
 MIRA = "Mira Quickfoot"
 BRAM = "Bram Ironhand"
@@ -136,7 +136,9 @@ def test_a_game_plays_its_layers_as_the_command_line_does(
 ) -> None:
     path = _layered(tmp_path)
     assert (
-        service.post("/rulesets", content=path.read_bytes(), headers=admin_headers()).status_code
+        service.post(
+            "/rulesets", content=path.read_bytes(), headers={**admin_headers(), **JSON}
+        ).status_code
         == 201
     )
     made = service.post(
@@ -269,11 +271,16 @@ def test_a_character_of_64_kb_is_taken_and_one_byte_more_is_413(
     at_limit = _padded_character(64 * 1024)
     assert len(at_limit) == 65536
     assert (
-        service.put(game.character(MIRA), content=at_limit, headers=game.headers).status_code == 201
+        service.put(
+            game.character(MIRA), content=at_limit, headers={**game.headers, **JSON}
+        ).status_code
+        == 201
     )
     before = store_rows(store_url)
     over = service.put(
-        game.character(MIRA), content=_padded_character(64 * 1024 + 1), headers=game.headers
+        game.character(MIRA),
+        content=_padded_character(64 * 1024 + 1),
+        headers={**game.headers, **JSON},
     )
     assert problem_of(over, 413)["detail"] == (
         "the body is over 65,536 bytes: a character may be at most 65,536 bytes (64 KB)."

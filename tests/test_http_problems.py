@@ -84,6 +84,7 @@ GROUPS: dict[str, dict[str, Bad]] = {
             "/rulesets",
             422,
             content=b'{"id": "\xff"}',
+            headers=JSON,
             admin=True,
             detail="the ruleset is not UTF-8 text (byte 8).",
         ),
@@ -138,6 +139,7 @@ GROUPS: dict[str, dict[str, Bad]] = {
             "/games/{game}/characters/Ada",
             422,
             content=b'{"sheet": }',
+            headers=JSON,
             detail="the character file is not JSON: Expecting value at line 1, column 11.",
         ),
         "PUT a character: a list": Bad(
@@ -152,6 +154,7 @@ GROUPS: dict[str, dict[str, Bad]] = {
             "/games/{game}/characters/Ada",
             422,
             content=b"\xfe{}",
+            headers=JSON,
             detail="the character file is not UTF-8 text (byte 0).",
         ),
         "PUT a character: a key written twice": Bad(
@@ -159,6 +162,7 @@ GROUPS: dict[str, dict[str, Bad]] = {
             "/games/{game}/characters/Ada",
             422,
             content=b'{"live": {}, "live": {}}',
+            headers=JSON,
             detail="the character file writes a key twice.",
         ),
         "PUT a character: a sheet that is a string": Bad(

@@ -25,7 +25,7 @@ from http_api_support import (
     store_rows,
     without_ids,
 )
-from service_support import admin_headers
+from service_support import JSON, admin_headers
 
 PACKAGED = packaged_rulesets()
 
@@ -113,7 +113,7 @@ def test_an_unknown_ruleset_is_404(service: TestClient) -> None:
 
 def test_an_upload_is_stored_listed_and_read_back_as_sent(service: TestClient) -> None:
     text = _text(_house())
-    made = service.post("/rulesets", content=text, headers=admin_headers())
+    made = service.post("/rulesets", content=text, headers={**admin_headers(), **JSON})
     assert made.status_code == 201
     assert made.json() == {"id": "house-d20", "version": 1}
     assert {
@@ -132,12 +132,15 @@ def test_the_same_content_again_is_200_and_changes_nothing(
 ) -> None:
     file = _house()
     assert (
-        service.post("/rulesets", content=_text(file), headers=admin_headers()).status_code == 201
+        service.post(
+            "/rulesets", content=_text(file), headers={**admin_headers(), **JSON}
+        ).status_code
+        == 201
     )
     before = store_rows(store_url)
     # the same document, written differently (no indent, keys in another order)
     again = json.dumps(dict(reversed(list(file.items()))))
-    repeat = service.post("/rulesets", content=again, headers=admin_headers())
+    repeat = service.post("/rulesets", content=again, headers={**admin_headers(), **JSON})
     assert repeat.status_code == 200
     assert repeat.json() == {"id": "house-d20", "version": 1}
     assert store_rows(store_url) == before
@@ -150,7 +153,7 @@ def test_other_content_under_a_stored_id_and_version_is_409(
     service: TestClient, store_url: str, ruleset_id: str
 ) -> None:
     if ruleset_id == "house-d20":
-        service.post("/rulesets", content=_text(_house()), headers=admin_headers())
+        service.post("/rulesets", content=_text(_house()), headers={**admin_headers(), **JSON})
     stored = service.get(f"/rulesets/{ruleset_id}").text
     before = store_rows(store_url)
     other = json.loads(stored)
@@ -181,7 +184,9 @@ def test_a_refused_ruleset_lists_the_problems_validate_json_lists(
     validated = cli_json("validate", "--json", str(path), code=1)
     assert validated["ok"] is False and validated["problems"]
     before = store_rows(store_url)
-    body = problem_of(service.post("/rulesets", content=text, headers=admin_headers()), 422)
+    body = problem_of(
+        service.post("/rulesets", content=text, headers={**admin_headers(), **JSON}), 422
+    )
     assert body["problems"] == validated["problems"]
     assert body["detail"] == f"the ruleset was refused: {len(validated['problems'])} problem(s)."
     assert store_rows(store_url) == before
@@ -191,13 +196,15 @@ def test_uploading_needs_the_admin_token(service: TestClient, store_url: str) ->
     game = make_game(service, "dnd5e-srd")
     text = _text(_house())
     before = store_rows(store_url)
-    anonymous = service.post("/rulesets", content=text)
+    anonymous = service.post("/rulesets", content=text, headers=JSON)
     assert problem_of(anonymous, 401)["detail"] == (
         "only the admin token may upload a ruleset, and no token was sent."
     )
     assert anonymous.headers["www-authenticate"] == "Bearer"
     for token in (game.token, "not-a-token-at-all"):
-        refused = problem_of(service.post("/rulesets", content=text, headers=bearer(token)), 403)
+        refused = problem_of(
+            service.post("/rulesets", content=text, headers={**bearer(token), **JSON}), 403
+        )
         assert (
             refused["detail"]
             == "only the admin token may upload a ruleset; the token sent is not it."
@@ -218,11 +225,15 @@ def _padded(size: int) -> str:
 def test_a_ruleset_of_256_kb_is_taken_and_one_byte_more_is_413(
     service: TestClient, store_url: str
 ) -> None:
-    at_limit = service.post("/rulesets", content=_padded(256 * 1024), headers=admin_headers())
+    at_limit = service.post(
+        "/rulesets", content=_padded(256 * 1024), headers={**admin_headers(), **JSON}
+    )
     assert at_limit.status_code == 201, at_limit.text
     before = store_rows(store_url)
     over = _padded(256 * 1024 + 1).replace('"version": 1', '"version": 2')
-    body = problem_of(service.post("/rulesets", content=over, headers=admin_headers()), 413)
+    body = problem_of(
+        service.post("/rulesets", content=over, headers={**admin_headers(), **JSON}), 413
+    )
     assert body["detail"] == (
         "the body is over 262,144 bytes: a ruleset may be at most 262,144 bytes (256 KB)."
     )
@@ -242,7 +253,7 @@ def test_a_game_keeps_the_version_it_was_made_on(service: TestClient, tmp_path: 
             skill["ability"] = "str"
     path = tmp_path / "dnd5e-srd-2.json"
     path.write_text(_text(newer), encoding="utf-8")
-    made = service.post("/rulesets", content=path.read_text(), headers=admin_headers())
+    made = service.post("/rulesets", content=path.read_text(), headers={**admin_headers(), **JSON})
     assert made.status_code == 201 and made.json() == {"id": "dnd5e-srd", "version": 2}
     assert [(r["version"], r["packaged"]) for r in _listed(service) if r["id"] == "dnd5e-srd"] == [
         (1, True),

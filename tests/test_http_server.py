@@ -39,7 +39,7 @@ from dicebound.engine import resolve_text
 from dicebound.odds import check_odds
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.throw import roll_json
-from service_support import ADMIN_TOKEN, ServerProcess, admin_headers, store_url_for
+from service_support import ADMIN_TOKEN, JSON, ServerProcess, admin_headers, store_url_for
 
 pytestmark = pytest.mark.server
 
@@ -129,7 +129,7 @@ def reserve_game(base: str, resolve: int = 20) -> tuple[str, str]:
     """Upload the Reserve ruleset (if not there yet), make a game, put Ann with
     ``resolve`` points; (game id, game token)."""
     with httpx.Client(base_url=base, headers=admin_headers(), timeout=30) as admin:
-        uploaded = admin.post("/rulesets", content=RESERVE_FILE.read_bytes())
+        uploaded = admin.post("/rulesets", content=RESERVE_FILE.read_bytes(), headers=JSON)
         assert uploaded.status_code in (200, 201), uploaded.text
         game = ok(admin.post("/games", json={"name": "Reserve", "ruleset": "reserve-test"}), 201)
     with client(base, game["token"]) as player:
@@ -195,11 +195,11 @@ def test_end_to_end_over_http(backend: str, tmp_path: Path) -> None:
         assert health["ok"] is True and health["store"] == backend
 
         # the ruleset: 201 once, 200 for the same file again, listed, read back whole
-        assert ok(admin.post("/rulesets", content=reserve_text.encode()), 201) == {
+        assert ok(admin.post("/rulesets", content=reserve_text.encode(), headers=JSON), 201) == {
             "id": "reserve-test",
             "version": 1,
         }
-        ok(admin.post("/rulesets", content=reserve_text.encode()), 200)
+        ok(admin.post("/rulesets", content=reserve_text.encode(), headers=JSON), 200)
         listed = ok(httpx.get(server.base + "/rulesets"))
         assert {
             "id": "reserve-test",

@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dicebound.edge.files import read_character, read_ruleset, ruleset_text
-from dicebound.jsontext import line_of
+from dicebound.jsontext import line_of, places_of
 from dicebound.report import build_report
 from dicebound.views import report_json
 from http_api_support import LUCIA_SPENDS, bearer, make_game, problem_of
-from service_support import admin_headers
+from service_support import JSON, admin_headers
 
 
 def test_the_games_a_token_may_see(service: TestClient) -> None:
@@ -103,19 +105,21 @@ def test_a_ruleset_is_checked_without_being_stored(service: TestClient) -> None:
     text = ruleset_text("advanced-resolution")[0]
     broken = text.replace('"max": 4, "default": 1', '"max": "four", "default": 1', 1)
     before = service.get("/rulesets").json()
-    answer = service.post("/rulesets/check", content=broken).json()
+    answer = service.post("/rulesets/check", content=broken, headers=JSON).json()
     (problem,) = answer["problems"]
     line = broken[: broken.index('"max": "four"')].count("\n") + 1
     assert problem["path"] == "sheet.abilities[0].max" and problem["line"] == line
     assert answer["ok"] is False and answer["gm"] is None
-    fine = service.post("/rulesets/check", content=text).json()
+    fine = service.post("/rulesets/check", content=text, headers=JSON).json()
     assert fine["ok"] is True and fine["problems"] == []
     assert fine["gm"].startswith("Checks in Advanced Resolution")
     assert (fine["id"], fine["version"]) == ("advanced-resolution", 1)
     assert service.get("/rulesets").json() == before  # nothing stored
-    not_json = service.post("/rulesets/check", content="{").json()
+    not_json = service.post("/rulesets/check", content="{", headers=JSON).json()
     assert not_json["ok"] is False and not_json["problems"][0]["line"] == 1
-    problem_of(service.post("/rulesets/check", content=" " * (257 * 1024) + "{}"), 413)
+    problem_of(
+        service.post("/rulesets/check", content=" " * (257 * 1024) + "{}", headers=JSON), 413
+    )
 
 
 # ── where a path is written ──────────────────────────────────────────────────
@@ -147,3 +151,46 @@ def test_line_of_places_what_comes_before_a_break() -> None:
     assert line_of('{"a": [1, 2', ("a", 5)) == (1, 2)
     assert line_of("", ("a",)) == (1, 1)
     assert line_of("[" * 5000, (0,) * 300) == (1, 201)  # scanning stops 200 deep, never raises
+
+
+# JSON text as an author might write it: keys from a few letters (so some repeat in one
+# object), any spacing, escapes; each with every path it writes and a few it does not.
+_SPACING = st.sampled_from(["", " ", "\n", "\n  ", "\t", "\r\n "])
+_KEYS = st.sampled_from(["a", "b", "\\u0061", "c\\\\d", "é"])
+
+
+@st.composite
+def _json_text(draw: st.DrawFn, depth: int = 0) -> tuple[str, list[tuple[Any, ...]]]:
+    """A JSON text (a value, with keys maybe repeated) and the paths below it."""
+    shape = draw(st.sampled_from(["leaf", "list", "object"] if depth < 3 else ["leaf"]))
+    if shape == "leaf":
+        return draw(st.sampled_from(["1", "-2.5e3", "true", "null", '"x"', '"y\\"z"'])), []
+    parts, paths = [], []
+    count = draw(st.integers(0, 4))
+    for i in range(count):
+        text, below = draw(_json_text(depth + 1))
+        if shape == "list":
+            parts.append(draw(_SPACING) + text)
+            paths += [(i,), *((i, *p) for p in below)]
+        else:
+            written = draw(_KEYS)
+            key = json.loads(f'"{written}"')
+            parts.append(f'{draw(_SPACING)}"{written}"{draw(_SPACING)}:{draw(_SPACING)}{text}')
+            paths += [(key,), *((key, *p) for p in below)]
+    opening, closing = ("[", "]") if shape == "list" else ("{", "}")
+    return opening + ",".join(parts) + draw(_SPACING) + closing, paths
+
+
+@given(_json_text(), st.lists(st.sampled_from(["a", "zz", 0, 7]), max_size=3))
+def test_places_of_places_every_path_in_one_pass_as_line_of_does(
+    written: tuple[str, list[tuple[Any, ...]]], missing: list[Any]
+) -> None:
+    text, paths = written
+    asked = [(), *paths, *((*p, *missing) for p in paths), tuple(missing)]
+    assert places_of(text, asked) == {path: line_of(text, path) for path in asked}
+
+
+def test_places_of_places_a_broken_text_as_line_of_does() -> None:
+    for text in ['{"a": [1, 2', "", "[" * 5000, '{"a": "\\q", "b": 1}', '{"a"  1}']:
+        asked = [(), ("a",), ("a", 1), ("a", 5), ("b",), (0,) * 300]
+        assert places_of(text, asked) == {path: line_of(text, path) for path in asked}

@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from dicebound.errors import CharacterInvalid
-from dicebound.problems import Path, Problem, did_you_mean, sort_problems
+from dicebound.problems import Path, Problem, did_you_mean, hints_bounded, sort_problems
 from dicebound.ruleset.model import Field, ListColumn, ListDecl, Ruleset
 from dicebound.ruleset.spec import KEBAB_PATTERN, describe, is_int, is_number
 from dicebound.sheet import (
@@ -68,7 +68,8 @@ def load_character(ruleset: Ruleset, raw: object) -> Character:
     Raises:
         CharacterInvalid: listing every problem, each naming the bad key or id.
     """
-    return _Loader(ruleset).load(raw)
+    with hints_bounded():  # a file of thousands of unknown names costs no more to hint
+        return _Loader(ruleset).load(raw)
 
 
 def live_to_json(live: Live) -> dict[str, Any]:

@@ -37,8 +37,13 @@ class _ProblemsError(DiceboundError):
 
     def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems: tuple[Problem, ...] = tuple(problems)
+        super().__init__(self.problems)
+
+    def __str__(self) -> str:
+        """Every problem, a line each: written when asked for, since a service that
+        answers with the first few need not spell out tens of thousands."""
         lines = "\n".join(str(p) for p in self.problems)
-        super().__init__(f"The {self.what} has {len(self.problems)} problem(s):\n{lines}")
+        return f"The {self.what} has {len(self.problems)} problem(s):\n{lines}"
 
 
 class RulesetInvalid(_ProblemsError):

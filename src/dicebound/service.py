@@ -17,7 +17,7 @@ import json
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from typing import Any, Literal, TypeVar, cast
@@ -85,6 +85,8 @@ from dicebound.views import (
 __all__ = [
     "ADMIN_TOKEN_LEAST",
     "LIMITS",
+    "PROBLEMS_SHOWN",
+    "SEED_RULE",
     "Access",
     "ServiceError",
     "admin_token_hash",
@@ -456,9 +458,22 @@ def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, 
     )
 
 
-def try_ruleset(text: str, layers: Sequence[str] = ()) -> dict[str, object]:
+PROBLEMS_SHOWN = 200
+"""How many of a file's problems a check lists (the first, in document order); the
+answer counts the rest in ``omitted``."""
+
+
+def _go_on() -> None:
+    """The checkpoint of work that runs to its end."""
+
+
+def try_ruleset(
+    text: str, layers: Sequence[str] = (), *, checkpoint: Callable[[], None] = _go_on
+) -> dict[str, object]:
     """Check a ruleset file without storing it: ``validate --json`` with each problem's
-    line and column, and, when it is valid, what ``gm`` would teach from it."""
+    line and column (the first ``PROBLEMS_SHOWN``, and how many more in ``omitted``),
+    and, when it is valid, what ``gm`` would teach from it. ``checkpoint`` is called
+    between the steps of the work and raises to abandon it (``compile_ruleset``)."""
     size = len(text.encode("utf-8", errors="replace"))
     if size > LIMITS.ruleset_bytes:
         raise _too_large(
@@ -466,17 +481,21 @@ def try_ruleset(text: str, layers: Sequence[str] = ()) -> dict[str, object]:
             f"{LIMITS.ruleset_bytes:,} bytes (256 KB)."
         )
     try:
-        ruleset = load_ruleset_text(text)
+        ruleset = load_ruleset_text(text, checkpoint=checkpoint)
     except RulesetInvalid as exc:
+        checkpoint()
+        shown = exc.problems[:PROBLEMS_SHOWN]
         return {
             "ok": False,
-            "problems": problems_with_lines(text, exc.problems),
+            "problems": problems_with_lines(text, shown),
+            "omitted": len(exc.problems) - len(shown),
             "notes": [],
             "id": None,
             "version": None,
             "name": None,
             "gm": None,
         }
+    checkpoint()
     try:
         lesson: str | None = gm_lesson(ruleset, layers=layers)
     except DiceboundError as exc:
@@ -484,6 +503,7 @@ def try_ruleset(text: str, layers: Sequence[str] = ()) -> dict[str, object]:
     return {
         "ok": True,
         "problems": [],
+        "omitted": 0,
         "notes": [f"{b}: accepted and kept, not played by dicebound" for b in ruleset.not_played],
         "id": ruleset.id,
         "version": ruleset.version,
@@ -799,6 +819,7 @@ def put_character(
             f"{LIMITS.character_bytes:,} bytes (64 KB)."
         )
     game = _game(session, access, game_id, lock=True)
+    _addressable(name)
     body = _parse_object(raw, "character file")
     written = body.get("name", name)
     if written != name:
@@ -833,6 +854,17 @@ def put_character(
         return {"name": name, "revision": 1}, True
     row.sheet, row.live, row.revision, row.updated = sheet, live, row.revision + 1, _now()
     return {"name": name, "revision": row.revision}, False
+
+
+def _addressable(name: str) -> None:
+    """Refuse a character name its own URL could not reach: a path segment ``.`` or
+    ``..`` is dropped by clients and proxies, and a ``/`` splits the segment."""
+    if name in (".", "..") or "/" in name:
+        raise _invalid(
+            f"a character's name is part of its address (/games/GAME/characters/NAME), so it "
+            f'may not be "." or ".." nor hold "/"; "{name}" is refused.',
+            [Problem(("name",), "bad-name", f'"{name}" cannot be part of a URL path.')],
+        )
 
 
 def _character_row(session: Session, game: Game, name: str, *, lock: bool) -> CharacterRow:
@@ -1013,8 +1045,11 @@ def report_for_game(
 
 
 def roll_dice(
-    session: Session, ruleset_id: str, version: int | None, dice: str, seed: str | None
+    session: Session, ruleset_id: str, version: int | None, dice: str, seed: object
 ) -> dict[str, Any]:
+    """Throw symbol dice by name; the seed is read by the rule of every route's seed
+    (``seed_text``)."""
+    text_seed = seed_text(seed)
     if len(dice.encode("utf-8", errors="replace")) > LIMITS.text_bytes:
         raise _too_large(f"the dice text is longer than {LIMITS.text_bytes:,} bytes.")
     try:
@@ -1023,7 +1058,7 @@ def roll_dice(
         raise _invalid(exc.detail) from exc
     ruleset = compiled(session, row.id, row.version)
     try:
-        return roll_json(ruleset, dice, seed=seed if seed is not None else fresh_seed())
+        return roll_json(ruleset, dice, seed=text_seed or fresh_seed())
     except DiceboundError as exc:
         raise _invalid(str(exc)) from exc
 
@@ -1032,16 +1067,32 @@ def roll_dice(
 
 
 SEED_PATTERN = r"^[\x21-\x7e]{1,200}$"
+SEED_RULE = "a seed is 1 to 200 printable ASCII characters without spaces, or a whole number"
 
 
-def seed_text(seed: str | int | None) -> str | None:
-    """A seed as the store keeps it: 1 to 200 printable ASCII characters, no spaces."""
+def seed_text(seed: object) -> str | None:
+    """A seed as the store keeps it: 1 to 200 printable ASCII characters, no spaces (a
+    whole number is read as its digits). The one rule for the seed of every route and
+    tool: ``true`` or ``1.5`` is refused, never read as 1."""
     if seed is None:
         return None
+    if isinstance(seed, bool) or not isinstance(seed, str | int):
+        raise _invalid(f"{SEED_RULE}, not {_shown(seed)}.")
+    if isinstance(seed, int) and not -(10**200) < seed < 10**200:
+        raise _invalid(f"{SEED_RULE}; this number has more than 200 digits.")
     text = str(seed)
     if not re.fullmatch(SEED_PATTERN, text):
-        raise _invalid("a seed is 1 to 200 printable ASCII characters without spaces.")
+        raise _invalid(f"{SEED_RULE}.")
     return text
+
+
+def _shown(value: object) -> str:
+    """A JSON value as a sentence names it: ``true``, ``1.5``, ``a list``."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return json.dumps(value)
 
 
 def _check_limits(text: str) -> None:

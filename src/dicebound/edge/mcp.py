@@ -25,7 +25,7 @@ from mcp.server.mcpserver.resources import Resource, TextResource
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 from sqlalchemy.exc import StatementError
@@ -33,7 +33,6 @@ from sqlalchemy.orm import Session
 from starlette.routing import BaseRoute
 
 from dicebound import service
-from dicebound.dice import fresh_seed
 from dicebound.edge.files import packaged_rulesets, ruleset_text
 from dicebound.edge.http.schemas import (
     AfterIn,
@@ -47,6 +46,7 @@ from dicebound.edge.http.schemas import (
     RecordPage,
     RollIn,
     RollOut,
+    Seed,
     SpendIn,
 )
 from dicebound.errors import DiceboundError
@@ -314,9 +314,9 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
                 "check, exactly as you would show it. At most 32 KB and 20 tags.",
             ),
         ],
-        seed: Annotated[str | int | None, _field(CheckIn, "seed")] = None,
+        seed: Annotated[Seed | None, _field(CheckIn, "seed")] = None,
         faces: Annotated[
-            list[int] | None,
+            list[StrictInt] | None,
             _field(CheckIn, "faces", "Forced faces, in throw order: for tests only."),
         ] = None,
         choose: Annotated[
@@ -401,7 +401,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
             str,
             _field(RollIn, "dice", 'The dice by name: "2 ability 1 proficiency vs 2 difficulty".'),
         ],
-        seed: Annotated[str | int | None, _field(RollIn, "seed")] = None,
+        seed: Annotated[Seed | None, _field(RollIn, "seed")] = None,
     ) -> RollOut:
         """Throw narrative symbol dice by name with this game's ruleset, when a scene
         needs a bare roll rather than a check (a symbol-pool ruleset only). Records
@@ -411,10 +411,9 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
 
         def act(session: Session, game: str) -> dict[str, Any]:
             found = service.get_game(session, seat.access, game)
-            fresh = service.seed_text(seed) or fresh_seed()
             ruleset, version = str(found["ruleset"]), found["version"]
             assert isinstance(version, int)
-            return service.roll_dice(session, ruleset, version, dice, fresh)
+            return service.roll_dice(session, ruleset, version, dice, seed)
 
         return RollOut.model_validate(_act(seat, write=False, act=act))
 
@@ -438,13 +437,15 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
     def settle_after_roll(
         ctx: Context,
         record: Annotated[
-            int, Field(ge=1, le=2**62, description="The record id resolve_checks returned.")
+            StrictInt,
+            Field(ge=1, le=2**62, description="The record id resolve_checks returned."),
         ],
         pool: Annotated[
             str | None, _field(AfterIn, "pool", "The pool the player spends to raise a die.")
         ] = None,
         points: Annotated[
-            int | None, _field(AfterIn, "points", "How many points of it the player spends.")
+            StrictInt | None,
+            _field(AfterIn, "points", "How many points of it the player spends."),
         ] = None,
         choose: Annotated[
             Literal["fail", "succeed"] | None,
@@ -472,10 +473,10 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
     def list_records(
         ctx: Context,
         before: Annotated[
-            int | None,
+            StrictInt | None,
             Field(ge=1, le=2**62, description="The `next` of the previous page."),
         ] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="Records per page.")] = 20,
+        limit: Annotated[StrictInt, Field(ge=1, le=100, description="Records per page.")] = 20,
     ) -> RecordPage:
         """The game's records, newest first: what was thrown, by whom, the outcome and
         what was paid. Use it to recall earlier checks; never retell a roll differently

@@ -17,6 +17,7 @@ from typing import Any
 
 from dicebound.character import live_to_json
 from dicebound.errors import UsageError
+from dicebound.jsontext import Unreadable, read_json
 from dicebound.sheet import Character
 
 __all__ = ["save_live"]
@@ -47,9 +48,12 @@ def save_live(path: Path, character: Character) -> None:
     """
     try:
         text = path.read_text(encoding="utf-8")
-        body = json.loads(text)
     except (OSError, ValueError) as exc:
         raise UsageError(f'cannot read "{path}" to save into it: {exc}.') from exc
+    try:
+        body, _ = read_json(text)
+    except Unreadable as exc:
+        raise UsageError(f'cannot read "{path}" to save into it: the file {exc}') from exc
     if not isinstance(body, dict):
         raise UsageError(f'"{path}" is not a character file (not a JSON object).')
     live = live_to_json(character.live)

@@ -14,6 +14,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
@@ -23,7 +24,15 @@ from dicebound.jsontext import Unreadable, read_json
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.registry import kind_compiler
 from dicebound.overrides import Override, compile_overrides
-from dicebound.problems import Path, Problem, did_you_mean, sort_problems
+from dicebound.problems import (
+    Path,
+    PathPart,
+    Problem,
+    did_you_mean,
+    hints_bounded,
+    path_order,
+    sort_problems,
+)
 from dicebound.ruleset.capability import capability_problems, ruleset_features, version_problem
 from dicebound.ruleset.model import (
     Ability,
@@ -69,11 +78,17 @@ ColumnLike = Field | ListColumn
 _DOUBLE_MAX = int(sys.float_info.max)
 
 
-def load_ruleset_text(text: str, *, capability_api: str | None = None) -> Ruleset:
+def _go_on() -> None:
+    """The checkpoint of work that runs to its end."""
+
+
+def load_ruleset_text(
+    text: str, *, capability_api: str | None = None, checkpoint: Callable[[], None] = _go_on
+) -> Ruleset:
     """Parse a ruleset file's text and compile it.
 
     A file over 256 KB, or text that is not JSON (reported with its line and column),
-    is a problem like any other.
+    is a problem like any other. ``checkpoint`` is as ``compile_ruleset`` takes it.
 
     Raises:
         RulesetInvalid: every problem found.
@@ -96,10 +111,13 @@ def load_ruleset_text(text: str, *, capability_api: str | None = None) -> Rulese
         raise RulesetInvalid([Problem((), "not-json", str(exc))]) from None
     if twice:
         raise RulesetInvalid(twice)
-    return compile_ruleset(raw, capability_api=capability_api)
+    checkpoint()
+    return compile_ruleset(raw, capability_api=capability_api, checkpoint=checkpoint)
 
 
-def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Ruleset:
+def compile_ruleset(
+    raw: object, *, capability_api: str | None = None, checkpoint: Callable[[], None] = _go_on
+) -> Ruleset:
     """Check a parsed ruleset file and compile it.
 
     Args:
@@ -107,10 +125,18 @@ def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Rulese
         capability_api: check the file as a packaged ruleset declaring this Capability
             API version (``"1.38"``): every feature above it is refused. None checks it
             as a community ruleset, which needs no version.
+        checkpoint: called between the steps of the work (and every thousand or so
+            problems); it raises to abandon the work, as a service does for a client
+            that is gone or a check past its time.
 
     Raises:
         RulesetInvalid: every problem found, in document order.
     """
+    with hints_bounded():  # a file of thousands of unknown names costs no more to hint
+        return _compile(raw, capability_api, checkpoint)
+
+
+def _compile(raw: object, capability_api: str | None, checkpoint: Callable[[], None]) -> Ruleset:
     problems: list[Problem] = []
     declared_problem = None if capability_api is None else version_problem(capability_api)
     if declared_problem is not None:
@@ -125,12 +151,18 @@ def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Rulese
     faults = _json_faults(raw)
     if faults:
         raise RulesetInvalid(_in_document_order(raw, [*problems, *faults]))
+    checkpoint()
     res = raw.get("resolution")
     kind_name = res.get("kind") if isinstance(res, dict) else None
     kind = kind_compiler(kind_name) if isinstance(kind_name, str) else None
-    structure = list(ruleset_node(kind.name if kind is not None else None).check(raw, ()))
+    structure: list[Problem] = []
+    found = ruleset_node(kind.name if kind is not None else None).check(raw, ())
+    while chunk := list(islice(found, 1024)):
+        structure += chunk
+        checkpoint()
     builder = _Builder(raw, structure, kind)
     ruleset = builder.build()
+    checkpoint()
     problems.extend(structure)
     problems.extend(builder.problems)
     if capability_api is not None and declared_problem is None:
@@ -143,24 +175,43 @@ def compile_ruleset(raw: object, *, capability_api: str | None = None) -> Rulese
 
 
 def _in_document_order(raw: dict[str, Any], problems: Sequence[Problem]) -> list[Problem]:
-    """Each problem once, in the order its place comes in the file (keys as written)."""
+    """Each problem once, in the order its place comes in the file (keys as written),
+    then by path. A path's place is its parent's and one step more, and each parent is
+    found once, so the problems of one long list or object cost no walk from the top
+    (nor a scan of its keys) each."""
+    orders: dict[int, dict[str, int]] = {}  # each object's keys by place, made once
+    parents: dict[Path, tuple[object, tuple[int, ...]]] = {}
 
-    def position(path: Path) -> tuple[int, ...]:
-        node: object = raw
-        out: list[int] = []
-        for part in path:
-            if isinstance(node, dict) and isinstance(part, str) and part in node:
-                out.append(list(node).index(part))
-                node = node[part]
-            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-                out.append(part)
-                node = node[part]
-            else:  # a place the file does not hold: after everything it does
-                out.append(len(node) if isinstance(node, dict | list) else 0)
-                node = None
-        return tuple(out)
+    def step(node: object, out: tuple[int, ...], part: PathPart) -> tuple[object, tuple[int, ...]]:
+        if isinstance(node, dict) and isinstance(part, str) and part in node:
+            keys = orders.get(id(node))
+            if keys is None:
+                keys = orders[id(node)] = {key: i for i, key in enumerate(node)}
+            return node[part], (*out, keys[part])
+        if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            return node[part], (*out, part)
+        # a place the file does not hold: after everything it does
+        return None, (*out, len(node) if isinstance(node, dict | list) else 0)
 
-    return sorted(sort_problems(problems), key=lambda p: position(p.path))
+    def place(path: Path) -> tuple[int, ...]:
+        if not path:
+            return ()
+        parent = path[:-1]
+        found = parents.get(parent)
+        if found is None:
+            node: object = raw
+            out: tuple[int, ...] = ()
+            for part in parent:
+                node, out = step(node, out, part)
+            found = parents[parent] = (node, out)
+        return step(*found, path[-1])[1]
+
+    unique = list(dict.fromkeys(problems))
+    places = [place(p.path) for p in unique]
+    if len(set(places)) < len(places):  # paths the file does not hold may share a place
+        unique.sort(key=lambda p: path_order(p.path))
+        places = [place(p.path) for p in unique]
+    return [unique[i] for _, i in sorted(zip(places, range(len(unique)), strict=True))]
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -170,39 +221,52 @@ _MAX_FAULTS = 50
 
 def _json_faults(raw: object) -> list[Problem]:
     """Values no JSON number or text can be: a number too large for a double (JSON
-    numbers are doubles to every reader), a non-finite number, or a non-JSON object.
+    numbers are doubles to every reader), a non-finite number, or a non-JSON object;
+    the first 50 found.
 
-    Walked without recursion, so no depth of nesting can stop it.
+    Walked without recursion, so no depth of nesting can stop it, and a value's path is
+    built only for a container or a fault (not for each of a long list's numbers).
     """
     out: list[Problem] = []
     stack: list[tuple[Path, object]] = [((), raw)]
     while stack and len(out) < _MAX_FAULTS:
         path, value = stack.pop()
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if not isinstance(key, str):
-                    out.append(Problem(path, "wrong-type", "has a key that is not a string."))
-                    continue
-                stack.append(((*path, key), item))
-        elif isinstance(value, list):
-            stack.extend(((*path, i), item) for i, item in enumerate(value))
-        elif isinstance(value, bool) or value is None or isinstance(value, str):
+        if not isinstance(value, dict | list):
+            _fault(value, path, out)
             continue
-        elif isinstance(value, int):
-            if abs(value) > _DOUBLE_MAX:
-                out.append(
-                    Problem(
-                        path, "bad-number", "is too large to be a number: JSON numbers are doubles."
-                    )
-                )
-        elif isinstance(value, float):
-            if not math.isfinite(value):
-                out.append(Problem(path, "bad-number", "is not a finite number."))
-        else:
-            out.append(
-                Problem(path, "wrong-type", f"is a {type(value).__name__}, not a JSON value.")
-            )
+        keyed = isinstance(value, dict)
+        pairs: Iterable[tuple[Any, object]] = (
+            value.items() if isinstance(value, dict) else enumerate(value)
+        )
+        for key, item in pairs:
+            if keyed and not isinstance(key, str):
+                out.append(Problem(path, "wrong-type", "has a key that is not a string."))
+            elif isinstance(item, dict | list):
+                stack.append(((*path, key), item))
+            elif type(item) is int:  # the common case, checked here: no call per number
+                if not -_DOUBLE_MAX <= item <= _DOUBLE_MAX:
+                    _fault(item, (*path, key), out)
+            elif not (item is None or isinstance(item, str | bool)):
+                _fault(item, (*path, key), out)
     return sort_problems(out)
+
+
+def _fault(value: object, path: Path, out: list[Problem]) -> None:
+    """A problem for a scalar no JSON value can be, if ``value`` is one."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if abs(value) > _DOUBLE_MAX:
+            out.append(
+                Problem(
+                    path, "bad-number", "is too large to be a number: JSON numbers are doubles."
+                )
+            )
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            out.append(Problem(path, "bad-number", "is not a finite number."))
+    else:
+        out.append(Problem(path, "wrong-type", f"is a {type(value).__name__}, not a JSON value."))
 
 
 def _dict(value: object) -> dict[str, Any]:
@@ -213,18 +277,30 @@ def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _ids(items: object) -> list[str]:
+class _Ids(list[str]):
+    """Ids in the order they are declared, with a set beside them: whether a reference
+    names one is one lookup, not a scan (thousands of references to thousands of ids
+    were quadratic)."""
+
+    def __init__(self, ids: Iterable[str]) -> None:
+        super().__init__(ids)
+        self.held = frozenset(self)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self.held
+
+
+def _ids(items: object) -> _Ids:
     """The well-formed ids of a list of declarations, first occurrence kept."""
-    out: list[str] = []
+    out: dict[str, None] = {}  # a dict keeps the order and looks an id up at once
     for item in _list(items):
-        ident = _dict(item).get("id")
-        if isinstance(ident, str) and re.match(ID_PATTERN, ident) and ident not in out:
-            out.append(ident)
-    return out
+        ident = item.get("id") if isinstance(item, dict) else None
+        if isinstance(ident, str) and ident not in out and re.match(ID_PATTERN, ident):
+            out[ident] = None
+    return _Ids(out)
 
 
 def _unknown(path: Path, name: str, what: str, known: Iterable[str]) -> Problem:
-    known = list(known)
     return Problem(
         path, "unknown-id", f'"{name}" is not {what} of this ruleset.{did_you_mean(name, known)}'
     )
@@ -270,6 +346,20 @@ def _fit(decl: ColumnLike, value: object) -> str | None:
     return None
 
 
+def _at_or_above(paths: Iterable[Path]) -> set[Path]:
+    """Every path at or above one of ``paths``, so whether a part holds a problem is one
+    lookup however many problems a file has (a scan of them per part was quadratic). A
+    path's walk up stops at the first prefix already held: its own are held too."""
+    held: set[Path] = set()
+    for path in paths:
+        while path not in held:
+            held.add(path)
+            if not path:
+                break
+            path = path[:-1]
+    return held
+
+
 class _Builder:
     """Runs the cross-checks over a structurally checked file and builds the Ruleset.
 
@@ -283,13 +373,14 @@ class _Builder:
     ):
         self.raw = raw
         self.bad: list[Path] = [p.path for p in structure]
+        self.dirty = _at_or_above(self.bad)
         self.kind = kind
         self.problems: list[Problem] = []
         self.sheet_raw = _dict(raw.get("sheet"))
         self.res_raw = _dict(raw.get("resolution"))
         live = _dict(self.sheet_raw.get("live"))
         self.live_raw = live
-        self.names: dict[str, list[str]] = {
+        self.names: dict[str, _Ids] = {
             "sections": _ids(self.sheet_raw.get("sections")),
             "abilities": _ids(self.sheet_raw.get("abilities")),
             "skills": _ids(self.sheet_raw.get("skills")),
@@ -306,12 +397,12 @@ class _Builder:
             "layers": _ids(raw.get("layers")),
         }
         self.sheet = Sheet(version=1)
+        self.indexes: dict[int, dict[str, int]] = {}  # index_of's, by the list's id()
 
     # -- bookkeeping -----------------------------------------------------------------
 
     def clean(self, path: Path) -> bool:
-        n = len(path)
-        return not any(bad[:n] == path for bad in self.bad)
+        return path not in self.dirty
 
     def add(self, path: Path, code: str, message: str) -> None:
         self.problems.append(Problem(path, code, message))
@@ -320,9 +411,10 @@ class _Builder:
         """The structurally clean items of a list, with their index and path."""
         out = []
         for i, item in enumerate(_list(raw)):
-            here = (*path, i)
-            if isinstance(item, dict) and self.clean(here):
-                out.append((i, item, here))
+            if isinstance(item, dict):
+                here = (*path, i)
+                if here not in self.dirty:
+                    out.append((i, item, here))
         return out
 
     def scope(self) -> RefScope:
@@ -924,9 +1016,17 @@ class _Builder:
         top = self.ref(raw, ("sheet", "live", group, index, "max"))
         return replace(item, max=top if top is not None else _PLACEHOLDER)
 
-    @staticmethod
-    def index_of(items: object, ident: str) -> int:
-        return next(i for i, item in enumerate(_list(items)) if _dict(item).get("id") == ident)
+    def index_of(self, items: object, ident: str) -> int:
+        """Where the first item of a list declares ``ident``: each list's ids are read
+        once (a scan per item asked for was quadratic in a long list)."""
+        found = self.indexes.get(id(items))
+        if found is None:
+            found = self.indexes[id(items)] = {}
+            for i, item in enumerate(_list(items)):
+                declared = _dict(item).get("id")
+                if isinstance(declared, str):
+                    found.setdefault(declared, i)
+        return found[ident]
 
     def check_caps_and_maxima(self) -> None:
         for group, items in (("skills", self.sheet.skills), ("saves", self.sheet.saves)):

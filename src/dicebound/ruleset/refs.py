@@ -209,7 +209,7 @@ def compile_ref(
         return _compile_list_sum(raw["listSum"], (*path, "listSum"), scope)
     name = str(raw[source])
     namespace = ID_SOURCES[source]
-    known = list(scope.names.get(namespace, ()))
+    known = scope.names.get(namespace, ())  # not copied: one lookup, not a scan
     here = (*path, source)
     if name not in known:
         return None, [_unknown(here, namespace, name, known)]
@@ -276,7 +276,7 @@ def _compile_list_sum(
 ) -> tuple[ValueRef | None, list[Problem]]:
     problems: list[Problem] = []
     list_id = str(spec["list"])
-    known = list(scope.names.get("lists", ()))
+    known = scope.names.get("lists", ())
     if list_id not in known:
         return None, [_unknown((*path, "list"), "lists", list_id, known)]
     decl = next((lst for lst in scope.sheet.lists if lst.id == list_id), None)

@@ -13,6 +13,7 @@ import abc
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from dicebound.problems import Path, Problem, did_you_mean
@@ -99,7 +100,13 @@ def text_fault(text: str) -> str | None:
 
 
 class Node(abc.ABC):
-    """One shape. ``check`` yields problems; ``schema`` gives its JSON Schema."""
+    """One shape. ``check`` yields problems; ``schema`` gives its JSON Schema.
+
+    ``needs``, when set, is the one JSON type the shape takes and how a refusal names
+    it: a value of another type gets only that refusal, so a list of thousands of such
+    values is refused item by item without a check (and its generator) per item."""
+
+    needs: tuple[type, str] | None = None
 
     @abc.abstractmethod
     def check(self, value: object, path: Path) -> Iterator[Problem]:
@@ -111,7 +118,28 @@ class Node(abc.ABC):
 
 
 def _wrong_type(path: Path, wanted: str, value: object) -> Problem:
+    if (
+        value is None
+        or isinstance(value, bool | float)
+        or (isinstance(value, int | str) and len(str(value)) <= 40)
+    ):
+        return Problem(path, "wrong-type", _wrong_scalar(wanted, value))
     return Problem(path, "wrong-type", f"must be {wanted}, not {describe(value)}.")
+
+
+def _short_scalar(value: object) -> bool:
+    if value is None or isinstance(value, bool | float):
+        return True
+    if isinstance(value, int):
+        return -(10**40) < value < 10**40
+    return isinstance(value, str) and len(value) <= 40
+
+
+@lru_cache(maxsize=256, typed=True)
+def _wrong_scalar(wanted: str, value: object) -> str:
+    """The sentence for a scalar of the wrong type, made once for a file that writes
+    the same wrong value thousands of times (typed: ``1`` and ``true`` differ)."""
+    return f"must be {wanted}, not {describe(value)}."
 
 
 class Int(Node):
@@ -170,6 +198,8 @@ class Num(Node):
 
 
 class Bool(Node):
+    needs = (bool, "true or false")
+
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, bool):
             yield _wrong_type(path, "true or false", value)
@@ -180,6 +210,8 @@ class Bool(Node):
 
 class Str(Node):
     """A string. ``one_line`` applies the text hygiene every model-facing text follows."""
+
+    needs = (str, "a string")
 
     def __init__(
         self,
@@ -285,6 +317,8 @@ class Const(Node):
 
 
 class Arr(Node):
+    needs = (list, "a list")
+
     def __init__(
         self,
         item: Node,
@@ -312,8 +346,12 @@ class Arr(Node):
                 path, "too-many", f"takes at most {self.hi} {self.noun}(s), not {len(value)}."
             )
         seen: dict[object, int] = {}
+        needs = self.item.needs
         for i, item in enumerate(value):
-            yield from self.item.check(item, (*path, i))
+            if needs is not None and not isinstance(item, needs[0]):
+                yield _wrong_type((*path, i), needs[1], item)
+            else:
+                yield from self.item.check(item, (*path, i))
             if self.unique_key is not None and isinstance(item, dict):
                 key = item.get(self.unique_key)
                 if isinstance(key, str | int) and not isinstance(key, bool):
@@ -338,6 +376,8 @@ class Arr(Node):
 
 class Obj(Node):
     """A strict object. ``required`` keys must be present; others are optional."""
+
+    needs = (dict, "an object")
 
     def __init__(
         self,
@@ -418,6 +458,8 @@ class Obj(Node):
 class Map(Node):
     """An object used as a map from ids to values."""
 
+    needs = (dict, "an object")
+
     def __init__(self, value: Node, hi: int | None = None, key_pattern: str | None = None) -> None:
         self.value = value
         self.hi = hi
@@ -434,7 +476,11 @@ class Map(Node):
                 continue
             if self.key_pattern is not None and not re.match(self.key_pattern, key):
                 yield Problem((*path, key), "bad-id", f"{describe(key)} is not a valid key here.")
-            yield from self.value.check(item, (*path, key))
+            needs = self.value.needs
+            if needs is not None and not isinstance(item, needs[0]):
+                yield _wrong_type((*path, key), needs[1], item)
+            else:
+                yield from self.value.check(item, (*path, key))
 
     def schema(self) -> JsonSchema:
         out: JsonSchema = {"type": "object", "additionalProperties": self.value.schema()}

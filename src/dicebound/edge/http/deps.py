@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from typing import Annotated
+from urllib.parse import unquote_to_bytes
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -17,10 +18,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from dicebound import service
-from dicebound.service import Access
+from dicebound.service import Access, ServiceError
 from dicebound.store import Store
 
-__all__ = ["ADMIN_HASH_SECONDS", "AdminHash", "Caller", "StoreDep", "bearer_token"]
+__all__ = ["ADMIN_HASH_SECONDS", "PATH_IS_UTF8", "AdminHash", "Caller", "StoreDep", "bearer_token"]
 
 ADMIN_HASH_SECONDS = 2.0
 
@@ -87,6 +88,24 @@ async def _caller(
     return Access.of(token, await admin_hash.current())
 
 
+async def _path_is_utf8(request: Request) -> None:
+    """Refuse a path whose percent-escapes are not UTF-8 (422) before any route reads
+    it: the server reads each bad byte as U+FFFD, so a character put at ``/%FF`` would
+    be stored under a name no one sent."""
+    raw: bytes | None = request.scope.get("raw_path")
+    if not raw:
+        return
+    try:
+        unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ServiceError(
+            422,
+            "Unprocessable request",
+            "the path is not UTF-8 text once its %-escapes are read; a name in a path is "
+            "written in UTF-8, percent-encoded.",
+        ) from None
+
+
 Caller = Annotated[Access, Depends(_caller)]
 StoreDep = Annotated[Store, Depends(_store)]
 
@@ -96,3 +115,7 @@ async def bearer_token(connection: HTTPConnection) -> str | None:
     that must know it before a route runs (the rate limit, the token before the body)."""
     credentials = await _bearer(connection)
     return credentials.credentials if credentials is not None else None
+
+
+PATH_IS_UTF8 = Depends(_path_is_utf8)
+"""For every route of the application (``FastAPI(dependencies=[PATH_IS_UTF8])``)."""

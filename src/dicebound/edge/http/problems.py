@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
@@ -27,12 +28,14 @@ from dicebound.service import LIMITS, ServiceError
 from dicebound.store.db import fault_of, reason_of
 
 __all__ = [
+    "NOT_JSON",
     "PROBLEMS",
     "AsciiJSONResponse",
     "BodyLimit",
     "CutShort",
     "decode_body",
     "install_handlers",
+    "json_body",
     "problem",
 ]
 
@@ -53,6 +56,15 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (429, "Past the token's (or the address's) request rate; see Retry-After"),
     )
 }
+
+NOT_JSON: dict[int | str, dict[str, Any]] = {
+    415: {
+        "model": ProblemOut,
+        "content": {PROBLEM_TYPE: {}},
+        "description": "The body is not sent as application/json",
+    }
+}
+"""The answer of a route that reads its body raw (``json_body``) to any other type."""
 
 _TITLES = {
     400: "Bad request",
@@ -112,6 +124,30 @@ def problem(
     return AsciiJSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
 
 
+def _is_json(content_type: str) -> bool:
+    media = content_type.split(";", 1)[0].strip().lower()
+    kind, _, subtype = media.partition("/")
+    return kind == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+async def json_body(request: Request, what: str) -> bytes:
+    """The body of a route that reads it raw, refused with 415 unless it says it is JSON.
+
+    A page on any other site may make a browser send ``text/plain``, a form, or a body
+    with no type at all to this service without asking first; a JSON body it may not.
+    ``application/json`` (any parameters) and ``application/*+json`` are JSON.
+    """
+    content_type = request.headers.get("content-type")
+    if content_type is None or not _is_json(content_type):
+        said = f'it was sent as "{content_type[:100]}"' if content_type else "it was sent with none"
+        raise ServiceError(
+            415,
+            "Unsupported media type",
+            f"send the {what} as JSON, with Content-Type: application/json; {said}.",
+        )
+    return await request.body()
+
+
 def decode_body(raw: bytes, what: str) -> str:
     try:
         return raw.decode("utf-8")
@@ -119,6 +155,17 @@ def decode_body(raw: bytes, what: str) -> str:
         raise ServiceError(
             422, "Unprocessable request", f"the {what} is not UTF-8 text (byte {exc.start})."
         ) from exc
+
+
+def _unparsed(cause: BaseException | None) -> str:
+    """Why FastAPI could not parse a JSON body that is well formed (a malformed one is a
+    422 of its own), in dicebound's words: Python's names one of its own functions."""
+    if isinstance(cause, ValueError) and "digits" in str(cause):
+        return (
+            f"the body holds a number of more than {sys.get_int_max_str_digits():,} digits, "
+            "longer than dicebound reads."
+        )
+    return "the body could not be read as JSON."
 
 
 def _loc(loc: Sequence[Any]) -> str:
@@ -168,7 +215,9 @@ def install_handlers(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else _TITLES.get(exc.status_code, "")
         headers = dict(exc.headers or {})
-        if exc.status_code == 404 and detail == "Not Found":
+        if exc.status_code == 400 and detail == "There was an error parsing the body":
+            detail = _unparsed(exc.__cause__)
+        elif exc.status_code == 404 and detail == "Not Found":
             detail = "there is nothing at this path."
         elif exc.status_code == 405 and detail == "Method Not Allowed":
             allowed = _allowed(request) or headers.get("Allow")
@@ -213,7 +262,7 @@ _GENERAL_LIMIT = 512 * 1024
 
 def _limit_for(method: str, path: str) -> tuple[int, str]:
     parts = path.strip("/").split("/")
-    if method == "POST" and parts == ["rulesets"]:
+    if method == "POST" and parts in (["rulesets"], ["rulesets", "check"]):
         return LIMITS.ruleset_bytes, "a ruleset may be at most 262,144 bytes (256 KB)"
     if method == "PUT" and len(parts) == 4 and parts[0] == "games" and parts[2] == "characters":
         return LIMITS.character_bytes, "a character may be at most 65,536 bytes (64 KB)"

@@ -7,9 +7,13 @@ it rather than a silently ignored field.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator
+from pydantic_core import PydanticCustomError
+
+from dicebound.service import PROBLEMS_SHOWN, SEED_RULE, ServiceError, seed_text
 
 __all__ = [
     "AfterIn",
@@ -44,6 +48,7 @@ __all__ = [
     "RulesetEntry",
     "RulesetStored",
     "RulesetTried",
+    "Seed",
     "SpendIn",
     "VerifyOut",
 ]
@@ -53,7 +58,39 @@ Choice = Literal["open", "succeed", "fail"] | None
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: unknown keys refused, and every value strictly its type, so
+    ``true`` is never read as 1 nor ``"6"`` as 6 (a typo or a confused client is told,
+    not obeyed in a way it did not mean)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _seed(value: object) -> str | int:
+    """A seed by the rule of every route and tool (``service.seed_text``)."""
+    try:
+        seed_text(value)
+    except ServiceError as exc:
+        raise PydanticCustomError("seed", exc.detail.removesuffix(".")) from None
+    assert isinstance(value, str | int)
+    return value
+
+
+Seed = Annotated[str | int, PlainValidator(_seed, json_schema_input_type=str | int)]
+"""A seed in a request: checked by ``service.seed_text``, the one rule for seeds."""
+_SEED_SAYS = f"Replays the throw: {SEED_RULE}. A fresh one is made when absent."
+
+
+def _pool_value(value: object) -> int | PoolIn:
+    """A pool in a live-state patch: a whole number (its value) or ``{value, temp}``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, dict):
+        return PoolIn.model_validate(value)
+    raise PydanticCustomError(
+        "pool",
+        'a pool is set with a whole number, or an object of its "value" and "temp", not {shown}',
+        {"shown": json.dumps(value) if not isinstance(value, list) else "a list"},
+    )
 
 
 class ProblemItem(BaseModel):
@@ -139,10 +176,15 @@ class PoolIn(_In):
     temp: int | None = None
 
 
+PoolValue = Annotated[
+    int | PoolIn, PlainValidator(_pool_value, json_schema_input_type=int | PoolIn)
+]
+
+
 class LivePatch(_In):
     """Live-state changes: a pool's number sets its value; the rest replace what they name."""
 
-    pools: dict[str, int | PoolIn] | None = None
+    pools: dict[str, PoolValue] | None = None
     tracks: dict[str, int] | None = None
     wounds: dict[str, Any] | None = None
     text: dict[str, str] | None = None
@@ -161,9 +203,7 @@ class GmOut(BaseModel):
 
 class CheckIn(_In):
     text: str = Field(description="Game Master text with [skill_check: ...] tags.")
-    seed: str | int | None = Field(
-        default=None, description="Replays the checks; a fresh one is made when absent."
-    )
+    seed: Seed | None = Field(default=None, description=_SEED_SAYS)
     faces: list[int] | None = Field(default=None, description="Forced faces, in throw order.")
     choose: Literal["fail", "succeed"] | None = None
 
@@ -271,7 +311,7 @@ class RollIn(_In):
     ruleset: str = Field(min_length=1, max_length=100)
     version: int | None = Field(default=None, ge=0, le=2**31 - 1)
     dice: str
-    seed: str | int | None = None
+    seed: Seed | None = Field(default=None, description=_SEED_SAYS)
 
 
 class RollOut(BaseModel):
@@ -413,7 +453,11 @@ class RulesetTried(BaseModel):
     """``validate --json`` with each problem's line and column, and ``gm`` when valid."""
 
     ok: bool
-    problems: list[PlacedProblem]
+    problems: list[PlacedProblem] = Field(
+        description=f"The first {PROBLEMS_SHOWN} problems, in the order their places come "
+        "in the file."
+    )
+    omitted: int = Field(description="How many more problems the file has, not listed.")
     notes: list[str]
     id: str | None
     version: int | None

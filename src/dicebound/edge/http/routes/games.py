@@ -9,7 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from dicebound import service
 from dicebound.edge.http.deps import Caller, StoreDep
-from dicebound.edge.http.problems import PROBLEMS
+from dicebound.edge.http.problems import NOT_JSON, PROBLEMS, json_body
 from dicebound.edge.http.schemas import (
     CharacterOut,
     CharacterStored,
@@ -78,14 +78,14 @@ def new_token(game: str, caller: Caller, store: StoreDep) -> dict[str, object]:
 @router.put(
     "/games/{game}/characters/{name}",
     response_model=CharacterStored,
-    responses={201: {"model": CharacterStored, "description": "Made"}},
+    responses={**NOT_JSON, 201: {"model": CharacterStored, "description": "Made"}},
     openapi_extra=_CHARACTER_BODY,
 )
 async def put_character(
     game: str, name: str, request: Request, response: Response, caller: Caller, store: StoreDep
 ) -> Any:
     """Put a character file (DESIGN.md "Characters"): 201 when new, 200 when replaced."""
-    raw = await request.body()
+    raw = await json_body(request, "character file")
 
     def work() -> tuple[dict[str, object], bool]:
         with store.write() as session:

@@ -385,7 +385,9 @@ async function checkRuleset() {
     ),
   );
   $("taught").textContent = answer.gm || "";
-  say(answer.ok ? `${answer.name} (${answer.id} v${answer.version}) is valid.` : `${answer.problems.length} problem(s).`);
+  const found = answer.problems.length + (answer.omitted || 0);
+  const listed = answer.omitted ? `; the first ${answer.problems.length} are listed` : "";
+  say(answer.ok ? `${answer.name} (${answer.id} v${answer.version}) is valid.` : `${found} problem(s)${listed}.`);
   return answer;
 }
 
