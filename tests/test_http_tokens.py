@@ -55,6 +55,7 @@ from http_api_support import (
 from mcp_support import Table, call, connect, run, seat_a_table
 from service_support import (
     ADMIN_TOKEN,
+    JSON,
     ServerProcess,
     admin_headers,
     free_port,
@@ -237,7 +238,9 @@ def test_uploads_of_one_version_at_the_same_moment(
 
     def upload(body: str) -> int:
         gate.wait()
-        return service.post("/rulesets", content=body, headers=admin_headers()).status_code
+        return service.post(
+            "/rulesets", content=body, headers={**admin_headers(), **JSON}
+        ).status_code
 
     with ThreadPoolExecutor(count) as pool:
         statuses = sorted(pool.map(upload, bodies))
