@@ -72,6 +72,7 @@ def serve(db: str | None, host: str, port: int, limits: Mapping[str, str | None]
         log_level="warning",
         http=guarded_protocol(guards),
         limit_concurrency=guards.limit_concurrency or None,
+        server_header=False,  # no need to tell the world which server and version to aim at
         timeout_graceful_shutdown=guards.shutdown_timeout,
     )
     uvicorn.Server(config).run()
