@@ -2,7 +2,9 @@
 
 ``marinara_dir`` is the folder of Marinara's reference rulesets, read (never copied) by
 the tests that check real files import unchanged. It lives beside the repository, at
-``<repo>/../shared/marinara``; where it is absent those tests skip and say why.
+``<repo>/../shared/marinara``; every test that reads that shared folder asks for it
+through ``shared_path``, which skips and says why where it is absent, except in CI
+(``CI=true``), where the folder is always laid beside the clone and its absence fails.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
+
+from shared_files import SHARED_DIR, shared_path
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -40,18 +44,13 @@ def pytest_sessionfinish() -> None:
     shutil.rmtree(_TEST_CACHE, ignore_errors=True)
 
 
-MARINARA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "marinara"
+MARINARA_DIR = SHARED_DIR / "marinara"
 
 
 @pytest.fixture
 def marinara_dir() -> Path:
-    """The folder of Marinara's example rulesets; skips the test when it is absent."""
-    if not MARINARA_DIR.is_dir():
-        pytest.skip(
-            f"{MARINARA_DIR} is absent: the Marinara reference rulesets are read from the "
-            "shared folder beside the repository"
-        )
-    return MARINARA_DIR
+    """The folder of Marinara's example rulesets (see ``shared_path``)."""
+    return shared_path("marinara")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -22,8 +22,10 @@ from hypothesis import strategies as st
 from dicebound.character import load_character
 from dicebound.errors import CharacterInvalid
 from dicebound.problems import render_path
+from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
+from shared_files import shared_path
 
 # The fixture ruleset lives beside the sheet-math table; found whether or not tests/ is a package.
 _fixture = importlib.import_module(
@@ -508,26 +510,14 @@ def test_the_full_character_passes_the_property() -> None:
     _property(json.loads(json.dumps(FULL)))
 
 
-# ── the real rulesets, through the compiler (skipped until it exists) ──
+# ── the real rulesets, through the compiler ──
 
-MARINARA = Path("/work/shared/marinara")
 DATA = Path(__file__).resolve().parents[1] / "src" / "dicebound" / "data"
 
 
-def _compiler() -> Callable[[object], Ruleset]:
-    try:
-        module = importlib.import_module("dicebound.ruleset.compile")
-    except ImportError:
-        pytest.skip("dicebound.ruleset.compile is not written yet")
-    compile_ruleset: Callable[[object], Ruleset] = module.compile_ruleset
-    return compile_ruleset
-
-
 def _marinara(name: str) -> Ruleset:
-    path = MARINARA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent: the Marinara rulesets are read from /work/shared")
-    return _compiler()(json.loads(path.read_text(encoding="utf-8")))
+    path = shared_path("marinara", name)
+    return compile_ruleset(json.loads(path.read_text(encoding="utf-8")))
 
 
 def test_gravewatch_rating_tier_and_bonus_make_the_pool() -> None:
@@ -636,7 +626,7 @@ def test_shipped_characters_load_against_their_ruleset(folder: str) -> None:
     ruleset_path = DATA / "rulesets" / f"{folder}.json"
     if not ruleset_path.exists():
         pytest.skip(f"no shipped ruleset {ruleset_path.name} for the characters in {folder}")
-    rs = _compiler()(json.loads(ruleset_path.read_text(encoding="utf-8")))
+    rs = compile_ruleset(json.loads(ruleset_path.read_text(encoding="utf-8")))
     for path in sorted((DATA / "characters" / folder).glob("*.json")):
         character = load_character(rs, json.loads(path.read_text(encoding="utf-8")))
         assert character.name

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path as FsPath
 from typing import Any
 
 import pytest
@@ -30,8 +29,7 @@ from dicebound.ruleset.model import (
     SkillDef,
     ValueRef,
 )
-
-MARINARA = FsPath("/work/shared/marinara")
+from shared_files import shared_path
 
 
 def _skill(skill_id: str) -> SkillDef:
@@ -540,9 +538,8 @@ def test_a_refusal_names_the_value_and_the_rule() -> None:
     )
 
 
-@pytest.mark.skipif(not MARINARA.is_dir(), reason="Marinara's rulesets are not in /work/shared")
 def test_gravewatch_compiles() -> None:
-    doc = json.loads((MARINARA / "gravewatch.json").read_text())
+    doc = json.loads(shared_path("marinara", "gravewatch.json").read_text())
     block = doc["resolution"]
     sheet = Sheet(
         version=1,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from fractions import Fraction
-from pathlib import Path as FsPath
 from typing import Any
 
 import pytest
@@ -30,8 +29,7 @@ from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
 from dicebound.problems import Problem
 from dicebound.ruleset.model import Sheet
 from oracles import bf_dice_sum, enumerate_throws
-
-MARINARA = FsPath("/work/shared/marinara")
+from shared_files import shared_path
 
 D20 = SumConfig()
 D20_ADV = SumConfig(advantage=True)
@@ -721,10 +719,9 @@ def test_import_accepts(block: dict[str, Any], expected: SumConfig) -> None:
     assert config == expected
 
 
-@pytest.mark.skipif(not MARINARA.is_dir(), reason="Marinara's rulesets are not in /work/shared")
 @pytest.mark.parametrize("name", ["ember-roads.json", "ruleset-5e-2014.example.json"])
 def test_marinara_dice_sum_rulesets_compile(name: str) -> None:
-    block = json.loads((MARINARA / name).read_text())["resolution"]
+    block = json.loads(shared_path("marinara", name).read_text())["resolution"]
     config, problems = _import(block)
     assert problems == []
     assert config is not None

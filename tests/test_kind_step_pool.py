@@ -43,11 +43,11 @@ from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Paid, SheetView, pay
 from dicebound.tags.parse import parse_tags
 from oracles import bf_step_effort, bf_step_pool, enumerate_throws
+from shared_files import shared_path
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "dicebound" / "data"
 REFERENCE = DATA / "rulesets" / "advanced-resolution.json"
 CHARACTERS = DATA / "characters" / "advanced-resolution"
-SHARED_REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "rulesets"
 
 
 def _raw() -> dict[str, Any]:
@@ -122,9 +122,7 @@ PEET_LOCK = 'skill="Scoundrel/Lockpick" difficulty="Uncommon" quality="agility" 
 
 
 def test_the_packaged_ruleset_is_the_reference() -> None:
-    shared = SHARED_REFERENCE / "advanced-resolution.json"
-    if not shared.is_file():
-        pytest.skip(f"{shared} is absent: the reference ruleset lives in the shared folder")
+    shared = shared_path("rulesets", "advanced-resolution.json")
     assert json.loads(shared.read_text(encoding="utf-8")) == _raw()
 
 

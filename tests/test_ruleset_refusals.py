@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from dicebound.errors import RulesetInvalid
-from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
 from dicebound.problems import Problem
 from dicebound.ruleset.compile import compile_ruleset, load_ruleset_text
 from ruleset_edits import Edit, both, drop, extend, get, load_case, move_after, put, rename
@@ -875,17 +874,6 @@ def test_one_change_makes_exactly_these_problems(case: Case, marinara_dir: Path)
     if case.says:
         first = next(p for p in problems if (p.where, p.code) == case.expect[0])
         assert case.says in first.message, first.message
-
-
-def test_a_kind_the_page_describes_but_dicebound_has_not_built_is_refused_by_name() -> None:
-    missing = [k for k in KNOWN_KINDS if kind_compiler(k) is None]
-    if not missing:
-        pytest.skip("every kind the page describes is built")
-    doc = load_case("hearth")
-    put("resolution.kind", missing[0])(doc)
-    problems = _problems(doc)
-    assert [(p.where, p.code) for p in problems] == [("resolution.kind", "kind-not-built")]
-    assert "does not build yet" in problems[0].message
 
 
 def test_combat_is_refused_beside_dice_highest() -> None:
