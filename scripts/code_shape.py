@@ -325,16 +325,21 @@ def known_kinds(tree: Path) -> tuple[tuple[str, ...], str]:
     """The kind ids and where they came from."""
     registry = tree / "kinds" / "registry.py"
     if registry.is_file():
+        target: ast.expr
+        value: ast.expr | None
         for node in ast.parse(registry.read_text(encoding="utf-8")).body:
-            target = node.target if isinstance(node, ast.AnnAssign) else None
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-            if isinstance(target, ast.Name) and target.id == "KNOWN_KINDS" and node.value:
+            if isinstance(node, ast.AnnAssign):
+                target, value = node.target, node.value
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+            else:
+                continue
+            if isinstance(target, ast.Name) and target.id == "KNOWN_KINDS" and value:
                 try:
-                    value = ast.literal_eval(node.value)
+                    ids = ast.literal_eval(value)
                 except ValueError:
                     break
-                return tuple(str(v) for v in value), str(registry)
+                return tuple(str(v) for v in ids), str(registry)
     try:
         from dicebound.kinds.registry import KNOWN_KINDS
     except ImportError:
@@ -473,15 +478,15 @@ def render(shape: dict[str, Any], top: int) -> str:
             out += ["    " + row for row in table]
         if found:
             out.append("")
-    kinds = shape["kind_names"]
+    named = shape["kind_names"]
     out += [
-        f"Kind ids named as string literals outside kinds/: {len(kinds['found'])}",
-        f"(ids from {kinds['kinds_from']})",
+        f"Kind ids named as string literals outside kinds/: {len(named['found'])}",
+        f"(ids from {named['kinds_from']})",
         "",
     ]
     out += _table(
         ["at", "kind"],
-        [[f"{k['module']}:{k['line']}", k["kind"]] for k in kinds["found"]],
+        [[f"{k['module']}:{k['line']}", k["kind"]] for k in named["found"]],
         right=set(),
     )
     counts = shape["getattr"]
