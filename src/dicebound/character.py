@@ -1,6 +1,6 @@
 """Reading a character file against its ruleset.
 
-A character file holds one party member (DESIGN.md "Characters")::
+A character file holds one party member (docs/design/format.md "Characters")::
 
     { "name": "Bram the Quiet",
       "sheet": { "v": 1, "build": { "abilities": {...}, "skills": {...}, "saves": {...},
@@ -9,9 +9,10 @@ A character file holds one party member (DESIGN.md "Characters")::
                  "conditions": [...], "states": {...} } }
 
 ``sheet`` is Marinara's build envelope (absent: the blank build) and ``live`` the sparse
-live state (FORMAT.md §6). Reading is strict: an unknown key, an id the ruleset does not
-declare, a value of the wrong type or out of its range is a problem, and every problem
-is reported at once as ``CharacterInvalid``. Nothing else is ever raised for any JSON.
+live state (docs/design/format.md "Characters"). Reading is strict: an unknown key, an
+id the ruleset does not declare, a value of the wrong type or out of its range is a
+problem, and every problem is reported at once as ``CharacterInvalid``. Nothing else is
+ever raised for any JSON.
 
 Choices where the documents are silent:
 
@@ -57,7 +58,8 @@ __all__ = ["NAME_MAX", "SIZE_MAX", "live_to_json", "load_character"]
 
 NAME_MAX = 100
 SIZE_MAX = 64 * 1024
-"""The most bytes of JSON a sheet (the envelope) or a live state may take (FORMAT.md §12)."""
+"""The most bytes of JSON a sheet (the envelope) or a live state may take
+(docs/design/format.md "Limits")."""
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
 _TEXT_CAP = {"text": 500, "longtext": 4000, "dice": 40}
 
@@ -73,8 +75,9 @@ def load_character(ruleset: Ruleset, raw: object) -> Character:
 
 
 def live_to_json(live: Live) -> dict[str, Any]:
-    """The sparse live state in the character file's shape (FORMAT.md §6.2), keys whose
-    value is empty left out; ``load_character`` reads it back as an equal ``Live``.
+    """The sparse live state in the character file's shape (docs/design/format.md "Live
+    state"), keys whose value is empty left out; ``load_character`` reads it back as an
+    equal ``Live``.
 
     A pool writes ``temp`` only when it holds temporary points; a wound track writes
     ``overflow`` only when it is above 0 (its marks as they stand: most severe first on a

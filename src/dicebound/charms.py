@@ -1,11 +1,11 @@
 """A charm that changes a roll: ``use="Name"`` names a catalog entry the roller picked.
 
 The name is matched, in any case, against the roller's list rows that carry a
-``_catalog`` mark (FORMAT.md §8.4): a row answers to its displayed name (the
-``gm.sheetSummary`` ``nameColumn`` for its list, else the list's ``pools.nameColumn``,
-else its first text column) and to the entry's label. The entry's ``mechanics.check``
-is what it does to the roll; its ``mechanics.cost`` and one use of every list-row pool
-the same entry wrote are what it costs.
+``_catalog`` mark (docs/design/format.md "Which row a name means"): a row answers to its
+displayed name (the ``gm.sheetSummary`` ``nameColumn`` for its list, else the list's
+``pools.nameColumn``, else its first text column) and to the entry's label. The entry's
+``mechanics.check`` is what it does to the roll; its ``mechanics.cost`` and one use of
+every list-row pool the same entry wrote are what it costs.
 
 ``perCostStep`` says the entry scales: ``spend="pool:N"`` beside ``use=`` pays it N
 points and buys N ÷ price steps (at most five), each step adding the entry's ``dice``
@@ -99,7 +99,8 @@ class EntryUse:
 
 
 def _name_column(view: SheetView, decl: ListDecl) -> str | None:
-    """The column whose value a row of this list is displayed by (FORMAT.md §8.4)."""
+    """The column whose value a row of this list is displayed by (docs/design/format.md
+    "Which row a name means")."""
     for item in view.ruleset.gm.sheet_summary.get("lists", ()):
         if isinstance(item, Mapping) and item.get("list") == decl.id and item.get("nameColumn"):
             return str(item["nameColumn"])

@@ -158,7 +158,8 @@ _NO_CHOICES = PlayerChoices()
 
 
 def tag_seed(seed: str, index: int) -> str:
-    """Tag ``index`` (from 0) of a text uses ``S``, then ``S-1``, ``S-2``, ... (DESIGN.md)."""
+    """Tag ``index`` (from 0) of a text uses ``S``, then ``S-1``, ``S-2``, ...
+    (docs/design/readings.md "Seeded draws")."""
     return seed if index == 0 else f"{seed}-{index}"
 
 
@@ -175,9 +176,9 @@ def ladder_in_force(ruleset: Ruleset, layers: Sequence[str]) -> tuple[LadderStep
     """The difficulty ladder in force with these layers on.
 
     Layers apply in the order the ruleset declares them, whatever order they were named
-    in; of two that conflict, the one declared later is dropped (FORMAT.md §14: the same
-    choices always give the same rules). The last layer left that replaces the ladder
-    decides it; with none, the ruleset's own.
+    in; of two that conflict, the one declared later is dropped (docs/design/format.md
+    "Blocks accepted but not played": the same choices always give the same rules). The
+    last layer left that replaces the ladder decides it; with none, the ruleset's own.
 
     Raises:
         UsageError: a name that is no layer of the ruleset.
@@ -574,7 +575,7 @@ def _settle(
     reading = read_outcome(ruleset, prepared, rolled.outcome)
     was_open = reading.choice == "open"
     if was_open and choices.choose is not None:
-        # Sacrifice: the player fails, or succeeds at a cost (DESIGN.md).
+        # Sacrifice: the player fails, or succeeds at a cost (docs/design/readings.md "Sacrifice").
         reading = reading._replace(success=choices.choose == "succeed", choice=choices.choose)
     extras: list[tuple[str, str | int]] = [("who", prepared.who.name)]
     extras += [*prepared.prepared.extras, *rolled.extras]

@@ -1,10 +1,11 @@
-"""The record: a resolved check written back into the text as a tag (FORMAT.md §11.3).
+"""The record: a resolved check written back into the text as a tag
+(docs/design/format.md "The record").
 
 A record is an ordered list of (key, value) strings. The order is fixed, so the same
 check always writes the same text:
 
 1. the core, always: ``skill dc rolls used modifier total result mode resolution dice``;
-2. the extras, when they apply, in FORMAT.md §11.3's order (``EXTRA_KEYS``);
+2. the extras, when they apply, in docs/design/format.md "The record"'s order (``EXTRA_KEYS``);
 3. the kinds' attributes the page names, then step-pool's (``KIND_KEYS``);
 4. any other key, in the order given (lower-cased, so the tag reads back the same);
 5. dicebound's own: ``seed``, then ``forced="true"`` when the faces were forced.
@@ -102,7 +103,7 @@ KIND_KEYS: tuple[str, ...] = (
     "upgrade",
     "setback",
     "upgradeOwn",
-    # step-pool (DESIGN.md "The step-pool kind")
+    # step-pool (docs/design/format.md "The step-pool kind")
     "quality",
     "tool",
     "effort",
@@ -347,10 +348,11 @@ def build_record(
 ) -> Record:
     """The record of a resolved check.
 
-    ``extras`` are every other attribute that applies (FORMAT.md §11.3's extras, the
-    kinds' attributes, anything new), in any order: the record orders them. An int is
-    written as a number (with a sign for ``bonus``, ``adjust`` and ``effects``), a bool
-    as ``true``/``false``. ``forced`` adds ``forced="true"``; ``seed`` is written when given.
+    ``extras`` are every other attribute that applies (docs/design/format.md "The
+    record"'s extras, the kinds' attributes, anything new), in any order: the record
+    orders them. An int is written as a number (with a sign for ``bonus``, ``adjust``
+    and ``effects``), a bool as ``true``/``false``. ``forced`` adds ``forced="true"``;
+    ``seed`` is written when given.
 
     Raises:
         UsageError: a key given twice or outside the tag's key grammar.

@@ -6,7 +6,8 @@ it needs, calls the pure core with values, and writes the outcome back. A failur
 anywhere raises a ``ServiceError`` before the caller commits, so nothing is half
 written: no pool paid without its record, no record without its payment.
 
-Choices where API.md is silent are in ``docs/service.md``.
+Choices where the service's contract is silent are in ``docs/service.md``; the layers,
+transactions and locks in ``docs/design/store-and-service.md``.
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ __all__ = [
 
 @frozen
 class Limits:
-    """The sizes API.md fixes; each refused with 413 and a sentence."""
+    """The sizes the service's contract fixes (docs/service.md "Limits"); each refused with
+    413 and a sentence."""
 
     ruleset_bytes: int = 256 * 1024
     character_bytes: int = 64 * 1024

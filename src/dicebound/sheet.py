@@ -1,7 +1,8 @@
 """A character as play reads it, and the sheet math every kind shares.
 
 A ``Character`` is a validated build (Marinara's ``{v, build}`` envelope, blanks filled
-with the ruleset's defaults) plus its sparse live state (FORMAT.md §6). ``load_character``
+with the ruleset's defaults) plus its sparse live state (docs/design/format.md
+"Characters"). ``load_character``
 in ``dicebound.character`` makes one from JSON; nothing here reads files.
 
 ``SheetView(ruleset, character)`` answers every number the sheet yields: value

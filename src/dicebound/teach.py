@@ -253,7 +253,7 @@ def _number(value: Fraction) -> str:
 
 def _check_numbers(view: SheetView) -> str:
     """Each skill and save's number, as the prompt prints it: ``+5`` on a sum, dice on
-    a pool (FORMAT.md §13)."""
+    a pool (docs/design/format.md "Behaviour notes")."""
     kind = view.ruleset.resolution.kind
     sheet = view.ruleset.sheet
     parts = []

@@ -14,7 +14,8 @@ reads every face assignment at once, face by face from the top (a die's face dec
 whether it is kept, counts toward a critical, or beats the other group), and hands its
 classes to the same ``_outcome``.
 
-Readings where the documents leave a choice (DESIGN.md settles the pool's size):
+Readings where the documents leave a choice (docs/design/readings.md settles the pool's
+size):
 
 - The pool's size is the sheet's number plus the wound penalty, ``adjust``, ``bonus=``
   (held to ``situationalDice``) and dice bought with ``spend`` (``dicebound.spend``:

@@ -1,10 +1,11 @@
 """dice-pool: throw the dice and count them.
 
 The sheet's number is the size of the pool. The compile half reads every key the page
-and FORMAT.md §4.3 give the kind (``die``, ``pool``, ``target`` with ``from``,
-``double``, ``explode``, ``cancel``, ``botch``, ``exceptional``, ``situationalDice``,
-``reroll``, ``stances``, ``exact``, ``spend`` and the ``difficultyLadder``), refuses
-every rule that could never fire, and builds the frozen ``PoolConfig``.
+and docs/design/format.md "dice-pool" give the kind (``die``, ``pool``, ``target`` with
+``from``, ``double``, ``explode``, ``cancel``, ``botch``, ``exceptional``,
+``situationalDice``, ``reroll``, ``stances``, ``exact``, ``spend`` and the
+``difficultyLadder``), refuses every rule that could never fire, and builds the frozen
+``PoolConfig``.
 
 The play half turns a tag's ask into a ``PoolCheck`` (``DicePoolPlayer.prepare``: the
 pool's size, the per-die target, the faces a check moved, the one re-throw, what a
@@ -14,9 +15,10 @@ spend and a charm bought), throws it (``roll``) and gives its exact odds
 
 The pool's size is the sheet's number, the wound penalty, ``adjust``, ``bonus=`` (held
 to ``situationalDice``) and bought dice added first, then held to
-``pool.min..pool.max`` once (DESIGN.md). Throw order, the re-throw pass and the pool
-rules' readings are DESIGN.md's "Pools" and "Throw order"; what the play half chose
-where the documents are silent is written on ``DicePoolPlayer``.
+``pool.min..pool.max`` once (docs/design/readings.md "The pool's size"). Throw order, the
+re-throw pass and the pool rules' readings are docs/design/readings.md's "Pools" and
+"Throw order"; what the play half chose where the documents are silent is written on
+``DicePoolPlayer``.
 """
 
 from __future__ import annotations
@@ -721,7 +723,7 @@ def _face_table(check: PoolCheck) -> tuple[FaceEffect, ...]:
 
 
 def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
-    """Throw the check in the throw order DESIGN.md writes down, and count it.
+    """Throw the check in the throw order docs/design/readings.md writes down, and count it.
 
     The pool's dice; then, in the order of the dice that set them off, each explosion's
     chain to its end (at most ``max_extra`` added dice in all); then one pass through the
@@ -1573,7 +1575,7 @@ def _spent(payments: Sequence[tuple[str, int]]) -> str:
 class DicePoolPlayer:
     """The play half of dice-pool: the sheet's number is how many dice are thrown.
 
-    Readings where the documents are silent (DESIGN.md settles the rest):
+    Readings where the documents are silent (docs/design/readings.md settles the rest):
 
     - The per-die target: ``target.from`` (the character's own number) or the default;
       then a ladder step's target, then ``threshold=`` (neither moves a target read off

@@ -1,12 +1,13 @@
 """dice-sum: add the dice up, add the check number, and reach the difficulty.
 
-What the page and FORMAT.md §4.2 give this kind: ``dice`` (count 1-10, sides 2-1000,
-1d20 by default) with ``faces`` (what each face is worth, face 1 first: Fate's dice are
-``[-1, 0, 1]``), ``openEnded`` (a single die that rolls on: at or above ``high`` it adds
-another die, at or below ``low`` it takes the chain away; at most 20 dice), ``unmodified``
-(faces the record marks when the first die shows them), ``advantage`` (roll the dice
-twice and keep the better or worse total), ``naturals`` (the top and bottom face of a
-single die succeed or fail by themselves) and the ``difficultyLadder``.
+What the page and docs/design/format.md "dice-sum" give this kind: ``dice`` (count 1-10,
+sides 2-1000, 1d20 by default) with ``faces`` (what each face is worth, face 1 first:
+Fate's dice are ``[-1, 0, 1]``), ``openEnded`` (a single die that rolls on: at or above
+``high`` it adds another die, at or below ``low`` it takes the chain away; at most 20
+dice), ``unmodified`` (faces the record marks when the first die shows them),
+``advantage`` (roll the dice twice and keep the better or worse total), ``naturals``
+(the top and bottom face of a single die succeed or fail by themselves) and the
+``difficultyLadder``.
 
 One arithmetic serves both halves. A thrown set of dice reduces to a ``SetResult``
 (kept total, what its first die showed); ``_outcomes`` turns set results and the check
@@ -15,7 +16,7 @@ the same functions to every face class, chains and the advantage pick included, 
 weighs them exactly. The set distributions depend only on the ruleset, so they are
 worked out once when the block is compiled.
 
-Readings where the documents leave a choice (DESIGN.md settles the rest):
+Readings where the documents leave a choice (docs/design/readings.md settles the rest):
 
 - ``openEnded``, ``unmodified`` and a die's top and bottom compare what faces are worth;
   the *top face* a natural reads is the last face (number ``sides``), the bottom face 1.
@@ -682,7 +683,7 @@ KIND = DiceSumKind()
 # -- play: from a tag's ask to a prepared check ----------------------------------------
 
 SUM_DC_RANGE = (1, 40)
-"""A summed check's dc range before the ladder widens it (FORMAT.md §11.2)."""
+"""A summed check's dc range before the ladder widens it (docs/design/format.md "dice-sum")."""
 
 
 def _dc(ask: CheckAsk) -> int:

@@ -14,7 +14,8 @@ them to thrown faces; ``distribution`` gives the exact distribution of the roll 
 of dice, or the kept roll of several tens dice sharing one ones die, by order
 statistics) and maps every roll through the same ``_outcome``.
 
-Readings where the documents leave a choice (DESIGN.md settles the target and tens):
+Readings where the documents leave a choice (docs/design/readings.md settles the target
+and tens):
 
 - The target is the sheet's number plus the wound penalty and ``adjust`` (they change
   the number the sheet gives), divided by a ladder step's ``divide`` and rounded down,

@@ -1,12 +1,13 @@
 """step-pool: a talent die and training dice against a target number, raised after the roll.
 
-dicebound's own kind (DESIGN.md "The step-pool kind"), built for the Advanced Resolution
-rule: the ability's number picks the talent die off ``steps``, the skill's tier number
-picks ``training.count`` training dice off the same steps, every die at or above the
-target is one EFFORT, and outcome bands read the EFFORT (``by: "total"``). After the
-throw, single dice may be raised once each: by the roller's quality (a number field the
-tag names with ``quality=``), by a tool (``tool=``, held to ``afterRoll.tool.max``), and
-by points of a live pool the player spends (``afterRoll.spend``, ``rate`` points for +1).
+dicebound's own kind (docs/design/format.md "The step-pool kind"), built for the
+Advanced Resolution rule: the ability's number picks the talent die off ``steps``, the
+skill's tier number picks ``training.count`` training dice off the same steps, every die
+at or above the target is one EFFORT, and outcome bands read the EFFORT (``by:
+"total"``). After the throw, single dice may be raised once each: by the roller's
+quality (a number field the tag names with ``quality=``), by a tool (``tool=``, held to
+``afterRoll.tool.max``), and by points of a live pool the player spends
+(``afterRoll.spend``, ``rate`` points for +1).
 
 Keys: ``steps`` (die sizes, smallest first), ``talent`` ``{label}``, ``training``
 ``{label, count}``, ``target`` ``{default, min, max}``, ``afterRoll`` ``{quality?,
@@ -21,7 +22,7 @@ points, and the distributions to every class of throw: only the smallest deficit
 can close matter, so the odds walk the dice one by one keeping (dice that count, the few
 smallest closable deficits), which stays small for every allowed die and target.
 
-Readings where the documents leave a choice (DESIGN.md settles the rest):
+Readings where the documents leave a choice (docs/design/readings.md settles the rest):
 
 - Die sizes are the real dice 2, 3, 4, 6, 8, 10, 12 and 20; steps run strictly upward.
   A number n picks ``steps[n]``, held to the list's ends (a negative number, the first).

@@ -19,7 +19,7 @@ no tuple of faces is ever enumerated. ``_outcome`` turns the sum into the outcom
 both. The net symbols the record names (``net_symbols``) are counted and cancelled from
 the faces in full; the net success count they give is the same number.
 
-Readings where the documents leave a choice (DESIGN.md settles the rest):
+Readings where the documents leave a choice (docs/design/readings.md settles the rest):
 
 - The ability is the check number's ability part (``abilityModifier`` of the score, or of
   ``with=``'s), the rank its tier part, each rounded down and never below 0; a raw
@@ -318,7 +318,8 @@ class SymbolOutcome(NamedTuple):
     @property
     def critical_marks(self) -> CriticalMarks:
         """The markers as the JSON ``critical`` says them: ``"success"``, ``"failure"``,
-        ``"both"`` or None (DESIGN.md; never a change of success)."""
+        ``"both"`` or None (docs/design/readings.md "Symbol pools without bands"; never a
+        change of success)."""
         if self.marked_success and self.marked_failure:
             return "both"
         if self.marked_success:

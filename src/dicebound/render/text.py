@@ -404,7 +404,7 @@ def render_text(
 
 
 def summarize(record: Record, *, who: str | None = None, outcome: str | None = None) -> str:
-    """One line for a log, FORMAT.md §11.3's shape:
+    """One line for a log, docs/design/format.md "The record"'s shape:
     ``Stealth check (DC 15): [3, 18] +9 = 27. Success.``; a pool says ``= 3 successes``,
     a symbol pool names its net symbols, a sparse record says ``not rolled``.
     """

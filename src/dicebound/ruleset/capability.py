@@ -7,8 +7,9 @@ numbers: 1.137 is above 1.38.
 
 ``ruleset_features`` lists what a file uses, with the version each feature needs and
 where it stands; the kind's own keys come from the kind (``KindCompiler.features``).
-The versions are FORMAT.md §3's table, made precise by Marinara's authoring guide where
-it says which key a version brought (sections on abilities, skills and saves are 1.41;
+The versions are the table docs/design/format.md "Capability API versions" describes
+(``data/capability.json``), made precise by Marinara's authoring guide where it says
+which key a version brought (sections on abilities, skills and saves are 1.41;
 sections on fields, derived values and lists are older). Inside the blocks dicebound
 accepts but does not play (``rests``, ``battle``, ``combat``, ``items``), only the block
 itself and the few item and creature keys the guide dates are gated.

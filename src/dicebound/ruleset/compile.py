@@ -1,11 +1,12 @@
 """The ruleset compiler: raw JSON in, an immutable ``Ruleset`` out, or every problem.
 
 Two phases. Structure first, over the whole file, with the spec nodes of ``schema``.
-Then the cross-checks FORMAT.md and the page name (ids that must exist, with a "did you
-mean"; order; live reads that may not feed a maximum; rules that could never fire; the
-kind's own checks), run only on the parts whose structure is sound, so a broken file
-never crashes the compiler and one fault is reported once. Every problem is collected;
-``RulesetInvalid`` carries them all, ordered by where they stand in the file.
+Then the cross-checks the file format (docs/design/format.md) and the page name (ids
+that must exist, with a "did you mean"; order; live reads that may not feed a maximum;
+rules that could never fire; the kind's own checks), run only on the parts whose
+structure is sound, so a broken file never crashes the compiler and one fault is
+reported once. Every problem is collected; ``RulesetInvalid`` carries them all, ordered
+by where they stand in the file.
 """
 
 from __future__ import annotations

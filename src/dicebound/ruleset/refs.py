@@ -1,4 +1,5 @@
-"""Value references (FORMAT.md §5.7): the shape, the compile, and what one reads.
+"""Value references (docs/design/format.md "Value references"): the shape, the compile,
+and what one reads.
 
 A value reference is an object with exactly one source key. Structure is checked by
 ``VALUE_REF``; ``compile_ref`` then checks that the id it names exists (with a "did you
@@ -151,7 +152,7 @@ def _value_ref_schema() -> JsonSchema:
 
 
 VALUE_REF: Node = Custom(_check_value_ref, _value_ref_schema())
-"""A value reference: exactly one source (FORMAT.md §5.7)."""
+"""A value reference: exactly one source (docs/design/format.md "Value references")."""
 
 
 def ref_source(raw: Mapping[str, Any]) -> str:

@@ -1,8 +1,8 @@
-"""The shape of a whole ruleset file, as spec nodes (FORMAT.md §1-2, §5, §8, §10, §14).
+"""The shape of a whole ruleset file, as spec nodes (docs/design/format.md).
 
 One set of nodes serves twice: ``ruleset_node`` checks a submitted file (strict objects,
-"did you mean" for unknown keys, every limit of FORMAT.md §12, the one-line text
-hygiene on every label and every text the Game Master reads), and
+"did you mean" for unknown keys, every limit of docs/design/format.md "Limits", the
+one-line text hygiene on every label and every text the Game Master reads), and
 ``ruleset_json_schema`` prints the JSON Schema of the same shape. The resolution block
 is the shared sheet-math keys merged with the keys of the file's own kind, which the
 kind's module names. Cross-checks a shape cannot express live in ``compile``.
@@ -58,11 +58,13 @@ __all__ = [
 ]
 
 MAX_RULESET_BYTES = 256 * 1024
-"""FORMAT.md §1: a ruleset file is at most 256 KB (``RULESET_MAX_BYTES``)."""
+"""A ruleset file is at most 256 KB (``RULESET_MAX_BYTES``; docs/design/format.md "The
+file as a whole")."""
 
 RESERVED_IDS: tuple[str, ...] = ("engine-legacy", "traditional")
 NOT_PLAYED: tuple[str, ...] = ("rests", "items", "battle", "combat")
-"""Top-level blocks accepted and kept with a type check only, in FORMAT.md's key order."""
+"""Top-level blocks accepted and kept with a type check only, in the key order of
+docs/design/format.md "Top-level keys"."""
 
 DICE_PATTERN = r"^[1-9]\d{0,2}d(?:[2-9]|[1-9]\d{1,3})(?:[+-]\d{1,4})?$"
 ASSET_PATTERN = r"^catalogs/[a-z][a-z0-9_]{0,39}\.json$"
@@ -96,7 +98,7 @@ MECHANICS_KEYS: tuple[str, ...] = (
     "standard",
     "rider",
 )
-"""FORMAT.md §8.3: the closed vocabulary of an entry's ``mechanics``."""
+"""docs/design/format.md "Mechanics": the closed vocabulary of an entry's ``mechanics``."""
 
 
 # -- small building blocks -------------------------------------------------------------
@@ -319,7 +321,7 @@ def _check_track_max(value: object, path: Path) -> Iterator[Problem]:
 TRACK_MAX = Custom(_check_track_max, {"anyOf": [{"type": "integer"}, VALUE_REF.schema()]})
 
 
-# -- the sheet (FORMAT.md §5) ----------------------------------------------------------
+# -- the sheet (docs/design/format.md "The sheet") -------------------------------------
 
 _ENUM_VALUES = _distinct(Arr(Str(hi=80), lo=1, hi=40, noun="value"))
 
@@ -543,7 +545,7 @@ SHEET = Obj(
 )
 
 
-# -- the resolution block: shared keys + the kind's own (FORMAT.md §4.1) ----------------
+# -- the resolution block: shared keys + the kind's own (format.md "Shared keys") -------
 
 ABILITY_MODIFIER = Tagged(
     "op",
@@ -669,7 +671,7 @@ class _Resolution(Node):
 RESOLUTION: Node = _Resolution()
 
 
-# -- gm, catalogs, layers (FORMAT.md §8, §10, §14) -------------------------------------
+# -- gm, catalogs, layers (docs/design/format.md) -------------------------------------
 
 GM = Obj(
     {

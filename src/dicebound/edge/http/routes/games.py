@@ -84,7 +84,8 @@ def new_token(game: str, caller: Caller, store: StoreDep) -> dict[str, object]:
 async def put_character(
     game: str, name: str, request: Request, response: Response, caller: Caller, store: StoreDep
 ) -> Any:
-    """Put a character file (DESIGN.md "Characters"): 201 when new, 200 when replaced."""
+    """Put a character file (docs/design/format.md "Characters"): 201 when new, 200 when
+    replaced."""
     raw = await json_body(request, "character file")
 
     def work() -> tuple[dict[str, object], bool]:
