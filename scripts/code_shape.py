@@ -20,7 +20,7 @@ Standard library only; the tree is parsed, never imported. The four sections:
    that is a module of the tree, else to ``a``; relative imports are resolved.
 3. ``kind_names``: every string literal equal to a resolution kind id in a module
    outside ``pkg.kinds``. The ids are read from the tree's ``kinds/registry.py``
-   (``KNOWN_KINDS``), else from ``dicebound.kinds.registry`` if importable, else a fixed list.
+   (``KNOWN_KINDS``), the one list of them; a tree without it names none.
 4. ``getattr``: calls of ``getattr(`` per module outside ``pkg.kinds``.
 """
 
@@ -37,15 +37,6 @@ from typing import Any, Literal
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_TREE = ROOT / "src" / "dicebound"
-
-FALLBACK_KINDS: tuple[str, ...] = (
-    "dice-sum",
-    "dice-pool",
-    "dice-highest",
-    "roll-against",
-    "symbol-pool",
-    "step-pool",
-)
 
 EdgeKind = Literal["eager", "lazy", "typing"]
 
@@ -340,11 +331,7 @@ def known_kinds(tree: Path) -> tuple[tuple[str, ...], str]:
                 except ValueError:
                     break
                 return tuple(str(v) for v in ids), str(registry)
-    try:
-        from dicebound.kinds.registry import KNOWN_KINDS
-    except ImportError:
-        return FALLBACK_KINDS, "the fixed list in scripts/code_shape.py"
-    return tuple(KNOWN_KINDS), "dicebound.kinds.registry (imported)"
+    return (), f"nowhere: {registry} declares no KNOWN_KINDS"
 
 
 def kind_names(modules: dict[str, Module], kinds: Iterable[str]) -> list[KindName]:

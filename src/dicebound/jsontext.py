@@ -23,6 +23,7 @@ __all__ = [
     "line_of",
     "places_of",
     "read_json",
+    "too_long_a_number",
 ]
 
 
@@ -146,22 +147,22 @@ def read_json(text: str) -> tuple[Any, list[Problem]]:
     except RecursionError:
         raise Unreadable(_TOO_DEEP) from None
     except ValueError:  # the one other refusal: a number with more digits than Python reads
-        raise Unreadable(_too_long_a_number(text)) from None
+        raise Unreadable(too_long_a_number(text)) from None
     if _nests_deeper(value, MAX_DEPTH):
         raise Unreadable(_TOO_DEEP)
     # the walk for keys written twice only when some object wrote one
     return value, list(keys_written_twice(value)) if twice else []
 
 
-def _too_long_a_number(text: str) -> str:
-    """Where the text writes a number too long to read, in dicebound's words (Python's
-    own sentence names a function of its interpreter)."""
+def too_long_a_number(text: str = "") -> str:
+    """That ``text`` writes a number too long to read, and where, in dicebound's words
+    (Python's own sentence names a function of its interpreter); completes "the file
+    ..." or "the body ..."."""
     most = sys.get_int_max_str_digits()
     found = re.search(rf"[0-9]{{{most + 1},}}", text)
     where = ""
     if found is not None:
-        line = text.count("\n", 0, found.start()) + 1
-        column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+        line, column = _line_column(text, found.start())
         where = f" at line {line}, column {column}"
     return f"holds a number of more than {most:,} digits{where}, longer than dicebound reads."
 
@@ -347,8 +348,10 @@ def line_of(text: str, path: Path, *, limit: int = 100_000) -> tuple[int, int]:
     scanner = _Scanner(text, _Every(), limit)
     scanner.value((), scanner.wanted)
     offset = _nearest(scanner.found, path)
-    if offset is None:
-        return 1, 1
+    return (1, 1) if offset is None else _line_column(text, offset)
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    """The (line, column) of ``offset`` in ``text``, both from 1."""
     line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1

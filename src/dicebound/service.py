@@ -86,6 +86,7 @@ from dicebound.views import (
 __all__ = [
     "ADMIN_TOKEN_LEAST",
     "LIMITS",
+    "NO_TOKEN",
     "PROBLEMS_SHOWN",
     "SEED_RULE",
     "Access",
@@ -156,6 +157,10 @@ class ServiceError(DiceboundError):
         self.title = title
         self.detail = detail
         self.problems = tuple(problems)
+
+
+NO_TOKEN = "this needs the game's token or the admin token."
+"""Why a game's route refuses a request that sent no token (401)."""
 
 
 def _not_found(detail: str) -> ServiceError:
@@ -659,7 +664,7 @@ def _game(session: Session, access: Access, game_id: str, *, lock: bool = False)
     Any other token is answered exactly as a game that does not exist.
     """
     if access.token is None:
-        raise ServiceError(401, "Unauthorized", "this needs the game's token or the admin token.")
+        raise ServiceError(401, "Unauthorized", NO_TOKEN)
     row = (
         _run(session, _GAME_LOCKED if lock else _GAME, {"game": game_id}).first()
         if _storable(game_id, 40)
@@ -683,7 +688,7 @@ def list_games(session: Session, access: Access) -> list[dict[str, object]]:
     """The games a caller may see: every game for the admin, its own for a game token.
     A token that is neither is refused, so a mistyped token never reads as "no games"."""
     if access.token is None:
-        raise ServiceError(401, "Unauthorized", "this needs the game's token or the admin token.")
+        raise ServiceError(401, "Unauthorized", NO_TOKEN)
     query = select(GameRow).order_by(GameRow.created, GameRow.id)
     if not access.admin:
         query = query.where(GameRow.token_hash == token_hash(access.token))
@@ -747,7 +752,7 @@ def game_of_caller(session: Session, access: Access, game_id: str | None) -> str
     if game_id is not None:
         return _game(session, access, game_id).id
     if access.token is None:
-        raise ServiceError(401, "Unauthorized", "this needs the game's token or the admin token.")
+        raise ServiceError(401, "Unauthorized", NO_TOKEN)
     if access.admin:
         raise _invalid("the admin token belongs to no game: name the game (?game=ID).")
     found = session.scalars(
@@ -1383,28 +1388,37 @@ def _snapshot(ruleset: Ruleset, row: RecordRow, text: str) -> Character:
     )
 
 
-def _answered(row: RecordRow) -> PlayerChoices:
+def _answers(row: RecordRow) -> dict[str, Any]:
+    """The answers a record has taken, as stored (``{}`` before any)."""
+    answers: dict[str, Any] = json.loads(row.answer) if row.answer is not None else {}
+    return answers
+
+
+def _answered(row: RecordRow, answer: Mapping[str, Any]) -> PlayerChoices:
     """What a record's answers and its check settled before: the raise taken, and the
     choice made (an answer's, else the one sent with the check, which settles any
     Sacrifice the check comes to). A record answered before answers accumulated holds
-    one of them, and reads the same way."""
-    answer = json.loads(row.answer) if row.answer is not None else {}
+    one of them, and reads the same way. ``answer`` is ``_answers(row)``."""
     after = (answer["pool"], answer["points"]) if "pool" in answer else None
     return PlayerChoices(after=after, choose=_chosen(answer.get("choose", row.choose)))
 
 
-def _answer_conflict(row: RecordRow, pool: str | None, choose: str | None) -> ServiceError | None:
+def _answer_conflict(
+    row: RecordRow,
+    made: object,
+    answer: Mapping[str, Any],
+    pool: str | None,
+    choose: str | None,
+) -> ServiceError | None:
     """Why the record takes no more answers of this kind (409), or None. A raise is
     taken once, a choice once; a record whose raise opened a Sacrifice still takes its
-    choice, and nothing else."""
-    stored = json.loads(row.result)
-    made = stored.get("choice")
-    answer = json.loads(row.answer) if row.answer is not None else None
-    if answer is not None and made != "open":
+    choice, and nothing else. ``made`` is the record's ``choice``, ``answer`` its
+    answers so far (``_answers``)."""
+    if answer and made != "open":
         return ServiceError(
             409, "Conflict", f"record {row.id} was already answered; an answer is accepted once."
         )
-    if answer is not None and pool is not None:
+    if answer and pool is not None:
         return ServiceError(
             409,
             "Conflict",
@@ -1412,7 +1426,7 @@ def _answer_conflict(row: RecordRow, pool: str | None, choose: str | None) -> Se
             'check takes one raise; its Sacrifice is still open for {"choose": "fail"} or '
             '{"choose": "succeed"}.',
         )
-    thrown_with = made if answer is None and made in ("fail", "succeed") else None
+    thrown_with = made if not answer and made in ("fail", "succeed") else None
     if choose is not None and pool is not None and thrown_with is None:
         thrown_with = row.choose  # it would settle the Sacrifice this raise opens
     if choose is not None and thrown_with is not None:
@@ -1445,12 +1459,14 @@ def answer_after(
         )
     game = _game(session, access, game_id, lock=True)
     row = _record_row(session, game, record_id, lock=True)
-    conflict = _answer_conflict(row, pool, choose)
+    stored = json.loads(row.result)
+    answer = _answers(row)
+    conflict = _answer_conflict(row, stored.get("choice"), answer, pool, choose)
     if conflict is not None:
         raise conflict
     ruleset = compiled(session, row.ruleset_id, row.ruleset_version)
     then = _snapshot(ruleset, row, row.sheet)
-    answered = _answered(row)
+    answered = _answered(row, answer)
     char_row: CharacterRow | None = None
     if answered.after is not None and row.answer_sheet is not None:
         # the raise was judged, and paid, against the roller as the answer found him
@@ -1471,10 +1487,8 @@ def answer_after(
         raise _invalid(str(exc)) from exc
     if after is not None and not settled.paid:
         raise _invalid(settled.message or "that spend buys nothing, so nothing was paid.")
-    stored = json.loads(row.result)
     result = settled.result.to_json()
     result["changes"] = [*stored["changes"], *(c.to_json() for c in settled.paid)]
-    answer: dict[str, object] = json.loads(row.answer) if row.answer is not None else {}
     if after is not None:
         answer.update(pool=after[0], points=after[1])
     if choose is not None:
@@ -1518,7 +1532,7 @@ def _replay(session: Session, row: RecordRow) -> CheckResult | str:
         if row.answer is None or row.answer_sheet is None:
             return first
         now = _snapshot(ruleset, row, row.answer_sheet)
-        settled = _settle(ruleset, row, then, now, PlayerChoices(), _answered(row))
+        settled = _settle(ruleset, row, then, now, PlayerChoices(), _answered(row, _answers(row)))
         return settled.result._replace(changes=(*first.changes, *settled.result.changes))
     except DiceboundError as exc:
         return str(exc)

@@ -28,7 +28,7 @@ from starlette.requests import HTTPConnection
 from dicebound.edge.http.deps import bearer_token
 from dicebound.edge.http.problems import ASGIApp, Message, Receive, Scope, Send, problem
 from dicebound.errors import UsageError
-from dicebound.service import Access, ServiceError, token_hash
+from dicebound.service import NO_TOKEN, Access, ServiceError, token_hash
 
 __all__ = [
     "SECURITY_HEADERS",
@@ -36,7 +36,6 @@ __all__ = [
     "RateLimit",
     "SecurityHeaders",
     "TokenFirst",
-    "admin_hash_of",
 ]
 
 
@@ -232,13 +231,6 @@ class RateLimit:
 # ── the token before the body ────────────────────────────────────────────────
 
 
-async def admin_hash_of(app: Any) -> str | None:
-    """The admin token's hash, as the routes compare tokens with it. The one place this
-    module reads it, to follow wherever the service keeps it."""
-    hashed: str | None = await app.state.admin_hash.current()
-    return hashed
-
-
 # (method, path with * for one segment) -> what "only the admin token may" do there
 _ADMIN_ONLY: dict[tuple[str, tuple[str, ...]], str] = {
     ("POST", ("rulesets",)): "upload a ruleset",
@@ -252,7 +244,6 @@ _GAME_ROUTES: set[tuple[str, tuple[str, ...]]] = {
     ("PUT", ("games", "*", "characters", "*")),
     ("PATCH", ("games", "*", "characters", "*", "live")),
 }
-_NO_TOKEN = "this needs the game's token or the admin token."  # as service._game says
 
 
 def _shape(path: str) -> tuple[str, ...]:
@@ -294,9 +285,10 @@ class TokenFirst:
             return None
         token = await bearer_token(HTTPConnection(scope))
         if action is None:
-            return ServiceError(401, "Unauthorized", _NO_TOKEN) if token is None else None
+            return ServiceError(401, "Unauthorized", NO_TOKEN) if token is None else None
         try:
-            Access.of(token, await admin_hash_of(scope["app"])).require_admin(action)
+            admin_hash = await scope["app"].state.admin_hash.current()
+            Access.of(token, admin_hash).require_admin(action)
         except ServiceError as exc:
             return exc
         return None

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sys
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
@@ -24,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from dicebound.edge.http.schemas import ProblemOut
+from dicebound.jsontext import too_long_a_number
 from dicebound.service import LIMITS, ServiceError
 from dicebound.store.db import fault_of, reason_of
 
@@ -161,10 +161,7 @@ def _unparsed(cause: BaseException | None) -> str:
     """Why FastAPI could not parse a JSON body that is well formed (a malformed one is a
     422 of its own), in dicebound's words: Python's names one of its own functions."""
     if isinstance(cause, ValueError) and "digits" in str(cause):
-        return (
-            f"the body holds a number of more than {sys.get_int_max_str_digits():,} digits, "
-            "longer than dicebound reads."
-        )
+        return f"the body {too_long_a_number()}"
     return "the body could not be read as JSON."
 
 
