@@ -59,7 +59,7 @@ from dicebound.lesson import gm_lesson
 from dicebound.odds import check_odds
 from dicebound.problems import Problem, did_you_mean
 from dicebound.report import build_report
-from dicebound.ruleset.compile import load_ruleset_text
+from dicebound.ruleset.compile import load_ruleset_text, run_to_end
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Change, Character
 from dicebound.store.models import (
@@ -470,12 +470,8 @@ PROBLEMS_SHOWN = 200
 answer counts the rest in ``omitted``."""
 
 
-def _go_on() -> None:
-    """The checkpoint of work that runs to its end."""
-
-
 def try_ruleset(
-    text: str, layers: Sequence[str] = (), *, checkpoint: Callable[[], None] = _go_on
+    text: str, layers: Sequence[str] = (), *, checkpoint: Callable[[], None] = run_to_end
 ) -> dict[str, object]:
     """Check a ruleset file without storing it: ``validate --json`` with each problem's
     line and column (the first ``PROBLEMS_SHOWN``, and how many more in ``omitted``),

@@ -70,7 +70,7 @@ from dicebound.ruleset.schema import MAX_RULESET_BYTES, NOT_PLAYED, ruleset_node
 from dicebound.ruleset.spec import ID_PATTERN, describe, is_int, is_number
 from dicebound.values import replace
 
-__all__ = ["compile_ruleset", "load_ruleset_text"]
+__all__ = ["compile_ruleset", "load_ruleset_text", "run_to_end"]
 
 _PLACEHOLDER = ValueRef("const", value=0)
 """Stands in for a maximum while the sheet is only being checked (never played)."""
@@ -79,12 +79,12 @@ ColumnLike = Field | ListColumn
 _DOUBLE_MAX = int(sys.float_info.max)
 
 
-def _go_on() -> None:
-    """The checkpoint of work that runs to its end."""
+def run_to_end() -> None:
+    """The checkpoint of work that is never abandoned (the default)."""
 
 
 def load_ruleset_text(
-    text: str, *, capability_api: str | None = None, checkpoint: Callable[[], None] = _go_on
+    text: str, *, capability_api: str | None = None, checkpoint: Callable[[], None] = run_to_end
 ) -> Ruleset:
     """Parse a ruleset file's text and compile it.
 
@@ -117,7 +117,7 @@ def load_ruleset_text(
 
 
 def compile_ruleset(
-    raw: object, *, capability_api: str | None = None, checkpoint: Callable[[], None] = _go_on
+    raw: object, *, capability_api: str | None = None, checkpoint: Callable[[], None] = run_to_end
 ) -> Ruleset:
     """Check a parsed ruleset file and compile it.
 
