@@ -67,9 +67,17 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
+from dicebound.kinds.base import (
+    CheckAsk,
+    CompileContext,
+    KindCompiler,
+    KindPlayer,
+    Prepared,
+    Rolled,
+)
+from dicebound.kinds.words import situational_lines
 from dicebound.problems import Path, Problem
-from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.ruleset.spec import (
     Arr,
     Enum,
@@ -445,12 +453,22 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
 )
 
 
-class DiceHighestKind:
+class DiceHighestKind(KindCompiler):
     """The compile half of dice-highest (the play half is ``PLAYER``)."""
 
     name = "dice-highest"
     keys: Mapping[str, Node] = _KEYS
     required: tuple[str, ...] = ("difficultyLadder",)
+
+    def refused_fights(self, raw: Mapping[str, Any]) -> Iterator[Problem]:
+        """The page: a ruleset of this kind has no fight of its own."""
+        if "combat" in raw:
+            yield Problem(
+                ("combat",),
+                "combat-not-allowed",
+                "a dice-highest ruleset has no fight of its own, so a combat block is refused "
+                "beside it; remove combat.",
+            )
 
     def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
         return LadderStep(label=str(raw["label"]), dc=int(raw["dc"]), raw=raw)
@@ -609,7 +627,7 @@ def _harder(dc: int, ladder: Sequence[LadderStep]) -> int:
     return dc if dc == 0 else next_step_dc(dc, ladder)
 
 
-class DiceHighestPlayer:
+class DiceHighestPlayer(KindPlayer[HighestConfig, HighestCheck, HighestOutcome]):
     """The play half of dice-highest: the sheet's number is how many dice are thrown."""
 
     def prepare(self, config: HighestConfig, ask: CheckAsk) -> Prepared:
@@ -661,6 +679,21 @@ class DiceHighestPlayer:
 
     def margin(self, check: HighestCheck, outcome: HighestOutcome) -> int:
         return outcome.total - check.dc
+
+    # -- words --------------------------------------------------------------------------
+
+    def attribute_lines(self, ruleset: Ruleset, config: HighestConfig) -> list[str]:
+        lines = situational_lines(config.situational)
+        if config.dark is not None:
+            lines.append(f'dark="N": add up to {config.dark.max} {config.dark.label} dice.')
+        return lines
+
+    def spends(self, config: HighestConfig) -> Sequence[Spend]:
+        return config.spend
+
+    def mark_texts(self, config: HighestConfig) -> list[str]:
+        dark = config.dark
+        return [f"- {dark.label}: {dark.text}"] if dark is not None and dark.text else []
 
 
 PLAYER = DiceHighestPlayer()

@@ -43,9 +43,17 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
+from dicebound.kinds.base import (
+    CheckAsk,
+    CompileContext,
+    KindCompiler,
+    KindPlayer,
+    Prepared,
+    Rolled,
+)
+from dicebound.kinds.words import situational_lines
 from dicebound.problems import Path, Problem, did_you_mean
-from dicebound.ruleset.model import LadderStep, ValueRef
+from dicebound.ruleset.model import LadderStep, Ruleset, ValueRef
 from dicebound.ruleset.refs import VALUE_REF, sheet_ref
 from dicebound.ruleset.spec import (
     Arr,
@@ -237,12 +245,14 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
 # -- cross-checks --------------------------------------------------------------------
 
 
-class DicePoolKind:
+class DicePoolKind(KindCompiler):
     """The compile half of dice-pool."""
 
     name = "dice-pool"
     keys: Mapping[str, Node] = _KEYS
     required: tuple[str, ...] = ("target", "difficultyLadder")
+    harder_moves_target = True
+    honours_entry_checks = True
 
     def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
         target = raw.get("target")
@@ -1572,7 +1582,7 @@ def _spent(payments: Sequence[tuple[str, int]]) -> str:
     return ",".join(f"{key}:{amount}" for key, amount in paid.items())
 
 
-class DicePoolPlayer:
+class DicePoolPlayer(KindPlayer[PoolConfig, PoolCheck, PoolOutcome]):
     """The play half of dice-pool: the sheet's number is how many dice are thrown.
 
     Readings where the documents are silent (docs/design/readings.md settles the rest):
@@ -1757,6 +1767,58 @@ class DicePoolPlayer:
     def margin(self, check: PoolCheck, outcome: PoolOutcome) -> int:
         """Net successes minus those needed (the page's pool margin)."""
         return outcome.total - check.needed
+
+    # -- words --------------------------------------------------------------------------
+
+    dc_words = "successes needed"
+
+    def step_words(self, step: LadderStep) -> str:
+        target = f", target {step.target}" if step.target is not None else ""
+        noun = "success" if step.successes == 1 else "successes"
+        return f"{step.successes} {noun}{target}"
+
+    def ladder_words(self, step: LadderStep) -> str:
+        target = f" (target {step.target})" if step.target is not None else ""
+        return f"{step.label}: {step.successes} successes{target}"
+
+    def step_by_dc(
+        self, kind: str, ladder: Sequence[LadderStep], step: LadderStep, shared: str
+    ) -> list[tuple[str, str]] | str:
+        """``dc=`` is the successes needed: it names a step no other step matches."""
+        if step.successes is None:
+            return f"{shared}, and dc= does not name a step on a {kind} check."
+        same = [s for s in ladder if s.successes == step.successes]
+        if same == [step]:
+            return [("dc", str(step.successes))]
+        return f"{shared}, and another step needs {step.successes} successes too."
+
+    def attribute_lines(self, ruleset: Ruleset, config: PoolConfig) -> list[str]:
+        lines: list[str] = []
+        if config.target_min < config.target_max and config.target_from is None:
+            lines.append(
+                f'threshold="N": the face a die must reach, {config.target_min} to '
+                f"{config.target_max} (default {config.target_default})."
+            )
+        for name, rule in (("explode", config.explode), ("double", config.double)):
+            if rule is not None and rule.min is not None:
+                lines.append(
+                    f'{name}="N": move the {name} face for this check, down to {rule.min}.'
+                )
+        if config.rerolls:
+            ids = ", ".join(f'"{r.id}"' for r in config.rerolls)
+            lines.append(f"reroll=one of {ids}: a re-throw the situation grants for free.")
+        if config.ability_plus_ability:
+            lines.append('with="Ability" on an ability check: throw a second ability too.')
+        if any(e.check for c in ruleset.catalogs for e in c.entries):
+            lines.append('use="Name": a charm the character picked, applied to this check.')
+        return lines + situational_lines(config.situational)
+
+    def spends(self, config: PoolConfig) -> Sequence[Spend]:
+        return config.spend
+
+    def mark_texts(self, config: PoolConfig) -> list[str]:
+        exact = config.exact
+        return [f"- {exact.label}: {exact.text}"] if exact is not None and exact.text else []
 
 
 def _summary(check: PoolCheck) -> str:

@@ -36,11 +36,11 @@ Readings where the documents leave a choice (docs/design/readings.md settles the
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
-from dicebound.bands import Group, group_of
+from dicebound.bands import BandRules, Group, group_of
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError, UsageError
@@ -52,9 +52,16 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
+from dicebound.kinds.base import (
+    CheckAsk,
+    CompileContext,
+    KindCompiler,
+    KindPlayer,
+    Prepared,
+    Rolled,
+)
 from dicebound.problems import Path, Problem
-from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.ruleset.spec import (
     Arr,
     Bool,
@@ -530,12 +537,24 @@ def _faces_text(config_values: tuple[int, ...], sides: int, has_faces: bool) -> 
     return f"its faces are worth {shown}{more}"
 
 
-class DiceSumKind:
+class _SumBands(BandRules):
+    """A sum's bands, read off the total; a single die's faces are naturals."""
+
+    def single_die(self, block: Mapping[str, Any]) -> bool:
+        dice = block.get("dice")
+        return (dice.get("count", 1) if isinstance(dice, Mapping) else 1) == 1
+
+
+BANDS = _SumBands()
+
+
+class DiceSumKind(KindCompiler):
     """The compile half of dice-sum (the play half is ``roll`` and ``distribution``)."""
 
     name = "dice-sum"
     keys: Mapping[str, Node] = _KEYS
     required: tuple[str, ...] = ("difficultyLadder",)
+    bands = BANDS
 
     def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
         return LadderStep(label=str(raw["label"]), dc=int(raw["dc"]), raw=raw)
@@ -716,8 +735,11 @@ def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
     return "advantage" if "advantage" in asked else "disadvantage"
 
 
-class DiceSumPlayer:
+class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
     """The play half of dice-sum: the sheet's number is added to the dice."""
+
+    bands = BANDS
+    signed_numbers = True
 
     def prepare(self, config: SumConfig, ask: CheckAsk) -> Prepared:
         with_id = ask.with_ability if ask.group != "ability" else None
@@ -755,6 +777,17 @@ class DiceSumPlayer:
 
     def margin(self, check: SumCheck, outcome: SumOutcome) -> int:
         return outcome.total - check.dc
+
+    def natural(self, outcome: SumOutcome) -> Natural:
+        return outcome.natural
+
+    def unmodified(self, config: SumConfig) -> Sequence[int]:
+        return tuple(config.unmodified)
+
+    def attribute_lines(self, ruleset: Ruleset, config: SumConfig) -> list[str]:
+        if not config.advantage:
+            return []
+        return ['mode="advantage" or mode="disadvantage": roll twice, keep the better or worse.']
 
 
 PLAYER = DiceSumPlayer()

@@ -54,13 +54,21 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
+from dicebound.bands import BandRules, By
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import UsageError
 from dicebound.kinds.asks import clamp, sheet_extras, step_by_label, written_int
-from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
+from dicebound.kinds.base import (
+    CheckAsk,
+    CompileContext,
+    KindCompiler,
+    KindPlayer,
+    Prepared,
+    Rolled,
+)
 from dicebound.problems import Path, Problem
-from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.ruleset.spec import Arr, Custom, Enum, Int, JsonSchema, Node, Obj, Str
 from dicebound.values import frozen
 
@@ -409,12 +417,31 @@ def _rule(
     return CritRule(low, high, past, at_least, below)
 
 
-class RollAgainstKind:
+class _AgainstBands(BandRules):
+    """Bands read how far on the succeeding side of the target a roll is, or (at most)
+    the share of the target it came under; a lone die without tens dice shows naturals."""
+
+    reads: tuple[By, ...] = ("margin", "total", "fraction")
+
+    def margin(self, total: int, dc: int, against: Against) -> int:
+        return dc - total if against == "at-most" else total - dc
+
+    def single_die(self, block: Mapping[str, Any]) -> bool:
+        dice = block.get("dice")
+        count = dice.get("count", 1) if isinstance(dice, Mapping) else 1
+        return count == 1 and "tens" not in block
+
+
+BANDS = _AgainstBands()
+
+
+class RollAgainstKind(KindCompiler):
     """The compile half of roll-against (the play half is ``PLAYER``)."""
 
     name = "roll-against"
     keys: Mapping[str, Node] = _KEYS
     required: tuple[str, ...] = ("difficultyLadder",)
+    bands = BANDS
 
     def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
         divide = raw.get("divide")
@@ -500,8 +527,11 @@ def _harder(
     return min(higher) if higher else target
 
 
-class RollAgainstPlayer:
+class RollAgainstPlayer(KindPlayer[AgainstConfig, AgainstCheck, AgainstOutcome]):
     """The play half of roll-against: the sheet's number is the target."""
+
+    bands = BANDS
+    dc_words = "shift of the target, -100 to +100"
 
     def prepare(self, config: AgainstConfig, ask: CheckAsk) -> Prepared:
         with_id = ask.with_ability if ask.group != "ability" else None
@@ -545,6 +575,39 @@ class RollAgainstPlayer:
         if check.config.against == "at-most":
             return check.target - outcome.total
         return outcome.total - check.target
+
+    def natural(self, outcome: AgainstOutcome) -> Natural:
+        return outcome.natural
+
+    def against(self, config: AgainstConfig) -> Against:
+        return config.against
+
+    # -- words --------------------------------------------------------------------------
+
+    def step_words(self, step: LadderStep) -> str:
+        base = f"number ÷ {step.divide}" if step.divide else "number"
+        shift = step.dc or 0
+        return base + (f" {shift:+d}" if shift else "")
+
+    def ladder_words(self, step: LadderStep) -> str:
+        parts = [f"{step.dc:+d} to the target"] if step.dc else []
+        if step.divide:
+            parts.insert(0, f"the sheet's number divided by {step.divide}")
+        return f"{step.label}: " + (", ".join(parts) or "the sheet's number as it is")
+
+    def step_by_dc(
+        self, kind: str, ladder: Sequence[LadderStep], step: LadderStep, shared: str
+    ) -> list[tuple[str, str]] | str:
+        """``dc=`` shifts the target rather than naming a step."""
+        return f"{shared}, and dc= does not name a step on a {kind} check."
+
+    def attribute_lines(self, ruleset: Ruleset, config: AgainstConfig) -> list[str]:
+        if config.tens_max is None:
+            return []
+        return [
+            f'bonus="+N" or "-N": up to {config.tens_max} bonus or penalty tens dice '
+            "(keep the best or the worst roll)."
+        ]
 
 
 PLAYER = RollAgainstPlayer()

@@ -69,14 +69,22 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from dicebound.bands import Bands, read_band
+from dicebound.bands import Against, BandRules, Bands, By, read_band
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError, UsageError
 from dicebound.kinds.asks import ability_label, clamp, ladder_labels, step_by_label, written_int
-from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
+from dicebound.kinds.base import (
+    CheckAsk,
+    CompileContext,
+    KindCompiler,
+    KindPlayer,
+    OfferRead,
+    Prepared,
+    Rolled,
+)
 from dicebound.problems import Path, Problem, did_you_mean
-from dicebound.ruleset.model import Field, LadderStep
+from dicebound.ruleset.model import Field, LadderStep, Ruleset
 from dicebound.ruleset.spec import Arr, Custom, Id, Int, JsonSchema, Node, Obj, Str
 from dicebound.sheet import SheetView
 from dicebound.tags.names import normalize
@@ -651,12 +659,35 @@ _KEYS: Mapping[str, Node] = MappingProxyType(
 )
 
 
-class StepPoolKind:
+class _StepBands(BandRules):
+    """Bands read the EFFORT itself: the difficulty is a target for each die, not a
+    number of successes, so there is no margin."""
+
+    reads: tuple[By, ...] = ("total",)
+
+    def margin(self, total: int, dc: int, against: Against) -> int:
+        raise UsageError('step-pool bands read by "total"; it has no margin')
+
+    def by_refused(self, by: str, kind: str, written: bool) -> str:
+        if by == "fraction":
+            return super().by_refused(by, kind, written)
+        said = '"margin"' if written else '"by" is left out, so the bands read "margin", which'
+        return (
+            f"{said} needs a number of successes the check must reach, but a step-pool "
+            'difficulty is a target for each die; step-pool bands read by "total".'
+        )
+
+
+BANDS = _StepBands()
+
+
+class StepPoolKind(KindCompiler):
     """The compile half of step-pool (the play half is ``PLAYER``)."""
 
     name = "step-pool"
     keys: Mapping[str, Node] = _KEYS
     required: tuple[str, ...] = ("steps", "talent", "training", "target", "difficultyLadder")
+    bands = BANDS
 
     def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
         return LadderStep(label=str(raw["label"]), dc=int(raw["dc"]), raw=raw)
@@ -883,8 +914,12 @@ def _numbers(config: StepConfig, ask: CheckAsk) -> tuple[int, int, list[tuple[st
     return talent, training, extras
 
 
-class StepPoolPlayer:
+class StepPoolPlayer(KindPlayer[StepConfig, StepCheck, StepOutcome]):
     """The play half of step-pool: the sheet's numbers pick the dice."""
+
+    bands = BANDS
+    spends_after = True
+    dc_words = "target number each die must reach"
 
     def prepare(self, config: StepConfig, ask: CheckAsk) -> Prepared:
         talent_n, training_n, extras = _numbers(config, ask)
@@ -943,6 +978,44 @@ class StepPoolPlayer:
     ) -> Dist[StepOutcome]:
         """The odds when the player spends up to ``points`` whenever it raises the EFFORT."""
         return distribution_after(check, pool_id, points, view.pool_value(pool_id))
+
+    def read_offer(self, text: str) -> OfferRead | None:
+        offer = read_offer(text)
+        return None if offer is None else OfferRead(offer.label, offer.costs)
+
+    # -- words --------------------------------------------------------------------------
+
+    def step_words(self, step: LadderStep) -> str:
+        return f"target {step.dc}"
+
+    def ladder_words(self, step: LadderStep) -> str:
+        return f"{step.label}: target number {step.dc}"
+
+    def attribute_lines(self, ruleset: Ruleset, config: StepConfig) -> list[str]:
+        lines = []
+        if config.quality_label is not None:
+            lines.append(
+                f'quality="field": the {config.quality_label} the task leans on, a number '
+                "field of the sheet (such as agility); it raises one die after the roll."
+            )
+        if config.tool_label is not None:
+            lines.append(
+                f'tool="N": the {config.tool_label}, 0 to {config.tool_max}; it raises one '
+                "other die after the roll."
+            )
+        return lines
+
+    def after_roll_lines(self, ruleset: Ruleset, config: StepConfig) -> list[str]:
+        if not config.spend:
+            return []
+        labels = {p.id: p.label for p in ruleset.sheet.pools}
+        pools = ", ".join(labels.get(s.pool, s.pool) for s in config.spend)
+        return [
+            "",
+            "After the roll the player may spend points of "
+            f"{pools} on one die to raise it. That is the player's choice, once the dice are "
+            "seen: the record offers what a spend could still buy. Never spend for them.",
+        ]
 
 
 PLAYER = StepPoolPlayer()

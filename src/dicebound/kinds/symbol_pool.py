@@ -70,12 +70,13 @@ import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from urllib.parse import unquote
 
+from dicebound.bands import Against, BandRules
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
-from dicebound.errors import TagError, UsageError
+from dicebound.errors import DiceboundError, TagError, UsageError
 from dicebound.kinds.asks import (
     clamp,
     ladder_labels,
@@ -84,9 +85,18 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, CompileContext, Prepared, Rolled
+from dicebound.kinds.base import (
+    CheckAsk,
+    CompileContext,
+    DiceThrower,
+    KindCompiler,
+    KindPlayer,
+    Marks,
+    Prepared,
+    Rolled,
+)
 from dicebound.problems import Path, Problem, did_you_mean
-from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.ruleset.spec import (
     Arr,
     Bool,
@@ -101,6 +111,9 @@ from dicebound.ruleset.spec import (
 from dicebound.spend import Spend, buy, compile_spends, parse_spend, spend_node
 from dicebound.tags.names import normalize
 from dicebound.values import field, frozen
+
+if TYPE_CHECKING:
+    from dicebound.record import Record
 
 __all__ = [
     "KIND",
@@ -875,11 +888,30 @@ def _most_lead(config: SymbolConfig) -> int:
     return most
 
 
-class SymbolPoolKind:
+class _SymbolBands(BandRules):
+    """Bands read net successes past those needed, plus one; the critical symbols never
+    move a band."""
+
+    def margin(self, total: int, dc: int, against: Against) -> int:
+        return total - dc + 1
+
+    def on_refused(self, on: str) -> str | None:
+        return (
+            "a symbol pool's critical symbols never move a band, so a band cannot "
+            f"be on {describe(on)}; read every band from the number."
+        )
+
+
+BANDS = _SymbolBands()
+
+
+class SymbolPoolKind(KindCompiler):
     """The compile half of symbol-pool (the play half is ``PLAYER``)."""
 
     name = "symbol-pool"
     keys: Mapping[str, Node] = _KEYS
+    bands = BANDS
+    override_locks = ("symbols", "dice")
     required: tuple[str, ...] = (
         "symbols",
         "dice",
@@ -891,6 +923,25 @@ class SymbolPoolKind:
 
     def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
         return LadderStep(label=str(raw["label"]), dc=int(raw["dc"]), raw=raw)
+
+    def refused_fights(self, raw: Mapping[str, Any]) -> Iterator[Problem]:
+        """The page: a symbol pool's fights are a symbol-pool fight (1.382), which
+        dicebound accepts and keeps; any other combat kind is refused beside it."""
+        combat = raw.get("combat")
+        if isinstance(combat, dict):
+            fight = combat.get("kind")
+            if fight != self.name:
+                yield Problem(
+                    ("combat", "kind"),
+                    "combat-not-allowed",
+                    f"{describe(fight)} is not a fight a symbol-pool ruleset can have; its "
+                    'fights are "symbol-pool" fights.',
+                )
+
+    def override_lock_sentence(self, key: str) -> str | None:
+        if key in self.override_locks:
+            return f'"{key}" is locked on a symbol pool: an override cannot replace its {key}.'
+        return None
 
     def compile(
         self, block: Mapping[str, Any], ctx: CompileContext
@@ -1022,9 +1073,13 @@ def _asked_count(attrs: Mapping[str, str], key: str) -> int:
     return value if value is not None and value > 0 else 0
 
 
-class SymbolPoolPlayer:
+class SymbolPoolPlayer(KindPlayer[SymbolConfig, SymbolCheck, SymbolOutcome]):
     """The play half of symbol-pool: ability and rank build the pool, the difficulty
     the opposing dice, and signed adjustments add boost or setback dice."""
+
+    bands = BANDS
+    plain_marks = True
+    dc_words = "difficulty dice"
 
     def prepare(self, config: SymbolConfig, ask: CheckAsk) -> Prepared:
         view, attrs = ask.view, ask.attrs
@@ -1124,6 +1179,50 @@ class SymbolPoolPlayer:
     def margin(self, check: SymbolCheck, outcome: SymbolOutcome) -> int:
         """Net successes minus those needed, plus one (the page)."""
         return outcome.total - check.needed + 1
+
+    def critical_marks(self, outcome: SymbolOutcome) -> Marks:
+        return outcome.critical_marks
+
+    def thrower(self, ruleset: Ruleset) -> DiceThrower:
+        from dicebound.kinds.symbol_pool_throw import Thrower, _config
+
+        _config(ruleset)
+        return Thrower(ruleset)
+
+    # -- words --------------------------------------------------------------------------
+
+    def step_words(self, step: LadderStep) -> str:
+        noun = "difficulty die" if step.dc == 1 else "difficulty dice"
+        return f"{step.dc} {noun}"
+
+    def ladder_words(self, step: LadderStep) -> str:
+        return f"{step.label}: {step.dc} difficulty dice"
+
+    def attribute_lines(self, ruleset: Ruleset, config: SymbolConfig) -> list[str]:
+        lines = []
+        if config.boost is not None or config.setback is not None:
+            lines.append('bonus="+N" or "-N": boost or setback dice for the situation.')
+        if config.setback is not None:
+            lines.append('setback="N": setback dice beside a bonus.')
+        if config.difficulty.upgrade is not None:
+            lines.append('upgrade="N": upgrade that many difficulty dice.')
+        if config.allow_own_upgrade:
+            lines.append('upgradeOwn="N": upgrade that many of the character\'s own dice.')
+        return lines
+
+    def spends(self, config: SymbolConfig) -> Sequence[Spend]:
+        return config.spend
+
+    def mark_texts(self, config: SymbolConfig) -> list[str]:
+        return [f"- {symbol.label}: {symbol.text}" for symbol in config.symbols if symbol.text]
+
+    def card_words(self, record: Record) -> str | None:
+        """The net symbols in words ("2 Success, 1 Advantage"), with the labels the
+        record's ``symbolDetails`` keeps; None when the details cannot be read."""
+        try:
+            return symbols_in_words(record.get("symbols") or "", record.get("symbolDetails"))
+        except DiceboundError:
+            return None
 
 
 PLAYER = SymbolPoolPlayer()
