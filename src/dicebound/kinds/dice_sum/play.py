@@ -27,7 +27,6 @@ from dicebound.kinds.dice_sum.odds import distribution, folded
 from dicebound.kinds.dice_sum.roll import roll
 from dicebound.ruleset.model import Ruleset
 
-
 SUM_DC_RANGE = (1, 40)
 """A summed check's dc range before the ladder widens it (docs/design/format.md "dice-sum")."""
 
