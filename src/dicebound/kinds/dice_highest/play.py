@@ -17,7 +17,6 @@ from dicebound.kinds.asks import (
 )
 from dicebound.kinds.base import (
     CheckAsk,
-    KindPlayer,
     Prepared,
     Rolled,
 )
@@ -30,9 +29,9 @@ from dicebound.kinds.dice_highest.model import (
 )
 from dicebound.kinds.dice_highest.odds import distribution
 from dicebound.kinds.dice_highest.roll import roll
-from dicebound.kinds.words import situational_lines
-from dicebound.ruleset.model import LadderStep, Ruleset
-from dicebound.spend import Spend, buy, parse_spend
+from dicebound.kinds.dice_highest.words import DiceHighestWords
+from dicebound.ruleset.model import LadderStep
+from dicebound.spend import buy, parse_spend
 
 
 def _bands_read_total(ask: CheckAsk) -> bool:
@@ -64,7 +63,7 @@ def _harder(dc: int, ladder: Sequence[LadderStep]) -> int:
     return dc if dc == 0 else next_step_dc(dc, ladder)
 
 
-class DiceHighestPlayer(KindPlayer[HighestConfig, HighestCheck, HighestOutcome]):
+class DiceHighestPlayer(DiceHighestWords):
     """The play half of dice-highest: the sheet's number is how many dice are thrown."""
 
     def prepare(self, config: HighestConfig, ask: CheckAsk) -> Prepared:
@@ -116,21 +115,6 @@ class DiceHighestPlayer(KindPlayer[HighestConfig, HighestCheck, HighestOutcome])
 
     def margin(self, check: HighestCheck, outcome: HighestOutcome) -> int:
         return outcome.total - check.dc
-
-    # -- words --------------------------------------------------------------------------
-
-    def attribute_lines(self, ruleset: Ruleset, config: HighestConfig) -> list[str]:
-        lines = situational_lines(config.situational)
-        if config.dark is not None:
-            lines.append(f'dark="N": add up to {config.dark.max} {config.dark.label} dice.')
-        return lines
-
-    def spends(self, config: HighestConfig) -> Sequence[Spend]:
-        return config.spend
-
-    def mark_texts(self, config: HighestConfig) -> list[str]:
-        dark = config.dark
-        return [f"- {dark.label}: {dark.text}"] if dark is not None and dark.text else []
 
 
 PLAYER = DiceHighestPlayer()
