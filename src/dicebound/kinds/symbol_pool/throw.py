@@ -35,16 +35,16 @@ from typing import Any
 
 from dicebound.dice import DiceSource
 from dicebound.errors import UsageError
-from dicebound.kinds.symbol_pool import (
+from dicebound.kinds.symbol_pool.details import symbols_in_words
+from dicebound.kinds.symbol_pool.model import (
     CriticalMarks,
     SymbolCheck,
     SymbolConfig,
     dice_text,
-    distribution,
     net_symbols,
-    roll,
-    symbols_in_words,
 )
+from dicebound.kinds.symbol_pool.odds import distribution
+from dicebound.kinds.symbol_pool.roll import roll
 from dicebound.problems import did_you_mean
 from dicebound.ruleset.model import Ruleset
 from dicebound.tags.names import normalize
@@ -85,7 +85,7 @@ class DiceAsk:
         return dice_text(self.thrown, self.vs_at)
 
 
-def _config(ruleset: Ruleset) -> SymbolConfig:
+def symbol_config(ruleset: Ruleset) -> SymbolConfig:
     """The symbol pool's config, or a clear error for any other kind."""
     config = ruleset.resolution.config
     if not isinstance(config, SymbolConfig):
@@ -149,7 +149,7 @@ def read_dice(ruleset: Ruleset, text: str) -> DiceAsk:
         UsageError: the ruleset is not a symbol pool, or the text names no dice, more
             than 40, or words that are not a count, a die or ``vs``.
     """
-    config = _config(ruleset)
+    config = symbol_config(ruleset)
     names = _names(config)
     known = [die.id for die in config.dice] + [die.label for die in config.dice]
     listed = ", ".join(die.id for die in config.dice)
@@ -267,7 +267,7 @@ class ThrownDice:
 
 
 def _check(ruleset: Ruleset, text: str) -> SymbolCheck:
-    config = _config(ruleset)
+    config = symbol_config(ruleset)
     ask = read_dice(ruleset, text)
     return SymbolCheck(config, ask.thrown, config.needed, ask.vs_at)
 
