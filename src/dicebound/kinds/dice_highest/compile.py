@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from dicebound.kinds.base import (
-    CompileContext,
-    KindCompiler,
-)
+from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.dice_highest.model import (
     MAX_POOL,
     CriticalRule,
@@ -19,9 +16,7 @@ from dicebound.kinds.dice_highest.model import (
 from dicebound.kinds.dice_highest.schema import KEYS
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
-from dicebound.ruleset.spec import (
-    Node,
-)
+from dicebound.ruleset.spec import Node
 from dicebound.spend import compile_spends
 
 

@@ -15,11 +15,7 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import (
-    CheckAsk,
-    Prepared,
-    Rolled,
-)
+from dicebound.kinds.base import CheckAsk, Prepared, Rolled
 from dicebound.kinds.dice_highest.model import (
     HighestCheck,
     HighestConfig,

@@ -6,14 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from dicebound.kinds.dice_highest.model import MAX_DARK, MAX_POOL, MAX_SIDES
-from dicebound.ruleset.spec import (
-    Arr,
-    Enum,
-    Int,
-    Node,
-    Obj,
-    Str,
-)
+from dicebound.ruleset.spec import Arr, Enum, Int, Node, Obj, Str
 from dicebound.spend import spend_node
 
 _STEP = Obj({"label": Str(hi=80), "dc": Int(-100, 1000)}, required=("label", "dc"))

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dicebound.kinds.base import (
-    KindPlayer,
-)
-from dicebound.kinds.dice_highest.model import (
-    HighestCheck,
-    HighestConfig,
-    HighestOutcome,
-)
+from dicebound.kinds.base import KindPlayer
+from dicebound.kinds.dice_highest.model import HighestCheck, HighestConfig, HighestOutcome
 from dicebound.kinds.words import situational_lines
 from dicebound.ruleset.model import Ruleset
 from dicebound.spend import Spend

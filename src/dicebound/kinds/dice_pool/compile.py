@@ -5,19 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from dicebound.kinds.base import (
-    CompileContext,
-    KindCompiler,
-)
+from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.dice_pool.model import Exact, FaceRule, PoolConfig, Stance, max_successes
 from dicebound.kinds.dice_pool.schema import _KEYS
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import LadderStep, ValueRef
 from dicebound.ruleset.refs import sheet_ref
-from dicebound.ruleset.spec import (
-    Node,
-    is_int,
-)
+from dicebound.ruleset.spec import Node, is_int
 from dicebound.spend import Reroll, compile_spends
 
 

@@ -17,12 +17,7 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import (
-    CheckAsk,
-    KindPlayer,
-    Prepared,
-    Rolled,
-)
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
 from dicebound.kinds.dice_pool.model import FaceRule, PoolCheck, PoolConfig, PoolOutcome, Stance
 from dicebound.kinds.dice_pool.odds import distribution
 from dicebound.kinds.dice_pool.roll import roll

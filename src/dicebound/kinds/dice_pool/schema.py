@@ -6,16 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from dicebound.ruleset.refs import VALUE_REF
-from dicebound.ruleset.spec import (
-    Arr,
-    Bool,
-    Enum,
-    Id,
-    Int,
-    Node,
-    Obj,
-    Str,
-)
+from dicebound.ruleset.spec import Arr, Bool, Enum, Id, Int, Node, Obj, Str
 from dicebound.spend import spend_node
 
 _FACE = Int(2, 100)

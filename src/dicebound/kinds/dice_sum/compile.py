@@ -5,18 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from dicebound.kinds.base import (
-    CompileContext,
-    KindCompiler,
-)
+from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.dice_sum.model import BANDS, NaturalRule, OpenEnded, SumConfig
 from dicebound.kinds.dice_sum.schema import KEYS
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
-from dicebound.ruleset.spec import (
-    Node,
-    describe,
-)
+from dicebound.ruleset.spec import Node, describe
 
 
 def _faces_text(config_values: tuple[int, ...], sides: int, has_faces: bool) -> str:

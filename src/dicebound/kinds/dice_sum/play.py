@@ -16,12 +16,7 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import (
-    CheckAsk,
-    KindPlayer,
-    Prepared,
-    Rolled,
-)
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
 from dicebound.kinds.dice_sum.model import BANDS, Mode, Natural, SumCheck, SumConfig, SumOutcome
 from dicebound.kinds.dice_sum.odds import distribution, folded
 from dicebound.kinds.dice_sum.roll import roll

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from dicebound.dice import DiceSource
-from dicebound.kinds.base import (
-    Rolled,
-)
+from dicebound.kinds.base import Rolled
 from dicebound.kinds.dice_sum.model import (
     Natural,
     SetResult,

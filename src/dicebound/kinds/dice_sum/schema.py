@@ -7,17 +7,7 @@ from types import MappingProxyType
 
 from dicebound.kinds.dice_sum.model import FACE_VALUE_LIMIT, NATURAL_RULES
 from dicebound.problems import Path, Problem
-from dicebound.ruleset.spec import (
-    Arr,
-    Bool,
-    Custom,
-    Enum,
-    Int,
-    JsonSchema,
-    Node,
-    Obj,
-    Str,
-)
+from dicebound.ruleset.spec import Arr, Bool, Custom, Enum, Int, JsonSchema, Node, Obj, Str
 
 
 def _misplaced(name: str) -> Custom:

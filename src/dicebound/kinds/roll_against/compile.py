@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from dicebound.kinds.base import (
-    CompileContext,
-    KindCompiler,
-)
+from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.roll_against.model import BANDS, Against, AgainstConfig, CritRule
 from dicebound.kinds.roll_against.schema import KEYS
 from dicebound.problems import Path, Problem

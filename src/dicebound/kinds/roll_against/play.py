@@ -7,11 +7,7 @@ from collections.abc import Sequence
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.kinds.asks import clamp, sheet_extras, step_by_label, written_int
-from dicebound.kinds.base import (
-    CheckAsk,
-    Prepared,
-    Rolled,
-)
+from dicebound.kinds.base import CheckAsk, Prepared, Rolled
 from dicebound.kinds.roll_against.model import (
     BANDS,
     TAG_DC_RANGE,

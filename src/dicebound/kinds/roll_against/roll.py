@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from dicebound.dice import DiceSource
-from dicebound.kinds.base import (
-    Rolled,
-)
+from dicebound.kinds.base import Rolled
 from dicebound.kinds.roll_against.model import AgainstCheck, keeps_lowest, outcome_of, percentile_of
 
 

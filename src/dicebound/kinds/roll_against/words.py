@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dicebound.kinds.base import (
-    KindPlayer,
-)
-from dicebound.kinds.roll_against.model import (
-    AgainstCheck,
-    AgainstConfig,
-    AgainstOutcome,
-)
+from dicebound.kinds.base import KindPlayer
+from dicebound.kinds.roll_against.model import AgainstCheck, AgainstConfig, AgainstOutcome
 from dicebound.ruleset.model import LadderStep, Ruleset
 
 

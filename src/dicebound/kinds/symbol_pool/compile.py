@@ -5,16 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from dicebound.kinds.base import (
-    CompileContext,
-    KindCompiler,
-)
+from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import LadderStep
-from dicebound.ruleset.spec import (
-    Node,
-    describe,
-)
+from dicebound.ruleset.spec import Node, describe
 from dicebound.spend import compile_spends
 from dicebound.tags.names import normalize
 

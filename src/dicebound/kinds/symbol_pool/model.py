@@ -10,9 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from dicebound.bands import Against, BandRules
 from dicebound.errors import UsageError
-from dicebound.ruleset.spec import (
-    describe,
-)
+from dicebound.ruleset.spec import describe
 from dicebound.spend import Spend
 from dicebound.values import field, frozen
 

@@ -17,13 +17,7 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import (
-    CheckAsk,
-    DiceThrower,
-    Marks,
-    Prepared,
-    Rolled,
-)
+from dicebound.kinds.base import CheckAsk, DiceThrower, Marks, Prepared, Rolled
 from dicebound.kinds.symbol_pool.words import SymbolPoolWords
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.spend import buy, parse_spend

@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dicebound.dice import DiceSource
-from dicebound.kinds.base import (
-    Rolled,
-)
+from dicebound.kinds.base import Rolled
 
 if TYPE_CHECKING:
     pass

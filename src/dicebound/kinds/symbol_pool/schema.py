@@ -6,16 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from dicebound.ruleset.spec import (
-    Arr,
-    Bool,
-    Enum,
-    Id,
-    Int,
-    Node,
-    Obj,
-    Str,
-)
+from dicebound.ruleset.spec import Arr, Bool, Enum, Id, Int, Node, Obj, Str
 from dicebound.spend import spend_node
 
 if TYPE_CHECKING:

@@ -6,20 +6,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicebound.errors import DiceboundError
-from dicebound.kinds.base import (
-    KindPlayer,
-)
+from dicebound.kinds.base import KindPlayer
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.spend import Spend
 
 if TYPE_CHECKING:
     from dicebound.record import Record
 from dicebound.kinds.symbol_pool.details import symbols_in_words
-from dicebound.kinds.symbol_pool.model import (
-    SymbolCheck,
-    SymbolConfig,
-    SymbolOutcome,
-)
+from dicebound.kinds.symbol_pool.model import SymbolCheck, SymbolConfig, SymbolOutcome
 
 
 class SymbolPoolWords(KindPlayer[SymbolConfig, SymbolCheck, SymbolOutcome]):
