@@ -229,13 +229,13 @@ def pool_outcome(
     return PoolOutcome(net, success, critical, False, complication, exact)
 
 
-def _empty_outcome(check: PoolCheck) -> PoolOutcome:
+def empty_outcome(check: PoolCheck) -> PoolOutcome:
     """An empty pool fails with no roll at all (the page)."""
     return PoolOutcome(0, False, False, False)
 
 
 @lru_cache(maxsize=512)
-def _face_table(check: PoolCheck) -> tuple[FaceEffect, ...]:
+def face_table(check: PoolCheck) -> tuple[FaceEffect, ...]:
     """``face_effect`` of every face of the check's die, face ``f`` at index ``f`` (the
     roller reads a face twice or more: once for explosions, once to count it)."""
     return (face_effect(check, 1), *(face_effect(check, f) for f in range(1, check.sides + 1)))

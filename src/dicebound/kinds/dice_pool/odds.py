@@ -15,7 +15,7 @@ from dicebound.kinds.dice_pool.model import (
     FaceEffect,
     PoolCheck,
     PoolOutcome,
-    _empty_outcome,
+    empty_outcome,
     face_effect,
     pool_outcome,
 )
@@ -408,7 +408,7 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
         LimitExceeded: the work would pass its bound (said before any is done).
     """
     if check.dice == 0:
-        return Dist.constant(_empty_outcome(check))
+        return Dist.constant(empty_outcome(check))
     if sequences.applies(check):
         return Dist.from_positive(sequences.weights(check))
     ordered = _visits_once(check)

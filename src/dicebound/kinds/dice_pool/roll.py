@@ -7,8 +7,8 @@ from dicebound.kinds.base import Rolled
 from dicebound.kinds.dice_pool.model import (
     PoolCheck,
     PoolOutcome,
-    _empty_outcome,
-    _face_table,
+    empty_outcome,
+    face_table,
     pool_outcome,
 )
 
@@ -24,9 +24,9 @@ def roll(check: PoolCheck, dice: DiceSource) -> Rolled:
     ``max_rethrows`` re-throws. A face thrown again no longer counts for anything.
     """
     sides = check.sides
-    effect_of = _face_table(check)
+    effect_of = face_table(check)
     if check.dice == 0:
-        return _rolled(check, (), _empty_outcome(check), 0)
+        return _rolled(check, (), empty_outcome(check), 0)
     shown: list[str] = []
     marks: list[list[str]] = []  # per shown die: what happened to it, for the card
     extra = 0

@@ -24,7 +24,7 @@ _STEP = Obj(
 )
 
 
-_KEYS: Mapping[str, Node] = MappingProxyType(
+KEYS: Mapping[str, Node] = MappingProxyType(
     {
         "die": Obj({"sides": Int(2, 100)}, required=("sides",)),
         "pool": Obj(
