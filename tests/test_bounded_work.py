@@ -13,12 +13,11 @@ from dicebound.character import load_character
 from dicebound.edge.files import MAX_CHARACTER_BYTES, read_character, read_ruleset
 from dicebound.engine import MAX_FORCED_FACES, MAX_TAGS_PER_TEXT, MAX_TEXT_CHARS, resolve_text
 from dicebound.errors import CharacterInvalid, LimitExceeded
-from dicebound.kinds.dice_pool import (
+from dicebound.kinds.dice_pool import PoolCheck, distribution
+from dicebound.kinds.dice_pool.odds import (
     MAX_FIRST_BOTCHES_EXPLODING,
     MAX_ODDS_WORK,
     MAX_ORDERED_WORK,
-    PoolCheck,
-    distribution,
     odds_work,
 )
 from dicebound.spend import Reroll

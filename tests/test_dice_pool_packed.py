@@ -11,9 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicebound.dist import Dist
-from dicebound.kinds.dice_pool import (
-    PoolCheck,
-    PoolOutcome,
+from dicebound.kinds.dice_pool import PoolCheck, PoolOutcome
+from dicebound.kinds.dice_pool.odds import (
     _counted_weights,
     _Machine,
     _ordered_weights,

@@ -284,7 +284,7 @@ def _prepared_checks(kind: str) -> list[object]:
 def test_a_pool_reads_each_face_from_its_table_as_face_effect_reads_it() -> None:
     for check in _prepared_checks("dice-pool"):
         assert isinstance(check, dice_pool.PoolCheck)
-        table = dice_pool._face_table(check)
+        table = dice_pool.model.face_table(check)
         assert len(table) == check.sides + 1
         for face in range(1, check.sides + 1):
             assert table[face] == dice_pool.face_effect(check, face)

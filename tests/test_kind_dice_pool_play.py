@@ -1531,7 +1531,7 @@ def test_the_re_throw_cap_is_exact() -> None:
 
 
 def test_odds_past_the_state_cap_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dice_pool, "MAX_ODDS_STATES", 10)
+    monkeypatch.setattr(dice_pool.odds, "MAX_ODDS_STATES", 10)
     with pytest.raises(LimitExceeded):
         distribution(PoolCheck(sides=10, dice=8, target=7, needed=1, cancel_up_to=1, exact=True))
 

@@ -11,14 +11,9 @@ from hypothesis import strategies as st
 
 from dicebound.dist import Dist
 from dicebound.errors import UsageError
-from dicebound.kinds import pool_sequences
-from dicebound.kinds.dice_pool import (
-    PoolCheck,
-    PoolOutcome,
-    _counted_weights,
-    _Machine,
-    distribution,
-)
+from dicebound.kinds.dice_pool import PoolCheck, PoolOutcome, distribution
+from dicebound.kinds.dice_pool import sequences as pool_sequences
+from dicebound.kinds.dice_pool.odds import _counted_weights, _Machine
 from dicebound.spend import Reroll
 from dicebound.values import replace
 from oracles import bf_pool_check

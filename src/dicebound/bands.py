@@ -21,9 +21,9 @@ This module is shared by every kind. The kind computes the number the bands read
 - ``choice`` (success left to the player, step-pool's Sacrifice) goes only on a failing
   band that is not critical: the player may turn a plain failure into a success at a
   cost, which has no meaning on a band that already succeeds or on a critical one.
-- ``by`` reads ``"total"`` on step-pool (its difficulty is a per-die target, not a number
-  of successes, so it has no margin) and ``"fraction"`` only on an ``at-most``
-  roll-against roll.
+- What a kind's bands may read, how its margin is counted and whether a band may be
+  ``on`` a critical are the kind's own (its ``BandRules``, in ``dicebound.kinds``); this
+  module names no kind.
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ from dicebound.ruleset.spec import Arr, Bool, Enum, Id, Int, Node, Obj, Str, des
 from dicebound.values import field, frozen, replace
 
 __all__ = [
-    "BAND_KINDS",
     "OUTCOMES",
     "Against",
     "Band",
+    "BandRules",
     "Bands",
     "By",
     "Critical",
@@ -63,16 +63,6 @@ Critical = Literal["success", "failure"] | None
 Natural = Literal["top", "bottom"] | None
 Against = Literal["at-most", "at-least"]
 OnCritical = Literal["critical-success", "critical-failure"]
-
-BAND_KINDS: Mapping[str, tuple[By, ...]] = {
-    "dice-sum": ("margin", "total"),
-    "dice-pool": ("margin", "total"),
-    "dice-highest": ("margin", "total"),
-    "roll-against": ("margin", "total", "fraction"),
-    "symbol-pool": ("margin", "total"),
-    "step-pool": ("total",),
-}
-"""What each kind's bands may be read by."""
 
 AT_LEAST_LIMIT = 100_000
 """An ``atLeast`` lies in -100000..100000: past any margin or total a check can reach."""
@@ -157,37 +147,84 @@ class Bands:
         raise UsageError(f'"{band_id}" is not a band of these outcomes')
 
 
+class BandRules:
+    """How one kind's bands read its results: what they may read ``by``, how far past
+    what the check needed a result is, and whether a band may be ``on`` a critical.
+
+    The defaults are a sum's (``total - dc``, read by margin or total, criticals caught);
+    a kind whose bands read otherwise subclasses this and says so (``dicebound.kinds``).
+    """
+
+    reads: tuple[By, ...] = ("margin", "total")
+
+    def on_refused(self, on: str) -> str | None:
+        """Why no band may be ``on`` the critical ``on`` of this kind (None: it may be)."""
+        return None
+
+    def margin(self, total: int, dc: int, against: Against) -> int:
+        """How far ``total`` is past ``dc``, the succeeding side up."""
+        return total - dc
+
+    def value(self, by: By, total: int, dc: int, against: Against) -> int | Fraction:
+        """The number bands read by ``by`` (see ``band_value``)."""
+        if by == "total":
+            return total
+        if by == "fraction":
+            if "fraction" not in self.reads or against != "at-most":
+                raise UsageError('"fraction" bands read an at-most roll-against roll only')
+            if total < 1:
+                raise UsageError(f"a fraction band reads a roll of at least 1, not {total}")
+            return Fraction(dc, total)
+        return self.margin(total, dc, against)
+
+    def by_refused(self, by: str, kind: str, written: bool) -> str:
+        """Why bands of this kind cannot read by ``by``."""
+        choices = " or ".join(f'"{b}"' for b in self.reads)
+        if by == "fraction":
+            return (
+                '"fraction" reads the share of a target a roll came under, which only '
+                f"roll-against has; {kind} bands read by {choices}."
+            )
+        return f'"{by}" is not something {kind} bands can read; use {choices}.'
+
+    def single_die(self, block: Mapping[str, Any]) -> bool:
+        """Whether a structurally valid resolution block throws one die whose faces a
+        natural reads."""
+        return False
+
+
+SUM_BANDS = BandRules()
+"""A sum's band rules: what a kind that says nothing of its bands reads by."""
+
+
+def rules_of(kind: str) -> BandRules | None:
+    """The band rules of a kind by name; None for a kind that is not built."""
+    from dicebound.kinds.modules import kind_module  # imports nothing of dicebound
+
+    module = kind_module(kind)
+    if module is None:
+        return None
+    rules: BandRules = module.KIND.bands
+    return rules
+
+
 # -- reading a result -------------------------------------------------------------------
 
 
 def band_value(
-    by: By, total: int, dc: int, *, kind: str = "dice-sum", against: Against = "at-most"
+    by: By, total: int, dc: int, *, kind: str | None = None, against: Against = "at-most"
 ) -> int | Fraction:
     """The number a kind's bands read.
 
     ``total`` is the result (a summed total, a pool's net successes, a roll-against roll,
     step-pool's EFFORT) and ``dc`` what the check needed (its difficulty, the successes
-    needed, the roll-against target). ``margin`` is how far the result is past that:
-    ``total - dc``; on a symbol pool ``net - needed + 1`` (the page), and on roll-against
-    how far on the succeeding side of the target the roll is. ``fraction`` is the target
-    over the roll: a roll at or under target / n lands in a band whose ``atLeast`` is n
-    exactly when this value is at least n.
+    needed, the roll-against target). ``margin`` is how far the result is past that, as
+    the kind counts it (``BandRules.margin``; ``total - dc`` without a kind). ``fraction``
+    is the target over the roll: a roll at or under target / n lands in a band whose
+    ``atLeast`` is n exactly when this value is at least n.
     """
-    if by == "total":
-        return total
-    if by == "fraction":
-        if kind != "roll-against" or against != "at-most":
-            raise UsageError('"fraction" bands read an at-most roll-against roll only')
-        if total < 1:
-            raise UsageError(f"a fraction band reads a roll of at least 1, not {total}")
-        return Fraction(dc, total)
-    if kind == "symbol-pool":
-        return total - dc + 1
-    if kind == "roll-against" and against == "at-most":
-        return dc - total
-    if kind == "step-pool":
-        raise UsageError('step-pool bands read by "total"; it has no margin')
-    return total - dc
+    rules = SUM_BANDS if kind is None else rules_of(kind) or SUM_BANDS
+    return rules.value(by, total, dc, against)
 
 
 def read_band(
@@ -255,14 +292,10 @@ def outcome_order(bands: Bands) -> tuple[Band, ...]:
 
 
 def single_die_of(kind: str, block: Mapping[str, Any]) -> bool:
-    """Whether a structurally valid resolution block throws one die, whose faces a
-    natural reads: dice-sum and roll-against with ``dice.count`` 1 (roll-against without
-    ``tens``, whose extra tens dice make the roll of more than one die)."""
-    if kind not in ("dice-sum", "roll-against"):
-        return False
-    dice = block.get("dice")
-    count = dice.get("count", 1) if isinstance(dice, Mapping) else 1
-    return count == 1 and not (kind == "roll-against" and "tens" in block)
+    """Whether a structurally valid resolution block of ``kind`` throws one die, whose
+    faces a natural reads (the kind's ``BandRules.single_die``)."""
+    rules = rules_of(kind)
+    return rules is not None and rules.single_die(block)
 
 
 def naturals_none(block: Mapping[str, Any]) -> bool:
@@ -294,13 +327,13 @@ def compile_bands(
     assert isinstance(raw, dict)
     add = problems.append
     by: By = raw.get("by", "margin")
-    allowed = BAND_KINDS.get(kind)
-    if allowed is None:
+    rules = rules_of(kind)
+    if rules is None:
         add(Problem(path, "unknown-kind", f'"{kind}" is not a resolution kind bands know.'))
         return None, problems
-    if by not in allowed:
+    if by not in rules.reads:
         here = (*path, "by") if "by" in raw else path
-        add(Problem(here, "by-not-for-kind", _by_refused(by, kind, allowed, "by" in raw)))
+        add(Problem(here, "by-not-for-kind", rules.by_refused(by, kind, "by" in raw)))
     elif by == "fraction" and (against or "at-most") != "at-most":
         add(
             Problem(
@@ -329,32 +362,16 @@ def compile_bands(
                 "beside it.",
             )
         )
-    tiers = _read_tiers(raw["tiers"], (*path, "tiers"), kind, by, add)
+    tiers = _read_tiers(raw["tiers"], (*path, "tiers"), rules, by, add)
     if problems:
         return None, problems
     return Bands(by=by, shift=shift, tiers=tiers), []
 
 
-def _by_refused(by: str, kind: str, allowed: Sequence[str], written: bool) -> str:
-    choices = " or ".join(f'"{b}"' for b in allowed)
-    if by == "fraction":
-        return (
-            '"fraction" reads the share of a target a roll came under, which only '
-            f"roll-against has; {kind} bands read by {choices}."
-        )
-    if kind == "step-pool":
-        said = '"margin"' if written else '"by" is left out, so the bands read "margin", which'
-        return (
-            f"{said} needs a number of successes the check must reach, but a step-pool "
-            'difficulty is a target for each die; step-pool bands read by "total".'
-        )
-    return f'"{by}" is not something {kind} bands can read; use {choices}.'
-
-
 def _read_tiers(
     raw_tiers: Sequence[Mapping[str, Any]],
     at: Path,
-    kind: str,
+    rules: BandRules,
     by: By,
     add: Callable[[Problem], None],
 ) -> tuple[Band, ...]:
@@ -367,15 +384,9 @@ def _read_tiers(
         success = bool(raw.get("success", on == "critical-success"))
         critical = bool(raw.get("critical", on is not None))
         if on is not None:
-            if kind == "symbol-pool":
-                add(
-                    Problem(
-                        (*here, "on"),
-                        "on-not-for-kind",
-                        "a symbol pool's critical symbols never move a band, so a band cannot "
-                        f"be on {describe(on)}; read every band from the number.",
-                    )
-                )
+            refused = rules.on_refused(on)
+            if refused is not None:
+                add(Problem((*here, "on"), "on-not-for-kind", refused))
             if on in on_seen:
                 add(
                     Problem(

@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
-from dicebound.bands import Bands, band_value, read_band
+from dicebound.bands import Bands, read_band
 from dicebound.dice import DiceSource, ForcedFaces, SeededDice, SeededThrow
 from dicebound.errors import DiceError, LimitExceeded, TagError, UsageError
 from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
@@ -145,7 +145,7 @@ class PreparedCheck:
 
     target: CheckTarget
     who: Character
-    player: KindPlayer
+    player: KindPlayer[Any, Any, Any]
     prepared: Prepared
     override: Override | None = None
 
@@ -358,10 +358,7 @@ def _throw_sides(prepared: PreparedCheck) -> tuple[int, ...] | None:
     throws; else None (such a check is thrown afresh every time)."""
     if prepared.prepared.costs:
         return None
-    throw_sides = getattr(prepared.player, "throw_sides", None)
-    sides: tuple[int, ...] | None = (
-        None if throw_sides is None else throw_sides(prepared.prepared.check)
-    )
+    sides = prepared.player.throw_sides(prepared.prepared.check)
     if sides is None or math.prod(sides) > _THROW_SPACE:
         return None
     return sides
@@ -473,10 +470,11 @@ def read_outcome(ruleset: Ruleset, prepared: PreparedCheck, outcome: Any) -> Rea
     """Read one outcome of a prepared check: by its bands where the ruleset declares them
     (the band decides success and both criticals), else by the plain comparison."""
     bands: Bands | None = ruleset.resolution.outcomes
+    player = prepared.player
     if bands is None:
-        if hasattr(outcome, "critical_marks"):
+        if player.plain_marks:
             # A symbol pool's markers never change success: they ride beside the words.
-            marks: Critical = outcome.critical_marks
+            marks: Critical = player.critical_marks(outcome)
             label = "Success" if outcome.success else "Failure"
             return Reading(label, outcome.success, marks, plain=True)
         crit: Critical = (
@@ -489,19 +487,13 @@ def read_outcome(ruleset: Ruleset, prepared: PreparedCheck, outcome: Any) -> Rea
         label = outcome_label(outcome.success, outcome.critical_success, outcome.critical_failure)
         return Reading(label, outcome.success, crit)
     config = prepared.override.config if prepared.override else ruleset.resolution.config
-    value = band_value(
-        bands.by,
-        outcome.total,
-        prepared.dc,
-        kind=ruleset.resolution.kind,
-        against=getattr(config, "against", "at-most"),
-    )
+    value = player.bands.value(bands.by, outcome.total, prepared.dc, player.against(config))
     band = read_band(
         bands,
         value=value,
         critical_success=outcome.critical_success,
         critical_failure=outcome.critical_failure,
-        natural=getattr(outcome, "natural", None),
+        natural=player.natural(outcome),
     )
     if band.choice:
         return Reading(band.label, False, band.critical, band.id, "open")
@@ -554,11 +546,10 @@ def _settle(
     ``costs`` plus what a spend after the roll bought, all from ``payer``."""
     prepared, rolled = thrown.prepared, thrown.rolled
     message: str | None = None
-    after_spend = None if choices.after is None else getattr(prepared.player, "after", None)
-    if choices.after is not None and after_spend is not None:
+    if choices.after is not None and prepared.player.spends_after:
         pool_id = pool_named(ruleset, choices.after[0])
         try:
-            spent = after_spend(
+            spent = prepared.player.after(
                 prepared.prepared.check,
                 rolled.outcome,
                 pool_id,
@@ -851,7 +842,7 @@ def settle_after(
     roller = thrown.prepared.who
     if now.name != roller.name:
         raise UsageError(f"{now.name} is not the roller of this check ({roller.name}).")
-    if choices.after is not None and getattr(thrown.prepared.player, "after", None) is None:
+    if choices.after is not None and not thrown.prepared.player.spends_after:
         raise TagError(
             f"{ruleset.resolution.kind} checks offer no spending after the roll.", match.span
         )

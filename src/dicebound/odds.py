@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from dicebound.bands import Against, Bands, Group, band_value, group_of, outcome_order
+from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, outcome_order
 from dicebound.dist import Dist
 from dicebound.engine import (
     Critical,
@@ -25,6 +25,7 @@ from dicebound.engine import (
     read_outcome,
 )
 from dicebound.errors import UsageError
+from dicebound.kinds.base import KindPlayer
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.tags.parse import parse_tags
@@ -71,15 +72,17 @@ class CheckOdds:
         return {"outcomes": outcomes, "success": fraction_text(self.success)}
 
 
-def fold(dist: Dist[Any]) -> list[Group]:
+def fold(dist: Dist[Any], player: KindPlayer[Any, Any, Any]) -> list[Group]:
     """A distribution's outcomes grouped by what a band reading reads besides the total
-    (the criticals and the natural face), each group's totals ascending."""
+    (the criticals and the natural face, as ``player`` reads it), each group's totals
+    ascending."""
+    natural = player.natural
     by_marks: dict[tuple[bool, bool, object], tuple[dict[int, int], dict[int, Any]]] = {}
     for outcome, weight in dist.items():
         marks = (
             outcome.critical_success,
             outcome.critical_failure,
-            getattr(outcome, "natural", None),
+            natural(outcome),
         )
         seen = by_marks.get(marks)
         if seen is None:
@@ -106,8 +109,9 @@ def _band_weights(
     once, whatever its total), so shifts and criticals read exactly as a check's do.
     """
     config = prepared.override.config if prepared.override else ruleset.resolution.config
-    by, dc, kind = bands.by, prepared.dc, ruleset.resolution.kind
-    against: Against = getattr(config, "against", "at-most")
+    by, dc, player = bands.by, prepared.dc, prepared.player
+    rules = player.bands
+    against: Against = player.against(config)
     cuts = [b.at_least for b in bands.number_bands if b.at_least is not None]
     out: dict[str, int] = {}
 
@@ -121,12 +125,12 @@ def _band_weights(
         if first.critical_success or first.critical_failure:
             add(first, running[-1])
             continue
-        low = band_value(by, totals[0], dc, kind=kind, against=against)
-        high = band_value(by, totals[-1], dc, kind=kind, against=against)
+        low = rules.value(by, totals[0], dc, against)
+        high = rules.value(by, totals[-1], dc, against)
         rising = high >= low
         # ``edges[i]``: where the totals reaching cut i begin (rising) or end (falling)
         edges = [
-            bisect_left(totals, True, key=partial(_reaches, bands, dc, kind, against, cut, rising))
+            bisect_left(totals, True, key=partial(_reaches, rules, by, dc, against, cut, rising))
             for cut in cuts
         ]
         n = len(totals)
@@ -140,19 +144,20 @@ def _band_weights(
 
 
 def _reaches(
-    bands: Bands, dc: int, kind: str, against: Against, cut: int, rising: bool, total: int
+    rules: BandRules, by: By, dc: int, against: Against, cut: int, rising: bool, total: int
 ) -> bool:
     """Whether a total's band number reaches ``cut`` (negated where the number falls as
     the total grows, so a bisection finds the edge either way)."""
-    return (band_value(bands.by, total, dc, kind=kind, against=against) >= cut) is rising
+    return (rules.value(by, total, dc, against) >= cut) is rising
 
 
 def _plain_weights(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -> dict[str, int]:
     """Each plain outcome's weight (no bands): outcomes that read alike are summed, and
     one of each is read by ``read_outcome``."""
     folded: dict[tuple[object, ...], list[Any]] = {}
+    critical_marks = prepared.player.critical_marks
     for outcome, weight in dist.items():
-        marks = getattr(outcome, "critical_marks", None)
+        marks = critical_marks(outcome)
         key = (outcome.success, outcome.critical_success, outcome.critical_failure, marks)
         seen = folded.get(key)
         if seen is None:
@@ -175,12 +180,16 @@ def read_weights(
 ) -> dict[str, int]:
     """The whole-number weight of each band (or plain outcome) a check lands in, keyed as
     ``read_outcome`` names it (the band id, else the label). With bands, ``groups`` (the
-    distribution folded, as ``fold`` gives it) may stand for ``dist``."""
+    distribution folded, as ``fold`` gives it) may stand for ``dist``; with neither, the
+    check's own distribution is read (a kind's ``folded`` gives None where it has no
+    quicker way)."""
     bands: Bands | None = ruleset.resolution.outcomes
+    if dist is None and groups is None:
+        dist = prepared.player.distribution(prepared.prepared.check)
     if bands is not None:
         if groups is None:
             assert dist is not None
-            groups = fold(dist)
+            groups = fold(dist, prepared.player)
         return _band_weights(ruleset, bands, prepared, groups)
     assert dist is not None
     return _plain_weights(ruleset, prepared, dist)
@@ -262,16 +271,21 @@ def _odds(
         raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
     prepared = prepare_check(ruleset, [character], matches[0], ladder)
     check = prepared.prepared.check
-    after_odds = getattr(prepared.player, "distribution_after", None)
-    folded = getattr(prepared.player, "folded", None)
-    if after is not None and after_odds is not None:
+    player = prepared.player
+    after_odds = None
+    if after is not None and player.spends_after:
         view = SheetView(ruleset, character)
         pool_id = pool_named(ruleset, after[0])
-        weights = read_weights(ruleset, prepared, after_odds(check, pool_id, after[1], view))
-    elif folded is not None and ruleset.resolution.outcomes is not None:
-        weights = read_weights(ruleset, prepared, None, folded(check))
+        after_odds = player.distribution_after(check, pool_id, after[1], view)
+    folded = None
+    if after_odds is None and ruleset.resolution.outcomes is not None:
+        folded = player.folded(check)
+    if after_odds is not None:
+        weights = read_weights(ruleset, prepared, after_odds)
+    elif folded is not None:
+        weights = read_weights(ruleset, prepared, None, folded)
     else:
-        weights = read_weights(ruleset, prepared, prepared.player.distribution(check))
+        weights = read_weights(ruleset, prepared, player.distribution(check))
     outcomes = _outcomes(ruleset, weights)
     title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
     success_p = sum((o.probability for o in outcomes if o.success), _ZERO)

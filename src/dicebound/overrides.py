@@ -32,6 +32,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from dicebound.bands import compile_bands, naturals_none, single_die_of
+from dicebound.kinds import registry
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.problems import Path, Problem, did_you_mean, render_path
 from dicebound.ruleset.model import Sheet, ValueRef
@@ -63,7 +64,6 @@ SHEET_MATH: tuple[str, ...] = (
 LOCKED_KEYS: tuple[str, ...] = ("kind", *SHEET_MATH, "difficultyLadder")
 """Resolution keys no override may set, whatever the kind (the page)."""
 
-_SYMBOL_LOCKED: tuple[str, ...] = ("symbols", "dice")
 _SHARED: tuple[str, ...] = ("outcomes", "overrides")
 _GROUP_KEYS: Mapping[CheckGroup, str] = MappingProxyType(
     {"skill": "skills", "save": "saves", "ability": "abilities"}
@@ -166,7 +166,7 @@ class _SetNode(Node):
         return out
 
 
-def _locked_sentence(kind: str) -> Callable[[str], str]:
+def _locked_sentence(kind: KindCompiler | None) -> Callable[[str], str]:
     def sentence(key: str) -> str:
         if key == "kind":
             return (
@@ -178,8 +178,9 @@ def _locked_sentence(kind: str) -> Callable[[str], str]:
                 '"difficultyLadder" cannot be changed by an override: the Game Master picks '
                 "every check's difficulty from the one ladder."
             )
-        if key in _SYMBOL_LOCKED and kind == "symbol-pool":
-            return f'"{key}" is locked on a symbol pool: an override cannot replace its {key}.'
+        own = None if kind is None else kind.override_lock_sentence(key)
+        if own is not None:
+            return own
         if key == "outcomes":
             return (
                 '"outcomes" is not a key of the kind\'s own: the bands are read the same way '
@@ -194,14 +195,17 @@ def _locked_sentence(kind: str) -> Callable[[str], str]:
 
 def _set_node(kind: KindCompiler | None) -> Node:
     if kind is None:
-        locked = _refuse("locked-key", _locked_sentence(""))
+        locked = _refuse("locked-key", _locked_sentence(None))
         props: dict[str, Node] = dict.fromkeys((*LOCKED_KEYS, *_SHARED), locked)
         return _SetNode(Obj(props, extra=Custom(lambda v, p: iter(()), {})))
-    sentence = _locked_sentence(kind.name)
+    # The kind's own locks are read off the kind the registry builds by that name, so a
+    # compiler that names a built kind (a test's stand-in) locks what the kind locks.
+    own = registry.kind_compiler(kind.name)
+    sentence = _locked_sentence(own)
     locked = _refuse("locked-key", sentence)
     lock = {*LOCKED_KEYS, *_SHARED}
-    if kind.name == "symbol-pool":
-        lock.update(_SYMBOL_LOCKED)
+    if own is not None:
+        lock.update(own.override_locks)
     props = dict.fromkeys(sorted(lock), locked)
     for key, node in kind.keys.items():
         if key not in lock:

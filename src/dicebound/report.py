@@ -34,6 +34,7 @@ from typing import Literal
 from dicebound.engine import ladder_in_force
 from dicebound.errors import LimitExceeded, TagError, UsageError
 from dicebound.kinds.asks import step_by_label
+from dicebound.kinds.registry import player_of
 from dicebound.odds import CheckOdds, check_odds
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character
@@ -57,10 +58,6 @@ __all__ = [
 
 Group = Literal["skill", "save", "ability"]
 Critical = Literal["success", "failure", "both"] | None
-
-_DC_NAMES_THE_STEP = ("dice-sum", "dice-highest", "symbol-pool", "step-pool")
-"""Kinds whose ``dc=`` gives the same check a step's ``dc`` gives (same number, same
-hold, same "harder" step), so a step whose label is shared can be asked by its dc."""
 
 
 @frozen
@@ -140,20 +137,7 @@ class Report:
 
 def step_text(kind: str, step: LadderStep) -> str:
     """What a ladder step asks, in the kind's words ("DC 15", "2 successes, target 8")."""
-    if kind == "dice-pool":
-        target = f", target {step.target}" if step.target is not None else ""
-        noun = "success" if step.successes == 1 else "successes"
-        return f"{step.successes} {noun}{target}"
-    if kind == "roll-against":
-        base = f"number ÷ {step.divide}" if step.divide else "number"
-        shift = step.dc or 0
-        return base + (f" {shift:+d}" if shift else "")
-    if kind == "symbol-pool":
-        noun = "difficulty die" if step.dc == 1 else "difficulty dice"
-        return f"{step.dc} {noun}"
-    if kind == "step-pool":
-        return f"target {step.dc}"
-    return f"DC {step.dc}"
+    return player_of(kind).step_words(step)
 
 
 def _name_for(ruleset: Ruleset, target: CheckTarget) -> str | None:
@@ -179,14 +163,7 @@ def _step_attrs(
     if step_by_label(ladder, step.label) is step:
         return [("difficulty", step.label)]
     shared = f'Two steps answer to "{step.label}", so difficulty= names neither'
-    if kind in _DC_NAMES_THE_STEP and step.dc is not None:
-        return [("dc", str(step.dc))]
-    if kind == "dice-pool" and step.successes is not None:
-        same = [s for s in ladder if s.successes == step.successes]
-        if same == [step]:
-            return [("dc", str(step.successes))]
-        return f"{shared}, and another step needs {step.successes} successes too."
-    return f"{shared}, and dc= does not name a step on a {kind} check."
+    return player_of(kind).step_by_dc(kind, ladder, step, shared)
 
 
 def _merge(order: list[Outcome], seen: Sequence[Outcome]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from dicebound.errors import DiceboundError
 from dicebound.jsontext import places_of
+from dicebound.kinds.registry import player_of
 from dicebound.odds import fraction_text
 from dicebound.problems import Problem
 from dicebound.record import Record, record_from_attrs
@@ -169,9 +170,7 @@ def offer_json(ruleset: Ruleset, offer: str | None) -> dict[str, Any] | None:
     this dicebound reads."""
     if offer is None:
         return None
-    from dicebound.kinds.step_pool import read_offer  # only step-pool writes offers
-
-    read = read_offer(offer)
+    read = player_of(ruleset.resolution.kind).read_offer(offer)
     if read is None:
         return None
     labels = {p.id: p.label for p in ruleset.sheet.pools}

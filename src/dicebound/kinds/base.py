@@ -1,6 +1,6 @@
-"""The one small interface every resolution kind implements.
+"""The one interface every resolution kind implements: ``Kind[Config, Check, Outcome]``.
 
-A kind module exports one object, ``KIND``, that:
+A kind (a package under ``dicebound.kinds``) exports one object, ``KIND``, that:
 
 - names the kind's own keys of the ``resolution`` block (the shared sheet-math keys
   are the ruleset compiler's) as spec nodes, so structure is checked and the JSON
@@ -8,29 +8,60 @@ A kind module exports one object, ``KIND``, that:
 - compiles a structurally valid block into the kind's frozen config, yielding every
   cross-check problem (faces the die lacks, a rule that could never fire, ...);
 - turns a prepared check into a throw with a dice source, and gives the exact
-  distribution of the same check. Both paths share the kind's arithmetic.
+  distribution of the same check. Both paths share the kind's arithmetic;
+- says everything else about itself that the rest of dicebound asks: how its bands
+  read, the fights it refuses, the words it adds to the Game Master's lesson, the
+  balance report and the dice card, what it offers after the roll.
+
+The small interface is the required part of the two halves (``KindCompiler`` and
+``KindPlayer``); every optional hook is declared on them with its default behaviour,
+so a kind overrides only what it does differently, and callers call a hook directly
+instead of probing for it. A kind subclasses the two halves explicitly to inherit the
+defaults.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any, Literal, NamedTuple, Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
 
+from dicebound.bands import SUM_BANDS, Against, BandRules, Group, Natural
+from dicebound.errors import UsageError
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep, Sheet
 from dicebound.ruleset.spec import Node
 from dicebound.sheet import SheetView
 from dicebound.values import frozen
 
+if TYPE_CHECKING:
+    from dicebound.dice import DiceSource
+    from dicebound.dist import Dist
+    from dicebound.record import Record
+    from dicebound.ruleset.model import Ruleset
+    from dicebound.spend import Spend
+
 __all__ = [
+    "AfterSpent",
     "CheckAsk",
     "CompileContext",
+    "DiceThrower",
+    "Kind",
     "KindCompiler",
     "KindOutcome",
     "KindPlayer",
+    "Marks",
+    "OfferRead",
     "Prepared",
     "Rolled",
+    "Thrown",
 ]
+
+Outcome = TypeVar("Outcome")
+Config_contra = TypeVar("Config_contra", contravariant=True)
+Check_contra = TypeVar("Check_contra", contravariant=True)
+
+Marks = Literal["success", "failure", "both"] | None
+"""A symbol pool's critical markers, shown beside success or failure (never deciding it)."""
 
 
 @frozen
@@ -42,17 +73,29 @@ class CompileContext:
 
 
 class KindCompiler(Protocol):
-    """The compile half of a kind (the play half is the module's functions)."""
+    """The compile half of a kind: its keys, its compiler, and what the ruleset compiler,
+    the overrides and the bands ask of it."""
 
     name: str
     keys: Mapping[str, Node]  # the kind's own resolution keys, "difficultyLadder" included
     required: tuple[str, ...]
 
+    bands: BandRules = SUM_BANDS
+    """How its bands read a result (``dicebound.bands``)."""
+    harder_moves_target: bool = False
+    """Whether an untrained "harder" raises a per-die ``target`` the block may fix."""
+    honours_entry_checks: bool = False
+    """Whether a catalog entry's ``mechanics.check`` can change its rolls."""
+    override_locks: tuple[str, ...] = ()
+    """Keys of its own no override may set."""
+
     def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
         """Read one structurally valid ladder step."""
+        ...
 
     def compile(self, block: Mapping[str, Any], ctx: CompileContext) -> tuple[Any, list[Problem]]:
         """Cross-check a structurally valid block; give its config and the problems."""
+        ...
 
     def features(self, block: Mapping[str, Any]) -> Iterator[tuple[str, Path, str]]:
         """Yield (capability version, path, feature name) for each gated key the block uses.
@@ -60,6 +103,15 @@ class KindCompiler(Protocol):
         Paths run from the document root (``("resolution", "explode", "min")``); the
         block need only be structurally valid.
         """
+        ...
+
+    def refused_fights(self, raw: Mapping[str, Any]) -> Iterator[Problem]:
+        """The problems of a ruleset document's ``combat`` block beside this kind."""
+        return iter(())
+
+    def override_lock_sentence(self, key: str) -> str | None:
+        """Why an override cannot set ``key``, one of ``override_locks``."""
+        return None
 
 
 class Rolled(NamedTuple):
@@ -133,15 +185,156 @@ class KindOutcome(Protocol):
     def critical_failure(self) -> bool: ...
 
 
-class KindPlayer(Protocol):
-    """The play half of a kind: prepare a check from an ask, throw it, give its odds.
+class AfterSpent(Protocol):
+    """What a spend after the roll made of a thrown check: the check as it now reads and
+    the cost paid (None, with ``message`` saying why, when nothing was bought)."""
+
+    @property
+    def rolled(self) -> Rolled: ...
+    @property
+    def cost(self) -> tuple[str, int] | None: ...
+    @property
+    def message(self) -> str | None: ...
+
+
+class OfferRead(NamedTuple):
+    """A record's ``offer`` read back: the band a spend reaches and each pool's cost."""
+
+    label: str
+    costs: tuple[tuple[str, int], ...]
+
+
+class Thrown(Protocol):
+    """Dice thrown by name, as a record of their own."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class DiceThrower(Protocol):
+    """A kind's throw of dice by name, outside a check (``dicebound.throw``)."""
+
+    def throw(self, text: str, dice: DiceSource) -> Thrown: ...
+    def odds(self, text: str) -> Thrown: ...
+
+
+class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
+    """The play half of a kind: prepare a check from an ask, throw it, give its odds, and
+    the kind's words in the lesson, the report and the dice card.
 
     ``prepare`` raises ``TagError`` for an ask it cannot resolve. The prepared check
     carries ``dc`` (what the record's dc says) and ``extras`` (record attributes the
     preparation decided, such as ``threshold`` or ``bonus``)."""
 
-    def prepare(self, config: Any, ask: CheckAsk) -> Prepared: ...
-    def roll(self, check: Any, dice: Any) -> Rolled: ...
-    def distribution(self, check: Any) -> Any: ...
-    def margin(self, check: Any, outcome: Any) -> int:
+    bands: BandRules = SUM_BANDS
+    """How its bands read a result (the same rules as its compiler's)."""
+    spends_after: bool = False
+    """Whether the player may spend after the roll (``after``)."""
+    plain_marks: bool = False
+    """Whether its outcomes carry markers that ride beside success and failure
+    (``critical_marks``) instead of criticals that bands or the result word read."""
+    signed_numbers: bool = False
+    """Whether a check's number is a modifier (``+5``) rather than a count of dice."""
+    dc_words: str = "total to reach"
+    """What ``dc=`` gives, in the lesson's words."""
+
+    def prepare(self, config: Config_contra, ask: CheckAsk) -> Prepared: ...
+    def roll(self, check: Check_contra, dice: DiceSource) -> Rolled: ...
+    def distribution(self, check: Check_contra) -> Dist[Outcome]: ...
+    def margin(self, check: Check_contra, outcome: Outcome) -> int:
         """How far an outcome is past what the check needed (bands' ``margin``)."""
+        ...
+
+    # -- optional hooks: play -----------------------------------------------------------
+
+    def throw_sides(self, check: Check_contra) -> tuple[int, ...] | None:
+        """Every die's sides in throw order when no face decides them; else None."""
+        return None
+
+    def folded(self, check: Check_contra) -> list[Group] | None:
+        """The distribution already folded for a band reading (``dicebound.odds.fold``),
+        when the kind has a quicker way to it; else None."""
+        return None
+
+    def after(
+        self, check: Check_contra, outcome: Outcome, pool_id: str, points: int, view: SheetView
+    ) -> AfterSpent:
+        """The player's spend after the roll (only where ``spends_after``)."""
+        raise UsageError("this kind offers no spending after the roll")
+
+    def distribution_after(
+        self, check: Check_contra, pool_id: str, points: int, view: SheetView
+    ) -> Dist[Outcome] | None:
+        """The odds when the player spends up to ``points`` after the roll; None where
+        the kind offers no spend after the roll."""
+        return None
+
+    def natural(self, outcome: Outcome) -> Natural:
+        """The natural face an outcome showed, for a band's ``naturals: "shift"``."""
+        return None
+
+    def critical_marks(self, outcome: Outcome) -> Marks:
+        """The markers an outcome shows beside its result (only where ``plain_marks``)."""
+        return None
+
+    def against(self, config: Config_contra) -> Against:
+        """Which side of its number a roll succeeds on (bands' margin and fraction)."""
+        return "at-most"
+
+    def thrower(self, ruleset: Ruleset) -> DiceThrower:
+        """Its dice thrown by name outside a check (``dicebound.throw``); a kind that
+        throws none refuses."""
+        raise UsageError(
+            f"{ruleset.name} resolves checks with {ruleset.resolution.kind}; only a "
+            "symbol-pool ruleset throws its dice by name."
+        )
+
+    # -- optional hooks: words ----------------------------------------------------------
+
+    def step_words(self, step: LadderStep) -> str:
+        """What a ladder step asks, in the report's words ("DC 15")."""
+        return f"DC {step.dc}"
+
+    def ladder_words(self, step: LadderStep) -> str:
+        """A ladder step as the lesson lists it ("Hard: DC 15")."""
+        return f"{step.label}: DC {step.dc}"
+
+    def step_by_dc(
+        self, kind: str, ladder: Sequence[LadderStep], step: LadderStep, shared: str
+    ) -> list[tuple[str, str]] | str:
+        """The ``dc=`` that asks a step whose label another step shares, or why none can
+        (``shared`` says why ``difficulty=`` cannot)."""
+        if step.dc is not None:
+            return [("dc", str(step.dc))]
+        return f"{shared}, and dc= does not name a step on a {kind} check."
+
+    def attribute_lines(self, ruleset: Ruleset, config: Config_contra) -> list[str]:
+        """The tag attributes only this kind offers, with their ranges, for the lesson."""
+        return []
+
+    def after_roll_lines(self, ruleset: Ruleset, config: Config_contra) -> list[str]:
+        """What the lesson says of spending after the roll."""
+        return []
+
+    def spends(self, config: Config_contra) -> Sequence[Spend]:
+        """The standing purchases ``spend=`` buys before the roll."""
+        return ()
+
+    def unmodified(self, config: Config_contra) -> Sequence[int]:
+        """The faces ``unmodified=`` is written for."""
+        return ()
+
+    def mark_texts(self, config: Config_contra) -> list[str]:
+        """What the file says a record's marks mean at the table, one line each."""
+        return []
+
+    def card_words(self, record: Record) -> str | None:
+        """A record's symbols in words, for the dice card; None where it has none."""
+        return None
+
+    def read_offer(self, text: str) -> OfferRead | None:
+        """A record's ``offer`` read back; None where the kind writes none."""
+        return None
+
+
+class Kind(KindCompiler, KindPlayer[Config_contra, Check_contra, Outcome], Protocol):
+    """Both halves of a kind as one: what ``kinds/<kind>/`` provides."""

@@ -7,12 +7,15 @@ ruleset names it, so a ruleset of one kind never pays for the others.
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from dicebound.kinds.base import KindCompiler, KindPlayer
+from dicebound.kinds.modules import kind_module
 
-__all__ = ["KNOWN_KINDS", "kind_compiler", "kind_player"]
+if TYPE_CHECKING:
+    from dicebound.record import Record
+
+__all__ = ["KNOWN_KINDS", "kind_compiler", "kind_player", "player_of", "writer_of"]
 
 KNOWN_KINDS: tuple[str, ...] = (
     "dice-sum",
@@ -23,38 +26,41 @@ KNOWN_KINDS: tuple[str, ...] = (
     "step-pool",
 )
 
-_MODULES: dict[str, str] = {
-    "dice-sum": "dicebound.kinds.dice_sum",
-    "dice-pool": "dicebound.kinds.dice_pool",
-    "dice-highest": "dicebound.kinds.dice_highest",
-    "roll-against": "dicebound.kinds.roll_against",
-    "step-pool": "dicebound.kinds.step_pool",
-    "symbol-pool": "dicebound.kinds.symbol_pool",
-}
-"""The module of each built kind: its ``KIND`` compiles, its ``PLAYER`` plays."""
-
-_LOADED: dict[str, ModuleType] = {}
-
-
-def _module(name: str) -> ModuleType | None:
-    module = _LOADED.get(name)
-    if module is None:
-        where = _MODULES.get(name)
-        if where is None:
-            return None
-        module = importlib.import_module(where)
-        assert module.KIND.name == name, where
-        _LOADED[name] = module
-    return module
+_RECORD_KEYS: dict[str, str] = {"symbolDetails": "symbol-pool"}
+"""Record keys only one kind writes, and that kind: a record read without its ruleset
+(the dice card) is worded by the kind whose keys it carries."""
 
 
 def kind_compiler(name: str) -> KindCompiler | None:
     """The compiler of a built kind; None for a known kind not built yet (or unknown)."""
-    module = _module(name)
-    return None if module is None else module.KIND
+    module = kind_module(name)
+    if module is None:
+        return None
+    compiler: KindCompiler = module.KIND
+    return compiler
 
 
-def kind_player(name: str) -> KindPlayer | None:
-    """The play half of a kind whose checks dicebound throws; None where play is not built."""
-    module = _module(name)
-    return None if module is None else getattr(module, "PLAYER", None)
+def kind_player(name: str) -> KindPlayer[Any, Any, Any] | None:
+    """The play half of a built kind; None for an unknown kind."""
+    module = kind_module(name)
+    if module is None:
+        return None
+    player: KindPlayer[Any, Any, Any] = module.PLAYER
+    return player
+
+
+def player_of(name: str) -> KindPlayer[Any, Any, Any]:
+    """The play half of a compiled ruleset's kind (which is always built)."""
+    player = kind_player(name)
+    if player is None:
+        raise LookupError(f"{name} is not a built resolution kind")
+    return player
+
+
+def writer_of(record: Record) -> KindPlayer[Any, Any, Any] | None:
+    """The kind whose own record keys ``record`` carries; None for a record any kind
+    could have written."""
+    for key, name in _RECORD_KEYS.items():
+        if record.has(key):
+            return kind_player(name)
+    return None

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from dicebound.errors import DiceboundError
-from dicebound.kinds.symbol_pool import symbols_in_words
+from dicebound.kinds.registry import writer_of
 from dicebound.record import CORE_KEYS, Record
 from dicebound.values import frozen
 
@@ -272,13 +271,9 @@ def _also(record: Record, g: _Glyphs, skip: frozenset[str]) -> str:
 def _symbols(record: Record) -> str:
     """The net symbols in words ("2 Success, 1 Advantage"), with the labels the record's
     ``symbolDetails`` keeps; the ids as written when the details cannot be read."""
-    symbols = record.get("symbols") or ""
-    if not record.has("symbolDetails"):
-        return symbols or "no symbols"
-    try:
-        return symbols_in_words(symbols, record.get("symbolDetails"))
-    except DiceboundError:
-        return symbols or "no symbols"
+    writer = writer_of(record)
+    words = None if writer is None else writer.card_words(record)
+    return words or record.get("symbols") or "no symbols"
 
 
 def card_dice(record: Record) -> list[tuple[str, str | None, tuple[str, ...]]]:

@@ -433,26 +433,8 @@ class _Builder:
     def build(self) -> Ruleset | None:
         self.build_sheet()
         resolution = self.build_resolution()
-        if self.res_raw.get("kind") == "dice-highest" and "combat" in self.raw:
-            # The page: a ruleset of this kind has no fight of its own.
-            self.add(
-                ("combat",),
-                "combat-not-allowed",
-                "a dice-highest ruleset has no fight of its own, so a combat block is refused "
-                "beside it; remove combat.",
-            )
-        combat = self.raw.get("combat")
-        if self.res_raw.get("kind") == "symbol-pool" and isinstance(combat, dict):
-            fight = combat.get("kind")
-            if fight != "symbol-pool":
-                # The page: a symbol pool's fights are a symbol-pool fight (1.382), which
-                # dicebound accepts and keeps; any other combat kind is refused beside it.
-                self.add(
-                    ("combat", "kind"),
-                    "combat-not-allowed",
-                    f"{describe(fight)} is not a fight a symbol-pool ruleset can have; its "
-                    'fights are "symbol-pool" fights.',
-                )
+        if self.kind is not None:
+            self.problems.extend(self.kind.refused_fights(self.raw))
         self.check_gm()
         catalogs = self.build_catalogs()
         layers = self.build_layers()
@@ -1301,7 +1283,7 @@ class _Builder:
     def check_untrained_harder(self) -> None:
         """The page: "harder" raises a pool's per-die target, so it needs a target that can
         move; on a pool whose target is fixed it could never change a roll."""
-        if self.kind is None or self.kind.name != "dice-pool":
+        if self.kind is None or not self.kind.harder_moves_target:
             return
         target = self.res_raw.get("target")
         if not self.clean(("resolution", "target")) or not isinstance(target, dict):
@@ -1596,7 +1578,7 @@ class _Builder:
         """The page: only a dice-pool ruleset honours an entry's check; its faces must be
         faces the pool can use."""
         kind = self.kind.name if self.kind is not None else self.res_raw.get("kind")
-        if kind != "dice-pool":
+        if self.kind is None or not self.kind.honours_entry_checks:
             self.add(
                 here,
                 "check-needs-pool",

@@ -40,15 +40,8 @@ from math import comb
 from typing import NamedTuple
 
 from dicebound.errors import UsageError
-from dicebound.kinds.dice_pool import (
-    Packed,
-    PoolCheck,
-    PoolOutcome,
-    face_effect,
-    packed_slots,
-    packed_sum,
-    pool_outcome,
-)
+from dicebound.kinds.dice_pool.model import PoolCheck, PoolOutcome, face_effect, pool_outcome
+from dicebound.kinds.dice_pool.packed import Packed, packed_slots, packed_sum
 
 _Kernel = tuple[tuple[int, int], ...]
 """A class of faces: (slot shift, faces giving it) pairs, lowest shift first."""

@@ -1,0 +1,158 @@
+"""dice-highest's compile half: the cross-checks of a structurally valid block."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from dicebound.kinds.base import CompileContext, KindCompiler
+from dicebound.kinds.dice_highest.model import (
+    MAX_POOL,
+    CriticalRule,
+    Dark,
+    HighestConfig,
+    kept_words,
+)
+from dicebound.kinds.dice_highest.schema import KEYS
+from dicebound.problems import Path, Problem
+from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.spec import Node
+from dicebound.spend import compile_spends
+
+
+class DiceHighestKind(KindCompiler):
+    """The compile half of dice-highest (the play half is ``PLAYER``)."""
+
+    name = "dice-highest"
+    keys: Mapping[str, Node] = KEYS
+    required: tuple[str, ...] = ("difficultyLadder",)
+
+    def refused_fights(self, raw: Mapping[str, Any]) -> Iterator[Problem]:
+        """The page: a ruleset of this kind has no fight of its own."""
+        if "combat" in raw:
+            yield Problem(
+                ("combat",),
+                "combat-not-allowed",
+                "a dice-highest ruleset has no fight of its own, so a combat block is refused "
+                "beside it; remove combat.",
+            )
+
+    def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
+        return LadderStep(label=str(raw["label"]), dc=int(raw["dc"]), raw=raw)
+
+    def compile(
+        self, block: Mapping[str, Any], ctx: CompileContext
+    ) -> tuple[HighestConfig | None, list[Problem]]:
+        """Cross-check a structurally valid block and build its config."""
+        at = ctx.path
+        problems: list[Problem] = []
+        add = problems.append
+        sides = int(block.get("die", {}).get("sides", 6))
+        pool = block.get("pool", {"min": 0, "max": MAX_POOL})
+        pool_min, pool_max = int(pool["min"]), int(pool["max"])
+        keep = int(block.get("keep", 1))
+        if pool_max > MAX_POOL:
+            add(
+                Problem(
+                    (*at, "pool", "max"),
+                    "pool-too-large",
+                    f"{pool_max} is above {MAX_POOL}; a dice-highest pool throws at most "
+                    f"{MAX_POOL} dice.",
+                )
+            )
+        elif pool_min > pool_max:
+            add(
+                Problem(
+                    (*at, "pool", "min"),
+                    "min-above-max",
+                    f"{pool_min} is above pool.max {pool_max}; the pool is held to min..max.",
+                )
+            )
+        if "zeroDice" in block and pool_min > 0:
+            add(
+                Problem(
+                    (*at, "zeroDice"),
+                    "never-fires",
+                    f"pool.min is {pool_min}, so no check ever has zero dice and zeroDice could "
+                    "never apply; set pool.min to 0 or remove zeroDice.",
+                )
+            )
+
+        dark: Dark | None = None
+        if "dark" in block:
+            raw = block["dark"]
+            dark = Dark(
+                str(raw["label"]), int(raw["max"]), raw.get("text"), raw.get("outcome", "all")
+            )
+
+        critical: CriticalRule | None = None
+        if "critical" in block:
+            raw = block["critical"]
+            face = int(raw.get("face", sides))
+            count = int(raw["count"])
+            ok = True
+            if face > sides:
+                ok = False
+                add(
+                    Problem(
+                        (*at, "critical", "face"),
+                        "face-not-on-die",
+                        f"{face} is not a face of a d{sides}, whose faces run from 1 to {sides}.",
+                    )
+                )
+            most = min(pool_max, MAX_POOL) + (dark.max if dark and dark.outcome == "all" else 0)
+            if count > most:
+                ok = False
+                add(
+                    Problem(
+                        (*at, "critical", "count"),
+                        "never-fires",
+                        f"{count} is more dice than a check ever reads ({most}), so the critical "
+                        "could never fire.",
+                    )
+                )
+            if ok:
+                critical = CriticalRule(count, face)
+
+        top = keep * sides
+        for i, raw in enumerate(block["difficultyLadder"]):
+            dc = int(raw["dc"])
+            if not 1 <= dc <= top:
+                add(
+                    Problem(
+                        (*at, "difficultyLadder", i, "dc"),
+                        "dc-out-of-range",
+                        f"{dc} is outside 1..{top}: the {kept_words(keep)} of d{sides} add up "
+                        f"to at most {top}, and a dc is at least 1.",
+                    )
+                )
+
+        spends = compile_spends(block.get("spend", ()), at, ctx.sheet, problems)
+        if problems:
+            return None, problems
+        situational = block.get("situationalDice")
+        config = HighestConfig(
+            sides=sides,
+            pool_min=pool_min,
+            pool_max=pool_max,
+            keep=keep,
+            zero_dice=block.get("zeroDice", "lowest-of-two"),
+            critical=critical,
+            dark=dark,
+            situational=(
+                None if situational is None else (int(situational["min"]), int(situational["max"]))
+            ),
+            spend=spends,
+        )
+        return config, []
+
+    def features(self, block: Mapping[str, Any]) -> Iterator[tuple[str, Path, str]]:
+        """The keys a packaged ruleset must declare a Capability API version for."""
+        at: Path = ("resolution",)
+        yield "1.138", (*at, "kind"), "the dice-highest kind"
+        dark = block.get("dark")
+        if isinstance(dark, Mapping) and "outcome" in dark:
+            yield "1.149", (*at, "dark", "outcome"), "dark.outcome"
+
+
+KIND = DiceHighestKind()

@@ -1,0 +1,172 @@
+"""dice-sum's compile half: the cross-checks of a structurally valid block."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from dicebound.kinds.base import CompileContext, KindCompiler
+from dicebound.kinds.dice_sum.model import BANDS, NaturalRule, OpenEnded, SumConfig
+from dicebound.kinds.dice_sum.schema import KEYS
+from dicebound.problems import Path, Problem
+from dicebound.ruleset.model import LadderStep
+from dicebound.ruleset.spec import Node, describe
+
+
+def _faces_text(config_values: tuple[int, ...], sides: int, has_faces: bool) -> str:
+    if not has_faces:
+        return f"a d{sides} has faces 1 to {sides}"
+    shown = ", ".join(str(v) for v in config_values[:12])
+    more = ", ..." if len(config_values) > 12 else ""
+    return f"its faces are worth {shown}{more}"
+
+
+class DiceSumKind(KindCompiler):
+    """The compile half of dice-sum (the play half is ``roll`` and ``distribution``)."""
+
+    name = "dice-sum"
+    keys: Mapping[str, Node] = KEYS
+    required: tuple[str, ...] = ("difficultyLadder",)
+    bands = BANDS
+
+    def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
+        return LadderStep(label=str(raw["label"]), dc=int(raw["dc"]), raw=raw)
+
+    def compile(
+        self, block: Mapping[str, Any], ctx: CompileContext
+    ) -> tuple[SumConfig | None, list[Problem]]:
+        """Cross-check a structurally valid block and build its config."""
+        at = ctx.path
+        problems: list[Problem] = []
+        dice = block.get("dice", {})
+        count, sides = int(dice.get("count", 1)), int(dice.get("sides", 20))
+        raw_faces = dice.get("faces")
+        faces = tuple(int(v) for v in raw_faces) if raw_faces is not None else None
+        if faces is not None and len(faces) != sides:
+            problems.append(
+                Problem(
+                    (*at, "dice", "faces"),
+                    "faces-count",
+                    f"gives {len(faces)} face values for a die of {sides} sides; "
+                    "give one value per face, lowest face first.",
+                )
+            )
+        values = faces if faces is not None else tuple(range(1, sides + 1))
+        on_die = set(values)
+        faces_text = _faces_text(values, sides, faces is not None)
+
+        def single_die_only(key: str, what: str) -> None:
+            problems.append(
+                Problem(
+                    (*at, key),
+                    "single-die-only",
+                    f"{what} needs a single die, and this ruleset throws {count}d{sides}.",
+                )
+            )
+
+        open_ended: OpenEnded | None = None
+        if "openEnded" in block:
+            raw = block["openEnded"]
+            high, low = raw.get("high"), raw.get("low")
+            high = None if high is None else int(high)
+            low = None if low is None else int(low)
+            bad = False
+            if count != 1:
+                single_die_only("openEnded", "openEnded")
+                bad = True
+            for key, bound in (("high", high), ("low", low)):
+                if bound is not None and bound not in on_die:
+                    problems.append(
+                        Problem(
+                            (*at, "openEnded", key),
+                            "face-not-on-die",
+                            f"{bound} is not a face of the die: {faces_text}.",
+                        )
+                    )
+                    bad = True
+            if not bad:
+                if high is not None and low is not None and low >= high:
+                    problems.append(
+                        Problem(
+                            (*at, "openEnded", "low"),
+                            "low-not-below-high",
+                            f"{low} is not below high {high}; a face at or below low rolls "
+                            "down and one at or above high rolls up, so low must be the lower.",
+                        )
+                    )
+                elif high is not None and high <= min(values):
+                    problems.append(
+                        Problem(
+                            (*at, "openEnded", "high"),
+                            "always-fires",
+                            f"{high} is the die's lowest face, so every face would roll on; "
+                            "high must be above the lowest face.",
+                        )
+                    )
+                elif low is not None and low >= max(values):
+                    problems.append(
+                        Problem(
+                            (*at, "openEnded", "low"),
+                            "always-fires",
+                            f"{low} is the die's highest face, so every face would roll down; "
+                            "low must be below the highest face.",
+                        )
+                    )
+                else:
+                    open_ended = OpenEnded(high=high, low=low)
+
+        unmodified: frozenset[int] = frozenset()
+        if "unmodified" in block:
+            marked = [int(v) for v in block["unmodified"]]
+            if count != 1:
+                single_die_only("unmodified", "unmodified")
+            for i, v in enumerate(marked):
+                if v not in on_die:
+                    problems.append(
+                        Problem(
+                            (*at, "unmodified", i),
+                            "face-not-on-die",
+                            f"{v} is not a face of the die: {faces_text}.",
+                        )
+                    )
+            unmodified = frozenset(marked)
+
+        naturals = block.get("naturals", {})
+        rules: dict[str, NaturalRule] = {}
+        for group in ("check", "save"):
+            rule = naturals.get(group, "none")
+            if rule != "none" and count != 1:
+                problems.append(
+                    Problem(
+                        (*at, "naturals", group),
+                        "single-die-only",
+                        f"{describe(rule)} needs a single die, and this ruleset throws "
+                        f'{count}d{sides}; a ruleset with more dice uses "none".',
+                    )
+                )
+            rules[group] = rule
+        if problems:
+            return None, problems
+        config = SumConfig(
+            count=count,
+            sides=sides,
+            faces=faces,
+            open_ended=open_ended,
+            unmodified=unmodified,
+            advantage=bool(block.get("advantage", False)),
+            naturals_check=rules["check"],
+            naturals_save=rules["save"],
+        )
+        return config, []
+
+    def features(self, block: Mapping[str, Any]) -> Iterator[tuple[str, Path, str]]:
+        """The keys a packaged ruleset must declare a Capability API version for."""
+        dice = block.get("dice")
+        if isinstance(dice, Mapping) and "faces" in dice:
+            yield "1.136", ("resolution", "dice", "faces"), "dice.faces"
+        for key in ("openEnded", "unmodified"):
+            if key in block:
+                yield "1.136", ("resolution", key), key
+
+
+KIND = DiceSumKind()

@@ -1,0 +1,114 @@
+"""dice-sum's play half: from a tag's ask to a prepared check, and its words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from dicebound.bands import Group
+from dicebound.dice import DiceSource
+from dicebound.dist import Dist
+from dicebound.errors import TagError
+from dicebound.kinds.asks import (
+    clamp,
+    ladder_labels,
+    next_step_dc,
+    sheet_extras,
+    step_by_label,
+    written_int,
+)
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
+from dicebound.kinds.dice_sum.model import BANDS, Mode, Natural, SumCheck, SumConfig, SumOutcome
+from dicebound.kinds.dice_sum.odds import distribution, folded
+from dicebound.kinds.dice_sum.roll import roll
+from dicebound.ruleset.model import Ruleset
+
+SUM_DC_RANGE = (1, 40)
+"""A summed check's dc range before the ladder widens it (docs/design/format.md "dice-sum")."""
+
+
+def _dc(ask: CheckAsk) -> int:
+    """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
+    dcs = [s.dc for s in ask.ladder if s.dc is not None]
+    low, high = min([SUM_DC_RANGE[0], *dcs]), max([SUM_DC_RANGE[1], *dcs])
+    written = written_int(ask.attrs, "dc")
+    if written is not None:
+        return clamp(written, low, high)
+    step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+    if step is not None and step.dc is not None:
+        return step.dc
+    asked = ask.attrs.get("difficulty")
+    labels = ladder_labels(ask.ladder)
+    if asked is not None:
+        raise TagError(f'difficulty="{asked}" names no single step of the ladder ({labels}).')
+    raise TagError(f"the tag names no difficulty: write dc=N or difficulty= one of {labels}.")
+
+
+def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
+    """``mode=`` or a bare flag; both at once is not rolled; ignored without advantage."""
+    asked = {attrs.get("mode", "").strip().lower()} | {
+        k for k in ("advantage", "disadvantage") if k in attrs
+    }
+    asked &= {"advantage", "disadvantage"}
+    if len(asked) > 1:
+        raise TagError("the tag asks for advantage and disadvantage at once; ask for one.")
+    if not advantage or not asked:
+        return "normal"
+    return "advantage" if "advantage" in asked else "disadvantage"
+
+
+class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
+    """The play half of dice-sum: the sheet's number is added to the dice."""
+
+    bands = BANDS
+    signed_numbers = True
+
+    def prepare(self, config: SumConfig, ask: CheckAsk) -> Prepared:
+        with_id = ask.with_ability if ask.group != "ability" else None
+        number = ask.view.check_number(ask.group, ask.item_id, with_id)
+        dc = _dc(ask)
+        if number.untrained_rule == "harder":
+            dc = next_step_dc(dc, ask.ladder)
+        penalty = ask.view.penalty()
+        adjust = ask.view.adjust_for(number.abilities)
+        mode = _mode(ask.attrs, config.advantage)
+        naturals = config.naturals_save if ask.group == "save" else config.naturals_check
+        modifier = number.number + penalty + adjust
+        extras = sheet_extras(ask.view, number, penalty, adjust)
+        summary = f"{config.dice_text}{modifier:+d} against {dc}" + (
+            f" with {mode}" if mode != "normal" else ""
+        )
+        check = SumCheck(config, modifier, dc, mode, naturals)
+        return Prepared(check, dc, tuple(extras), summary)
+
+    def roll(self, check: SumCheck, dice: DiceSource) -> Rolled:
+        return roll(check, dice)
+
+    def throw_sides(self, check: SumCheck) -> tuple[int, ...] | None:
+        """Every die's sides in throw order; None when a die may roll on (open-ended)."""
+        config = check.config
+        if config.open_ended is not None:
+            return None
+        return (config.sides,) * (config.count * (1 if check.mode == "normal" else 2))
+
+    def distribution(self, check: SumCheck) -> Dist[SumOutcome]:
+        return distribution(check)
+
+    def folded(self, check: SumCheck) -> list[Group]:
+        return folded(check)
+
+    def margin(self, check: SumCheck, outcome: SumOutcome) -> int:
+        return outcome.total - check.dc
+
+    def natural(self, outcome: SumOutcome) -> Natural:
+        return outcome.natural
+
+    def unmodified(self, config: SumConfig) -> Sequence[int]:
+        return tuple(config.unmodified)
+
+    def attribute_lines(self, ruleset: Ruleset, config: SumConfig) -> list[str]:
+        if not config.advantage:
+            return []
+        return ['mode="advantage" or mode="disadvantage": roll twice, keep the better or worse.']
+
+
+PLAYER = DiceSumPlayer()

@@ -1,0 +1,104 @@
+"""roll-against's play half: from a tag's ask to a prepared check."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dicebound.dice import DiceSource
+from dicebound.dist import Dist
+from dicebound.kinds.asks import clamp, sheet_extras, step_by_label, written_int
+from dicebound.kinds.base import CheckAsk, Prepared, Rolled
+from dicebound.kinds.roll_against.model import (
+    BANDS,
+    TAG_DC_RANGE,
+    Against,
+    AgainstCheck,
+    AgainstConfig,
+    AgainstOutcome,
+    Natural,
+)
+from dicebound.kinds.roll_against.odds import distribution
+from dicebound.kinds.roll_against.roll import roll
+from dicebound.kinds.roll_against.words import RollAgainstWords
+from dicebound.ruleset.model import LadderStep
+
+
+def _step_target(base: int, step: LadderStep | None, shift: int) -> int:
+    """The target at a ladder step: the number divided (rounded down), plus the step's dc,
+    plus the tag's ``dc=``."""
+    if step is None:
+        return base + shift
+    divide = step.divide or 1
+    return base // divide + (step.dc or 0) + shift
+
+
+def _harder(
+    target: int, base: int, shift: int, ladder: Sequence[LadderStep], against: Against
+) -> int:
+    """One step harder: the nearest target a ladder step gives that is harder than
+    ``target`` (lower at most, higher at least); unchanged where none is."""
+    targets = [_step_target(base, step, shift) for step in ladder]
+    if against == "at-most":
+        lower = [t for t in targets if t < target]
+        return max(lower) if lower else target
+    higher = [t for t in targets if t > target]
+    return min(higher) if higher else target
+
+
+class RollAgainstPlayer(RollAgainstWords):
+    """The play half of roll-against: the sheet's number is the target."""
+
+    bands = BANDS
+    dc_words = "shift of the target, -100 to +100"
+
+    def prepare(self, config: AgainstConfig, ask: CheckAsk) -> Prepared:
+        with_id = ask.with_ability if ask.group != "ability" else None
+        number = ask.view.check_number(ask.group, ask.item_id, with_id)
+        penalty = ask.view.penalty()
+        adjust = ask.view.adjust_for(number.abilities)
+        base = number.number + penalty + adjust
+        shift = clamp(written_int(ask.attrs, "dc") or 0, *TAG_DC_RANGE)
+        step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+        target = _step_target(base, step, shift)
+        if number.untrained_rule == "harder":
+            target = _harder(target, base, shift, ask.ladder, config.against)
+        tens = 0
+        if config.tens_max is not None:
+            tens = clamp(written_int(ask.attrs, "bonus") or 0, -config.tens_max, config.tens_max)
+        extras = sheet_extras(ask.view, number, penalty, adjust)
+        if tens:
+            extras.append(("bonus", tens))
+        way = "at most" if config.against == "at-most" else "at least"
+        summary = f"{config.dice_text} {way} {target}"
+        if tens:
+            summary += f" with {abs(tens)} {'bonus' if tens > 0 else 'penalty'} tens dice"
+        check = AgainstCheck(config, target, tens)
+        return Prepared(check, target, tuple(extras), summary)
+
+    def roll(self, check: AgainstCheck, dice: DiceSource) -> Rolled:
+        return roll(check, dice)
+
+    def throw_sides(self, check: AgainstCheck) -> tuple[int, ...] | None:
+        """Every die's sides in throw order (the d100, then the tens dice): never decided by
+        a face."""
+        if check.tens:
+            return (100,) + (10,) * abs(check.tens)
+        return (check.config.sides,) * check.config.count
+
+    def distribution(self, check: AgainstCheck) -> Dist[AgainstOutcome]:
+        return distribution(check)
+
+    def margin(self, check: AgainstCheck, outcome: AgainstOutcome) -> int:
+        """How far on the succeeding side of the target the roll is."""
+        if check.config.against == "at-most":
+            return check.target - outcome.total
+        return outcome.total - check.target
+
+    def natural(self, outcome: AgainstOutcome) -> Natural:
+        return outcome.natural
+
+    def against(self, config: AgainstConfig) -> Against:
+        return config.against
+
+
+PLAYER = RollAgainstPlayer()
