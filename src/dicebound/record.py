@@ -6,7 +6,9 @@ check always writes the same text:
 
 1. the core, always: ``skill dc rolls used modifier total result mode resolution dice``;
 2. the extras, when they apply, in docs/design/format.md "The record"'s order (``EXTRA_KEYS``);
-3. the kinds' attributes the page names, then step-pool's (``KIND_KEYS``);
+3. the band's ``outcome``, each kind's own attributes as ``dicebound.kinds.keys``
+   declares them, the band's ``choice``, then what a spend after the roll wrote
+   (``KIND_KEYS``);
 4. any other key, in the order given (lower-cased, so the tag reads back the same);
 5. dicebound's own: ``seed``, then ``forced="true"`` when the faces were forced.
 
@@ -28,6 +30,7 @@ from operator import itemgetter
 from typing import Any, Literal
 
 from dicebound.errors import UsageError
+from dicebound.kinds.keys import RECORD_KEYS
 from dicebound.tags.parse import BARE_FLAGS, TAG_NAME, format_tag, is_key
 from dicebound.values import frozen
 
@@ -65,6 +68,10 @@ CORE_KEYS: tuple[str, ...] = (
     "resolution",
     "dice",
 )
+# The page's order. A few are dice-pool's alone (``threshold``, ``auto``, ``rerolled``,
+# ``explode``, ``double``, ``complication``, ``reroll``), but they sit among and ahead
+# of the shared ones, so the order is written out here rather than read from the
+# kinds' declarations (``dicebound.kinds.keys``).
 EXTRA_KEYS: tuple[str, ...] = (
     "threshold",
     "pool",
@@ -87,35 +94,22 @@ EXTRA_KEYS: tuple[str, ...] = (
     "from",
     "automatic",
 )
+# The kinds' own attributes, read from their declarations (``dicebound.kinds.keys``),
+# between the band's ``outcome``, which any kind's record may carry and which comes
+# first, and the band's ``choice``, which only a spend after the roll follows.
 KIND_KEYS: tuple[str, ...] = (
     "outcome",
-    "highest",
-    "zeroDice",
-    "dark",
-    "darkHighest",
-    "darkOutcome",
-    "unmodified",
-    "against",
-    "exact",
-    "symbols",
-    "thrown",
-    "symbolDetails",
-    "upgrade",
-    "setback",
-    "upgradeOwn",
-    # step-pool (docs/design/format.md "The step-pool kind")
-    "quality",
-    "tool",
-    "effort",
-    "raises",
-    "offer",
+    *(key for kind in RECORD_KEYS.values() for key in kind.writes),
     "choice",
-    "after",
+    *(key for kind in RECORD_KEYS.values() for key in kind.after_choice),
 )
 TAIL_KEYS: tuple[str, ...] = ("seed", "forced")
 
 # What a Game Master may ask for on a tag: all a sparse record keeps, in this order.
 # Never the model's numbers (rolls, used, modifier, total, result, dice, resolution).
+# Written out: a kind's asks sit among the shared ones (``threshold`` ahead of
+# ``bonus``, the shared ``pool`` between dice-pool's and dice-highest's), and a sparse
+# record's bytes depend on this order.
 ASK_KEYS: tuple[str, ...] = (
     "skill",
     "dc",

@@ -35,122 +35,18 @@ class DiceSumKind(KindCompiler):
     def compile(
         self, block: Mapping[str, Any], ctx: CompileContext
     ) -> tuple[SumConfig | None, list[Problem]]:
-        """Cross-check a structurally valid block and build its config."""
-        at = ctx.path
-        problems: list[Problem] = []
-        dice = block.get("dice", {})
-        count, sides = int(dice.get("count", 1)), int(dice.get("sides", 20))
-        raw_faces = dice.get("faces")
-        faces = tuple(int(v) for v in raw_faces) if raw_faces is not None else None
-        if faces is not None and len(faces) != sides:
-            problems.append(
-                Problem(
-                    (*at, "dice", "faces"),
-                    "faces-count",
-                    f"gives {len(faces)} face values for a die of {sides} sides; "
-                    "give one value per face, lowest face first.",
-                )
-            )
-        values = faces if faces is not None else tuple(range(1, sides + 1))
-        on_die = set(values)
-        faces_text = _faces_text(values, sides, faces is not None)
-
-        def single_die_only(key: str, what: str) -> None:
-            problems.append(
-                Problem(
-                    (*at, key),
-                    "single-die-only",
-                    f"{what} needs a single die, and this ruleset throws {count}d{sides}.",
-                )
-            )
-
-        open_ended: OpenEnded | None = None
-        if "openEnded" in block:
-            raw = block["openEnded"]
-            high, low = raw.get("high"), raw.get("low")
-            high = None if high is None else int(high)
-            low = None if low is None else int(low)
-            bad = False
-            if count != 1:
-                single_die_only("openEnded", "openEnded")
-                bad = True
-            for key, bound in (("high", high), ("low", low)):
-                if bound is not None and bound not in on_die:
-                    problems.append(
-                        Problem(
-                            (*at, "openEnded", key),
-                            "face-not-on-die",
-                            f"{bound} is not a face of the die: {faces_text}.",
-                        )
-                    )
-                    bad = True
-            if not bad:
-                if high is not None and low is not None and low >= high:
-                    problems.append(
-                        Problem(
-                            (*at, "openEnded", "low"),
-                            "low-not-below-high",
-                            f"{low} is not below high {high}; a face at or below low rolls "
-                            "down and one at or above high rolls up, so low must be the lower.",
-                        )
-                    )
-                elif high is not None and high <= min(values):
-                    problems.append(
-                        Problem(
-                            (*at, "openEnded", "high"),
-                            "always-fires",
-                            f"{high} is the die's lowest face, so every face would roll on; "
-                            "high must be above the lowest face.",
-                        )
-                    )
-                elif low is not None and low >= max(values):
-                    problems.append(
-                        Problem(
-                            (*at, "openEnded", "low"),
-                            "always-fires",
-                            f"{low} is the die's highest face, so every face would roll down; "
-                            "low must be below the highest face.",
-                        )
-                    )
-                else:
-                    open_ended = OpenEnded(high=high, low=low)
-
-        unmodified: frozenset[int] = frozenset()
-        if "unmodified" in block:
-            marked = [int(v) for v in block["unmodified"]]
-            if count != 1:
-                single_die_only("unmodified", "unmodified")
-            for i, v in enumerate(marked):
-                if v not in on_die:
-                    problems.append(
-                        Problem(
-                            (*at, "unmodified", i),
-                            "face-not-on-die",
-                            f"{v} is not a face of the die: {faces_text}.",
-                        )
-                    )
-            unmodified = frozenset(marked)
-
-        naturals = block.get("naturals", {})
-        rules: dict[str, NaturalRule] = {}
-        for group in ("check", "save"):
-            rule = naturals.get(group, "none")
-            if rule != "none" and count != 1:
-                problems.append(
-                    Problem(
-                        (*at, "naturals", group),
-                        "single-die-only",
-                        f"{describe(rule)} needs a single die, and this ruleset throws "
-                        f'{count}d{sides}; a ruleset with more dice uses "none".',
-                    )
-                )
-            rules[group] = rule
-        if problems:
-            return None, problems
+        """Cross-check a structurally valid block and build its config, in named steps
+        whose order is the order the problems are reported in."""
+        read = _Reading(block, ctx)
+        open_ended = read.open_ended()
+        unmodified = read.unmodified()
+        rules = read.naturals()
+        if read.problems:
+            return None, read.problems
         config = SumConfig(
-            count=count,
-            sides=sides,
-            faces=faces,
+            count=read.count,
+            sides=read.sides,
+            faces=read.faces,
             open_ended=open_ended,
             unmodified=unmodified,
             advantage=bool(block.get("advantage", False)),
@@ -170,3 +66,134 @@ class DiceSumKind(KindCompiler):
 
 
 KIND = DiceSumKind()
+
+
+class _Reading:
+    """One dice-sum block being compiled: where it sits, its dice and their faces, and
+    the problems found so far. Reading the dice (``dice.faces``, one value per face) is
+    the first step; each method is one more step of ``DiceSumKind.compile``."""
+
+    def __init__(self, block: Mapping[str, Any], ctx: CompileContext) -> None:
+        self.block = block
+        self.at = at = ctx.path
+        self.problems: list[Problem] = []
+        self.add = self.problems.append
+        dice = block.get("dice", {})
+        self.count = int(dice.get("count", 1))
+        self.sides = sides = int(dice.get("sides", 20))
+        raw_faces = dice.get("faces")
+        self.faces = faces = tuple(int(v) for v in raw_faces) if raw_faces is not None else None
+        if faces is not None and len(faces) != sides:
+            self.add(
+                Problem(
+                    (*at, "dice", "faces"),
+                    "faces-count",
+                    f"gives {len(faces)} face values for a die of {sides} sides; "
+                    "give one value per face, lowest face first.",
+                )
+            )
+        self.values = values = faces if faces is not None else tuple(range(1, sides + 1))
+        self.on_die = set(values)
+        self.faces_text = _faces_text(values, sides, faces is not None)
+
+    def single_die_only(self, key: str, what: str) -> None:
+        self.add(
+            Problem(
+                (*self.at, key),
+                "single-die-only",
+                f"{what} needs a single die, and this ruleset throws {self.count}d{self.sides}.",
+            )
+        )
+
+    def open_ended(self) -> OpenEnded | None:
+        """``openEnded``: one die, its bounds faces of it, low below high, neither
+        firing on every face."""
+        if "openEnded" not in self.block:
+            return None
+        at, add, values = self.at, self.add, self.values
+        raw = self.block["openEnded"]
+        high, low = raw.get("high"), raw.get("low")
+        high = None if high is None else int(high)
+        low = None if low is None else int(low)
+        bad = False
+        if self.count != 1:
+            self.single_die_only("openEnded", "openEnded")
+            bad = True
+        for key, bound in (("high", high), ("low", low)):
+            if bound is not None and bound not in self.on_die:
+                add(
+                    Problem(
+                        (*at, "openEnded", key),
+                        "face-not-on-die",
+                        f"{bound} is not a face of the die: {self.faces_text}.",
+                    )
+                )
+                bad = True
+        if bad:
+            return None
+        if high is not None and low is not None and low >= high:
+            add(
+                Problem(
+                    (*at, "openEnded", "low"),
+                    "low-not-below-high",
+                    f"{low} is not below high {high}; a face at or below low rolls "
+                    "down and one at or above high rolls up, so low must be the lower.",
+                )
+            )
+        elif high is not None and high <= min(values):
+            add(
+                Problem(
+                    (*at, "openEnded", "high"),
+                    "always-fires",
+                    f"{high} is the die's lowest face, so every face would roll on; "
+                    "high must be above the lowest face.",
+                )
+            )
+        elif low is not None and low >= max(values):
+            add(
+                Problem(
+                    (*at, "openEnded", "low"),
+                    "always-fires",
+                    f"{low} is the die's highest face, so every face would roll down; "
+                    "low must be below the highest face.",
+                )
+            )
+        else:
+            return OpenEnded(high=high, low=low)
+        return None
+
+    def unmodified(self) -> frozenset[int]:
+        """``unmodified``: one die, and faces of it."""
+        if "unmodified" not in self.block:
+            return frozenset()
+        marked = [int(v) for v in self.block["unmodified"]]
+        if self.count != 1:
+            self.single_die_only("unmodified", "unmodified")
+        for i, v in enumerate(marked):
+            if v not in self.on_die:
+                self.add(
+                    Problem(
+                        (*self.at, "unmodified", i),
+                        "face-not-on-die",
+                        f"{v} is not a face of the die: {self.faces_text}.",
+                    )
+                )
+        return frozenset(marked)
+
+    def naturals(self) -> dict[str, NaturalRule]:
+        """``naturals.check`` and ``naturals.save``: a rule other than "none" needs one die."""
+        naturals = self.block.get("naturals", {})
+        rules: dict[str, NaturalRule] = {}
+        for group in ("check", "save"):
+            rule = naturals.get(group, "none")
+            if rule != "none" and self.count != 1:
+                self.add(
+                    Problem(
+                        (*self.at, "naturals", group),
+                        "single-die-only",
+                        f"{describe(rule)} needs a single die, and this ruleset throws "
+                        f'{self.count}d{self.sides}; a ruleset with more dice uses "none".',
+                    )
+                )
+            rules[group] = rule
+        return rules

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from dicebound.kinds.base import CompileContext, KindCompiler
@@ -12,6 +12,9 @@ from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.spec import Node
 
+Add = Callable[[Problem], None]
+"""Where a step reports a problem (the problems' list's ``append``)."""
+
 
 def _rule(
     raw: Mapping[str, Any],
@@ -20,14 +23,28 @@ def _rule(
     config: tuple[int, int, Against, str],
     problems: list[Problem],
 ) -> CritRule | None:
-    """Cross-check one critical rule; the rule, or None when it is refused."""
-    lo, hi, against, dice_text = config
+    """Cross-check one critical rule in named steps, in the order the problems are
+    reported; the rule, or None when it is refused."""
     before = len(problems)
+    rule = CritRule(raw.get("from"), raw.get("to"), raw.get("pastTarget"), *_when(raw))
     add = problems.append
-    low, high = raw.get("from"), raw.get("to")
-    past = raw.get("pastTarget")
+    _what_it_names(rule, here, success, add)
+    _faces(rule, here, config, add)
+    _reach(rule, here, success, config, add)
+    _everything(rule, raw, here, success, config, add)
+    if len(problems) > before:
+        return None
+    return rule
+
+
+def _when(raw: Mapping[str, Any]) -> tuple[Any, Any]:
     when = raw.get("whenTarget", {})
-    at_least, below = when.get("atLeast"), when.get("below")
+    return when.get("atLeast"), when.get("below")
+
+
+def _what_it_names(rule: CritRule, here: Path, success: bool, add: Add) -> None:
+    """``pastTarget`` only on a critical failure, and never beside faces."""
+    past = rule.past_target
     if past is not None and success:
         add(
             Problem(
@@ -37,7 +54,7 @@ def _rule(
                 "criticalFailure; a critical success names faces.",
             )
         )
-    elif past is not None and (low is not None or high is not None):
+    elif past is not None and (rule.low is not None or rule.high is not None):
         add(
             Problem(
                 (*here, "pastTarget"),
@@ -45,6 +62,12 @@ def _rule(
                 "a rule names faces (from, to) or pastTarget, not both; write them as two rules.",
             )
         )
+
+
+def _faces(rule: CritRule, here: Path, config: tuple[int, int, Against, str], add: Add) -> None:
+    """``from`` and ``to``: rolls the dice can show, the lower end first."""
+    lo, hi, _, dice_text = config
+    low, high = rule.low, rule.high
     for key, face in (("from", low), ("to", high)):
         if face is not None and not lo <= face <= hi:
             add(
@@ -62,6 +85,15 @@ def _rule(
                 f"{low} is above to {high}, so no roll lies between them; from is the lower end.",
             )
         )
+
+
+def _reach(
+    rule: CritRule, here: Path, success: bool, config: tuple[int, int, Against, str], add: Add
+) -> None:
+    """``whenTarget`` and ``pastTarget``: a target the rule can meet, and a roll past it
+    the dice can show."""
+    lo, hi, against, dice_text = config
+    past, at_least, below = rule.past_target, rule.target_at_least, rule.target_below
     if at_least is not None and below is not None and at_least >= below:
         add(
             Problem(
@@ -90,8 +122,20 @@ def _rule(
                     f"lowest {dice_text} shows, so the rule could never fire.",
                 )
             )
-    every = (low is None or low == lo) and (high is None or high == hi)
-    if past is None and every and not when:
+
+
+def _everything(
+    rule: CritRule,
+    raw: Mapping[str, Any],
+    here: Path,
+    success: bool,
+    config: tuple[int, int, Against, str],
+    add: Add,
+) -> None:
+    """A rule that takes in every roll, with no target to limit it."""
+    lo, hi, _, dice_text = config
+    every = (rule.low is None or rule.low == lo) and (rule.high is None or rule.high == hi)
+    if rule.past_target is None and every and not raw.get("whenTarget", {}):
         what = "critical success" if success else "critical failure"
         add(
             Problem(
@@ -101,9 +145,6 @@ def _rule(
                 f"would be a {what}; narrow from and to, or limit it with whenTarget.",
             )
         )
-    if len(problems) > before:
-        return None
-    return CritRule(low, high, past, at_least, below)
 
 
 class RollAgainstKind(KindCompiler):

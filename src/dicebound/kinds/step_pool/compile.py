@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from dicebound.kinds.base import CompileContext, KindCompiler
@@ -17,6 +17,9 @@ from dicebound.kinds.step_pool.schema import KEYS
 from dicebound.problems import Path, Problem, did_you_mean
 from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.spec import Node
+
+Add = Callable[[Problem], None]
+"""Where a step reports a problem (the compile's list's ``append``)."""
 
 
 class StepPoolKind(KindCompiler):
@@ -33,119 +36,17 @@ class StepPoolKind(KindCompiler):
     def compile(
         self, block: Mapping[str, Any], ctx: CompileContext
     ) -> tuple[StepConfig | None, list[Problem]]:
-        """Cross-check a structurally valid block and build its config."""
-        at = ctx.path
+        """Cross-check a structurally valid block and build its config, in named steps
+        whose order is the order the problems are reported in."""
         problems: list[Problem] = []
         add = problems.append
-        sizes = ", ".join(str(s) for s in DIE_SIZES[:-1]) + f" or {DIE_SIZES[-1]}"
-
-        steps = tuple(int(s) for s in block["steps"])
-        for i, size in enumerate(steps):
-            if size not in DIE_SIZES:
-                add(
-                    Problem(
-                        (*at, "steps", i),
-                        "not-a-die",
-                        f"{size} is not a die size; a step is a die of {sizes} sides.",
-                    )
-                )
-            elif i and size <= steps[i - 1]:
-                add(
-                    Problem(
-                        (*at, "steps", i),
-                        "not-ascending",
-                        f"{size} is not above {steps[i - 1]}, the step before it; steps run "
-                        "smallest first, each larger than the last.",
-                    )
-                )
-
-        target = block["target"]
-        t_default, t_min, t_max = int(target["default"]), int(target["min"]), int(target["max"])
-        range_ok = t_min <= t_max
-        if not range_ok:
-            add(
-                Problem(
-                    (*at, "target", "min"),
-                    "min-above-max",
-                    f"{t_min} is above target.max {t_max}; the target is held to min..max.",
-                )
-            )
-        elif not t_min <= t_default <= t_max:
-            add(
-                Problem(
-                    (*at, "target", "default"),
-                    "outside-target",
-                    f"{t_default} is outside the target's range {t_min}..{t_max}; the default "
-                    "target lies inside it.",
-                )
-            )
-        if range_ok:
-            for i, step in enumerate(block["difficultyLadder"]):
-                dc = int(step["dc"])
-                if not t_min <= dc <= t_max:
-                    add(
-                        Problem(
-                            (*at, "difficultyLadder", i, "dc"),
-                            "outside-target",
-                            f"{dc} is outside the target's range {t_min}..{t_max}; a ladder "
-                            "step's dc is a target number, so it lies inside that range.",
-                        )
-                    )
-
-        for key, what in (
-            ("penaltyFrom", "a wound penalty"),
-            ("adjust", "an adjustment"),
-        ):
-            if key in block:
-                add(
-                    Problem(
-                        (*at, key),
-                        "not-for-kind",
-                        f"a step-pool check adds no number to its dice, so {what} has nothing "
-                        f"to change; remove {key}.",
-                    )
-                )
-
-        after = block.get("afterRoll", {})
-        spend: list[SpendRate] = []
-        live = {p.id: p for p in ctx.sheet.pools}
-        seen: dict[str, int] = {}
-        for i, raw in enumerate(after.get("spend", ())):
-            here = (*at, "afterRoll", "spend", i, "pool")
-            pool = str(raw["pool"])
-            decl = live.get(pool)
-            if decl is None:
-                add(
-                    Problem(
-                        here,
-                        "unknown-id",
-                        f'"{pool}" is not a live pool of this ruleset.{did_you_mean(pool, live)}',
-                    )
-                )
-            elif decl.start == "empty":
-                add(
-                    Problem(
-                        here,
-                        "pool-starts-empty",
-                        f'"{pool}" starts empty, so there would be nothing in it to spend when '
-                        "play begins; name a pool that starts full.",
-                    )
-                )
-            if pool in seen:
-                add(
-                    Problem(
-                        here,
-                        "duplicate-pool",
-                        f'"{pool}" is already spent by entry {seen[pool]}; two entries may not '
-                        "name the same pool, or a spend could not say which rate it meant.",
-                    )
-                )
-                continue
-            seen[pool] = i
-            spend.append(SpendRate(pool, int(raw["rate"])))
-
+        steps = _steps(block, ctx.path, add)
+        t_default, t_min, t_max = _target(block, ctx.path, add)
+        _no_number(block, ctx.path, add)
+        spend = _spends(block, ctx, add)
         if problems:
             return None, problems
+        after = block.get("afterRoll", {})
         quality = after.get("quality")
         tool = after.get("tool")
         config = StepConfig(
@@ -159,7 +60,7 @@ class StepPoolKind(KindCompiler):
             quality_label=None if quality is None else str(quality["label"]),
             tool_label=None if tool is None else str(tool["label"]),
             tool_max=0 if tool is None else int(tool["max"]),
-            spend=tuple(spend),
+            spend=spend,
         )
         return config, []
 
@@ -169,3 +70,123 @@ class StepPoolKind(KindCompiler):
 
 
 KIND = StepPoolKind()
+
+
+def _steps(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, ...]:
+    """``steps``: die sizes, smallest first, each larger than the last."""
+    sizes = ", ".join(str(s) for s in DIE_SIZES[:-1]) + f" or {DIE_SIZES[-1]}"
+    steps = tuple(int(s) for s in block["steps"])
+    for i, size in enumerate(steps):
+        if size not in DIE_SIZES:
+            add(
+                Problem(
+                    (*at, "steps", i),
+                    "not-a-die",
+                    f"{size} is not a die size; a step is a die of {sizes} sides.",
+                )
+            )
+        elif i and size <= steps[i - 1]:
+            add(
+                Problem(
+                    (*at, "steps", i),
+                    "not-ascending",
+                    f"{size} is not above {steps[i - 1]}, the step before it; steps run "
+                    "smallest first, each larger than the last.",
+                )
+            )
+    return steps
+
+
+def _target(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, int, int]:
+    """``target``'s default, min and max, in order, and every ladder step's dc within them."""
+    target = block["target"]
+    t_default, t_min, t_max = int(target["default"]), int(target["min"]), int(target["max"])
+    if t_min > t_max:
+        add(
+            Problem(
+                (*at, "target", "min"),
+                "min-above-max",
+                f"{t_min} is above target.max {t_max}; the target is held to min..max.",
+            )
+        )
+        return t_default, t_min, t_max
+    if not t_min <= t_default <= t_max:
+        add(
+            Problem(
+                (*at, "target", "default"),
+                "outside-target",
+                f"{t_default} is outside the target's range {t_min}..{t_max}; the default "
+                "target lies inside it.",
+            )
+        )
+    for i, step in enumerate(block["difficultyLadder"]):
+        dc = int(step["dc"])
+        if not t_min <= dc <= t_max:
+            add(
+                Problem(
+                    (*at, "difficultyLadder", i, "dc"),
+                    "outside-target",
+                    f"{dc} is outside the target's range {t_min}..{t_max}; a ladder "
+                    "step's dc is a target number, so it lies inside that range.",
+                )
+            )
+    return t_default, t_min, t_max
+
+
+def _no_number(block: Mapping[str, Any], at: Path, add: Add) -> None:
+    """``penaltyFrom`` and ``adjust``, which a check that adds no number cannot use."""
+    for key, what in (
+        ("penaltyFrom", "a wound penalty"),
+        ("adjust", "an adjustment"),
+    ):
+        if key in block:
+            add(
+                Problem(
+                    (*at, key),
+                    "not-for-kind",
+                    f"a step-pool check adds no number to its dice, so {what} has nothing "
+                    f"to change; remove {key}.",
+                )
+            )
+
+
+def _spends(block: Mapping[str, Any], ctx: CompileContext, add: Add) -> tuple[SpendRate, ...]:
+    """``afterRoll.spend``: live pools that start full, each named once."""
+    at = ctx.path
+    spend: list[SpendRate] = []
+    live = {p.id: p for p in ctx.sheet.pools}
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(block.get("afterRoll", {}).get("spend", ())):
+        here = (*at, "afterRoll", "spend", i, "pool")
+        pool = str(raw["pool"])
+        decl = live.get(pool)
+        if decl is None:
+            add(
+                Problem(
+                    here,
+                    "unknown-id",
+                    f'"{pool}" is not a live pool of this ruleset.{did_you_mean(pool, live)}',
+                )
+            )
+        elif decl.start == "empty":
+            add(
+                Problem(
+                    here,
+                    "pool-starts-empty",
+                    f'"{pool}" starts empty, so there would be nothing in it to spend when '
+                    "play begins; name a pool that starts full.",
+                )
+            )
+        if pool in seen:
+            add(
+                Problem(
+                    here,
+                    "duplicate-pool",
+                    f'"{pool}" is already spent by entry {seen[pool]}; two entries may not '
+                    "name the same pool, or a spend could not say which rate it meant.",
+                )
+            )
+            continue
+        seen[pool] = i
+        spend.append(SpendRate(pool, int(raw["rate"])))
+    return tuple(spend)
