@@ -36,6 +36,7 @@ from starlette.routing import BaseRoute
 from dicebound.app import characters, checks, games, records, rulesets
 from dicebound.app.access import Access
 from dicebound.app.errors import Refusal
+from dicebound.app.limits import LIMITS
 from dicebound.app.seeds import seed_text
 from dicebound.app.version import dicebound_version
 from dicebound.edge.schemas import (
@@ -263,22 +264,41 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         log_level="WARNING",
         resources=_ruleset_resources(),
     )
-    reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+    tool = _Tools(server)
+    _lesson_tools(tool, seat_of)
+    _check_tools(tool, seat_of)
+    _party_tools(tool, seat_of)
+    _record_tools(tool, seat_of)
+    _prompts(server, seat_of)
+    return server
 
-    def tool(annotations: ToolAnnotations) -> Callable[[_F], _F]:
-        """Register a tool; its docstring, dedented, is what the model reads."""
 
+class _Tools:
+    """Registers a tool with its docstring, dedented, as what the model reads; one that
+    only reads (``reads``) or one that writes (``writes``)."""
+
+    def __init__(self, server: MCPServer) -> None:
+        self.server = server
+        self.reads = self._annotated(ToolAnnotations(read_only_hint=True, open_world_hint=False))
+        self.writes = self._annotated(
+            ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+        )
+
+    def _annotated(self, annotations: ToolAnnotations) -> Callable[[_F], _F]:
         def register(fn: _F) -> _F:
             description = inspect.cleandoc(fn.__doc__ or "").replace("\n", " ")
-            server.add_tool(
+            self.server.add_tool(
                 fn, description=description, annotations=annotations, structured_output=True
             )
             return fn
 
         return register
 
-    @tool(reads)
+
+def _lesson_tools(tool: _Tools, seat_of: SeatOf) -> None:
+    """What the Game Master is taught: ``gm_instructions``."""
+
+    @tool.reads
     def gm_instructions(
         ctx: Context,
         character: Annotated[
@@ -305,7 +325,11 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         )
         return GmOut(text=out)
 
-    @tool(writes)
+
+def _check_tools(tool: _Tools, seat_of: SeatOf) -> None:
+    """Throwing: ``resolve_checks``, ``check_odds`` and ``roll_dice``."""
+
+    @tool.writes
     def resolve_checks(
         ctx: Context,
         text: Annotated[
@@ -314,7 +338,8 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
                 CheckIn,
                 "text",
                 "Your narration with one [skill_check: skill=... dc=... who=...] tag per "
-                "check, exactly as you would show it. At most 32 KB and 20 tags.",
+                "check, exactly as you would show it. At most "
+                f"{LIMITS.text_bytes // 1024} KB and {LIMITS.tags_per_text} tags.",
             ),
         ],
         seed: Annotated[Seed | None, _field(CheckIn, "seed")] = None,
@@ -366,7 +391,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
 
         return CheckOut.model_validate(_act(seat, write=True, act=act))
 
-    @tool(reads)
+    @tool.reads
     def check_odds(
         ctx: Context,
         tag: Annotated[
@@ -397,7 +422,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         )
         return OddsOut.model_validate(out)
 
-    @tool(writes)
+    @tool.writes
     def roll_dice(
         ctx: Context,
         dice: Annotated[
@@ -418,7 +443,11 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
 
         return RollOut.model_validate(_act(seat, write=False, act=act))
 
-    @tool(reads)
+
+def _party_tools(tool: _Tools, seat_of: SeatOf) -> None:
+    """The party's sheets: ``character``."""
+
+    @tool.reads
     def character(
         ctx: Context,
         name: Annotated[
@@ -434,7 +463,12 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         )
         return CharacterOut.model_validate(plain(out))
 
-    @tool(writes)
+
+def _record_tools(tool: _Tools, seat_of: SeatOf) -> None:
+    """What was thrown, and the player's answer: ``settle_after_roll`` and
+    ``list_records``."""
+
+    @tool.writes
     def settle_after_roll(
         ctx: Context,
         record: Annotated[
@@ -470,14 +504,16 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         )
         return AfterOut.model_validate(after_json(out))
 
-    @tool(reads)
+    @tool.reads
     def list_records(
         ctx: Context,
         before: Annotated[
             StrictInt | None,
             Field(ge=1, le=2**62, description="The `next` of the previous page."),
         ] = None,
-        limit: Annotated[StrictInt, Field(ge=1, le=100, description="Records per page.")] = 20,
+        limit: Annotated[
+            StrictInt, Field(ge=1, le=LIMITS.records_per_page, description="Records per page.")
+        ] = 20,
     ) -> RecordPage:
         """The game's records, newest first: what was thrown, by whom, the outcome and
         what was paid. Use it to recall earlier checks; never retell a roll differently
@@ -489,6 +525,10 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
             act=lambda s, g: records.list_records(s, seat.access, g, before, limit),
         )
         return RecordPage.model_validate(plain(out))
+
+
+def _prompts(server: MCPServer, seat_of: SeatOf) -> None:
+    """The ``game_master`` prompt: the instructions a Game Master model starts from."""
 
     @server.prompt(title="Game Master")
     def game_master(ctx: Context, game: str | None = None) -> list[UserMessage]:
@@ -505,8 +545,6 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         except _Refused as exc:  # a protocol error with the sentence, not a crash
             raise MCPError(exc.code, str(exc)) from exc
         return [UserMessage(_brief_text(brief))]
-
-    return server
 
 
 def run_stdio(store: Store, game: str) -> None:
