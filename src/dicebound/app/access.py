@@ -10,13 +10,15 @@ import hashlib
 import hmac
 import re
 import secrets
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from dicebound.app.errors import Forbidden, NotFound, Unauthorized
 from dicebound.errors import UsageError
 from dicebound.store.repo import Game, Repo
 from dicebound.values import frozen
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 __all__ = [
     "ADMIN_TOKEN_LEAST",

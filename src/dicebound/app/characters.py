@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from dicebound.app.access import Access, storable, visible_game
 from dicebound.app.errors import Invalid, NotFound, RevisionRequired, Stale
@@ -21,6 +19,9 @@ from dicebound.problems import Problem, did_you_mean
 from dicebound.store.models import dumps
 from dicebound.store.repo import Game, Member, Repo
 from dicebound.values import frozen
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 __all__ = [
     "CharacterRead",

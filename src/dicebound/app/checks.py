@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any, Literal
 
 from dicebound.app.access import Access, storable, visible_game
 from dicebound.app.errors import Invalid
@@ -21,6 +19,9 @@ from dicebound.errors import DiceboundError
 from dicebound.store.models import dumps
 from dicebound.store.repo import Repo
 from dicebound.tags.parse import parse_tags
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 __all__ = ["run_checks", "snapshot_text"]
 

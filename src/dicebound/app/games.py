@@ -7,9 +7,7 @@ import json
 import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from dicebound.app.access import Access, game_token, token_hash, visible_game
 from dicebound.app.errors import Invalid, Unauthorized
@@ -28,6 +26,9 @@ from dicebound.store.repo import Game, Repo
 from dicebound.teach import gm_text, sheet_summary
 from dicebound.values import frozen
 from dicebound.views import report_json, sheet_state
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 __all__ = [
     "Brief",

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any, Literal
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any, Literal
 
 from dicebound.app.access import Access, visible_game
 from dicebound.app.errors import Conflict, Invalid, NotFound
@@ -20,9 +18,12 @@ from dicebound.replay import Difference, Thrown, chosen, compare_kept, replay_ke
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Change, Character
 from dicebound.store.models import dumps
-from dicebound.store.repo import Game, Member, Record, Repo
+from dicebound.store.repo import Game, Member, Record, RecordHead, Repo
 from dicebound.values import frozen, replace
 from dicebound.views import card_json, offer_json, paid_lines
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 __all__ = [
     "Answered",
@@ -89,7 +90,7 @@ def _offer(result: Mapping[str, Any]) -> str | None:
     return offer if isinstance(offer, str) else None
 
 
-def _view(row: Record) -> RecordView:
+def _view(row: Record | RecordHead) -> RecordView:
     result = row.result
     return RecordView(
         id=row.id,

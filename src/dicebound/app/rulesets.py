@@ -7,9 +7,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from dicebound.app.access import Access
 from dicebound.app.errors import Conflict, Invalid, NotFound
@@ -26,6 +24,9 @@ from dicebound.store.repo import Repo, RulesetVersion
 from dicebound.throw import roll_json
 from dicebound.values import frozen
 from dicebound.views import problems_with_lines
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 __all__ = [
     "RulesetEntry",

@@ -46,7 +46,7 @@ from dicebound.store.models import (
 )
 from dicebound.values import frozen
 
-__all__ = ["Game", "Kept", "Member", "Record", "Repo", "RulesetVersion"]
+__all__ = ["Game", "Kept", "Member", "Record", "RecordHead", "Repo", "RulesetVersion"]
 
 _ADMIN_KEY = "admin_token_hash"
 
@@ -114,6 +114,20 @@ class Record:
     sheet: dict[str, Any]
     answer: dict[str, Any] | None
     answer_sheet: dict[str, Any] | None
+
+
+@frozen
+class RecordHead:
+    """What a page of the history shows of a record: not the sheets it keeps to
+    replay it."""
+
+    id: int
+    created: datetime
+    result: dict[str, Any]
+    seed: str | None
+    ruleset_id: str
+    ruleset_version: int
+    answer: dict[str, Any] | None
 
 
 @frozen
@@ -190,7 +204,15 @@ _RECORD = select(_RECORDS).where(
 )
 _RECORD_LOCKED = _RECORD.with_for_update()
 _PAGE = (
-    select(_RECORDS)
+    select(
+        _RECORDS.c.id,
+        _RECORDS.c.created,
+        _RECORDS.c.result,
+        _RECORDS.c.seed,
+        _RECORDS.c.ruleset_id,
+        _RECORDS.c.ruleset_version,
+        _RECORDS.c.answer,
+    )
     .where(_RECORDS.c.game_id == bindparam("game"))
     .order_by(_RECORDS.c.id.desc())
     .limit(bindparam("most"))
@@ -465,13 +487,13 @@ class Repo:
         row = self._run(statement, {"record": record_id, "game": game_id}).first()
         return _record(row) if row is not None else None
 
-    def records(self, game_id: str, before: int | None, most: int) -> list[Record]:
+    def records(self, game_id: str, before: int | None, most: int) -> list[RecordHead]:
         """At most ``most`` records of a game, newest first, those before ``before``."""
         if before is None:
             rows = self._run(_PAGE, {"game": game_id, "most": most})
         else:
             rows = self._run(_PAGE_BEFORE, {"game": game_id, "most": most, "before": before})
-        return [_record(row) for row in rows]
+        return [RecordHead(**row._mapping) for row in rows]
 
     def answer_record(
         self,

@@ -127,8 +127,9 @@ STATUS: dict[type[Refusal], int] = {
 
 
 def status_of(refusal: Refusal) -> int:
-    """The HTTP status of an application's refusal."""
-    return STATUS[type(refusal)]
+    """The HTTP status of an application's refusal (of the nearest class the table
+    names, for a refusal a subclass words more narrowly)."""
+    return next(STATUS[c] for c in type(refusal).__mro__ if c in STATUS)
 
 
 class HttpProblem(Exception):
