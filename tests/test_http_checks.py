@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicebound.edge.http.problems import AsciiJSONResponse
-from dicebound.edge.http.schemas import CheckOut
+from dicebound.edge.schemas import CheckOut
 from http_api_support import (
     AS_CLI,
     LOCKPICK,

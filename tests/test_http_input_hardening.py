@@ -32,16 +32,19 @@ from hypothesis import strategies as st
 from mcp import Client
 from starlette.requests import Request
 
-from dicebound import jsontext, service
+from dicebound import jsontext
+from dicebound.app import characters, games, rulesets
+from dicebound.app.access import Access
+from dicebound.app.seeds import SEED_RULE
 from dicebound.edge.files import ruleset_text
 from dicebound.edge.http import create_app
+from dicebound.edge.http.problems import HttpProblem
 from dicebound.edge.http.routes import rulesets as ruleset_routes
 from dicebound.edge.mcp import Seat, build_server
 from dicebound.errors import RulesetInvalid
 from dicebound.jsontext import Unreadable, read_json
 from dicebound.problems import did_you_mean, hints_bounded
 from dicebound.ruleset.compile import load_ruleset_text
-from dicebound.service import SEED_RULE, Access, ServiceError
 from dicebound.store import open_store
 from dicebound.views import problems_with_lines
 from http_api_support import (
@@ -240,7 +243,7 @@ def test_the_work_stops_at_its_next_checkpoint_once_its_client_is_gone() -> None
     request = Request({"type": "http", "method": "POST", "headers": []}, receive)
 
     async def ask() -> None:
-        with pytest.raises(ServiceError) as refused:
+        with pytest.raises(HttpProblem) as refused:
             await ruleset_routes.within_budget(60.0, request, work)
         assert refused.value.status == 503 and "its client went away" in refused.value.detail
 
@@ -365,11 +368,11 @@ def test_one_seed_rule_for_every_tool(store_url: str) -> None:
     store = open_store(store_url)
     try:
         with store.write() as session:
-            service.sync_packaged_rulesets(session)
-            made = service.create_game(session, Access.local(), "t", "genesys", None, [])
+            rulesets.sync_packaged_rulesets(session)
+            made = games.create_game(session, Access.local(), "t", "genesys", None, [])
             game = str(made["id"])
             kira = json.dumps(character_file("genesys", "kira")).encode()
-            service.put_character(session, Access.local(), game, "Kira Vance", kira)
+            characters.put_character(session, Access.local(), game, "Kira Vance", kira)
         seat = Seat(store, Access.local(), game)
         tools = build_server(lambda ctx: seat)
         check = '[skill_check: skill="Cool" difficulty="Average"]'

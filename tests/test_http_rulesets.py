@@ -52,7 +52,7 @@ def _listed(client: TestClient) -> list[dict[str, Any]]:
 
 
 def test_health_names_the_store_and_the_version(service: TestClient, store_url: str) -> None:
-    from dicebound.service import dicebound_version
+    from dicebound.app.version import dicebound_version
 
     got = service.get("/health")
     assert got.status_code == 200

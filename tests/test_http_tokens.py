@@ -37,10 +37,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
+from dicebound.app.access import token_hash
 from dicebound.edge.files import packaged_rulesets, ruleset_text
 from dicebound.edge.http import create_app
 from dicebound.errors import UsageError
-from dicebound.service import token_hash
 from dicebound.store import open_store
 from http_api_support import (
     STEALTH,

@@ -24,8 +24,8 @@ from mcp.types import INVALID_PARAMS
 from pydantic import BaseModel
 
 from dicebound.edge.files import packaged_rulesets, ruleset_text
-from dicebound.edge.http.schemas import AfterIn, CheckIn, OddsIn
 from dicebound.edge.mcp import Seat, build_server
+from dicebound.edge.schemas import AfterIn, CheckIn, OddsIn
 from http_api_support import AS_CLI, bearer, cli_check, store_rows, without_ids
 from mcp_support import Table, call, connect, ok, run, seat_a_table
 from service_support import ADMIN_TOKEN, ServerProcess, store_url_for

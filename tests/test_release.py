@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import dicebound
-from dicebound import service
+from dicebound.app.version import dicebound_version
 from dicebound.edge.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +39,7 @@ def test_the_version_is_written_once_and_everything_reads_it() -> None:
     # The installed metadata (the editable install's) was read from the same line; a
     # bumped __version__ without a reinstall fails here, which is what it should do.
     assert metadata.version("dicebound") == dicebound.__version__
-    assert service.dicebound_version() == dicebound.__version__
+    assert dicebound_version() == dicebound.__version__
 
 
 def test_health_and_the_openapi_document_report_the_same_version(

@@ -356,9 +356,11 @@ def test_a_records_sheet_snapshot_is_the_character_file_as_the_store_writes_it(
 ) -> None:
     """The snapshot is spliced from the stored sheet's text, never read back: the same
     text as writing the whole character file, for any sheet the store holds."""
-    from dicebound import service
+    from dicebound.app.checks import snapshot_text
+    from dicebound.app.loaded import character_file
+    from dicebound.store.models import dumps
 
-    stored = service._dumps(sheet)
-    whole = service._dumps(service._character_file(name, stored, live))
-    assert service._snapshot_text(name, stored, live) == whole
-    assert json.loads(whole)["live"] == json.loads(service._dumps(live))
+    stored = dumps(sheet)
+    whole = dumps(character_file(name, stored, live))
+    assert snapshot_text(name, stored, live) == whole
+    assert json.loads(whole)["live"] == json.loads(dumps(live))

@@ -20,11 +20,13 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
-from dicebound import service
+from dicebound.app import access, rulesets
+from dicebound.app.access import Access, token_hash
+from dicebound.app.errors import Refusal
 from dicebound.edge.files import packaged_rulesets
 from dicebound.edge.http.app import prepare_store
+from dicebound.edge.http.problems import status_of
 from dicebound.errors import UsageError
-from dicebound.service import Access, ServiceError, token_hash
 from dicebound.store import Store, open_store
 from http_api_support import stored_value
 from service_support import ADMIN_TOKEN
@@ -103,9 +105,9 @@ def test_without_an_admin_token_processes_starting_together_make_one(
 def _upload(store: Store, content: str) -> tuple[dict[str, object], bool] | int:
     try:
         with store.write() as session:
-            return service.put_ruleset(session, Access.local(), content)
-    except ServiceError as exc:
-        return exc.status
+            return rulesets.put_ruleset(session, Access.local(), content)
+    except Refusal as exc:
+        return status_of(exc)
 
 
 def _wait_for_a_lock_wait(url: str, backend: str) -> None:
@@ -142,7 +144,7 @@ def test_an_upload_racing_another_of_its_version_answers_as_if_it_came_after(
     backend = "sqlite" if first.is_sqlite else "postgresql"
     with ThreadPoolExecutor(1) as pool:
         with first.write() as session:
-            made = service.put_ruleset(session, Access.local(), RESERVE)
+            made = rulesets.put_ruleset(session, Access.local(), RESERVE)
             session.flush()  # the row is in the table, not yet committed
             racing = pool.submit(_upload, second, RESERVE if same else other)
             _wait_for_a_lock_wait(store_url, backend)
@@ -212,11 +214,11 @@ def test_a_weak_admin_token_is_refused_before_anything_is_written(
     store = open_store(store_url)
     try:
         with pytest.raises(UsageError, match=sentence), store.write() as session:
-            service.ensure_admin_token(session, token)
+            access.ensure_admin_token(session, token)
         with store.read() as session:
-            assert service.admin_token_hash(session) is None
+            assert access.admin_token_hash(session) is None
         with store.write() as session:  # 32 characters are enough
-            assert service.ensure_admin_token(session, "z" * 32) == (token_hash("z" * 32), None)
+            assert access.ensure_admin_token(session, "z" * 32) == (token_hash("z" * 32), None)
     finally:
         store.close()
 

@@ -2,15 +2,24 @@
 forced faces) throw the same dice, so a record that was changed after it was made no
 longer matches its replay, and the fields that differ are named.
 
-Pure: the caller reads the files; this compares JSON values.
+One replay for every edge, read from either of the two places a record lives:
+
+- ``replay_record``: a result as ``check --json`` prints it (``dicebound verify``), with
+  the roller's sheet given beside it; its inputs are read back from its attributes.
+- ``replay_kept``: a record as the service's store keeps it (``Thrown``: the tag as
+  written, the seed or faces, the layers, the choice sent, and the answers taken after
+  the roll), with the roller's sheet as it stood; ``compare_kept`` names the fields of
+  the record that differ (``GET .../verify``, the dice card's marks).
+
+Pure: the caller reads the files and the store; this compares JSON values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from dicebound.engine import CheckResult, PlayerChoices, resolve_text
+from dicebound.engine import CheckResult, PlayerChoices, Settlement, resolve_text, settle_after
 from dicebound.errors import DiceboundError
 from dicebound.kinds.asks import int_value
 from dicebound.record import record_from_attrs
@@ -19,7 +28,16 @@ from dicebound.sheet import Character
 from dicebound.tags.parse import parse_tags
 from dicebound.values import frozen
 
-__all__ = ["Difference", "replay_record"]
+__all__ = [
+    "KEPT_FIELDS",
+    "Difference",
+    "Thrown",
+    "chosen",
+    "compare_kept",
+    "replay_kept",
+    "replay_record",
+    "settle_thrown",
+]
 
 _FIELDS = ("who", "outcome", "success", "critical", "choice", "changes")
 
@@ -53,6 +71,13 @@ def _tag_attrs(tag: str) -> dict[str, str] | None:
     return dict(matches[0].attrs)
 
 
+def chosen(text: str | None) -> Literal["fail", "succeed"] | None:
+    """A Sacrifice's choice as written (anything else: none)."""
+    if text == "fail":
+        return "fail"
+    return "succeed" if text == "succeed" else None
+
+
 def _choices(attrs: Mapping[str, str]) -> PlayerChoices:
     after: tuple[str, int] | None = None
     spent = attrs.get("after")
@@ -61,13 +86,7 @@ def _choices(attrs: Mapping[str, str]) -> PlayerChoices:
         points = rest.partition("@")[0]
         if pool and points.isdigit():
             after = (pool, int(points))
-    choice = attrs.get("choice")
-    choose: Literal["fail", "succeed"] | None = None
-    if choice == "fail":
-        choose = "fail"
-    elif choice == "succeed":
-        choose = "succeed"
-    return PlayerChoices(after=after, choose=choose)
+    return PlayerChoices(after=after, choose=chosen(attrs.get("choice")))
 
 
 def _attr_differences(
@@ -194,3 +213,90 @@ def replay_record(
         if field in record and record.get(field) != again.get(field)
     ]
     return differences
+
+
+# ── a record as the store keeps it ───────────────────────────────────────────
+
+
+@frozen
+class Thrown:
+    """What throws a kept record again: the tag as the model wrote it, the seed (or the
+    forced faces), the layers played and the choice sent with the check."""
+
+    ask: str
+    seed: str | None
+    faces: list[int] | None
+    layers: Sequence[str]
+    choose: str | None
+
+
+KEPT_FIELDS = ("tag", "who", "outcome", "success", "critical", "choice", "attrs", "changes")
+"""The fields of a kept record that its replay must equal."""
+
+
+def settle_thrown(
+    ruleset: Ruleset,
+    thrown: Thrown,
+    then: Character,
+    now: Character,
+    choices: PlayerChoices,
+    answered: PlayerChoices,
+) -> Settlement:
+    """A kept record's check settled after the roll (``engine.settle_after``): ``then``
+    the roller as the check found them, ``now`` as the answer finds them."""
+    return settle_after(
+        ruleset,
+        [then],
+        now,
+        thrown.ask,
+        seed=thrown.seed if thrown.faces is None else None,
+        faces=thrown.faces,
+        layers=thrown.layers,
+        choices=choices,
+        answered=answered,
+    )
+
+
+def replay_kept(
+    ruleset: Ruleset,
+    thrown: Thrown,
+    then: Character,
+    answered: Callable[[], tuple[Character, PlayerChoices]] | None = None,
+) -> CheckResult | str:
+    """A kept record thrown again with the roller as they stood (``then``), and the
+    answers it took after the roll applied as they were (``answered`` gives the roller
+    as the answer found them, and what it settled, read once the check is thrown); or
+    why it could not be thrown."""
+    try:
+        report = resolve_text(
+            ruleset,
+            [then],
+            thrown.ask,
+            seed=thrown.seed if thrown.faces is None else None,
+            faces=thrown.faces,
+            layers=thrown.layers,
+            choices=PlayerChoices(choose=chosen(thrown.choose)),
+        )
+        first = report.items[0] if report.items else None
+        if not isinstance(first, CheckResult):
+            return first.error if first is not None else "the record's tag holds no check."
+        if answered is None:
+            return first
+        now, before = answered()
+        settled = settle_thrown(ruleset, thrown, then, now, PlayerChoices(), before)
+        return settled.result._replace(changes=(*first.changes, *settled.result.changes))
+    except DiceboundError as exc:
+        return str(exc)
+
+
+def compare_kept(stored: Mapping[str, Any], replayed: CheckResult | str) -> list[Difference]:
+    """The fields of a kept record's result (``stored``) that its replay does not equal;
+    a replay that could not be thrown differs in its tag."""
+    if isinstance(replayed, str):
+        return [Difference("tag", None, replayed)]
+    again = replayed.to_json()
+    return [
+        Difference(key, stored.get(key), again.get(key))
+        for key in KEPT_FIELDS
+        if stored.get(key) != again.get(key)
+    ]

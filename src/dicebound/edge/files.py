@@ -7,11 +7,12 @@ character as ``<ruleset id>/<name>`` (or just ``<name>`` beside a packaged rules
 from __future__ import annotations
 
 import os
-from functools import cache
 
+from dicebound.app.limits import LIMITS
 from dicebound.character import load_character
 from dicebound.errors import CharacterInvalid, UsageError
 from dicebound.jsontext import Unreadable, read_json
+from dicebound.packaged import data_text, packaged_characters, packaged_rulesets
 from dicebound.problems import Problem, did_you_mean
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
@@ -26,44 +27,9 @@ __all__ = [
 ]
 
 
-MAX_CHARACTER_BYTES = 64 * 1024
-"""A character file's largest size (Marinara's sheet cap), refused past it."""
-
-
-_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
-"""The packaged data folder, where dicebound is installed as files (it nearly always is:
-importlib.resources, slow to import, reads it only from an install that is not)."""
-
-
-@cache
-def _installed_as_files() -> bool:
-    """Whether the packaged data is a folder on disk (looked at once per process)."""
-    return os.path.isdir(_DATA)
-
-
-def _data_names(folder: str) -> list[str] | None:
-    """The names of the ``.json`` files of a packaged data folder; None if it is none."""
-    if _installed_as_files():
-        where = os.path.join(_DATA, folder)
-        names = os.listdir(where) if os.path.isdir(where) else None
-    else:
-        from importlib import resources
-
-        traversable = resources.files("dicebound.data").joinpath(*folder.split("/"))
-        names = [p.name for p in traversable.iterdir()] if traversable.is_dir() else None
-    if names is None:
-        return None
-    return sorted(name[:-5] for name in names if name.endswith(".json"))
-
-
-def _data_text(file: str) -> str:
-    """The text of a packaged data file (``rulesets/<id>.json`` and the like)."""
-    if _installed_as_files():
-        with open(os.path.join(_DATA, file), encoding="utf-8") as f:
-            return f.read()
-    from importlib import resources
-
-    return resources.files("dicebound.data").joinpath(*file.split("/")).read_text("utf-8")
+MAX_CHARACTER_BYTES = LIMITS.character_bytes
+"""A character file's largest size (Marinara's sheet cap), refused past it: the
+service's own cap."""
 
 
 def _file_text(where: str) -> tuple[str, str] | None:
@@ -76,25 +42,13 @@ def _file_text(where: str) -> tuple[str, str] | None:
     return path.read_text(encoding="utf-8", errors="replace"), str(path)
 
 
-def packaged_rulesets() -> list[str]:
-    """The ids of the rulesets shipped with dicebound."""
-    return _data_names("rulesets") or []
-
-
-def packaged_characters(ruleset_id: str) -> list[str]:
-    """The names of the characters shipped for a packaged ruleset."""
-    if not ruleset_id or "/" in ruleset_id or "\\" in ruleset_id or ruleset_id in (".", ".."):
-        return []
-    return _data_names(f"characters/{ruleset_id}") or []
-
-
 def ruleset_text(where: str) -> tuple[str, str]:
     """The text of a ruleset file or packaged ruleset, and the name to show for it."""
     from_file = _file_text(where)
     if from_file is not None:
         return from_file
     if where in packaged_rulesets():
-        return _data_text(f"rulesets/{where}.json"), where
+        return data_text(f"rulesets/{where}.json"), where
     hint = did_you_mean(where, packaged_rulesets())
     raise UsageError(
         f'"{where}" is neither a ruleset file nor a packaged ruleset '
@@ -137,7 +91,7 @@ def read_character(ruleset: Ruleset, where: str) -> Character:
             hint = did_you_mean(name, names)
             shipped = f" (packaged for {ruleset_id}: {', '.join(names)})" if names else ""
             raise UsageError(f'"{where}" is not a character file{shipped}.{hint}')
-        text = _data_text(f"characters/{ruleset_id}/{name}.json")
+        text = data_text(f"characters/{ruleset_id}/{name}.json")
     size = len(text.encode("utf-8", errors="replace"))
     if size > MAX_CHARACTER_BYTES:
         raise CharacterInvalid(
@@ -145,8 +99,7 @@ def read_character(ruleset: Ruleset, where: str) -> Character:
                 Problem(
                     (),
                     "too-large",
-                    f"is {size:,} bytes; a character file may be at most "
-                    f"{MAX_CHARACTER_BYTES:,} bytes (64 KB).",
+                    f"is {size:,} bytes; {LIMITS.most_character('character file')}.",
                 )
             ]
         )

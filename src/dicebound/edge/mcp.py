@@ -6,9 +6,10 @@ served two ways: over stdio by ``dicebound mcp --game ID`` (a desktop client sta
 whoever can open the store may act in any game, and ``--game`` says which), and over
 streamable HTTP at ``/mcp`` on the service (the game is the one the bearer token
 belongs to; the admin token names one with ``?game=ID``). Every tool calls the same
-``dicebound.service`` function as the HTTP route, in one transaction, so a record made
+``dicebound.app`` function as the HTTP route, in one transaction, so a record made
 here reads exactly as one made by ``POST /checks``. Its inputs are the HTTP API's own
-fields (``schemas``), and every failure is a tool error with dicebound's sentence.
+fields (``edge.schemas``), and every failure is a tool error with dicebound's sentence
+(the application's refusals, and the store's faults, mapped here alone).
 """
 
 from __future__ import annotations
@@ -32,9 +33,13 @@ from sqlalchemy.exc import StatementError
 from sqlalchemy.orm import Session
 from starlette.routing import BaseRoute
 
-from dicebound import service
-from dicebound.edge.files import packaged_rulesets, ruleset_text
-from dicebound.edge.http.schemas import (
+from dicebound.app import characters, checks, games, records, rulesets
+from dicebound.app.access import Access
+from dicebound.app.errors import Refusal
+from dicebound.app.limits import LIMITS
+from dicebound.app.seeds import seed_text
+from dicebound.app.version import dicebound_version
+from dicebound.edge.schemas import (
     AfterIn,
     AfterOut,
     CharacterOut,
@@ -48,10 +53,12 @@ from dicebound.edge.http.schemas import (
     RollOut,
     Seed,
     SpendIn,
+    after_json,
+    plain,
 )
 from dicebound.errors import DiceboundError
+from dicebound.packaged import data_text, packaged_rulesets
 from dicebound.ruleset.compile import load_ruleset_text
-from dicebound.service import Access
 from dicebound.store import Store
 from dicebound.store.db import fault_of, reason_of
 from dicebound.values import frozen
@@ -128,7 +135,7 @@ def _field(model: type[BaseModel], name: str, description: str | None = None) ->
 
 
 def _sentence(exc: BaseException) -> str:
-    if isinstance(exc, service.ServiceError):
+    if isinstance(exc, Refusal):
         lines = [exc.detail]
         lines += [f"- {p}" for p in exc.problems]
         return "\n".join(lines)
@@ -147,12 +154,13 @@ def _nothing_resolved(answer: dict[str, Any]) -> str:
 
 
 class _Refused(ToolError):
-    """A call refused with dicebound's sentence; ``status`` is the HTTP status the same
-    refusal has in the HTTP API (a prompt answers it as a protocol error's code)."""
+    """A call refused with dicebound's sentence; ``code`` is the protocol error's code a
+    prompt answers it with: the caller's to mend (``INVALID_PARAMS``), or the store's
+    fault (``INTERNAL_ERROR``)."""
 
-    def __init__(self, sentence: str, status: int) -> None:
+    def __init__(self, sentence: str, code: int = INVALID_PARAMS) -> None:
         super().__init__(sentence)
-        self.status = status
+        self.code = code
 
 
 _STORE_CANNOT = {  # the store cannot do the call now: the log's words, the sentence
@@ -180,12 +188,11 @@ def _store_refusal(exc: StatementError) -> _Refused:
         log.warning("store refused a value: %s", reason)
         return _Refused(
             "the call holds a value the store cannot keep (such as a NUL character); "
-            "nothing was changed.",
-            422,
+            "nothing was changed."
         )
     logged, sentence = _STORE_CANNOT[fault]
     log.error("store %s: %s", logged, reason)
-    return _Refused(sentence, 503)
+    return _Refused(sentence, INTERNAL_ERROR)
 
 
 def _act(seat: Seat, *, write: bool, act: Callable[[Session, str], _T]) -> _T:
@@ -193,12 +200,10 @@ def _act(seat: Seat, *, write: bool, act: Callable[[Session, str], _T]) -> _T:
     whole or not at all, and any refusal is a tool error with dicebound's sentence."""
     try:
         with seat.store.write() if write else seat.store.read() as session:
-            game = service.game_of_caller(session, seat.access, seat.game)
+            game = games.game_of_caller(session, seat.access, seat.game)
             return act(session, game)
-    except service.ServiceError as exc:
-        raise _Refused(_sentence(exc), exc.status) from exc
-    except DiceboundError as exc:
-        raise _Refused(_sentence(exc), 422) from exc
+    except DiceboundError as exc:  # a refusal, or the core's own error
+        raise _Refused(_sentence(exc)) from exc
     except StatementError as exc:
         raise _store_refusal(exc) from exc
 
@@ -206,7 +211,7 @@ def _act(seat: Seat, *, write: bool, act: Callable[[Session, str], _T]) -> _T:
 def _ruleset_resources() -> list[Resource]:
     made: list[Resource] = []
     for ruleset_id in packaged_rulesets():
-        text, _ = ruleset_text(ruleset_id)
+        text = data_text(f"rulesets/{ruleset_id}.json")
         ruleset = load_ruleset_text(text)
         made.append(
             TextResource(
@@ -224,13 +229,12 @@ def _ruleset_resources() -> list[Resource]:
     return made
 
 
-def _brief_text(brief: dict[str, Any]) -> str:
-    party = brief["party"]
-    summaries = "\n\n".join(member["summary"] for member in party) or "(no characters yet)"
+def _brief_text(brief: games.Brief) -> str:
+    summaries = "\n\n".join(member.summary for member in brief.party) or "(no characters yet)"
     return (
-        f'You are the Game Master of "{brief["game"]}", played with {brief["ruleset"]}. '
+        f'You are the Game Master of "{brief.game}", played with {brief.ruleset}. '
         "dicebound is the Engine: it throws every die.\n\n"
-        f"{brief['lesson']}\n\n"
+        f"{brief.lesson}\n\n"
         f"The party:\n{summaries}\n\n"
         "How to play with the tools:\n"
         "- Write your narration with one [skill_check: ...] tag where each check happens, "
@@ -251,7 +255,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
     server: MCPServer = MCPServer(
         name=name,
         title="dicebound",
-        version=service.dicebound_version(),
+        version=dicebound_version(),
         instructions=(
             "dicebound resolves tabletop role-playing checks from the game's ruleset. "
             "Read the game_master prompt (or call gm_instructions) first; write checks as "
@@ -260,22 +264,41 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         log_level="WARNING",
         resources=_ruleset_resources(),
     )
-    reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+    tool = _Tools(server)
+    _lesson_tools(tool, seat_of)
+    _check_tools(tool, seat_of)
+    _party_tools(tool, seat_of)
+    _record_tools(tool, seat_of)
+    _prompts(server, seat_of)
+    return server
 
-    def tool(annotations: ToolAnnotations) -> Callable[[_F], _F]:
-        """Register a tool; its docstring, dedented, is what the model reads."""
 
+class _Tools:
+    """Registers a tool with its docstring, dedented, as what the model reads; one that
+    only reads (``reads``) or one that writes (``writes``)."""
+
+    def __init__(self, server: MCPServer) -> None:
+        self.server = server
+        self.reads = self._annotated(ToolAnnotations(read_only_hint=True, open_world_hint=False))
+        self.writes = self._annotated(
+            ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+        )
+
+    def _annotated(self, annotations: ToolAnnotations) -> Callable[[_F], _F]:
         def register(fn: _F) -> _F:
             description = inspect.cleandoc(fn.__doc__ or "").replace("\n", " ")
-            server.add_tool(
+            self.server.add_tool(
                 fn, description=description, annotations=annotations, structured_output=True
             )
             return fn
 
         return register
 
-    @tool(reads)
+
+def _lesson_tools(tool: _Tools, seat_of: SeatOf) -> None:
+    """What the Game Master is taught: ``gm_instructions``."""
+
+    @tool.reads
     def gm_instructions(
         ctx: Context,
         character: Annotated[
@@ -298,11 +321,15 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         out = _act(
             seat_of(ctx),
             write=False,
-            act=lambda s, g: service.gm_for_game(s, seat_of(ctx).access, g, character, skill),
+            act=lambda s, g: games.gm_for_game(s, seat_of(ctx).access, g, character, skill),
         )
-        return GmOut.model_validate(out)
+        return GmOut(text=out)
 
-    @tool(writes)
+
+def _check_tools(tool: _Tools, seat_of: SeatOf) -> None:
+    """Throwing: ``resolve_checks``, ``check_odds`` and ``roll_dice``."""
+
+    @tool.writes
     def resolve_checks(
         ctx: Context,
         text: Annotated[
@@ -311,7 +338,8 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
                 CheckIn,
                 "text",
                 "Your narration with one [skill_check: skill=... dc=... who=...] tag per "
-                "check, exactly as you would show it. At most 32 KB and 20 tags.",
+                "check, exactly as you would show it. At most "
+                f"{LIMITS.text_bytes // 1024} KB and {LIMITS.tags_per_text} tags.",
             ),
         ],
         seed: Annotated[Seed | None, _field(CheckIn, "seed")] = None,
@@ -347,12 +375,12 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
             raise ToolError("give a seed or faces, not both.")
 
         def act(session: Session, game: str) -> dict[str, Any]:
-            answer = service.run_checks(
+            answer = checks.run_checks(
                 session,
                 seat.access,
                 game,
                 text=text,
-                seed=service.seed_text(seed),
+                seed=seed_text(seed),
                 faces=faces,
                 choose=choose,
                 idempotency_key=idempotency_key,
@@ -363,7 +391,7 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
 
         return CheckOut.model_validate(_act(seat, write=True, act=act))
 
-    @tool(reads)
+    @tool.reads
     def check_odds(
         ctx: Context,
         tag: Annotated[
@@ -390,11 +418,11 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         out = _act(
             seat,
             write=False,
-            act=lambda s, g: service.odds_for_game(s, seat.access, g, tag, who, paid),
+            act=lambda s, g: games.odds_for_game(s, seat.access, g, tag, who, paid),
         )
         return OddsOut.model_validate(out)
 
-    @tool(writes)
+    @tool.writes
     def roll_dice(
         ctx: Context,
         dice: Annotated[
@@ -410,14 +438,16 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         seat = seat_of(ctx)
 
         def act(session: Session, game: str) -> dict[str, Any]:
-            found = service.get_game(session, seat.access, game)
-            ruleset, version = str(found["ruleset"]), found["version"]
-            assert isinstance(version, int)
-            return service.roll_dice(session, ruleset, version, dice, seed)
+            found = games.get_game(session, seat.access, game)
+            return rulesets.roll_dice(session, found.ruleset, found.version, dice, seed)
 
         return RollOut.model_validate(_act(seat, write=False, act=act))
 
-    @tool(reads)
+
+def _party_tools(tool: _Tools, seat_of: SeatOf) -> None:
+    """The party's sheets: ``character``."""
+
+    @tool.reads
     def character(
         ctx: Context,
         name: Annotated[
@@ -429,11 +459,16 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         these pools, so never change them in your narration without a check."""
         seat = seat_of(ctx)
         out = _act(
-            seat, write=False, act=lambda s, g: service.get_character(s, seat.access, g, name)
+            seat, write=False, act=lambda s, g: characters.get_character(s, seat.access, g, name)
         )
-        return CharacterOut.model_validate(out)
+        return CharacterOut.model_validate(plain(out))
 
-    @tool(writes)
+
+def _record_tools(tool: _Tools, seat_of: SeatOf) -> None:
+    """What was thrown, and the player's answer: ``settle_after_roll`` and
+    ``list_records``."""
+
+    @tool.writes
     def settle_after_roll(
         ctx: Context,
         record: Annotated[
@@ -463,20 +498,22 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         out = _act(
             seat,
             write=True,
-            act=lambda s, g: service.answer_after(
+            act=lambda s, g: records.answer_after(
                 s, seat.access, g, record, pool=pool, points=points, choose=choose
             ),
         )
-        return AfterOut.model_validate(out)
+        return AfterOut.model_validate(after_json(out))
 
-    @tool(reads)
+    @tool.reads
     def list_records(
         ctx: Context,
         before: Annotated[
             StrictInt | None,
             Field(ge=1, le=2**62, description="The `next` of the previous page."),
         ] = None,
-        limit: Annotated[StrictInt, Field(ge=1, le=100, description="Records per page.")] = 20,
+        limit: Annotated[
+            StrictInt, Field(ge=1, le=LIMITS.records_per_page, description="Records per page.")
+        ] = 20,
     ) -> RecordPage:
         """The game's records, newest first: what was thrown, by whom, the outcome and
         what was paid. Use it to recall earlier checks; never retell a roll differently
@@ -485,9 +522,13 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         out = _act(
             seat,
             write=False,
-            act=lambda s, g: service.list_records(s, seat.access, g, before, limit),
+            act=lambda s, g: records.list_records(s, seat.access, g, before, limit),
         )
-        return RecordPage.model_validate(out)
+        return RecordPage.model_validate(plain(out))
+
+
+def _prompts(server: MCPServer, seat_of: SeatOf) -> None:
+    """The ``game_master`` prompt: the instructions a Game Master model starts from."""
 
     @server.prompt(title="Game Master")
     def game_master(ctx: Context, game: str | None = None) -> list[UserMessage]:
@@ -499,14 +540,11 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
             brief = _act(
                 chosen,
                 write=False,
-                act=lambda s, g: service.game_master_brief(s, chosen.access, g),
+                act=lambda s, g: games.game_master_brief(s, chosen.access, g),
             )
         except _Refused as exc:  # a protocol error with the sentence, not a crash
-            code = INTERNAL_ERROR if exc.status >= 500 else INVALID_PARAMS
-            raise MCPError(code, str(exc)) from exc
+            raise MCPError(exc.code, str(exc)) from exc
         return [UserMessage(_brief_text(brief))]
-
-    return server
 
 
 def run_stdio(store: Store, game: str) -> None:

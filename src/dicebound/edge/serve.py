@@ -51,10 +51,10 @@ def serve(db: str | None, host: str, port: int, limits: Mapping[str, str | None]
     try:
         import uvicorn
 
+        from dicebound.app.access import check_admin_token
         from dicebound.edge.http import create_app
         from dicebound.edge.http.guards import Guards
         from dicebound.edge.http.protocol import guarded_protocol
-        from dicebound.service import check_admin_token
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover - the extra is installed in tests
         raise _need_extra(exc) from exc
@@ -96,7 +96,10 @@ def db_new_game(args: argparse.Namespace, out: TextIO) -> int:
     user, and print it as JSON with its token: the way to a first game without the
     HTTP service, for ``dicebound mcp``."""
     try:
-        from dicebound import service
+        from dicebound.app import characters, games
+        from dicebound.app.access import Access
+        from dicebound.app.errors import Refusal
+        from dicebound.app.rulesets import sync_packaged_rulesets
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover
         raise _need_extra(exc) from exc
@@ -107,19 +110,19 @@ def db_new_game(args: argparse.Namespace, out: TextIO) -> int:
         except OSError as exc:
             raise UsageError(f'cannot read the character file "{where}": {exc.strerror}.') from exc
     store = open_store(args.db)
-    local = service.Access.local()
+    local = Access.local()
     try:
         with store.write() as session:
-            service.sync_packaged_rulesets(session)
-            made = service.create_game(
+            sync_packaged_rulesets(session)
+            made = games.create_game(
                 session, local, args.name, args.ruleset, args.version, args.layer
             )
             names = []
             for where, raw in files:
                 name = _character_name(where, raw)
-                service.put_character(session, local, str(made["id"]), name, raw)
+                characters.put_character(session, local, str(made["id"]), name, raw)
                 names.append(name)
-    except service.ServiceError as exc:
+    except Refusal as exc:
         lines = [exc.detail, *(f"  {p}" for p in exc.problems)]
         raise DiceboundError("\n".join(lines)) from exc
     finally:
@@ -143,7 +146,10 @@ def mcp_stdio(db: str | None, game: str) -> int:
     """Serve the MCP tools over stdio for one game of the store. Standard output is the
     protocol's, so everything else goes to standard error."""
     try:
-        from dicebound import service
+        from dicebound.app.access import Access
+        from dicebound.app.errors import Refusal
+        from dicebound.app.games import get_game
+        from dicebound.app.rulesets import sync_packaged_rulesets
         from dicebound.edge.mcp import run_stdio
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover
@@ -152,10 +158,10 @@ def mcp_stdio(db: str | None, game: str) -> int:
     store = open_store(db)
     try:
         with store.write() as session:
-            service.sync_packaged_rulesets(session)
-            service.get_game(session, service.Access.local(), game)  # fail fast
+            sync_packaged_rulesets(session)
+            get_game(session, Access.local(), game)  # fail fast
         run_stdio(store, game)
-    except service.ServiceError as exc:
+    except Refusal as exc:
         raise UsageError(
             f"{exc.detail} (dicebound mcp --game ID names a game of the store)"
         ) from exc

@@ -1,8 +1,10 @@
 """The store: games, characters, records and rulesets in SQLite or PostgreSQL.
 
-SQLAlchemy 2 tables (``models``), Alembic migrations (``migrations``) and ``Store``,
-which opens a database, migrates it and hands out one transaction at a time. Nothing
-of the pure core imports this package; ``dicebound.service`` joins the two.
+SQLAlchemy 2 tables with typed columns (``models``), Alembic migrations
+(``migrations``), ``Store``, which opens a database, migrates it and hands out one
+transaction at a time, and the repository (``repo``), which holds every statement the
+application runs. Nothing of the pure core imports this package; ``dicebound.app``
+joins the two.
 """
 
 from dicebound.store.db import Store, StoreError, open_store

@@ -1,24 +1,92 @@
 """The store's tables, as typed SQLAlchemy 2 models.
 
-JSON is kept as text the service writes itself (``json.dumps``), so SQLite and
-PostgreSQL hold byte-for-byte the same documents and key order is the writer's.
-Times are ISO 8601 text in UTC for the same reason.
+JSON is kept as text written by ``JsonText`` (``json.dumps``, ASCII, no spaces), so
+SQLite and PostgreSQL hold byte-for-byte the same documents and key order is the
+writer's. Times are fixed-width ISO 8601 text in UTC (``Timestamp``) for the same
+reason, and so that comparing the texts compares the times. Both types change only
+what Python sees: the columns and the bytes stored are those of migration 0004.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, Boolean, Dialect, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
 
 __all__ = [
     "Base",
     "CharacterRow",
     "GameRow",
     "IdempotencyRow",
+    "JsonText",
     "MetaRow",
+    "RawJson",
     "RecordRow",
     "RulesetRow",
+    "Timestamp",
 ]
+
+
+class RawJson(str):
+    """JSON text already written as ``JsonText`` writes it (a record's sheet spliced
+    from the stored sheet's text): stored as it is, not written again."""
+
+    __slots__ = ()
+
+
+def dumps(value: object) -> str:
+    """JSON as the store keeps it: ASCII only, so any text a client sent (a NUL, a lone
+    surrogate) is kept as an escape that every database accepts."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+class JsonText(TypeDecorator[Any]):
+    """A JSON document kept as text (``dumps``). Python's None is SQL NULL when the
+    column may be null (``nullable=True``), else the JSON ``null``."""
+
+    impl = Text
+    cache_ok = True
+
+    def __init__(self, nullable: bool = False) -> None:
+        super().__init__()
+        self.nullable = nullable
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> str | None:
+        if isinstance(value, RawJson):
+            return str(value)
+        if value is None and self.nullable:
+            return None
+        return dumps(value)
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> Any:
+        return None if value is None else json.loads(value)
+
+
+def stamp(when: datetime) -> str:
+    """A time as the store keeps it: fixed-width ISO 8601 in UTC, to the microsecond."""
+    return when.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+class Timestamp(TypeDecorator[datetime]):
+    """A time in UTC kept as ``stamp`` text (String(40)), so that comparing the texts
+    compares the times."""
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self) -> None:
+        super().__init__(40)
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> str | None:
+        return None if value is None else stamp(value)
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else datetime.fromisoformat(value)
+
 
 RecordId = BigInteger().with_variant(Integer(), "sqlite")  # SQLite autoincrements INTEGER only
 
@@ -46,7 +114,7 @@ class RulesetRow(Base):
     packaged: Mapped[bool] = mapped_column(Boolean)
     digest: Mapped[str] = mapped_column(String(64))
     content: Mapped[str] = mapped_column(Text)
-    created: Mapped[str] = mapped_column(String(40))
+    created: Mapped[datetime] = mapped_column(Timestamp())
 
 
 class GameRow(Base):
@@ -57,9 +125,9 @@ class GameRow(Base):
     name: Mapped[str] = mapped_column(String(200))
     ruleset_id: Mapped[str] = mapped_column(String(100))
     ruleset_version: Mapped[int] = mapped_column(Integer)
-    layers: Mapped[str] = mapped_column(Text)
+    layers: Mapped[list[str]] = mapped_column(JsonText())
     token_hash: Mapped[str] = mapped_column(String(64))
-    created: Mapped[str] = mapped_column(String(40))
+    created: Mapped[datetime] = mapped_column(Timestamp())
 
 
 class CharacterRow(Base):
@@ -71,10 +139,10 @@ class CharacterRow(Base):
     )
     name: Mapped[str] = mapped_column(String(100), primary_key=True)
     position: Mapped[int] = mapped_column(Integer)
-    sheet: Mapped[str] = mapped_column(Text)
-    live: Mapped[str] = mapped_column(Text)
+    sheet: Mapped[Any] = mapped_column(JsonText())
+    live: Mapped[dict[str, Any]] = mapped_column(JsonText())
     revision: Mapped[int] = mapped_column(Integer)
-    updated: Mapped[str] = mapped_column(String(40))
+    updated: Mapped[datetime] = mapped_column(Timestamp())
 
 
 class RecordRow(Base):
@@ -83,19 +151,21 @@ class RecordRow(Base):
     __tablename__ = "records"
     id: Mapped[int] = mapped_column(RecordId, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(String(40), ForeignKey("games.id", ondelete="CASCADE"))
-    created: Mapped[str] = mapped_column(String(40))
+    created: Mapped[datetime] = mapped_column(Timestamp())
     who: Mapped[str] = mapped_column(String(100))
     ask: Mapped[str] = mapped_column(Text)
-    result: Mapped[str] = mapped_column(Text)
+    result: Mapped[dict[str, Any]] = mapped_column(JsonText())
     seed: Mapped[str | None] = mapped_column(Text, nullable=True)
-    faces: Mapped[str | None] = mapped_column(Text, nullable=True)
+    faces: Mapped[list[int] | None] = mapped_column(JsonText(nullable=True), nullable=True)
     choose: Mapped[str | None] = mapped_column(String(10), nullable=True)
     ruleset_id: Mapped[str] = mapped_column(String(100))
     ruleset_version: Mapped[int] = mapped_column(Integer)
-    layers: Mapped[str] = mapped_column(Text)
-    sheet: Mapped[str] = mapped_column(Text)
-    answer: Mapped[str | None] = mapped_column(Text, nullable=True)
-    answer_sheet: Mapped[str | None] = mapped_column(Text, nullable=True)
+    layers: Mapped[list[str]] = mapped_column(JsonText())
+    sheet: Mapped[dict[str, Any]] = mapped_column(JsonText())
+    answer: Mapped[dict[str, Any] | None] = mapped_column(JsonText(nullable=True), nullable=True)
+    answer_sheet: Mapped[dict[str, Any] | None] = mapped_column(
+        JsonText(nullable=True), nullable=True
+    )
 
 
 class IdempotencyRow(Base):
@@ -108,8 +178,8 @@ class IdempotencyRow(Base):
     )
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
     digest: Mapped[str] = mapped_column(String(64))
-    answer: Mapped[str] = mapped_column(Text)
-    created: Mapped[str] = mapped_column(String(40))
+    answer: Mapped[dict[str, Any]] = mapped_column(JsonText())
+    created: Mapped[datetime] = mapped_column(Timestamp())
 
 
 Index("records_by_game", RecordRow.game_id, RecordRow.id)

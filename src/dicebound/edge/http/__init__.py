@@ -1,4 +1,4 @@
-"""The HTTP edge: FastAPI routes over ``dicebound.service``, errors as problem documents."""
+"""The HTTP edge: FastAPI routes over ``dicebound.app``, errors as problem documents."""
 
 from dicebound.edge.http.app import create_app
 

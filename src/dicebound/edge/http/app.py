@@ -23,7 +23,9 @@ from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
-from dicebound import service
+from dicebound.app.access import check_admin_token, ensure_admin_token
+from dicebound.app.rulesets import sync_packaged_rulesets
+from dicebound.app.version import dicebound_version
 from dicebound.edge.http.deps import PATH_IS_UTF8, AdminHash, StoreDep
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
 from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
@@ -35,7 +37,8 @@ from dicebound.edge.http.problems import (
     install_handlers,
 )
 from dicebound.edge.http.routes import checks, games, rulesets
-from dicebound.edge.http.schemas import HealthOut
+from dicebound.edge.mcp import build_server, http_routes, seat_of_http_request
+from dicebound.edge.schemas import HealthOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
 from dicebound.store import Store, open_store
 
@@ -45,10 +48,11 @@ __all__ = ["create_app", "prepare_store"]
 def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:
     """Packaged rulesets in, the admin token settled; gives the admin token's hash.
     Safe when several processes start on one store at once: every write says ON
-    CONFLICT (see ``service.sync_packaged_rulesets`` and ``ensure_admin_token``)."""
+    CONFLICT (see ``app.rulesets.sync_packaged_rulesets`` and
+    ``app.access.ensure_admin_token``)."""
     with store.write() as session:
-        service.sync_packaged_rulesets(session)
-        admin_hash, made = service.ensure_admin_token(session, admin_token)
+        sync_packaged_rulesets(session)
+        admin_hash, made = ensure_admin_token(session, admin_token)
     if made is not None:
         say.write(
             f"dicebound: made the admin token (shown once, only its hash is kept):\n  {made}\n"
@@ -80,7 +84,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         admin_token = os.environ.get("DICEBOUND_ADMIN_TOKEN")
-        service.check_admin_token(admin_token)  # before any store is opened or migrated
+        check_admin_token(admin_token)  # before any store is opened or migrated
         opened = store if store is not None else open_store(store_url)
         try:
             known = prepare_store(opened, admin_token=admin_token, say=say or sys.stderr)
@@ -99,7 +103,7 @@ def create_app(
 
     app = _App(
         title="dicebound",
-        version=service.dicebound_version(),
+        version=dicebound_version(),
         summary="Resolve tabletop role-playing checks from a game's ruleset, over HTTP.",
         lifespan=lifespan,
         default_response_class=AsciiJSONResponse,
@@ -108,9 +112,6 @@ def create_app(
         dependencies=[PATH_IS_UTF8],
     )
     install_handlers(app)
-    # imported here: the MCP module imports this package's schemas
-    from dicebound.edge.mcp import build_server, http_routes, seat_of_http_request
-
     tools = build_server(seat_of_http_request(app.state))
     app.router.routes.extend(http_routes(tools))
 
@@ -119,7 +120,7 @@ def create_app(
         """The service answers and its store does (one query)."""
         with store.read() as session:
             session.execute(text("SELECT 1"))
-        return {"ok": True, "store": store.dialect, "version": service.dicebound_version()}
+        return {"ok": True, "store": store.dialect, "version": dicebound_version()}
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:

@@ -17,8 +17,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from dicebound import service
-from dicebound.service import Access, ServiceError
+from dicebound.app.access import Access, admin_token_hash
+from dicebound.app.errors import Invalid
 from dicebound.store import Store
 
 __all__ = ["ADMIN_HASH_SECONDS", "PATH_IS_UTF8", "AdminHash", "Caller", "StoreDep", "bearer_token"]
@@ -57,7 +57,7 @@ class AdminHash:
         with self._reading:
             if not self._fresh():
                 with self._store.read() as session:
-                    self._hash = service.admin_token_hash(session)
+                    self._hash = admin_token_hash(session)
                 self._read_at = time.monotonic()
             return self._hash
 
@@ -98,11 +98,9 @@ async def _path_is_utf8(request: Request) -> None:
     try:
         unquote_to_bytes(raw).decode("utf-8")
     except UnicodeDecodeError:
-        raise ServiceError(
-            422,
-            "Unprocessable request",
+        raise Invalid(
             "the path is not UTF-8 text once its %-escapes are read; a name in a path is "
-            "written in UTF-8, percent-encoded.",
+            "written in UTF-8, percent-encoded."
         ) from None
 
 

@@ -25,10 +25,19 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from dicebound.app.access import NO_TOKEN, Access, token_hash
+from dicebound.app.errors import Refusal, Unauthorized
 from dicebound.edge.http.deps import bearer_token
-from dicebound.edge.http.problems import ASGIApp, Message, Receive, Scope, Send, problem
+from dicebound.edge.http.problems import (
+    ASGIApp,
+    Message,
+    Receive,
+    Scope,
+    Send,
+    problem,
+    refusal_problem,
+)
 from dicebound.errors import UsageError
-from dicebound.service import NO_TOKEN, Access, ServiceError, token_hash
 
 __all__ = [
     "SECURITY_HEADERS",
@@ -236,7 +245,7 @@ _ADMIN_ONLY: dict[tuple[str, tuple[str, ...]], str] = {
     ("POST", ("rulesets",)): "upload a ruleset",
     ("POST", ("games",)): "make a game",
 }
-# a game's routes that take a body: they answer 401 without a token (service._game)
+# a game's routes that take a body: they answer 401 without a token (access.visible_game)
 _GAME_ROUTES: set[tuple[str, tuple[str, ...]]] = {
     ("POST", ("games", "*", "checks")),
     ("POST", ("games", "*", "odds")),
@@ -272,23 +281,21 @@ class TokenFirst:
         if scope["type"] == "http":
             refusal = await self._refusal(scope)
             if refusal is not None:
-                await problem(refusal.status, refusal.detail, title=refusal.title)(
-                    scope, receive, send
-                )
+                await refusal_problem(refusal)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
-    async def _refusal(self, scope: Scope) -> ServiceError | None:
+    async def _refusal(self, scope: Scope) -> Refusal | None:
         route = (scope["method"], _shape(scope["path"]))
         action = _ADMIN_ONLY.get(route)
         if action is None and route not in _GAME_ROUTES:
             return None
         token = await bearer_token(HTTPConnection(scope))
         if action is None:
-            return ServiceError(401, "Unauthorized", NO_TOKEN) if token is None else None
+            return Unauthorized(NO_TOKEN) if token is None else None
         try:
             admin_hash = await scope["app"].state.admin_hash.current()
             Access.of(token, admin_hash).require_admin(action)
-        except ServiceError as exc:
+        except Refusal as exc:
             return exc
         return None

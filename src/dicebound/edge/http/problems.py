@@ -22,21 +22,36 @@ from sqlalchemy.exc import StatementError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from dicebound.edge.http.schemas import ProblemOut
+from dicebound.app.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Refusal,
+    RevisionRequired,
+    Stale,
+    TooLarge,
+    Unauthorized,
+)
+from dicebound.app.limits import LIMITS
+from dicebound.edge.schemas import ProblemOut
 from dicebound.jsontext import too_long_a_number
-from dicebound.service import LIMITS, ServiceError
 from dicebound.store.db import fault_of, reason_of
 
 __all__ = [
     "NOT_JSON",
     "PROBLEMS",
+    "STATUS",
     "AsciiJSONResponse",
     "BodyLimit",
     "CutShort",
+    "HttpProblem",
     "decode_body",
     "install_handlers",
     "json_body",
     "problem",
+    "refusal_problem",
+    "status_of",
 ]
 
 log = logging.getLogger("dicebound.http")
@@ -75,8 +90,10 @@ _TITLES = {
     408: "Request timeout",
     409: "Conflict",
     413: "Too large",
+    412: "Precondition failed",
     415: "Unsupported media type",
     422: "Unprocessable request",
+    428: "Precondition required",
     429: "Too many requests",
     500: "Internal error",
     503: "Unavailable",
@@ -93,6 +110,37 @@ _FAULT_DETAIL = {
     "busy": "the store is busy or unreachable; retry shortly.",
     "full": "the store's disk is full, so nothing was written; retry once space is freed.",
 }
+
+
+STATUS: dict[type[Refusal], int] = {
+    Unauthorized: 401,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+    Stale: 412,
+    TooLarge: 413,
+    Invalid: 422,
+    RevisionRequired: 428,
+}
+"""The one place a refusal of the application becomes an HTTP status; its title is
+``_TITLES``' (``problem``)."""
+
+
+def status_of(refusal: Refusal) -> int:
+    """The HTTP status of an application's refusal (of the nearest class the table
+    names, for a refusal a subclass words more narrowly)."""
+    return next(STATUS[c] for c in type(refusal).__mro__ if c in STATUS)
+
+
+class HttpProblem(Exception):
+    """A refusal of the HTTP edge itself (a body that is not JSON, a check stopped past
+    its time): its status, title and sentence, answered as a problem document."""
+
+    def __init__(self, status: int, title: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.title = title
+        self.detail = detail
 
 
 class AsciiJSONResponse(JSONResponse):
@@ -124,6 +172,12 @@ def problem(
     return AsciiJSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
 
 
+def refusal_problem(refusal: Refusal) -> JSONResponse:
+    """An application's refusal as a problem document, with the problems of a file."""
+    problems = [p.to_json() for p in refusal.problems] if refusal.problems else None
+    return problem(status_of(refusal), refusal.detail, problems=problems)
+
+
 def _is_json(content_type: str) -> bool:
     media = content_type.split(";", 1)[0].strip().lower()
     kind, _, subtype = media.partition("/")
@@ -140,7 +194,7 @@ async def json_body(request: Request, what: str) -> bytes:
     content_type = request.headers.get("content-type")
     if content_type is None or not _is_json(content_type):
         said = f'it was sent as "{content_type[:100]}"' if content_type else "it was sent with none"
-        raise ServiceError(
+        raise HttpProblem(
             415,
             "Unsupported media type",
             f"send the {what} as JSON, with Content-Type: application/json; {said}.",
@@ -152,9 +206,7 @@ def decode_body(raw: bytes, what: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ServiceError(
-            422, "Unprocessable request", f"the {what} is not UTF-8 text (byte {exc.start})."
-        ) from exc
+        raise Invalid(f"the {what} is not UTF-8 text (byte {exc.start}).") from exc
 
 
 def _unparsed(cause: BaseException | None) -> str:
@@ -189,10 +241,13 @@ def _allowed(request: Request) -> str:
 def install_handlers(app: FastAPI) -> None:
     """Map every error to a problem document."""
 
-    @app.exception_handler(ServiceError)
-    async def _service(_: Request, exc: ServiceError) -> JSONResponse:
-        problems = [p.to_json() for p in exc.problems] if exc.problems else None
-        return problem(exc.status, exc.detail, title=exc.title, problems=problems)
+    @app.exception_handler(Refusal)
+    async def _refused(_: Request, exc: Refusal) -> JSONResponse:
+        return refusal_problem(exc)
+
+    @app.exception_handler(HttpProblem)
+    async def _edge(_: Request, exc: HttpProblem) -> JSONResponse:
+        return problem(exc.status, exc.detail, title=exc.title)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -254,16 +309,14 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-_GENERAL_LIMIT = 512 * 1024
-
 
 def _limit_for(method: str, path: str) -> tuple[int, str]:
     parts = path.strip("/").split("/")
     if method == "POST" and parts in (["rulesets"], ["rulesets", "check"]):
-        return LIMITS.ruleset_bytes, "a ruleset may be at most 262,144 bytes (256 KB)"
+        return LIMITS.ruleset_bytes, LIMITS.most_ruleset()
     if method == "PUT" and len(parts) == 4 and parts[0] == "games" and parts[2] == "characters":
-        return LIMITS.character_bytes, "a character may be at most 65,536 bytes (64 KB)"
-    return _GENERAL_LIMIT, "a request body may be at most 524,288 bytes (512 KB)"
+        return LIMITS.character_bytes, LIMITS.most_character()
+    return LIMITS.body_bytes, LIMITS.most_body()
 
 
 class BodyLimit:

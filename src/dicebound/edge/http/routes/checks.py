@@ -7,10 +7,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Response
 
-from dicebound import service
+from dicebound.app import checks as app_checks
+from dicebound.app import records as app_records
+from dicebound.app.errors import Invalid
+from dicebound.app.limits import LIMITS
+from dicebound.app.seeds import seed_text
 from dicebound.edge.http.deps import Caller, StoreDep
 from dicebound.edge.http.problems import PROBLEMS, AsciiJSONResponse
-from dicebound.edge.http.schemas import (
+from dicebound.edge.schemas import (
     AfterIn,
     AfterOut,
     CardOut,
@@ -19,8 +23,9 @@ from dicebound.edge.http.schemas import (
     RecordOut,
     RecordPage,
     VerifyOut,
+    after_json,
+    plain,
 )
-from dicebound.service import ServiceError
 
 router = APIRouter(tags=["checks"], responses=PROBLEMS)
 
@@ -65,10 +70,10 @@ def checks(
     """Resolve every tag of a text: dice thrown, sheet applied, spends and charms paid,
     every record written, in one transaction. Each result carries its record ``id``."""
     if body.seed is not None and body.faces is not None:
-        raise ServiceError(422, "Unprocessable request", "give a seed or faces, not both.")
-    seed = service.seed_text(body.seed)
+        raise Invalid("give a seed or faces, not both.")
+    seed = seed_text(body.seed)
     with store.write() as session:
-        answer = service.run_checks(
+        answer = app_checks.run_checks(
             session,
             caller,
             game,
@@ -87,28 +92,26 @@ def records(
     caller: Caller,
     store: StoreDep,
     before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
-) -> dict[str, object]:
+    limit: Annotated[int, Query(ge=1, le=LIMITS.records_per_page)] = 20,
+) -> Any:
     """The game's records, newest first."""
     with store.read() as session:
-        return service.list_records(session, caller, game, before, limit)
+        return plain(app_records.list_records(session, caller, game, before, limit))
 
 
 @router.get("/games/{game}/records/{record_id}", response_model=RecordOut)
-def record(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> dict[str, object]:
+def record(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> Any:
     with store.read() as session:
-        return service.get_record(session, caller, game, record_id)
+        return plain(app_records.get_record(session, caller, game, record_id))
 
 
 @router.post("/games/{game}/records/{record_id}/after", response_model=AfterOut)
-def after(
-    game: str, record_id: RecordId, body: AfterIn, caller: Caller, store: StoreDep
-) -> dict[str, object]:
+def after(game: str, record_id: RecordId, body: AfterIn, caller: Caller, store: StoreDep) -> Any:
     """The player's answer after the roll: a step-pool raise (``pool``, ``points``), a
     Sacrifice's ``choose``, or both. Each is accepted once: a raise that opens a Sacrifice
     takes its ``choose`` in a later answer. An answer that buys nothing changes nothing."""
     with store.write() as session:
-        return service.answer_after(
+        answered = app_records.answer_after(
             session,
             caller,
             game,
@@ -117,17 +120,18 @@ def after(
             points=body.points,
             choose=body.choose,
         )
+    return after_json(answered)
 
 
 @router.get("/games/{game}/records/{record_id}/verify", response_model=VerifyOut)
-def verify(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> dict[str, object]:
+def verify(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> Any:
     """Replay the record from its seed, its ruleset version and the sheet as it stood."""
     with store.read() as session:
-        return service.verify_record(session, caller, game, record_id)
+        return plain(app_records.verify_record(session, caller, game, record_id))
 
 
 @router.get("/games/{game}/records/{record_id}/card", response_model=CardOut)
 def card(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> dict[str, object]:
     """The record's dice card: its lines as the terminal shows them, and every face."""
     with store.read() as session:
-        return service.record_card(session, caller, game, record_id)
+        return app_records.record_card(session, caller, game, record_id)

@@ -7,10 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
-from dicebound import service
+from dicebound.app import characters, games
 from dicebound.edge.http.deps import Caller, StoreDep
 from dicebound.edge.http.problems import NOT_JSON, PROBLEMS, json_body
-from dicebound.edge.http.schemas import (
+from dicebound.edge.schemas import (
     CharacterOut,
     CharacterStored,
     GameEntry,
@@ -25,6 +25,7 @@ from dicebound.edge.http.schemas import (
     OddsOut,
     PartyOut,
     ReportOut,
+    plain,
 )
 
 router = APIRouter(tags=["games"], responses=PROBLEMS)
@@ -41,29 +42,29 @@ _CHARACTER_BODY: dict[str, Any] = {
 def create_game(body: GameIn, caller: Caller, store: StoreDep) -> dict[str, object]:
     """Make a game (admin), pinned to a ruleset version; its token is shown only here."""
     with store.write() as session:
-        return service.create_game(
+        return games.create_game(
             session, caller, body.name, body.ruleset, body.version, body.layers
         )
 
 
 @router.get("/games", response_model=list[GameEntry])
-def list_games(caller: Caller, store: StoreDep) -> list[dict[str, object]]:
+def list_games(caller: Caller, store: StoreDep) -> Any:
     """The games the token may see: all of them for the admin, its own for a game's."""
     with store.read() as session:
-        return service.list_games(session, caller)
+        return plain(games.list_games(session, caller))
 
 
 @router.get("/games/{game}", response_model=GameOut)
-def get_game(game: str, caller: Caller, store: StoreDep) -> dict[str, object]:
+def get_game(game: str, caller: Caller, store: StoreDep) -> Any:
     with store.read() as session:
-        return service.get_game(session, caller, game)
+        return plain(games.get_game(session, caller, game))
 
 
 @router.delete("/games/{game}", status_code=204, response_class=Response)
 def delete_game(game: str, caller: Caller, store: StoreDep) -> Response:
     """Delete a game (admin) and everything it holds: characters, records, keys."""
     with store.write() as session:
-        service.delete_game(session, caller, game)
+        games.delete_game(session, caller, game)
     return Response(status_code=204)
 
 
@@ -72,7 +73,7 @@ def new_token(game: str, caller: Caller, store: StoreDep) -> dict[str, object]:
     """A new token for the game (its own token or the admin's), shown once: the old
     one stops working at once, on every process."""
     with store.write() as session:
-        return service.new_game_token(session, caller, game)
+        return {"token": games.new_game_token(session, caller, game)}
 
 
 @router.put(
@@ -88,25 +89,23 @@ async def put_character(
     replaced."""
     raw = await json_body(request, "character file")
 
-    def work() -> tuple[dict[str, object], bool]:
+    def work() -> characters.CharacterStored:
         with store.write() as session:
-            return service.put_character(session, caller, game, name, raw)
+            return characters.put_character(session, caller, game, name, raw)
 
-    answer, made = await run_in_threadpool(work)
-    response.status_code = 201 if made else 200
-    response.headers["ETag"] = f'"{answer["revision"]}"'
-    return answer
+    stored = await run_in_threadpool(work)
+    response.status_code = 201 if stored.made else 200
+    response.headers["ETag"] = f'"{stored.revision}"'
+    return {"name": stored.name, "revision": stored.revision}
 
 
 @router.get("/games/{game}/characters/{name}", response_model=CharacterOut)
-def get_character(
-    game: str, name: str, caller: Caller, store: StoreDep, response: Response
-) -> dict[str, object]:
+def get_character(game: str, name: str, caller: Caller, store: StoreDep, response: Response) -> Any:
     """The sheet, the live state and its revision (also the ETag, for If-Match)."""
     with store.read() as session:
-        answer = service.get_character(session, caller, game, name)
-    response.headers["ETag"] = f'"{answer["revision"]}"'
-    return answer
+        found = characters.get_character(session, caller, game, name)
+    response.headers["ETag"] = f'"{found.revision}"'
+    return plain(found)
 
 
 @router.patch("/games/{game}/characters/{name}/live", response_model=LiveOut)
@@ -118,13 +117,15 @@ def patch_live(
     store: StoreDep,
     response: Response,
     if_match: Annotated[str | None, Header(max_length=40)] = None,
-) -> dict[str, object]:
+) -> Any:
     """Mark harm or refill pools; ``If-Match`` must carry the revision last read."""
+    # If-Match: an entity tag, weak or strong, or the bare number
     patch = body.model_dump(exclude_none=True)
+    seen = if_match.strip().removeprefix("W/").strip('"') if if_match is not None else None
     with store.write() as session:
-        answer = service.patch_live(session, caller, game, name, if_match, patch)
-    response.headers["ETag"] = f'"{answer["revision"]}"'
-    return answer
+        changed = characters.patch_live(session, caller, game, name, seen, patch)
+    response.headers["ETag"] = f'"{changed.revision}"'
+    return plain(changed)
 
 
 @router.get("/games/{game}/gm", response_model=GmOut)
@@ -138,7 +139,7 @@ def gm(
     """What ``dicebound gm`` prints, for the model's prompt; with a character, the
     chance at every step."""
     with store.read() as session:
-        return service.gm_for_game(session, caller, game, character, skill)
+        return {"text": games.gm_for_game(session, caller, game, character, skill)}
 
 
 @router.post("/games/{game}/odds", response_model=OddsOut)
@@ -146,14 +147,14 @@ def odds(game: str, body: OddsIn, caller: Caller, store: StoreDep) -> dict[str, 
     """The exact chance of every outcome of one tag, as ``odds --json``."""
     after = (body.after.pool, body.after.points) if body.after is not None else None
     with store.read() as session:
-        return service.odds_for_game(session, caller, game, body.tag, body.who, after)
+        return games.odds_for_game(session, caller, game, body.tag, body.who, after)
 
 
 @router.get("/games/{game}/party", response_model=PartyOut)
-def party(game: str, caller: Caller, store: StoreDep) -> dict[str, object]:
+def party(game: str, caller: Caller, store: StoreDep) -> Any:
     """Every character with its live state, and each pool and track as numbers."""
     with store.read() as session:
-        return service.party_of_game(session, caller, game)
+        return {"characters": plain(games.party_of_game(session, caller, game))}
 
 
 @router.get("/games/{game}/report", response_model=ReportOut)
@@ -165,4 +166,4 @@ def report(
 ) -> dict[str, object]:
     """Every check of a character at every ladder step, exactly (``dicebound report``)."""
     with store.read() as session:
-        return service.report_for_game(session, caller, game, character)
+        return games.report_for_game(session, caller, game, character)

@@ -12,18 +12,18 @@ import anyio.to_thread
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
-from dicebound import service
+from dicebound.app import rulesets
 from dicebound.edge.http.deps import Caller, StoreDep
-from dicebound.edge.http.problems import NOT_JSON, PROBLEMS, decode_body, json_body
-from dicebound.edge.http.schemas import (
+from dicebound.edge.http.problems import NOT_JSON, PROBLEMS, HttpProblem, decode_body, json_body
+from dicebound.edge.schemas import (
     ProblemOut,
     RollIn,
     RollOut,
     RulesetEntry,
     RulesetStored,
     RulesetTried,
+    plain,
 )
-from dicebound.service import ServiceError
 
 router = APIRouter(tags=["rulesets"])
 
@@ -38,10 +38,10 @@ _OBJECT_BODY: dict[str, Any] = {
 
 
 @router.get("/rulesets", response_model=list[RulesetEntry])
-def list_rulesets(store: StoreDep) -> list[dict[str, object]]:
+def list_rulesets(store: StoreDep) -> Any:
     """The packaged rulesets and those uploaded, every stored version."""
     with store.read() as session:
-        return service.list_rulesets(session)
+        return plain(rulesets.list_rulesets(session))
 
 
 @router.post(
@@ -65,7 +65,7 @@ async def upload_ruleset(
         caller.require_admin("upload a ruleset")
         text = decode_body(raw, "ruleset")
         with store.write() as session:
-            return service.put_ruleset(session, caller, text)
+            return rulesets.put_ruleset(session, caller, text)
 
     answer, made = await run_in_threadpool(work)
     response.status_code = 201 if made else 200
@@ -158,7 +158,7 @@ async def within_budget(
     why = failed[0] if failed else Abandoned("its client went away")
     if not isinstance(why, Abandoned):
         raise why
-    raise ServiceError(
+    raise HttpProblem(
         503,
         "Unavailable",
         f"checking the ruleset was stopped: {why}. Try again, or check the file a part at a time.",
@@ -186,7 +186,7 @@ async def check_ruleset(request: Request) -> Any:
     raw = await json_body(request, "ruleset")
     turns = _turns(request)
     if turns.now >= turns.most:
-        raise ServiceError(
+        raise HttpProblem(
             503,
             "Unavailable",
             f"{turns.most} ruleset checks are already running or waiting here; try again "
@@ -194,7 +194,7 @@ async def check_ruleset(request: Request) -> Any:
         )
 
     def work(checkpoint: Callable[[], None]) -> dict[str, object]:
-        return service.try_ruleset(decode_body(raw, "ruleset"), checkpoint=checkpoint)
+        return rulesets.try_ruleset(decode_body(raw, "ruleset"), checkpoint=checkpoint)
 
     turns.now += 1
     try:
@@ -211,7 +211,7 @@ def get_ruleset(
 ) -> Response:
     """The ruleset file as stored: the newest version, or ``?version=N``."""
     with store.read() as session:
-        text = service.get_ruleset(session, ruleset_id, version)
+        text = rulesets.get_ruleset(session, ruleset_id, version)
     return Response(text, media_type="application/json")
 
 
@@ -219,4 +219,4 @@ def get_ruleset(
 def roll(body: RollIn, store: StoreDep) -> dict[str, Any]:
     """Throw a symbol pool's dice by name: ``2 ability 1 proficiency vs 2 difficulty``."""
     with store.read() as session:
-        return service.roll_dice(session, body.ruleset, body.version, body.dice, body.seed)
+        return rulesets.roll_dice(session, body.ruleset, body.version, body.dice, body.seed)

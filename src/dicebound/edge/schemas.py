@@ -1,19 +1,28 @@
-"""The JSON of the HTTP API, as pydantic models: every body and every answer.
+"""The JSON of the service, as pydantic models: every body and every answer of the
+HTTP API, and the parameters and answers of the MCP tools, which are the same.
 
-Kept at the edge: the core knows nothing of pydantic. Field names are the JSON's
+Kept at the edge, shared by both of its transports (neither imports the other's): the
+core and the application know nothing of pydantic. Field names are the JSON's
 (``from`` through an alias). Requests refuse unknown keys, so a typo is a 422 naming
-it rather than a silently ignored field.
+it rather than a silently ignored field. ``plain`` turns the application's typed
+results into the JSON values these models read.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator
 from pydantic_core import PydanticCustomError
 
-from dicebound.service import PROBLEMS_SHOWN, SEED_RULE, ServiceError, seed_text
+from dicebound.app.errors import Invalid
+from dicebound.app.limits import LIMITS
+from dicebound.app.records import Answered
+from dicebound.app.seeds import SEED_RULE, seed_text
+from dicebound.store.models import stamp
+from dicebound.values import fields
 
 __all__ = [
     "AfterIn",
@@ -51,10 +60,31 @@ __all__ = [
     "Seed",
     "SpendIn",
     "VerifyOut",
+    "after_json",
+    "plain",
 ]
 
 Critical = Literal["success", "failure", "both"] | None
 Choice = Literal["open", "succeed", "fail"] | None
+
+
+def plain(value: Any) -> Any:
+    """A typed result of the application as JSON values: a value class as an object of
+    its fields, in their order; a tuple as a list; a time as the store writes it."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, datetime):
+        return stamp(value)
+    if hasattr(type(value), "__value_fields__"):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    return value
+
+
+def after_json(answered: Answered) -> dict[str, Any]:
+    """An answer after the roll as ``AfterOut`` reads it: the record, and what it paid."""
+    return {**plain(answered.record), "paid": plain(answered.paid)}
 
 
 class _In(BaseModel):
@@ -66,17 +96,17 @@ class _In(BaseModel):
 
 
 def _seed(value: object) -> str | int:
-    """A seed by the rule of every route and tool (``service.seed_text``)."""
+    """A seed by the rule of every route and tool (``seeds.seed_text``)."""
     try:
         seed_text(value)
-    except ServiceError as exc:
+    except Invalid as exc:
         raise PydanticCustomError("seed", exc.detail.removesuffix(".")) from None
     assert isinstance(value, str | int)
     return value
 
 
 Seed = Annotated[str | int, PlainValidator(_seed, json_schema_input_type=str | int)]
-"""A seed in a request: checked by ``service.seed_text``, the one rule for seeds."""
+"""A seed in a request: checked by ``seeds.seed_text``, the one rule for seeds."""
 _SEED_SAYS = f"Replays the throw: {SEED_RULE}. A fresh one is made when absent."
 
 
@@ -454,7 +484,7 @@ class RulesetTried(BaseModel):
 
     ok: bool
     problems: list[PlacedProblem] = Field(
-        description=f"The first {PROBLEMS_SHOWN} problems, in the order their places come "
+        description=f"The first {LIMITS.problems_shown} problems, in the order their places come "
         "in the file."
     )
     omitted: int = Field(description="How many more problems the file has, not listed.")

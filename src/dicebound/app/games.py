@@ -1,0 +1,283 @@
+"""Games: made pinned to a ruleset version, listed, read, given a new token, deleted;
+and what a game's party and Game Master read (the lesson, the odds, the report)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from dicebound.app.access import Access, game_token, token_hash, visible_game
+from dicebound.app.errors import Invalid, Unauthorized
+from dicebound.app.limits import LIMITS
+from dicebound.app.loaded import compiled, load_member
+from dicebound.app.rulesets import usable_ruleset
+from dicebound.engine import ladder_in_force
+from dicebound.errors import DiceboundError, UsageError
+from dicebound.lesson import gm_lesson
+from dicebound.odds import check_odds
+from dicebound.problems import did_you_mean
+from dicebound.report import build_report
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character
+from dicebound.store.repo import Game, Repo
+from dicebound.teach import gm_text, sheet_summary
+from dicebound.values import frozen
+from dicebound.views import report_json, sheet_state
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+__all__ = [
+    "Brief",
+    "GameView",
+    "PartyMember",
+    "Summary",
+    "create_game",
+    "delete_game",
+    "game_master_brief",
+    "game_of_caller",
+    "get_game",
+    "gm_for_game",
+    "list_games",
+    "new_game_token",
+    "odds_for_game",
+    "party_of_game",
+    "report_for_game",
+]
+
+
+@frozen
+class GameView:
+    """A game as a caller reads it; ``characters`` only where one game is read."""
+
+    id: str
+    name: str
+    ruleset: str
+    version: int
+    layers: list[str]
+    characters: tuple[str, ...] | None = None
+
+
+@frozen
+class PartyMember:
+    """A party member's live state as stored and as numbers (``views.sheet_state``)."""
+
+    name: str
+    revision: int
+    live: Any
+    state: dict[str, Any]
+
+
+@frozen
+class Summary:
+    """A party member's sheet in the words the Game Master reads."""
+
+    name: str
+    summary: str
+
+
+@frozen
+class Brief:
+    """What a Game Master model reads before play."""
+
+    game: str
+    ruleset: str
+    lesson: str
+    party: tuple[Summary, ...]
+
+
+def _view(game: Game, characters: tuple[str, ...] | None = None) -> GameView:
+    return GameView(
+        game.id, game.name, game.ruleset_id, game.ruleset_version, game.layers, characters
+    )
+
+
+def create_game(
+    session: Session,
+    access: Access,
+    name: str,
+    ruleset_id: str,
+    version: int | None,
+    layers: Sequence[str],
+) -> dict[str, object]:
+    """Make a game pinned to a ruleset version; its token is in the answer, once."""
+    access.require_admin("make a game")
+    if not name.strip():
+        raise Invalid("a game needs a name.")
+    if any(ch < " " or ch == "\x7f" for ch in name):
+        raise Invalid("a game's name is one line of text, without control characters.")
+    repo = Repo(session)
+    ruleset = usable_ruleset(repo, ruleset_id, version)
+    try:
+        ladder_in_force(ruleset, layers)
+    except UsageError as exc:
+        raise Invalid(str(exc)) from exc
+    token = game_token()
+    game = Game(
+        id=secrets.token_hex(8),
+        name=name.strip(),
+        ruleset_id=ruleset.id,
+        ruleset_version=ruleset.version,
+        layers=list(dict.fromkeys(layers)),
+        token_hash=token_hash(token),
+    )
+    repo.add_game(game, datetime.now(UTC))
+    return {
+        "id": game.id,
+        "token": token,
+        "ruleset": game.ruleset_id,
+        "version": game.ruleset_version,
+        "layers": game.layers,
+    }
+
+
+def list_games(session: Session, access: Access) -> list[GameView]:
+    """The games a caller may see: every game for the admin, its own for a game token.
+    A token that is neither is refused, so a mistyped token never reads as "no games"."""
+    token = access.require_token()
+    games = Repo(session).games(None if access.admin else token_hash(token))
+    if not games and not access.admin:
+        raise Unauthorized("the token sent is neither the admin token nor a game's token.")
+    return [_view(g) for g in games]
+
+
+def new_game_token(session: Session, access: Access, game_id: str) -> str:
+    """A new token for a game (asked with its own token or the admin's), shown once;
+    the old one stops working as this commits, on every process, as each request
+    reads the game's token hash from the store."""
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id, lock=True)
+    token = game_token()
+    repo.set_game_token(game.id, token_hash(token))
+    return token
+
+
+def delete_game(session: Session, access: Access, game_id: str) -> None:
+    """Delete a game (admin) with everything it holds: its characters, records and
+    idempotency keys go with it (their foreign keys say ON DELETE CASCADE)."""
+    access.require_admin("delete a game")
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id, lock=True)  # waits for a check in progress
+    repo.delete_game(game.id)
+
+
+def party_of_game(session: Session, access: Access, game_id: str) -> list[PartyMember]:
+    """Every character of a game with its live state as stored and as numbers: each
+    pool and track with its value and range."""
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id)
+    ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)
+    members = []
+    for row in repo.members(game.id):
+        character = load_member(ruleset, game, row)
+        state = sheet_state(ruleset, character)
+        members.append(PartyMember(row.name, row.revision, json.loads(row.live), state))
+    return members
+
+
+def game_of_caller(session: Session, access: Access, game_id: str | None) -> str:
+    """The game a caller acts in: the one it names (if it may see it), else the one its
+    game token belongs to. The admin token belongs to no game, so it must name one."""
+    repo = Repo(session)
+    if game_id is not None:
+        return visible_game(repo, access, game_id).id
+    token = access.require_token()
+    if access.admin:
+        raise Invalid("the admin token belongs to no game: name the game (?game=ID).")
+    found = repo.game_of_token(token_hash(token))
+    if found is None:
+        raise Unauthorized("the token sent is no game's token.")
+    return found
+
+
+def get_game(session: Session, access: Access, game_id: str) -> GameView:
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id)
+    return _view(game, tuple(c.name for c in repo.members(game.id)))
+
+
+# ── the Game Master's text and odds ──────────────────────────────────────────
+
+
+def _party(repo: Repo, game: Game, ruleset: Ruleset) -> list[Character]:
+    return [load_member(ruleset, game, row) for row in repo.members(game.id)]
+
+
+def _who(party: Sequence[Character], who: str | None) -> Character:
+    if not party:
+        raise Invalid("this game has no characters yet: put one first.")
+    if who is None:
+        return party[0]
+    for character in party:
+        if character.name == who:
+            return character
+    names = [c.name for c in party]
+    raise Invalid(f'"{who}" is not a character of this game.{did_you_mean(who, names)}')
+
+
+def _played(session: Session, access: Access, game_id: str) -> tuple[Repo, Game, Ruleset]:
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id)
+    return repo, game, compiled(repo, game.ruleset_id, game.ruleset_version)
+
+
+def gm_for_game(
+    session: Session, access: Access, game_id: str, character: str | None, skill: str | None
+) -> str:
+    """What ``dicebound gm`` prints for this game; with a character, their chances."""
+    repo, game, ruleset = _played(session, access, game_id)
+    who = _who(_party(repo, game, ruleset), character) if character else None
+    try:
+        return gm_lesson(ruleset, layers=game.layers, character=who, skill=skill)
+    except DiceboundError as exc:
+        raise Invalid(str(exc)) from exc
+
+
+def game_master_brief(session: Session, access: Access, game_id: str) -> Brief:
+    """What a Game Master model reads before play: the game, the ruleset's guidance and
+    the tag's rules (as ``gm`` teaches them) and every party member's sheet summary."""
+    repo, game, ruleset = _played(session, access, game_id)
+    party = _party(repo, game, ruleset)
+    try:
+        lesson = gm_text(ruleset, ladder=ladder_in_force(ruleset, game.layers), layers=game.layers)
+    except DiceboundError as exc:
+        raise Invalid(str(exc)) from exc
+    summaries = tuple(Summary(c.name, sheet_summary(ruleset, c)) for c in party)
+    return Brief(game.name, ruleset.name, lesson, summaries)
+
+
+def odds_for_game(
+    session: Session,
+    access: Access,
+    game_id: str,
+    tag: str,
+    who: str | None,
+    after: tuple[str, int] | None,
+) -> dict[str, object]:
+    """The exact chance of every outcome of one tag (``odds --json``)."""
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id)
+    LIMITS.check_short(tag, "tag")
+    ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)
+    character = _who(_party(repo, game, ruleset), who)
+    try:
+        odds = check_odds(ruleset, character, tag, layers=game.layers, after=after)
+    except DiceboundError as exc:
+        raise Invalid(str(exc)) from exc
+    return odds.to_json()
+
+
+def report_for_game(
+    session: Session, access: Access, game_id: str, who: str | None
+) -> dict[str, object]:
+    """Every check of a character at every ladder step of the game, exactly."""
+    repo, game, ruleset = _played(session, access, game_id)
+    character = _who(_party(repo, game, ruleset), who)
+    try:
+        report = build_report(ruleset, character, layers=game.layers)
+    except DiceboundError as exc:
+        raise Invalid(str(exc)) from exc
+    return report_json(report)

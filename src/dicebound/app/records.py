@@ -1,0 +1,307 @@
+"""A game's records: the history, a record's dice card, the player's answer after the
+roll (a raise, a choice), and a record replayed to verify it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from dicebound.app.access import Access, visible_game
+from dicebound.app.errors import Conflict, Invalid, NotFound
+from dicebound.app.limits import LIMITS
+from dicebound.app.loaded import character_file, compiled, load_file, load_member
+from dicebound.character import live_to_json
+from dicebound.engine import CheckResult, PlayerChoices
+from dicebound.errors import DiceboundError
+from dicebound.replay import Difference, Thrown, chosen, compare_kept, replay_kept, settle_thrown
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Change, Character
+from dicebound.store.models import dumps
+from dicebound.store.repo import Game, Member, Record, RecordHead, Repo
+from dicebound.values import frozen, replace
+from dicebound.views import card_json, offer_json, paid_lines
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+__all__ = [
+    "Answered",
+    "RecordPage",
+    "RecordView",
+    "Verified",
+    "answer_after",
+    "get_record",
+    "list_records",
+    "record_card",
+    "verify_record",
+]
+
+
+@frozen
+class RecordView:
+    """A record as a caller reads it: the result it keeps, how it was thrown, and the
+    answers it took after the roll."""
+
+    id: int
+    created: datetime
+    tag: str
+    attrs: dict[str, str]
+    who: str
+    outcome: str
+    success: bool
+    critical: str | None
+    choice: str | None
+    offer: str | None
+    changes: list[dict[str, Any]]
+    seed: str | None
+    ruleset: str
+    version: int
+    answered: dict[str, Any] | None
+
+
+@frozen
+class RecordPage:
+    """A page of records, newest first; ``next`` is the ``before`` of the next page."""
+
+    records: tuple[RecordView, ...]
+    next: int | None
+
+
+@frozen
+class Answered:
+    """A record after the player's answer, and what that answer paid."""
+
+    record: RecordView
+    paid: tuple[dict[str, Any], ...]
+
+
+@frozen
+class Verified:
+    """A record replayed: whether it matches, and every field that does not."""
+
+    verified: bool
+    differences: tuple[Difference, ...]
+
+
+def _offer(result: Mapping[str, Any]) -> str | None:
+    attrs = result.get("attrs", {})
+    offer = attrs.get("offer") if isinstance(attrs, dict) else None
+    return offer if isinstance(offer, str) else None
+
+
+def _view(row: Record | RecordHead) -> RecordView:
+    result = row.result
+    return RecordView(
+        id=row.id,
+        created=row.created,
+        tag=result["tag"],
+        attrs=result["attrs"],
+        who=result["who"],
+        outcome=result["outcome"],
+        success=result["success"],
+        critical=result["critical"],
+        choice=result["choice"],
+        offer=_offer(result),
+        changes=result["changes"],
+        seed=row.seed,
+        ruleset=row.ruleset_id,
+        version=row.ruleset_version,
+        answered=row.answer,
+    )
+
+
+def _record(repo: Repo, game: Game, record_id: int, *, lock: bool) -> Record:
+    row = repo.record(game.id, record_id, lock=lock)
+    if row is None:
+        raise NotFound(f"no record {record_id} is in this game.")
+    return row
+
+
+def list_records(
+    session: Session, access: Access, game_id: str, before: int | None, limit: int
+) -> RecordPage:
+    """A page of the game's records, newest first; ``next`` is the ``before`` of the
+    next page, or None on the last."""
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id)
+    limit = LIMITS.page(limit)
+    rows = repo.records(game.id, before, limit + 1)
+    page = rows[:limit]
+    more = len(rows) > limit
+    return RecordPage(tuple(_view(r) for r in page), page[-1].id if more and page else None)
+
+
+def get_record(session: Session, access: Access, game_id: str, record_id: int) -> RecordView:
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id)
+    return _view(_record(repo, game, record_id, lock=False))
+
+
+def _thrown(row: Record) -> Thrown:
+    return Thrown(row.ask, row.seed, row.faces, row.layers, row.choose)
+
+
+def _snapshot(ruleset: Ruleset, row: Record, body: dict[str, Any]) -> Character:
+    """The roller as a record kept them (``row.sheet`` or ``row.answer_sheet``)."""
+    return load_file(ruleset, (row.ruleset_id, row.ruleset_version), body)
+
+
+def _answered(row: Record, answer: Mapping[str, Any]) -> PlayerChoices:
+    """What a record's answers and its check settled before: the raise taken, and the
+    choice made (an answer's, else the one sent with the check, which settles any
+    Sacrifice the check comes to). A record answered before answers accumulated holds
+    one of them, and reads the same way. ``answer`` is the record's answers."""
+    after = (answer["pool"], answer["points"]) if "pool" in answer else None
+    return PlayerChoices(after=after, choose=chosen(answer.get("choose", row.choose)))
+
+
+def _replay(repo: Repo, row: Record) -> CheckResult | str:
+    """The record thrown again from its seed (or forced faces), its ruleset version and
+    the roller's sheet as it stood, with the player's answer applied as it was; or why
+    it could not be thrown."""
+    ruleset = compiled(repo, row.ruleset_id, row.ruleset_version)
+    then = _snapshot(ruleset, row, row.sheet)
+    answers, answer_sheet = row.answer, row.answer_sheet
+    if answers is None or answer_sheet is None:
+        return replay_kept(ruleset, _thrown(row), then)
+
+    def answered() -> tuple[Character, PlayerChoices]:
+        return _snapshot(ruleset, row, answer_sheet), _answered(row, answers)
+
+    return replay_kept(ruleset, _thrown(row), then, answered)
+
+
+def record_card(
+    session: Session, access: Access, game_id: str, record_id: int
+) -> dict[str, object]:
+    """A record's dice card: the lines the terminal shows, every face thrown, and the
+    offer still open with the pools it names."""
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id)
+    row = _record(repo, game, record_id, lock=False)
+    result = row.result
+    replayed = _replay(repo, row)  # the roller's own account of each die
+    marks = (
+        replayed.die_marks
+        if isinstance(replayed, CheckResult) and replayed.record.as_dict() == result["attrs"]
+        else ()
+    )
+    ruleset = compiled(repo, row.ruleset_id, row.ruleset_version)
+    changes = [Change(c["who"], c["pool"], c["from"], c["to"]) for c in result["changes"]]
+    card = card_json(
+        result["attrs"].items(),
+        who=result["who"],
+        outcome=result["outcome"],
+        die_marks=marks,
+        paid=paid_lines(ruleset, _snapshot(ruleset, row, row.sheet), changes),
+    )
+    # the raise still on offer: none once the record took an answer (a raise is once,
+    # and a choice closes the record)
+    offer = offer_json(ruleset, _offer(result)) if row.answer is None else None
+    return {"id": row.id, **card, "offer": offer}
+
+
+def _answer_conflict(
+    row: Record,
+    made: object,
+    answer: Mapping[str, Any],
+    pool: str | None,
+    choose: str | None,
+) -> Conflict | None:
+    """Why the record takes no more answers of this kind, or None. A raise is taken
+    once, a choice once; a record whose raise opened a Sacrifice still takes its
+    choice, and nothing else. ``made`` is the record's ``choice``, ``answer`` its
+    answers so far."""
+    if answer and made != "open":
+        return Conflict(f"record {row.id} was already answered; an answer is accepted once.")
+    if answer and pool is not None:
+        return Conflict(
+            f"record {row.id} was already raised ({answer['pool']}:{answer['points']}) and a "
+            'check takes one raise; its Sacrifice is still open for {"choose": "fail"} or '
+            '{"choose": "succeed"}.'
+        )
+    thrown_with = made if not answer and made in ("fail", "succeed") else None
+    if choose is not None and pool is not None and thrown_with is None:
+        thrown_with = row.choose  # it would settle the Sacrifice this raise opens
+    if choose is not None and thrown_with is not None:
+        return Conflict(
+            f'record {row.id}\'s choice was made when it was thrown ("{thrown_with}"); '
+            "a choice is made once."
+        )
+    return None
+
+
+def answer_after(
+    session: Session,
+    access: Access,
+    game_id: str,
+    record_id: int,
+    *,
+    pool: str | None,
+    points: int | None,
+    choose: Literal["fail", "succeed"] | None,
+) -> Answered:
+    """The player's answer to a step-pool offer or a Sacrifice: a raise, a choice, or
+    both; each accepted once, paid in this transaction. A Sacrifice a raise opens takes
+    its choice in a later answer. An answer that buys nothing, or chooses where no
+    choice is open, is refused and changes nothing."""
+    if (pool is None) != (points is None) or (pool is None and choose is None):
+        raise Invalid(
+            'answer with {"pool": ..., "points": N}, with {"choose": ...}, or with all three.'
+        )
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id, lock=True)
+    row = _record(repo, game, record_id, lock=True)
+    stored = row.result
+    answer = dict(row.answer or {})
+    conflict = _answer_conflict(row, stored.get("choice"), answer, pool, choose)
+    if conflict is not None:
+        raise conflict
+    ruleset = compiled(repo, row.ruleset_id, row.ruleset_version)
+    then = _snapshot(ruleset, row, row.sheet)
+    answered = _answered(row, answer)
+    member: Member | None = None
+    if answered.after is not None and row.answer_sheet is not None:
+        # the raise was judged, and paid, against the roller as the answer found him
+        now = _snapshot(ruleset, row, row.answer_sheet)
+    else:
+        member = repo.member(game.id, then.name, lock=True)
+        if member is None:
+            raise Conflict(f"{then.name} is no longer a character of this game.")
+        now = load_member(ruleset, game, member)
+    after = (pool, points) if pool is not None and points is not None else None
+    try:
+        settled = settle_thrown(
+            ruleset, _thrown(row), then, now, PlayerChoices(after=after, choose=choose), answered
+        )
+    except DiceboundError as exc:
+        raise Invalid(str(exc)) from exc
+    if after is not None and not settled.paid:
+        raise Invalid(settled.message or "that spend buys nothing, so nothing was paid.")
+    result = settled.result.to_json()
+    result["changes"] = [*stored["changes"], *(c.to_json() for c in settled.paid)]
+    if after is not None:
+        answer.update(pool=after[0], points=after[1])
+    if choose is not None:
+        answer["choose"] = choose
+    answer_sheet = None
+    if member is not None:
+        answer_sheet = character_file(now.name, member.sheet, live_to_json(now.live))
+    repo.answer_record(row.id, result, answer, answer_sheet)
+    if settled.character is not None:
+        assert member is not None
+        live = dumps(live_to_json(settled.character.live))
+        repo.set_live(game.id, member.name, live, member.revision + 1, datetime.now(UTC))
+    answered_row = replace(row, result=result, answer=answer)
+    return Answered(_view(answered_row), tuple(c.to_json() for c in settled.paid))
+
+
+def verify_record(session: Session, access: Access, game_id: str, record_id: int) -> Verified:
+    """Replay a record from its seed (or forced faces), its ruleset version and the
+    roller's sheet as it stood, and compare every field the record keeps."""
+    repo = Repo(session)
+    game = visible_game(repo, access, game_id)
+    row = _record(repo, game, record_id, lock=False)
+    differences = compare_kept(row.result, _replay(repo, row))
+    return Verified(not differences, tuple(differences))

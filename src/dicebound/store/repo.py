@@ -1,0 +1,543 @@
+"""The repository: every statement the application runs, over one open transaction.
+
+The application (``dicebound.app``) asks for rows and hands values back; it writes no
+SQL and no JSON. Each method runs one statement, built once at import as Core (the
+ORM's unit of work and a statement built per call cost more than the query itself;
+SQLAlchemy caches the SQL), in the caller's transaction. Rows come back as frozen
+values, nothing for the ORM to track. JSON columns read and write Python values
+(``JsonText``) and times are ``datetime`` (``Timestamp``); the few texts the hot path
+keys its caches by (a character's sheet and live state) are read as they are stored,
+never parsed and written again (docs/design/store-and-service.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    Connection,
+    Executable,
+    Table,
+    Text,
+    bindparam,
+    delete,
+    insert,
+    select,
+    tuple_,
+    type_coerce,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.orm import Session
+
+from dicebound.store.models import (
+    CharacterRow,
+    GameRow,
+    IdempotencyRow,
+    MetaRow,
+    RawJson,
+    RecordRow,
+    RulesetRow,
+    dumps,
+)
+from dicebound.values import frozen
+
+__all__ = ["Game", "Kept", "Member", "Record", "RecordHead", "Repo", "RulesetVersion"]
+
+_ADMIN_KEY = "admin_token_hash"
+
+_META = cast(Table, MetaRow.__table__)
+_RULESETS = cast(Table, RulesetRow.__table__)
+_GAMES = cast(Table, GameRow.__table__)
+_CHARACTERS = cast(Table, CharacterRow.__table__)
+_RECORDS = cast(Table, RecordRow.__table__)
+_IDEMPOTENCY = cast(Table, IdempotencyRow.__table__)
+
+
+@frozen
+class RulesetVersion:
+    """One stored version of a ruleset, its file as it was given."""
+
+    id: str
+    version: int
+    name: str
+    kind: str
+    packaged: bool
+    digest: str
+    content: str
+    created: datetime
+
+
+@frozen
+class Game:
+    """A game as read for one request."""
+
+    id: str
+    name: str
+    ruleset_id: str
+    ruleset_version: int
+    layers: list[str]
+    token_hash: str
+
+
+@frozen
+class Member:
+    """A party member: the sheet and live state as the store keeps their texts (the
+    keys of the loaded-character cache), and their revision."""
+
+    name: str
+    sheet: str
+    live: str
+    revision: int
+
+
+@frozen
+class Record:
+    """One record as stored; ``ask`` is the tag as the model wrote it."""
+
+    id: int
+    game_id: str
+    created: datetime
+    who: str
+    ask: str
+    result: dict[str, Any]
+    seed: str | None
+    faces: list[int] | None
+    choose: str | None
+    ruleset_id: str
+    ruleset_version: int
+    layers: list[str]
+    sheet: dict[str, Any]
+    answer: dict[str, Any] | None
+    answer_sheet: dict[str, Any] | None
+
+
+@frozen
+class RecordHead:
+    """What a page of the history shows of a record: not the sheets it keeps to
+    replay it."""
+
+    id: int
+    created: datetime
+    result: dict[str, Any]
+    seed: str | None
+    ruleset_id: str
+    ruleset_version: int
+    answer: dict[str, Any] | None
+
+
+@frozen
+class Kept:
+    """What a check with an idempotency key answered, and when."""
+
+    digest: str
+    answer: dict[str, Any]
+    created: datetime
+
+
+def _raw(column: Any) -> Any:
+    """A JSON column read as the text stored, unparsed."""
+    return type_coerce(column, Text()).label(column.name)
+
+
+_GAME = select(
+    _GAMES.c.id,
+    _GAMES.c.name,
+    _GAMES.c.ruleset_id,
+    _GAMES.c.ruleset_version,
+    _GAMES.c.layers,
+    _GAMES.c.token_hash,
+)
+_GAME_BY_ID = _GAME.where(_GAMES.c.id == bindparam("game"))
+_GAME_LOCKED = _GAME_BY_ID.with_for_update()
+_GAMES_ALL = _GAME.order_by(_GAMES.c.created, _GAMES.c.id)
+_GAMES_OF_TOKEN = _GAMES_ALL.where(_GAMES.c.token_hash == bindparam("hash"))
+_GAME_OF_TOKEN = select(_GAMES.c.id).where(_GAMES.c.token_hash == bindparam("hash")).limit(1)
+_NEW_GAME = insert(_GAMES)
+_NEW_TOKEN = (
+    update(_GAMES).where(_GAMES.c.id == bindparam("game")).values(token_hash=bindparam("hash"))
+)
+_DELETE_GAME = delete(_GAMES).where(_GAMES.c.id == bindparam("game"))
+
+_MEMBER = select(
+    _CHARACTERS.c.name,
+    _raw(_CHARACTERS.c.sheet),
+    _raw(_CHARACTERS.c.live),
+    _CHARACTERS.c.revision,
+)
+_MEMBERS = _MEMBER.where(_CHARACTERS.c.game_id == bindparam("game")).order_by(
+    _CHARACTERS.c.position, _CHARACTERS.c.name
+)
+_MEMBERS_LOCKED = _MEMBERS.with_for_update()
+_THIS_MEMBER = (_CHARACTERS.c.game_id == bindparam("game"), _CHARACTERS.c.name == bindparam("who"))
+_ONE_MEMBER = _MEMBER.where(*_THIS_MEMBER)
+_ONE_MEMBER_LOCKED = _ONE_MEMBER.with_for_update()
+_COUNT_MEMBERS = select(_CHARACTERS.c.name).where(_CHARACTERS.c.game_id == bindparam("game"))
+_NEW_MEMBER = insert(_CHARACTERS)
+_PUT_MEMBER = (
+    update(_CHARACTERS)
+    .where(*_THIS_MEMBER)
+    .values(
+        sheet=bindparam("sheet", type_=Text()),
+        live=bindparam("live", type_=Text()),
+        revision=bindparam("revision"),
+        updated=bindparam("now"),
+    )
+)
+_SET_LIVE = (
+    update(_CHARACTERS)
+    .where(*_THIS_MEMBER)
+    .values(
+        live=bindparam("live", type_=Text()),
+        revision=bindparam("revision"),
+        updated=bindparam("now"),
+    )
+)
+
+_NEW_RECORD = insert(_RECORDS)
+_RECORD = select(_RECORDS).where(
+    _RECORDS.c.id == bindparam("record"), _RECORDS.c.game_id == bindparam("game")
+)
+_RECORD_LOCKED = _RECORD.with_for_update()
+_PAGE = (
+    select(
+        _RECORDS.c.id,
+        _RECORDS.c.created,
+        _RECORDS.c.result,
+        _RECORDS.c.seed,
+        _RECORDS.c.ruleset_id,
+        _RECORDS.c.ruleset_version,
+        _RECORDS.c.answer,
+    )
+    .where(_RECORDS.c.game_id == bindparam("game"))
+    .order_by(_RECORDS.c.id.desc())
+    .limit(bindparam("most"))
+)
+_PAGE_BEFORE = _PAGE.where(_RECORDS.c.id < bindparam("before"))
+_ANSWER = (
+    update(_RECORDS)
+    .where(_RECORDS.c.id == bindparam("record"))
+    .values(
+        result=bindparam("result"),
+        answer=bindparam("answer"),
+        answer_sheet=bindparam("answer_sheet"),
+    )
+)
+_ANSWER_KEEPS_SHEET = (
+    update(_RECORDS)
+    .where(_RECORDS.c.id == bindparam("record"))
+    .values(result=bindparam("result"), answer=bindparam("answer"))
+)
+
+_THIS_KEY = (_IDEMPOTENCY.c.game_id == bindparam("game"), _IDEMPOTENCY.c.key == bindparam("key"))
+_SEEN_KEY = select(_IDEMPOTENCY.c.digest, _IDEMPOTENCY.c.answer, _IDEMPOTENCY.c.created).where(
+    *_THIS_KEY
+)
+_FORGET_KEY = delete(_IDEMPOTENCY).where(*_THIS_KEY)
+_NEW_KEY = insert(_IDEMPOTENCY)
+# The oldest expired keys, at most a bound per write, that no other transaction is
+# deleting right now (PostgreSQL skips rows locked by another sweep, so two never wait
+# on each other; SQLite writes one transaction at a time and ignores the clause).
+_EXPIRED_KEYS = (
+    select(_IDEMPOTENCY.c.game_id, _IDEMPOTENCY.c.key)
+    .where(_IDEMPOTENCY.c.created < bindparam("cutoff"))
+    .order_by(_IDEMPOTENCY.c.created)
+    .limit(bindparam("most"))
+    .with_for_update(skip_locked=True)
+)
+_SWEEP_KEYS = delete(_IDEMPOTENCY).where(
+    tuple_(_IDEMPOTENCY.c.game_id, _IDEMPOTENCY.c.key).in_(_EXPIRED_KEYS)
+)
+
+_ADMIN_HASH = select(_META.c.value).where(_META.c.key == _ADMIN_KEY)
+_STORED_VERSIONS = select(_RULESETS.c.id, _RULESETS.c.version)
+_LISTING = select(
+    _RULESETS.c.id, _RULESETS.c.version, _RULESETS.c.name, _RULESETS.c.kind, _RULESETS.c.packaged
+).order_by(_RULESETS.c.id, _RULESETS.c.version)
+_NEWEST = (
+    select(_RULESETS.c.id, _RULESETS.c.version, _RULESETS.c.content)
+    .where(_RULESETS.c.id == bindparam("id"))
+    .order_by(_RULESETS.c.version.desc())
+    .limit(1)
+)
+_VERSION = _NEWEST.where(_RULESETS.c.version == bindparam("version"))
+_RULESET_IDS = select(_RULESETS.c.id).distinct()
+_RULESET_DIGEST = select(_RULESETS.c.digest).where(
+    _RULESETS.c.id == bindparam("id"), _RULESETS.c.version == bindparam("version")
+)
+
+
+def _ask(text: str) -> str:
+    """The tag as the model wrote it. Kept as a JSON string; a record written before
+    that (the tag as plain text, which always opens with "[") reads as it is."""
+    if text.startswith('"'):
+        ask: str = json.loads(text)
+        return ask
+    return text
+
+
+def _record(row: Any) -> Record:
+    values = dict(row._mapping)
+    values["ask"] = _ask(values["ask"])
+    return Record(**values)
+
+
+class Repo:
+    """The statements of one transaction (a ``Store.read()`` or ``Store.write()``
+    session); locks taken here (``lock=True``: ``SELECT ... FOR UPDATE``) are held
+    until it ends."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._connection: Connection | None = None
+
+    @property
+    def connection(self) -> Connection:
+        if self._connection is None:
+            self._connection = self.session.connection()
+        return self._connection
+
+    def _run(
+        self, statement: Executable, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+    ) -> CursorResult[Any]:
+        return self.connection.execute(statement, params)
+
+    def _insert(self, table: Table) -> postgresql.Insert | sqlite.Insert:
+        """An INSERT that can say ON CONFLICT, in the store's own dialect."""
+        if self.connection.dialect.name == "postgresql":
+            return postgresql.insert(table)
+        return sqlite.insert(table)
+
+    # ── the admin token ──────────────────────────────────────────────────────
+
+    def admin_hash(self) -> str | None:
+        """The admin token's hash as the store keeps it (None before the first start)."""
+        found: str | None = self._run(_ADMIN_HASH, {}).scalar()
+        return found
+
+    def set_admin_hash(self, value: str) -> None:
+        """Keep ``value`` as the admin token's hash, whatever was kept before."""
+        upsert = self._insert(_META).values(key=_ADMIN_KEY, value=value)
+        self._run(upsert.on_conflict_do_update(index_elements=["key"], set_={"value": value}), {})
+
+    def keep_admin_hash(self, value: str) -> None:
+        """Keep ``value`` unless a hash is kept already (another process's, just now)."""
+        keep = self._insert(_META).values(key=_ADMIN_KEY, value=value)
+        self._run(keep.on_conflict_do_nothing(index_elements=["key"]), {})
+
+    # ── rulesets ─────────────────────────────────────────────────────────────
+
+    def stored_versions(self) -> set[tuple[str, int]]:
+        return {(r.id, r.version) for r in self._run(_STORED_VERSIONS, {})}
+
+    def keep_rulesets(self, versions: Sequence[RulesetVersion]) -> bool:
+        """Store ruleset versions, skipping any the store holds already: another
+        process may be storing the same one at this moment, and it is waited for, never
+        a unique-key failure. Whether the (one) version given was stored now."""
+        keep = self._insert(_RULESETS).on_conflict_do_nothing(index_elements=["id", "version"])
+        rows = [_ruleset_values(v) for v in versions]
+        if len(rows) == 1:
+            return self._run(keep.returning(_RULESETS.c.version), rows[0]).first() is not None
+        self._run(keep, rows)
+        return True
+
+    def rulesets(self) -> list[Any]:
+        """Every stored version (id, version, name, kind, packaged), by id and version."""
+        return list(self._run(_LISTING, {}))
+
+    def ruleset(self, ruleset_id: str, version: int | None) -> tuple[str, int, str] | None:
+        """(id, version, content) of the newest version, or of ``version``."""
+        if version is None:
+            row = self._run(_NEWEST, {"id": ruleset_id}).first()
+        else:
+            row = self._run(_VERSION, {"id": ruleset_id, "version": version}).first()
+        return (row.id, row.version, row.content) if row is not None else None
+
+    def ruleset_ids(self) -> list[str]:
+        return list(self._run(_RULESET_IDS, {}).scalars())
+
+    def ruleset_digest(self, ruleset_id: str, version: int) -> str:
+        digest: str = self._run(
+            _RULESET_DIGEST, {"id": ruleset_id, "version": version}
+        ).scalar_one()
+        return digest
+
+    # ── games ────────────────────────────────────────────────────────────────
+
+    def game(self, game_id: str, *, lock: bool = False) -> Game | None:
+        row = self._run(_GAME_LOCKED if lock else _GAME_BY_ID, {"game": game_id}).first()
+        return Game(**row._mapping) if row is not None else None
+
+    def games(self, token_hash: str | None) -> list[Game]:
+        """Every game (None), or those of a token's hash; oldest first."""
+        if token_hash is None:
+            rows = self._run(_GAMES_ALL, {})
+        else:
+            rows = self._run(_GAMES_OF_TOKEN, {"hash": token_hash})
+        return [Game(**row._mapping) for row in rows]
+
+    def game_of_token(self, token_hash: str) -> str | None:
+        found: str | None = self._run(_GAME_OF_TOKEN, {"hash": token_hash}).scalar()
+        return found
+
+    def add_game(self, game: Game, created: datetime) -> None:
+        values = {
+            "id": game.id,
+            "name": game.name,
+            "ruleset_id": game.ruleset_id,
+            "ruleset_version": game.ruleset_version,
+            "layers": game.layers,
+            "token_hash": game.token_hash,
+            "created": created,
+        }
+        self._run(_NEW_GAME, values)
+
+    def set_game_token(self, game_id: str, token_hash: str) -> None:
+        self._run(_NEW_TOKEN, {"game": game_id, "hash": token_hash})
+
+    def delete_game(self, game_id: str) -> None:
+        """The game, and by ON DELETE CASCADE its characters, records and keys."""
+        self._run(_DELETE_GAME, {"game": game_id})
+
+    # ── characters ───────────────────────────────────────────────────────────
+
+    def members(self, game_id: str, *, lock: bool = False) -> list[Member]:
+        """The party in the order its members were put."""
+        rows = self._run(_MEMBERS_LOCKED if lock else _MEMBERS, {"game": game_id})
+        return [Member(**row._mapping) for row in rows]
+
+    def member(self, game_id: str, name: str, *, lock: bool = False) -> Member | None:
+        statement = _ONE_MEMBER_LOCKED if lock else _ONE_MEMBER
+        row = self._run(statement, {"game": game_id, "who": name}).first()
+        return Member(**row._mapping) if row is not None else None
+
+    def add_member(self, game_id: str, name: str, sheet: str, live: str, now: datetime) -> None:
+        """A new member, last of the party, at revision 1 (``sheet`` and ``live`` as the
+        JSON texts to store)."""
+        position = len(self._run(_COUNT_MEMBERS, {"game": game_id}).all())
+        values = {
+            "game_id": game_id,
+            "name": name,
+            "position": position,
+            "sheet": RawJson(sheet),
+            "live": RawJson(live),
+            "revision": 1,
+            "updated": now,
+        }
+        self._run(_NEW_MEMBER, values)
+
+    def put_member(
+        self, game_id: str, name: str, sheet: str, live: str, revision: int, now: datetime
+    ) -> None:
+        """Replace a member's sheet and live state (their stored texts)."""
+        params = {"game": game_id, "who": name, "sheet": sheet, "live": live}
+        self._run(_PUT_MEMBER, {**params, "revision": revision, "now": now})
+
+    def set_live(self, game_id: str, name: str, live: str, revision: int, now: datetime) -> None:
+        """A member's live state (the JSON text to store) after a payment or a change,
+        at ``revision``."""
+        params = {"game": game_id, "who": name, "live": live, "revision": revision, "now": now}
+        self._run(_SET_LIVE, params)
+
+    # ── records ──────────────────────────────────────────────────────────────
+
+    def add_record(
+        self,
+        game: Game,
+        *,
+        created: datetime,
+        who: str,
+        ask: str,
+        result: Mapping[str, Any],
+        seed: str | None,
+        faces: Sequence[int] | None,
+        choose: str | None,
+        layers: Sequence[str],
+        sheet: str,
+    ) -> int:
+        """Write a record; its id. ``sheet`` is the roller's character file as JSON
+        text, spliced by the caller from the stored texts."""
+        values = {
+            "game_id": game.id,
+            "created": created,
+            "who": who,
+            "ask": dumps(ask),
+            "result": result,
+            "seed": seed,
+            "faces": list(faces) if faces else None,
+            "choose": choose,
+            "ruleset_id": game.ruleset_id,
+            "ruleset_version": game.ruleset_version,
+            "layers": list(layers),
+            "sheet": RawJson(sheet),
+            "answer": None,
+            "answer_sheet": None,
+        }
+        made = self._run(_NEW_RECORD, values).inserted_primary_key
+        assert made is not None
+        record_id: int = made[0]
+        return record_id
+
+    def record(self, game_id: str, record_id: int, *, lock: bool = False) -> Record | None:
+        statement = _RECORD_LOCKED if lock else _RECORD
+        row = self._run(statement, {"record": record_id, "game": game_id}).first()
+        return _record(row) if row is not None else None
+
+    def records(self, game_id: str, before: int | None, most: int) -> list[RecordHead]:
+        """At most ``most`` records of a game, newest first, those before ``before``."""
+        if before is None:
+            rows = self._run(_PAGE, {"game": game_id, "most": most})
+        else:
+            rows = self._run(_PAGE_BEFORE, {"game": game_id, "most": most, "before": before})
+        return [RecordHead(**row._mapping) for row in rows]
+
+    def answer_record(
+        self,
+        record_id: int,
+        result: Mapping[str, Any],
+        answer: Mapping[str, Any],
+        answer_sheet: Mapping[str, Any] | None,
+    ) -> None:
+        """A record after the player's answer; ``answer_sheet`` None keeps the one it has."""
+        params = {"record": record_id, "result": result, "answer": answer}
+        if answer_sheet is None:
+            self._run(_ANSWER_KEEPS_SHEET, params)
+        else:
+            self._run(_ANSWER, {**params, "answer_sheet": answer_sheet})
+
+    # ── idempotency keys ─────────────────────────────────────────────────────
+
+    def kept(self, game_id: str, key: str) -> Kept | None:
+        row = self._run(_SEEN_KEY, {"game": game_id, "key": key}).first()
+        return Kept(**row._mapping) if row is not None else None
+
+    def forget(self, game_id: str, key: str) -> None:
+        self._run(_FORGET_KEY, {"game": game_id, "key": key})
+
+    def keep(
+        self, game_id: str, key: str, digest: str, answer: Mapping[str, Any], now: datetime
+    ) -> None:
+        """Keep a check's answer under its key."""
+        values = {"game_id": game_id, "key": key, "digest": digest, "created": now}
+        self._run(_NEW_KEY, {**values, "answer": answer})
+
+    def sweep(self, cutoff: datetime, most: int) -> None:
+        """Delete at most ``most`` keys older than ``cutoff``, so the table stays bounded."""
+        self._run(_SWEEP_KEYS, {"cutoff": cutoff, "most": most})
+
+
+def _ruleset_values(version: RulesetVersion) -> dict[str, object]:
+    return {
+        "id": version.id,
+        "version": version.version,
+        "name": version.name,
+        "kind": version.kind,
+        "packaged": version.packaged,
+        "digest": version.digest,
+        "content": version.content,
+        "created": version.created,
+    }
