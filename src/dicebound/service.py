@@ -94,6 +94,7 @@ __all__ = [
     "admin_token_hash",
     "answer_after",
     "check_admin_token",
+    "compiled_ruleset",
     "create_game",
     "delete_game",
     "ensure_admin_token",
@@ -429,6 +430,12 @@ def compiled(session: Session, ruleset_id: str, version: int) -> Ruleset:
         return hit
     row = _ruleset_row(session, ruleset_id, version)
     return _CACHE.remember(_CACHE.rulesets, key, load_ruleset_text(row.content))
+
+
+def compiled_ruleset(session: Session, ruleset_id: str, version: int | None) -> Ruleset:
+    """A ruleset's newest version, or ``version``, compiled (404 as ``get_ruleset``)."""
+    row = _ruleset_row(session, ruleset_id, version)
+    return compiled(session, row.id, row.version)
 
 
 def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, object], bool]:

@@ -34,7 +34,7 @@ from dicebound.edge.http.problems import (
     CutShort,
     install_handlers,
 )
-from dicebound.edge.http.routes import checks, games, rulesets
+from dicebound.edge.http.routes import checks, games, rulesets, sheet_form
 from dicebound.edge.http.schemas import HealthOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
 from dicebound.store import Store, open_store
@@ -137,6 +137,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(rulesets.router)
+    app.include_router(sheet_form.router)
     app.include_router(games.router)
     app.include_router(checks.router)
     # the last added runs first: the rate, then the token, then the body

@@ -1,63 +1,62 @@
-// The Sheet tab: a character's form drawn from the ruleset's sheet, saved whole by
+// The Sheet tab: a character's form drawn from the service's description of it
+// (`GET /rulesets/{id}/sheet-form`: what each input takes), saved whole by
 // `PUT .../characters/{name}`, whose problems are listed and marked on their fields.
 
 import { Refused, api, gamePath, state, who } from "./api.js";
 import { $, el, field, numberInput, say, trying } from "./dom.js";
 import { loadParty, whenGameChosen } from "./play.js";
 
-let rulesetFile = null; // the picked game's ruleset, whose sheet the form draws
+let described = null; // the picked game's sheet form, as the service describes it
 
-function tierSelect(path, tiers, allowed, value) {
-  const shown = allowed ? tiers.filter((t) => allowed.includes(t.id)) : tiers;
-  const select = el("select", { "data-path": path }, shown.map((t) => el("option", { value: t.id, text: t.label || t.id })));
+function tierSelect(path, tiers, value) {
+  const select = el("select", { "data-path": path }, tiers.map((t) => el("option", { value: t.id, text: t.label })));
   if (value) select.value = value;
   return select;
 }
 
+function fieldControl(f, path, value) {
+  if (f.type === "number") return numberInput(path, f.min, f.max, value);
+  if (f.type === "boolean") return el("input", { type: "checkbox", "data-path": path, checked: value ? true : null });
+  if (f.type === "enum") {
+    const control = el("select", { "data-path": path }, f.values.map((v) => el("option", { value: v.value, text: v.label })));
+    if (value !== undefined && value !== null) control.value = value;
+    return control;
+  }
+  if (f.type === "longtext") {
+    const control = el("textarea", { "data-path": path, maxlength: String(f.max_length), rows: "2" });
+    control.value = value ?? "";
+    return control;
+  }
+  return el("input", { "data-path": path, maxlength: String(f.max_length), value: value ?? "" });
+}
+
 function buildSheetForm(character) {
-  const file = rulesetFile;
   const form = $("sheet-form");
   $("sheet-problems").replaceChildren();
-  if (!file) return form.replaceChildren();
-  const sheet = file.sheet || {};
+  if (!described) return form.replaceChildren();
   const build = (character && character.sheet && character.sheet.build) || {};
   const live = (character && character.live) || {};
-  const tiers = (file.resolution && file.resolution.proficiencyTiers) || [];
   const sets = [];
-  sets.push(el("fieldset", {}, el("legend", { text: "Who" }), field("sheet-name", "Character name", el("input", { "data-path": "name", required: true, maxlength: "100", value: character ? character.name : "", readonly: character ? true : null }))));
-  const abilities = sheet.abilities || [];
+  sets.push(el("fieldset", {}, el("legend", { text: "Who" }), field("sheet-name", "Character name", el("input", { "data-path": "name", required: true, maxlength: String(described.name_max_length), value: character ? character.name : "", readonly: character ? true : null }))));
+  const abilities = described.abilities;
   if (abilities.length) {
     sets.push(el("fieldset", {}, el("legend", { text: "Abilities" }), abilities.map((a) => field(`sheet-ability-${a.id}`, `${a.label} (${a.min} to ${a.max})`, numberInput(`sheet.build.abilities.${a.id}`, a.min, a.max, (build.abilities || {})[a.id] ?? a.default)))));
   }
-  for (const [group, key, allowedKey] of [["Skills", "skills", "skillTiers"], ["Saves", "saves", "saveTiers"]]) {
-    const items = sheet[key] || [];
-    if (items.length && tiers.length) {
-      sets.push(el("fieldset", {}, el("legend", { text: group }), items.map((s) => field(`sheet-${key}-${s.id}`, s.label, tierSelect(`sheet.build.${key}.${s.id}`, tiers, sheet[allowedKey], (build[key] || {})[s.id])))));
-    }
+  for (const { key, label, tiers, items } of described.groups) {
+    sets.push(el("fieldset", {}, el("legend", { text: label }), items.map((s) => field(`sheet-${key}-${s.id}`, s.label, tierSelect(`sheet.build.${key}.${s.id}`, tiers, (build[key] || {})[s.id])))));
   }
-  const fields = (sheet.fields || []).filter((f) => ["number", "text", "longtext", "boolean", "enum", "dice"].includes(f.type));
+  const fields = described.fields;
   if (fields.length) {
     sets.push(el("fieldset", {}, el("legend", { text: "Fields" }), fields.map((f) => {
       const path = `sheet.build.fields.${f.id}`;
-      const value = (build.fields || {})[f.id] ?? f.default;
-      let control;
-      if (f.type === "number") control = numberInput(path, f.min, f.max, value);
-      else if (f.type === "boolean") control = el("input", { type: "checkbox", "data-path": path, checked: value ? true : null });
-      else if (f.type === "enum") {
-        control = el("select", { "data-path": path }, (f.values || []).map((v) => el("option", { value: v, text: (f.valueLabels || {})[v] || v })));
-        if (value !== undefined) control.value = value;
-      } else if (f.type === "longtext") control = el("textarea", { "data-path": path, maxlength: String(f.maxLength || 4000), rows: "2" });
-      else control = el("input", { "data-path": path, maxlength: String(f.maxLength || 40), value: value ?? "" });
-      if (f.type === "longtext") control.value = value ?? "";
-      return field(`sheet-field-${f.id}`, f.label, control);
+      return field(`sheet-field-${f.id}`, f.label, fieldControl(f, path, (build.fields || {})[f.id] ?? f.default));
     })));
   }
-  const pools = (sheet.live && sheet.live.pools) || [];
-  const tracks = ((sheet.live && sheet.live.tracks) || []).filter((t) => !t.kinds);
+  const { pools, tracks } = described;
   if (pools.length || tracks.length) {
     sets.push(el("fieldset", {}, el("legend", { text: "Live state (blank: the pool is full, the track at its default)" }),
       pools.map((p) => field(`sheet-pool-${p.id}`, `${p.label} points`, numberInput(`live.pools.${p.id}`, 0, null, ((live.pools || {})[p.id] || {}).value))),
-      tracks.map((t) => field(`sheet-track-${t.id}`, `${t.label} (${t.min} to ${typeof t.max === "number" ? t.max : "max"})`, numberInput(`live.tracks.${t.id}`, t.min, typeof t.max === "number" ? t.max : null, (live.tracks || {})[t.id]))),
+      tracks.map((t) => field(`sheet-track-${t.id}`, `${t.label} (${t.min} to ${t.max ?? "max"})`, numberInput(`live.tracks.${t.id}`, t.min, t.max, (live.tracks || {})[t.id]))),
     ));
   }
   sets.push(el("button", { type: "submit" }, "Save the character"));
@@ -66,11 +65,10 @@ function buildSheetForm(character) {
 }
 
 function readSheet() {
-  const file = rulesetFile;
   const before = $("sheet-form")._character;
   const body = {
     name: $("sheet-name").value.trim(),
-    sheet: { v: (file.sheet && file.sheet.version) || 1, build: { ...(before ? before.sheet.build : {}), abilities: {}, skills: {}, saves: {}, fields: {} } },
+    sheet: { v: described.sheet_version, build: { ...(before ? before.sheet.build : {}), abilities: {}, skills: {}, saves: {}, fields: {} } },
     live: { ...(before ? before.live : {}), pools: {}, tracks: {} },
   };
   for (const control of $("sheet-form").querySelectorAll("[data-path]")) {
@@ -123,7 +121,7 @@ async function pickSheet() {
 
 export function setUpSheet() {
   whenGameChosen(async (game) => {
-    rulesetFile = await api("GET", `/rulesets/${encodeURIComponent(game.ruleset)}?version=${game.version}`);
+    described = await api("GET", `/rulesets/${encodeURIComponent(game.ruleset)}/sheet-form?version=${game.version}`);
     buildSheetForm();
   });
   $("sheet-character").addEventListener("change", trying(pickSheet));
