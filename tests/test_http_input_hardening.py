@@ -302,9 +302,8 @@ def test_a_raw_body_is_read_only_when_it_says_it_is_json(
 def test_the_web_page_sends_every_body_as_json() -> None:
     """The page's one way to the API sets the type for every body it sends (its
     browser tests then play each route through it)."""
-    script = (
-        Path(__file__).resolve().parents[1] / "src/dicebound/edge/web/static/app.js"
-    ).read_text()
+    static = Path(__file__).resolve().parents[1] / "src/dicebound/edge/web/static"
+    script = "\n".join(module.read_text() for module in sorted(static.glob("*.js")))
     assert script.count("fetch(") == 1
     assert 'if (body !== undefined) {\n    headers["Content-Type"] = "application/json";' in script
 

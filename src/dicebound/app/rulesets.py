@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RulesetEntry",
+    "compiled_ruleset",
     "get_ruleset",
     "list_rulesets",
     "put_ruleset",
@@ -104,6 +105,14 @@ def list_rulesets(session: Session) -> list[RulesetEntry]:
 def get_ruleset(session: Session, ruleset_id: str, version: int | None) -> str:
     """The file of a ruleset's newest version, or of ``version``."""
     return stored_ruleset(Repo(session), ruleset_id, version)[2]
+
+
+def compiled_ruleset(session: Session, ruleset_id: str, version: int | None) -> Ruleset:
+    """A ruleset's newest version, or ``version``, compiled (``NotFound`` as
+    ``get_ruleset``)."""
+    repo = Repo(session)
+    found_id, found_version, _ = stored_ruleset(repo, ruleset_id, version)
+    return compiled(repo, found_id, found_version)
 
 
 def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, object], bool]:

@@ -36,7 +36,7 @@ from dicebound.edge.http.problems import (
     CutShort,
     install_handlers,
 )
-from dicebound.edge.http.routes import checks, games, rulesets
+from dicebound.edge.http.routes import checks, games, rulesets, sheet_form
 from dicebound.edge.mcp import build_server, http_routes, seat_of_http_request
 from dicebound.edge.schemas import HealthOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
@@ -138,6 +138,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(rulesets.router)
+    app.include_router(sheet_form.router)
     app.include_router(games.router)
     app.include_router(checks.router)
     # the last added runs first: the rate, then the token, then the body

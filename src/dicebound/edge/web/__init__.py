@@ -1,7 +1,9 @@
 """The web page the service serves at ``/``: static files, no build step, no network.
 
-``STATIC`` is the folder of ``index.html``, ``app.js`` and ``app.css``; the page talks
-to the service's own API with the token the person enters.
+``STATIC`` is the folder of ``index.html``, ``app.css`` and the page's ES modules:
+``app.js`` wires the tabs over ``api.js`` (the one fetch, the token) and ``dom.js``, and
+each tab has its own (``play.js``, ``author.js``, ``balance.js``, ``sheet.js``). The page
+talks to the service's own API with the token the person enters.
 """
 
 from __future__ import annotations

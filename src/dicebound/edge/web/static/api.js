@@ -1,0 +1,34 @@
+// Talking to the service: the one fetch of the page, the token it sends, and what is
+// shared between the tabs (the token, the game picked, its party).
+
+export const state = {
+  token: sessionStorage.getItem("dicebound-token") || "",
+  game: null,
+  party: [],
+};
+
+export class Refused extends Error {
+  constructor(status, problem) {
+    super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem || {};
+  }
+}
+
+export async function api(method, path, body, { raw = false, text = false } = {}) {
+  const headers = {};
+  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  let payload;
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = raw ? body : JSON.stringify(body);
+  }
+  const answer = await fetch(path, { method, headers, body: payload });
+  const type = answer.headers.get("content-type") || "";
+  const data = type.includes("json") && !(text && answer.ok) ? await answer.json() : await answer.text();
+  if (!answer.ok) throw new Refused(answer.status, typeof data === "object" ? data : { detail: data });
+  return data;
+}
+
+export const gamePath = (...parts) => [`/games/${encodeURIComponent(state.game.id)}`, ...parts].join("/");
+export const who = (name) => encodeURIComponent(name);

@@ -1,0 +1,46 @@
+// Drawing on the page: elements by id, new elements, the status line, and a labelled
+// field; every handler goes through `trying`, which says what went wrong.
+
+import { Refused } from "./api.js";
+
+export const $ = (id) => document.getElementById(id);
+
+export function say(text) {
+  $("status").textContent = text;
+}
+
+export function trying(work) {
+  return async (event) => {
+    if (event) event.preventDefault();
+    try {
+      await work(event);
+    } catch (error) {
+      say(error instanceof Refused ? error.message : `Something went wrong: ${error.message}`);
+      if (!(error instanceof Refused)) console.error(error);
+    }
+  };
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+export function field(id, labelText, control) {
+  control.id = id;
+  return el("div", { class: "field" }, el("label", { for: id, text: labelText }), control);
+}
+
+export function numberInput(path, min, max, value) {
+  return el("input", { type: "number", inputmode: "numeric", "data-path": path, min: Number.isInteger(min) ? String(min) : null, max: Number.isInteger(max) ? String(max) : null, value: value === undefined || value === null ? "" : String(value) });
+}

@@ -1,0 +1,276 @@
+// The Play tab and the game row above the tabs: the games a token may see, making one,
+// the party's live state, resolving the Game Master's text into dice cards, answering
+// an offer or a choice after the roll, and the records' history.
+
+import { Refused, api, gamePath, state } from "./api.js";
+import { $, el, say, trying } from "./dom.js";
+
+let next = null; // the history's next page, from the last one read
+const whenChosen = []; // what the other tabs read for a game once it is picked
+
+// `hook(game)` runs, awaited, each time a game is picked, before the page says so
+export function whenGameChosen(hook) {
+  whenChosen.push(hook);
+}
+
+// ── games and the party ─────────────────────────────────────────────────────
+
+export async function loadGames(pick) {
+  const select = $("game");
+  if (!state.token) return;
+  let games;
+  try {
+    games = await api("GET", "/games");
+  } catch (error) {
+    // a token the service does not know (401): no game of another token stays listed
+    if (error instanceof Refused && error.status === 401) {
+      select.replaceChildren(el("option", { value: "", text: "(no game: the token was refused)" }));
+      select._games = [];
+      state.party = [];
+      $("party").replaceChildren();
+      $("history").replaceChildren();
+      await chooseGame("");
+    }
+    throw error;
+  }
+  select.replaceChildren(
+    el("option", { value: "", text: games.length ? "(pick a game)" : "(no game yet: make one)" }),
+    ...games.map((g) => el("option", { value: g.id, text: `${g.name} (${g.ruleset} v${g.version})` })),
+  );
+  select._games = games;
+  const chosen = pick || (state.game && state.game.id) || (games.length === 1 ? games[0].id : "");
+  if (chosen) {
+    select.value = chosen;
+    await chooseGame(chosen);
+  }
+}
+
+async function chooseGame(id) {
+  const game = ($("game")._games || []).find((g) => g.id === id) || null;
+  state.game = game;
+  next = null;
+  $("cards").replaceChildren();
+  $("rewritten").textContent = "";
+  $("tag-errors").replaceChildren();
+  if (!game) return;
+  for (const hook of whenChosen) await hook(game);
+  await Promise.all([loadParty(), loadHistory(true)]);
+  say(`Playing ${game.name}.`);
+}
+
+export async function loadParty() {
+  const answer = await api("GET", gamePath("party"));
+  state.party = answer.characters;
+  $("party").replaceChildren(
+    ...state.party.map((member) =>
+      el(
+        "li",
+        { "data-character": member.name },
+        el("span", { class: "name", text: member.name }),
+        member.state.pools.map((pool) =>
+          el(
+            "span",
+            { class: "pool", "data-pool": pool.key },
+            `${pool.label} `,
+            el("b", { class: "value", text: String(pool.value) }),
+            `/${pool.max}`,
+          ),
+        ),
+        member.state.tracks.map((track) =>
+          el("span", { class: "track", "data-track": track.id }, `${track.label} `, el("b", { class: "value", text: String(track.value) }), ` (${track.min}-${track.max})`),
+        ),
+        member.state.wounds.map((track) =>
+          el("span", { class: "track", "data-track": track.id }, `${track.label}: `, el("b", { class: "value", text: track.marks.filter(Boolean).join(", ") || "unmarked" }), track.penalty ? ` (penalty ${track.penalty})` : ""),
+        ),
+        member.state.conditions.length
+          ? el("span", { class: "conditions", text: `Conditions: ${member.state.conditions.join(", ")}` })
+          : null,
+      ),
+    ),
+  );
+  const names = state.party.map((m) => el("option", { value: m.name, text: m.name }));
+  $("balance-character").replaceChildren(...names.map((n) => n.cloneNode(true)));
+  $("sheet-character").replaceChildren(el("option", { value: "", text: "(a new character)" }), ...names);
+}
+
+async function makeGame() {
+  const name = $("new-game-name").value.trim();
+  let [ruleset, version] = $("new-game-ruleset").value.split("@");
+  const pasted = $("new-game-pasted").value.trim();
+  if (pasted) {
+    const stored = await api("POST", "/rulesets", pasted, { raw: true });
+    [ruleset, version] = [stored.id, String(stored.version)];
+  }
+  const made = await api("POST", "/games", { name, ruleset, version: Number(version) });
+  await loadGames(made.id);
+  say(`Made "${name}". Its token (shown once): ${made.token}`);
+}
+
+export async function loadRulesets() {
+  const rulesets = await api("GET", "/rulesets");
+  const newest = new Map();
+  for (const r of rulesets) newest.set(r.id, r);
+  const options = [...newest.values()].map((r) =>
+    el("option", { value: `${r.id}@${r.version}`, text: `${r.name} (${r.id} v${r.version})` }),
+  );
+  $("new-game-ruleset").replaceChildren(...options);
+  $("author-start").replaceChildren(...options.map((o) => o.cloneNode(true)));
+}
+
+// ── checks, cards, history ──────────────────────────────────────────────────
+
+async function resolveText() {
+  if (!state.game) throw new Refused(0, { detail: "Pick a game first." });
+  const body = { text: $("gm-text").value };
+  const seed = $("seed").value.trim();
+  if (seed) body.seed = seed;
+  const answer = await api("POST", gamePath("checks"), body);
+  $("rewritten").textContent = answer.text;
+  $("tag-errors").replaceChildren(...answer.errors.map((e) => el("li", { text: `${e.tag}: ${e.error}` })));
+  const cards = await Promise.all(answer.results.map((r) => cardFor(r)));
+  $("cards").replaceChildren(...cards);
+  await Promise.all([loadParty(), loadHistory(true)]);
+  say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.`);
+}
+
+async function cardFor(result) {
+  const card = await api("GET", gamePath("records", result.id, "card"));
+  // an open choice is still the player's, even after a raise that opened it
+  const open = result.choice === "open";
+  const node = el(
+    "article",
+    {
+      class: `card ${open ? "open" : result.success ? "success" : "failure"}`,
+      "data-record": String(result.id),
+      "aria-labelledby": `card-${result.id}`,
+    },
+    el("h3", { id: `card-${result.id}`, text: card.title }),
+    el("p", { class: "outcome", text: `${result.outcome}${result.critical ? ` (critical ${result.critical})` : ""}` }),
+    el(
+      "ul",
+      { class: "dice", "aria-label": "Dice thrown" },
+      card.dice.map((die) =>
+        el(
+          "li",
+          {
+            class: ["die", ...die.marks].join(" "),
+            "data-face": die.face,
+            "aria-label": dieWords(die),
+            title: dieWords(die),
+          },
+          die.die ? el("small", { text: die.die }) : null,
+          die.face,
+        ),
+      ),
+    ),
+    markKey(card.dice),
+    el("dl", {}, card.lines.map(([term, text]) => [el("dt", { text: term }), el("dd", { text })])),
+  );
+  const verdict = el("p", { class: "verdict", role: "status" });
+  node.append(
+    el(
+      "div",
+      { class: "row" },
+      el("button", { type: "button", class: "quiet", onclick: trying(() => verify(result.id, verdict)) }, "Verify"),
+    ),
+    verdict,
+  );
+  // the card names the offer's pools: only those the roller can pay from
+  if (card.offer && card.offer.pools.length) node.append(raiseForm(result, node, card.offer));
+  if (open) node.append(choiceButtons(result, node));
+  return node;
+}
+
+function dieWords(die) {
+  return [die.die, die.face, ...die.marks.map((m) => m.replace("-", " "))].filter(Boolean).join(", ");
+}
+
+function markKey(dice) {
+  const seen = [...new Set(dice.flatMap((d) => d.marks))];
+  return seen.length ? el("p", { class: "die-key", text: `Marks: ${seen.map((m) => m.replace("-", " ")).join(", ")}` }) : null;
+}
+
+async function verify(id, verdict) {
+  const answer = await api("GET", gamePath("records", id, "verify"));
+  verdict.textContent = answer.verified
+    ? "Verified: replaying the seed gives this record."
+    : `Not verified: ${answer.differences.map((d) => d.field).join(", ")} differ.`;
+}
+
+function raiseForm(result, card, offer) {
+  const member = state.party.find((m) => m.name === result.who);
+  const held = new Map(member ? member.state.pools.map((p) => [p.key, p.value]) : []);
+  const poolId = `raise-pool-${result.id}`;
+  const pointsId = `raise-points-${result.id}`;
+  const costs = new Map(offer.pools.map((p) => [p.pool, p.points]));
+  const options = offer.pools.map((p) => {
+    const now = held.has(p.pool) ? ` (${held.get(p.pool)})` : "";
+    return el("option", { value: p.pool, text: `${p.label}${now}: ${p.points} for ${offer.band}` });
+  });
+  const points = el("input", { id: pointsId, type: "number", min: "1", value: String(offer.pools[0].points), inputmode: "numeric" });
+  const select = el("select", { id: poolId }, options);
+  select.addEventListener("change", () => {
+    points.value = String(costs.get(select.value));
+  });
+  const form = el(
+    "form",
+    { class: "row raise" },
+    el("span", { text: `Offer: ${result.attrs.offer}` }),
+    el("label", { for: poolId, text: "Spend from" }),
+    select,
+    el("label", { for: pointsId, text: "points" }),
+    points,
+    el("button", { type: "submit" }, "Raise"),
+  );
+  form.addEventListener(
+    "submit",
+    trying(async () => {
+      const body = { pool: select.value, points: Number(points.value) };
+      await answerAfter(result, card, body);
+    }),
+  );
+  return form;
+}
+
+function choiceButtons(result, card) {
+  return el(
+    "div",
+    { class: "row choice", role: "group", "aria-label": "The player's choice" },
+    el("button", { type: "button", onclick: trying(() => answerAfter(result, card, { choose: "fail" })) }, "Fail"),
+    el("button", { type: "button", onclick: trying(() => answerAfter(result, card, { choose: "succeed" })) }, "Succeed at a cost"),
+  );
+}
+
+async function answerAfter(result, card, body) {
+  const record = await api("POST", gamePath("records", result.id, "after"), body);
+  card.replaceWith(await cardFor(record));
+  await Promise.all([loadParty(), loadHistory(true)]);
+  const paid = record.paid.map((c) => `${c.who}'s ${c.pool} ${c.from} → ${c.to}`).join("; ");
+  const still = record.choice === "open" ? "; the choice is open: fail, or succeed at a cost" : "";
+  say(`${record.outcome}${paid ? `: paid ${paid}` : ""}${still}.`);
+}
+
+async function loadHistory(fresh) {
+  const before = fresh ? "" : `&before=${next}`;
+  const page = await api("GET", gamePath(`records?limit=10${before}`));
+  const items = page.records.map((r) =>
+    el(
+      "li",
+      { "data-record": String(r.id) },
+      `#${r.id} ${r.who}: ${r.attrs.skill || "check"}, ${r.outcome} `,
+      el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await cardFor(r))) }, `Show card #${r.id}`),
+    ),
+  );
+  if (fresh) $("history").replaceChildren(...items);
+  else $("history").append(...items);
+  next = page.next;
+  $("older").hidden = page.next === null;
+}
+
+export function setUpPlay() {
+  $("refresh-games").addEventListener("click", trying(() => loadGames()));
+  $("game").addEventListener("change", trying(() => chooseGame($("game").value)));
+  $("new-game-form").addEventListener("submit", trying(makeGame));
+  $("check-form").addEventListener("submit", trying(resolveText));
+  $("older").addEventListener("click", trying(() => loadHistory(false)));
+}

@@ -1,0 +1,242 @@
+"""The sheet form's description (``dicebound.sheet_form``) and its route,
+``GET /rulesets/{id}/sheet-form``: what the web page's Sheet tab draws, said by the
+service from the compiled ruleset. Every packaged ruleset's description is what the
+page used to read from the ruleset file itself."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dicebound.edge.files import packaged_rulesets, read_ruleset, ruleset_text
+from dicebound.ruleset.compile import load_ruleset_text
+from dicebound.sheet_form import FormAbility, sheet_form
+from http_api_support import problem_of, ruleset_file
+from service_support import admin_headers
+
+_TYPES = ("number", "text", "longtext", "boolean", "enum", "dice")
+
+
+def _whole(bound: Any) -> int | None:
+    return int(bound) if isinstance(bound, int | float) and float(bound).is_integer() else None
+
+
+def _as_the_page_read_it(file: dict[str, Any]) -> dict[str, Any]:
+    """The form as the page's script read it from the ruleset file before the service
+    described it: the same choices, made on the raw JSON."""
+    sheet = file.get("sheet", {})
+    live = sheet.get("live", {})
+    tiers = file["resolution"].get("proficiencyTiers", [])
+    groups = []
+    for key, label, allowed_key in (
+        ("skills", "Skills", "skillTiers"),
+        ("saves", "Saves", "saveTiers"),
+    ):
+        items = sheet.get(key, [])
+        allowed = sheet.get(allowed_key)
+        if items and tiers:
+            groups.append(
+                {
+                    "key": key,
+                    "label": label,
+                    "tiers": [
+                        {"id": t["id"], "label": t.get("label") or t["id"]}
+                        for t in tiers
+                        if allowed is None or t["id"] in allowed
+                    ],
+                    "items": [{"id": s["id"], "label": s["label"]} for s in items],
+                }
+            )
+    fields = []
+    for f in sheet.get("fields", []):
+        if f["type"] not in _TYPES:
+            continue
+        number, enum = f["type"] == "number", f["type"] == "enum"
+        texty = f["type"] in ("text", "longtext", "dice")
+        most = 4000 if f["type"] == "longtext" else 40
+        labels = f.get("valueLabels", {})
+        fields.append(
+            {
+                "id": f["id"],
+                "label": f["label"],
+                "type": f["type"],
+                "default": f.get("default"),
+                "min": _whole(f.get("min")) if number else None,
+                "max": _whole(f.get("max")) if number else None,
+                "max_length": (f.get("maxLength") or most) if texty else None,
+                "values": [{"value": v, "label": labels.get(v) or v} for v in f.get("values", [])]
+                if enum
+                else [],
+            }
+        )
+    return {
+        "ruleset": file["id"],
+        "version": file["version"],
+        "sheet_version": sheet.get("version") or 1,
+        "name_max_length": 100,
+        "abilities": [
+            {k: a[k] for k in ("id", "label", "min", "max", "default")}
+            for a in sheet.get("abilities", [])
+        ],
+        "groups": groups,
+        "fields": fields,
+        "pools": [{"id": p["id"], "label": p["label"]} for p in live.get("pools", [])],
+        "tracks": [
+            {
+                "id": t["id"],
+                "label": t["label"],
+                "min": t["min"],
+                "max": t["max"] if isinstance(t["max"], int) else None,
+            }
+            for t in live.get("tracks", [])
+            if not t.get("kinds")
+        ],
+    }
+
+
+@pytest.mark.parametrize("ruleset_id", packaged_rulesets())
+def test_every_packaged_form_is_what_the_page_read_from_the_file(ruleset_id: str) -> None:
+    file = json.loads(ruleset_text(ruleset_id)[0])
+    described = sheet_form(read_ruleset(ruleset_id)).to_json()
+    assert described == _as_the_page_read_it(file)
+    json.dumps(described, allow_nan=False)  # JSON as it is
+
+
+def test_dnd5e_srd_has_abilities_two_tiered_groups_and_a_pool() -> None:
+    form = sheet_form(read_ruleset("dnd5e-srd"))
+    assert (form.ruleset, form.version, form.sheet_version, form.name_max_length) == (
+        "dnd5e-srd",
+        1,
+        1,
+        100,
+    )
+    assert form.abilities[0] == FormAbility("str", "Strength", 1, 30, 10)
+    skills, saves = form.groups
+    assert (skills.key, skills.label, saves.key, saves.label) == (
+        "skills",
+        "Skills",
+        "saves",
+        "Saves",
+    )
+    assert [t.id for t in skills.tiers] == ["none", "half", "proficient", "expertise"]
+    assert [t.id for t in saves.tiers] == ["none", "proficient"]  # its saveTiers
+    assert skills.items[0].label == "Acrobatics" and len(skills.items) == 18
+    level = form.to_json()["fields"][0]
+    assert level == {
+        "id": "level",
+        "label": "Level",
+        "type": "number",
+        "default": 1,
+        "min": 1,
+        "max": 20,
+        "max_length": None,
+        "values": [],
+    }
+    assert [(p.id, p.label) for p in form.pools] == [("inspiration", "Inspiration")]
+    assert form.tracks == ()
+
+
+def test_wod_pool_leaves_its_wound_track_out_and_has_no_saves() -> None:
+    file = json.loads(ruleset_text("wod-pool")[0])
+    assert [t["id"] for t in file["sheet"]["live"]["tracks"] if t.get("kinds")] == ["health"]
+    form = sheet_form(read_ruleset("wod-pool"))
+    assert form.tracks == ()
+    assert [g.key for g in form.groups] == ["skills"]
+    assert [t.id for t in form.groups[0].tiers][:2] == ["dots_0", "dots_1"]
+    assert [(f.id, f.type, f.max_length) for f in form.fields] == [
+        ("nature", "text", 40),
+        ("demeanor", "text", 40),
+        ("concept", "text", 80),
+    ]
+    assert [p.id for p in form.pools] == ["willpower_points"]
+
+
+def test_advanced_resolution_has_number_fields_with_their_bounds() -> None:
+    form = sheet_form(read_ruleset("advanced-resolution"))
+    assert [(a.id, a.default) for a in form.abilities] == [
+        ("skilled", 1),
+        ("martial", 1),
+        ("arcane", 1),
+        ("social", 1),
+    ]
+    agility = form.fields[0]
+    assert (agility.id, agility.min, agility.max, agility.default) == ("agility", -3, 5, 0)
+    assert [p.id for p in form.pools] == ["body", "mind", "luck"]
+    assert form.groups[0].items[0].label == "Scoundrel/Lockpick"
+
+
+def test_enum_labels_whole_bounds_dice_and_tracks() -> None:
+    """A fractional bound gives the input none; an enum's value without a label shows
+    itself; dice take 40 characters; a track's maximum read from the sheet is None."""
+    file = ruleset_file("dnd5e-srd")
+    file["sheet"]["fields"] += [
+        {"id": "speed", "label": "Speed", "type": "number", "min": 0.5, "max": 9, "integer": False},
+        {
+            "id": "side",
+            "label": "Side",
+            "type": "enum",
+            "values": ["law", "chaos"],
+            "valueLabels": {"law": "Lawful"},
+        },
+        {"id": "weapon", "label": "Weapon", "type": "dice"},
+        {"id": "notes", "label": "Notes", "type": "longtext", "maxLength": 900},
+        {"id": "brave", "label": "Brave", "type": "boolean", "default": True},
+    ]
+    file["sheet"]["live"]["tracks"] = [
+        {"id": "luck", "label": "Luck", "min": 0, "max": 3},
+        {"id": "grit", "label": "Grit", "min": 1, "max": {"field": "level"}},
+    ]
+    form = sheet_form(load_ruleset_text(json.dumps(file)))
+    assert form.to_json() == _as_the_page_read_it(file)
+    speed, side, weapon, notes, brave = form.fields[2:]
+    assert (speed.min, speed.max) == (None, 9)
+    assert [(v.value, v.label) for v in side.values] == [("law", "Lawful"), ("chaos", "chaos")]
+    assert (weapon.max_length, notes.max_length, brave.default) == (40, 900, True)
+    assert [(t.id, t.min, t.max) for t in form.tracks] == [("luck", 0, 3), ("grit", 1, None)]
+
+
+# ── the route ────────────────────────────────────────────────────────────────
+
+
+def test_the_route_answers_the_description_without_a_token(service: TestClient) -> None:
+    for ruleset_id in ("dnd5e-srd", "wod-pool", "advanced-resolution"):
+        got = service.get(f"/rulesets/{ruleset_id}/sheet-form")
+        assert got.status_code == 200, got.text
+        assert got.json() == sheet_form(read_ruleset(ruleset_id)).to_json()
+    pinned = service.get("/rulesets/dnd5e-srd/sheet-form?version=1")
+    assert pinned.json() == service.get("/rulesets/dnd5e-srd/sheet-form").json()
+
+
+def test_the_route_reads_the_version_asked_for(service: TestClient) -> None:
+    file = ruleset_file("dnd5e-srd")
+    file.update({"id": "house-d20", "name": "House d20"})
+    assert service.post("/rulesets", json=file, headers=admin_headers()).status_code == 201
+    file["version"] = 2
+    file["sheet"]["abilities"][0]["max"] = 20
+    assert service.post("/rulesets", json=file, headers=admin_headers()).status_code == 201
+    newest = service.get("/rulesets/house-d20/sheet-form").json()
+    first = service.get("/rulesets/house-d20/sheet-form?version=1").json()
+    assert (newest["version"], newest["abilities"][0]["max"]) == (2, 20)
+    assert (first["version"], first["abilities"][0]["max"]) == (1, 30)
+
+
+def test_an_unknown_ruleset_or_version_is_404_as_reading_the_file_is(
+    service: TestClient,
+) -> None:
+    for asked in ("/rulesets/nowhere", "/rulesets/dnd5e-srd?version=9"):
+        path, _, query = asked.partition("?")
+        form = service.get(f"{path}/sheet-form" + (f"?{query}" if query else ""))
+        assert problem_of(form, 404) == problem_of(service.get(asked), 404)
+    assert service.get("/rulesets/dnd5e-srd/sheet-form?version=-1").status_code == 422
+
+
+def test_the_openapi_document_describes_the_answer(service: TestClient) -> None:
+    document = service.get("/openapi.json").json()
+    operation = document["paths"]["/rulesets/{ruleset_id}/sheet-form"]["get"]
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema == {"$ref": "#/components/schemas/SheetFormOut"}
+    described = document["components"]["schemas"]["SheetFormOut"]["properties"]
+    assert list(described) == list(sheet_form(read_ruleset("dnd5e-srd")).to_json())
