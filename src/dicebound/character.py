@@ -38,7 +38,49 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from dicebound.errors import CharacterInvalid
-from dicebound.problems import Path, Problem, did_you_mean, hints_bounded, sort_problems
+from dicebound.problem_codes import (
+    BAD_CATALOG_MARK,
+    BAD_TEXT,
+    DUPLICATE,
+    EMPTY_MARK,
+    MISSING_KEY,
+    NO_TEMP,
+    NOT_WHOLE,
+    TIER_NOT_OFFERED,
+    TOO_BIG,
+    TOO_LARGE,
+    TOO_LONG,
+    TOO_MANY,
+    TOO_SHORT,
+    TOO_SMALL,
+    UNKNOWN_ABILITY,
+    UNKNOWN_CATALOG,
+    UNKNOWN_COLUMN,
+    UNKNOWN_CONDITION,
+    UNKNOWN_ENTRY,
+    UNKNOWN_FIELD,
+    UNKNOWN_KIND,
+    UNKNOWN_LIST,
+    UNKNOWN_POOL,
+    UNKNOWN_SAVE,
+    UNKNOWN_SKILL,
+    UNKNOWN_STATE,
+    UNKNOWN_TEXT,
+    UNKNOWN_TIER,
+    UNKNOWN_TRACK,
+    UNKNOWN_VALUE,
+    WRONG_TRACK,
+    WRONG_TYPE,
+)
+from dicebound.problems import (
+    Path,
+    Problem,
+    did_you_mean,
+    hints_bounded,
+    sort_problems,
+    unknown_id,
+    unknown_key,
+)
 from dicebound.ruleset.model import Field, ListColumn, ListDecl, Ruleset
 from dicebound.ruleset.spec import KEBAB_PATTERN, describe, is_int, is_number
 from dicebound.sheet import (
@@ -145,7 +187,7 @@ class _Loader:
 
     def obj(self, value: object, path: Path, what: str) -> dict[str, object] | None:
         if not isinstance(value, dict):
-            self.add(path, "wrong-type", f"{what} must be an object, not {_show(value)}.")
+            self.add(path, WRONG_TYPE, f"{what} must be an object, not {_show(value)}.")
             return None
         return value
 
@@ -154,11 +196,7 @@ class _Loader:
             if key == "$comment" or key in allowed:
                 continue
             name = str(key)
-            self.add(
-                (*path, name),
-                "unknown-key",
-                f'"{name}" is not a key this object takes.{did_you_mean(name, allowed)}',
-            )
+            self.problems.append(unknown_key((*path, name), name, allowed))
 
     def entries(self, value: object, path: Path, what: str) -> Iterator[tuple[str, object, Path]]:
         """The ``(key, value, path)`` of a map, ``$comment`` left out."""
@@ -173,27 +211,20 @@ class _Loader:
         self, value: object, path: Path, what: str, lo: float | None, hi: float | None
     ) -> int | None:
         if not is_number(value):
-            self.add(path, "wrong-type", f"{what} must be a whole number, not {_show(value)}.")
+            self.add(path, WRONG_TYPE, f"{what} must be a whole number, not {_show(value)}.")
             return None
         if not is_int(value):
-            self.add(path, "not-whole", f"{what} must be a whole number, not {_show(value)}.")
+            self.add(path, NOT_WHOLE, f"{what} must be a whole number, not {_show(value)}.")
             return None
         assert isinstance(value, int | float)
         number = int(value)
         if lo is not None and number < lo:
-            self.add(path, "too-small", f"{_show(number)} is below {what}'s minimum {_num(lo)}.")
+            self.add(path, TOO_SMALL, f"{_show(number)} is below {what}'s minimum {_num(lo)}.")
             return None
         if hi is not None and number > hi:
-            self.add(path, "too-large", f"{_show(number)} is above {what}'s maximum {_num(hi)}.")
+            self.add(path, TOO_LARGE, f"{_show(number)} is above {what}'s maximum {_num(hi)}.")
             return None
         return number
-
-    def unknown(self, path: Path, code: str, name: str, what: str, known: list[str]) -> None:
-        self.add(
-            path,
-            code,
-            f'"{name}" is not {what} of this ruleset.{did_you_mean(name, known)}',
-        )
 
     # -- the file ------------------------------------------------------------------
 
@@ -207,7 +238,7 @@ class _Loader:
             if size > SIZE_MAX:
                 self.add(
                     (key,),
-                    "too-big",
+                    TOO_BIG,
                     f"The {what} takes {size} bytes of JSON; a character's {what} takes at most "
                     f"{SIZE_MAX}.",
                 )
@@ -221,19 +252,19 @@ class _Loader:
 
     def name(self, top: Mapping[str, object]) -> str:
         if "name" not in top:
-            self.add((), "missing-key", 'A character needs a "name".')
+            self.add((), MISSING_KEY, 'A character needs a "name".')
             return ""
         name = top["name"]
         path: Path = ("name",)
         if not isinstance(name, str):
-            self.add(path, "wrong-type", f"The name must be a string, not {_show(name)}.")
+            self.add(path, WRONG_TYPE, f"The name must be a string, not {_show(name)}.")
             return ""
         if not name.strip():
-            self.add(path, "too-short", "The name may not be empty.")
+            self.add(path, TOO_SHORT, "The name may not be empty.")
         elif len(name) > NAME_MAX:
-            self.add(path, "too-long", f"The name has {len(name)} characters; at most {NAME_MAX}.")
+            self.add(path, TOO_LONG, f"The name has {len(name)} characters; at most {NAME_MAX}.")
         elif _CONTROL.search(name):
-            self.add(path, "bad-text", f"The name {_show(name)} must be a single line.")
+            self.add(path, BAD_TEXT, f"The name {_show(name)} must be a single line.")
         return name
 
     def envelope(self, raw: object) -> tuple[Build | None, bool]:
@@ -245,12 +276,12 @@ class _Loader:
         self.keys(sheet, path, ("v", "build"))
         version = self.sheet.version
         if "v" not in sheet:
-            self.add(path, "missing-key", 'The sheet needs "v", the sheet version of its build.')
+            self.add(path, MISSING_KEY, 'The sheet needs "v", the sheet version of its build.')
         else:
             found = self.whole(sheet["v"], (*path, "v"), "The sheet version", 1, None)
             version = version if found is None else found
         if "build" not in sheet:
-            self.add(path, "missing-key", 'The sheet needs a "build".')
+            self.add(path, MISSING_KEY, 'The sheet needs a "build".')
             return None, False
         build = self.build(sheet["build"], (*path, "build"), version)
         return build, len(self.problems) == before
@@ -270,7 +301,7 @@ class _Loader:
             ability = self.sheet.ability(key)
             if ability is None:
                 known = [a.id for a in self.sheet.abilities]
-                self.unknown(at, "unknown-ability", key, "an ability", known)
+                self.problems.append(unknown_id(at, key, "an ability", known, code=UNKNOWN_ABILITY))
                 continue
             score = self.whole(value, at, ability.label, ability.min, ability.max)
             if score is not None:
@@ -283,7 +314,7 @@ class _Loader:
             decl = next((f for f in self.sheet.fields if f.id == key), None)
             if decl is None:
                 known = [f.id for f in self.sheet.fields]
-                self.unknown(at, "unknown-field", key, "a field", known)
+                self.problems.append(unknown_id(at, key, "a field", known, code=UNKNOWN_FIELD))
                 continue
             checked = self.scalar(decl, value, at, decl.label)
             if checked is not None:
@@ -293,7 +324,7 @@ class _Loader:
             decl_list = next((lst for lst in self.sheet.lists if lst.id == key), None)
             if decl_list is None:
                 known = [lst.id for lst in self.sheet.lists]
-                self.unknown(at, "unknown-list", key, "a list", known)
+                self.problems.append(unknown_id(at, key, "a list", known, code=UNKNOWN_LIST))
                 continue
             lists[key] = self.rows(decl_list, value, at)
         return Build(
@@ -314,18 +345,26 @@ class _Loader:
         out: dict[str, str] = {}
         for key, value, at in self.entries(raw, path, f"{group}s"):
             if not any(item.id == key for item in items):
-                self.unknown(at, f"unknown-{group}", key, f"a {group}", [i.id for i in items])
+                self.problems.append(
+                    unknown_id(
+                        at,
+                        key,
+                        f"a {group}",
+                        [i.id for i in items],
+                        code=UNKNOWN_SKILL if group == "skill" else UNKNOWN_SAVE,
+                    )
+                )
                 continue
             if not isinstance(value, str):
-                self.add(
-                    at, "wrong-type", f"A {group}'s tier must be a tier id, not {_show(value)}."
-                )
+                self.add(at, WRONG_TYPE, f"A {group}'s tier must be a tier id, not {_show(value)}.")
             elif value not in tiers:
-                self.unknown(at, "unknown-tier", value, "a proficiency tier", tiers)
+                self.problems.append(
+                    unknown_id(at, value, "a proficiency tier", tiers, code=UNKNOWN_TIER)
+                )
             elif value not in offered:
                 self.add(
                     at,
-                    "tier-not-offered",
+                    TIER_NOT_OFFERED,
                     f'"{value}" is not a tier {group}s may take here; they take '
                     f"{', '.join(offered)}.{did_you_mean(value, offered)}",
                 )
@@ -338,7 +377,9 @@ class _Loader:
         out: dict[str, int] = {}
         for key, value, at in self.entries(raw, path, "bonuses"):
             if key not in known:
-                self.unknown(at, "unknown-skill", key, "a skill or a save", known)
+                self.problems.append(
+                    unknown_id(at, key, "a skill or a save", known, code=UNKNOWN_SKILL)
+                )
                 continue
             bonus = self.whole(
                 value, at, f'the bonus of "{key}"', self.sheet.bonus_min, self.sheet.bonus_max
@@ -356,38 +397,38 @@ class _Loader:
             if decl.integer:
                 return self.whole(value, path, label, decl.min, decl.max)
             if not is_number(value):
-                self.add(path, "wrong-type", f"{label} must be a number, not {_show(value)}.")
+                self.add(path, WRONG_TYPE, f"{label} must be a number, not {_show(value)}.")
                 return None
             assert isinstance(value, int | float)
             if decl.min is not None and value < decl.min:
                 self.add(
                     path,
-                    "too-small",
+                    TOO_SMALL,
                     f"{_show(value)} is below {label}'s minimum {_num(decl.min)}.",
                 )
                 return None
             if decl.max is not None and value > decl.max:
                 self.add(
                     path,
-                    "too-large",
+                    TOO_LARGE,
                     f"{_show(value)} is above {label}'s maximum {_num(decl.max)}.",
                 )
                 return None
             return value
         if kind == "boolean":
             if not isinstance(value, bool):
-                self.add(path, "wrong-type", f"{label} must be true or false, not {_show(value)}.")
+                self.add(path, WRONG_TYPE, f"{label} must be true or false, not {_show(value)}.")
                 return None
             return value
         if not isinstance(value, str):
-            self.add(path, "wrong-type", f"{label} must be a string, not {_show(value)}.")
+            self.add(path, WRONG_TYPE, f"{label} must be a string, not {_show(value)}.")
             return None
         if kind == "enum":
             if value not in decl.values:
                 choices = ", ".join(f'"{v}"' for v in decl.values)
                 self.add(
                     path,
-                    "unknown-value",
+                    UNKNOWN_VALUE,
                     f"{_show(value)} is not one of {label}'s values ({choices})."
                     f"{did_you_mean(value, decl.values)}",
                 )
@@ -395,7 +436,7 @@ class _Loader:
             return value
         cap = decl.max_length if decl.max_length is not None else _TEXT_CAP.get(kind, 4000)
         if len(value) > cap:
-            self.add(path, "too-long", f"{label} takes at most {cap} characters, not {len(value)}.")
+            self.add(path, TOO_LONG, f"{label} takes at most {cap} characters, not {len(value)}.")
             return None
         return value
 
@@ -403,14 +444,14 @@ class _Loader:
         if not isinstance(raw, list):
             self.add(
                 path,
-                "wrong-type",
+                WRONG_TYPE,
                 f"The list {decl.label} must be a list of rows, not {_show(raw)}.",
             )
             return ()
         if len(raw) > decl.max_items:
             self.add(
                 path,
-                "too-many",
+                TOO_MANY,
                 f"The list {decl.label} takes at most {decl.max_items} rows, not {len(raw)}.",
             )
         columns = {c.id: c for c in decl.columns}
@@ -431,12 +472,14 @@ class _Loader:
                     continue
                 column = columns.get(name)
                 if column is None:
-                    self.unknown(
-                        (*at, name),
-                        "unknown-column",
-                        name,
-                        f"a column of {decl.label}",
-                        list(columns),
+                    self.problems.append(
+                        unknown_id(
+                            (*at, name),
+                            name,
+                            f"a column of {decl.label}",
+                            list(columns),
+                            code=UNKNOWN_COLUMN,
+                        )
                     )
                     continue
                 checked = self.scalar(column, value, (*at, name), column.label)
@@ -449,7 +492,7 @@ class _Loader:
                 ):
                     self.add(
                         at,
-                        "missing-key",
+                        MISSING_KEY,
                         f'The row needs "{column.id}" ({column.label}), which {decl.label} requires.',
                     )
                 if (
@@ -464,23 +507,33 @@ class _Loader:
     def catalog_mark(self, value: object, path: Path) -> str | None:
         shape = '"<catalog id>/<entry id>"'
         if not isinstance(value, str) or value.count("/") != 1:
-            self.add(path, "bad-catalog-mark", f"_catalog must be {shape}, not {_show(value)}.")
+            self.add(path, BAD_CATALOG_MARK, f"_catalog must be {shape}, not {_show(value)}.")
             return None
         catalog_id, entry_id = value.split("/")
         catalogs = self.ruleset.catalogs
         catalog = next((c for c in catalogs if c.id == catalog_id), None)
         if catalog is None:
-            self.unknown(path, "unknown-catalog", catalog_id, "a catalog", [c.id for c in catalogs])
+            self.problems.append(
+                unknown_id(
+                    path, catalog_id, "a catalog", [c.id for c in catalogs], code=UNKNOWN_CATALOG
+                )
+            )
             return None
         if catalog.asset is not None and not catalog.entries:
             if re.match(KEBAB_PATTERN, entry_id):
                 return value
-            self.add(path, "bad-catalog-mark", f'"{entry_id}" is not a catalog entry id.')
+            self.add(path, BAD_CATALOG_MARK, f'"{entry_id}" is not a catalog entry id.')
             return None
         if not any(e.id == entry_id for e in catalog.entries):
             known = [e.id for e in catalog.entries]
-            self.unknown(
-                path, "unknown-entry", entry_id, f"an entry of the catalog {catalog.label}", known
+            self.problems.append(
+                unknown_id(
+                    path,
+                    entry_id,
+                    f"an entry of the catalog {catalog.label}",
+                    known,
+                    code=UNKNOWN_ENTRY,
+                )
             )
             return None
         return value
@@ -510,7 +563,7 @@ class _Loader:
             if key not in keys:
                 self.add(
                     at,
-                    "unknown-pool",
+                    UNKNOWN_POOL,
                     f'"{key}" is not a pool of this ruleset or of a list row of this character '
                     f'(a row\'s pool is "<list id>:<row name in lower case>").{did_you_mean(key, keys)}',
                 )
@@ -522,7 +575,7 @@ class _Loader:
             label = view.pool_label(key)
             top = view.pool_max(key) if clean else None
             if "value" not in entry:
-                self.add(at, "missing-key", f'The pool {label} needs a "value".')
+                self.add(at, MISSING_KEY, f'The pool {label} needs a "value".')
                 continue
             current = self.whole(entry["value"], (*at, "value"), f"{label}'s value", 0, top)
             temp = 0
@@ -531,7 +584,7 @@ class _Loader:
                 if pool is None or not pool.allow_temp:
                     self.add(
                         (*at, "temp"),
-                        "no-temp",
+                        NO_TEMP,
                         f"{label} takes no temporary points (its pool does not say allowTemp).",
                     )
                 else:
@@ -545,12 +598,16 @@ class _Loader:
         for key, value, at in self.entries(raw, path, "tracks"):
             track = next((t for t in self.sheet.tracks if t.id == key), None)
             if track is None:
-                self.unknown(at, "unknown-track", key, "a track", [t.id for t in self.sheet.tracks])
+                self.problems.append(
+                    unknown_id(
+                        at, key, "a track", [t.id for t in self.sheet.tracks], code=UNKNOWN_TRACK
+                    )
+                )
                 continue
             if track.is_wound_track:
                 self.add(
                     at,
-                    "wrong-track",
+                    WRONG_TRACK,
                     f'"{key}" is a wound track: its marks go under live.wounds, not a number here.',
                 )
                 continue
@@ -565,12 +622,16 @@ class _Loader:
         for key, value, at in self.entries(raw, path, "wounds"):
             track = next((t for t in self.sheet.tracks if t.id == key), None)
             if track is None:
-                self.unknown(at, "unknown-track", key, "a track", [t.id for t in self.sheet.tracks])
+                self.problems.append(
+                    unknown_id(
+                        at, key, "a track", [t.id for t in self.sheet.tracks], code=UNKNOWN_TRACK
+                    )
+                )
                 continue
             if not track.is_wound_track:
                 self.add(
                     at,
-                    "wrong-track",
+                    WRONG_TRACK,
                     f'"{key}" is a plain track: its number goes under live.tracks, not marks here.',
                 )
                 continue
@@ -584,13 +645,13 @@ class _Loader:
                     self.whole(entry["overflow"], (*at, "overflow"), "overflow", 0, None) or 0
                 )
             if "marks" not in entry:
-                self.add(at, "missing-key", f'The wounds of {track.label} need "marks".')
+                self.add(at, MISSING_KEY, f'The wounds of {track.label} need "marks".')
                 continue
             marks_raw = entry["marks"]
             if not isinstance(marks_raw, list):
                 self.add(
                     (*at, "marks"),
-                    "wrong-type",
+                    WRONG_TYPE,
                     f"marks must be a list of kind ids, not {_show(marks_raw)}.",
                 )
                 continue
@@ -601,24 +662,26 @@ class _Loader:
             for i, mark in enumerate(marks_raw):
                 mark_at: Path = (*at, "marks", i)
                 if not isinstance(mark, str):
-                    self.add(mark_at, "wrong-type", f"A mark must be a kind id, not {_show(mark)}.")
+                    self.add(mark_at, WRONG_TYPE, f"A mark must be a kind id, not {_show(mark)}.")
                     good = False
                 elif mark == "":
                     if not indexed:
                         self.add(
                             mark_at,
-                            "empty-mark",
+                            EMPTY_MARK,
                             f'"" marks a clear box, which only an indexed track has; {track.label} fills in order.',
                         )
                         good = False
                     marks.append(mark)
                 elif mark not in kinds:
-                    self.unknown(
-                        mark_at,
-                        "unknown-kind",
-                        mark,
-                        f"a kind of harm of {track.label}",
-                        list(kinds),
+                    self.problems.append(
+                        unknown_id(
+                            mark_at,
+                            mark,
+                            f"a kind of harm of {track.label}",
+                            list(kinds),
+                            code=UNKNOWN_KIND,
+                        )
                     )
                     good = False
                 else:
@@ -633,7 +696,7 @@ class _Loader:
                     what = "boxes" if track.boxes_by is not None else "rungs"
                     self.add(
                         (*at, "marks"),
-                        "too-many",
+                        TOO_MANY,
                         f"{track.label} has {room} {what} on this sheet, so it holds at most "
                         f"{room} marks, not {len(marks)}.",
                     )
@@ -648,15 +711,15 @@ class _Loader:
         declared = {tid: (label, cap) for tid, label, cap in self.sheet.text}
         for key, value, at in self.entries(raw, path, "text"):
             if key not in declared:
-                self.unknown(at, "unknown-text", key, "a live text", list(declared))
+                self.problems.append(
+                    unknown_id(at, key, "a live text", list(declared), code=UNKNOWN_TEXT)
+                )
                 continue
             label, cap = declared[key]
             if not isinstance(value, str):
-                self.add(at, "wrong-type", f"{label} must be a string, not {_show(value)}.")
+                self.add(at, WRONG_TYPE, f"{label} must be a string, not {_show(value)}.")
             elif len(value) > cap:
-                self.add(
-                    at, "too-long", f"{label} takes at most {cap} characters, not {len(value)}."
-                )
+                self.add(at, TOO_LONG, f"{label} takes at most {cap} characters, not {len(value)}.")
             else:
                 out[key] = value
         return out
@@ -664,7 +727,7 @@ class _Loader:
     def conditions(self, raw: object, path: Path) -> tuple[str, ...]:
         if not isinstance(raw, list):
             self.add(
-                path, "wrong-type", f"conditions must be a list of condition ids, not {_show(raw)}."
+                path, WRONG_TYPE, f"conditions must be a list of condition ids, not {_show(raw)}."
             )
             return ()
         known = [c.id for c in self.sheet.conditions]
@@ -673,13 +736,15 @@ class _Loader:
             if not isinstance(item, str):
                 self.add(
                     (*path, i),
-                    "wrong-type",
+                    WRONG_TYPE,
                     f"A condition must be a condition id, not {_show(item)}.",
                 )
             elif item not in known:
-                self.unknown((*path, i), "unknown-condition", item, "a condition", known)
+                self.problems.append(
+                    unknown_id((*path, i), item, "a condition", known, code=UNKNOWN_CONDITION)
+                )
             elif item in out:
-                self.add((*path, i), "duplicate", f'The condition "{item}" is listed twice.')
+                self.add((*path, i), DUPLICATE, f'The condition "{item}" is listed twice.')
             else:
                 out.append(item)
         return tuple(out)
@@ -689,15 +754,21 @@ class _Loader:
         for key, value, at in self.entries(raw, path, "states"):
             state = next((s for s in self.sheet.states if s.id == key), None)
             if state is None:
-                self.unknown(
-                    at, "unknown-state", key, "a live state", [s.id for s in self.sheet.states]
+                self.problems.append(
+                    unknown_id(
+                        at,
+                        key,
+                        "a live state",
+                        [s.id for s in self.sheet.states],
+                        code=UNKNOWN_STATE,
+                    )
                 )
             elif not isinstance(value, str) or value not in state.values:
                 choices = ", ".join(f'"{v}"' for v in state.values)
                 hint = did_you_mean(value, state.values) if isinstance(value, str) else ""
                 self.add(
                     at,
-                    "unknown-value",
+                    UNKNOWN_VALUE,
                     f"{_show(value)} is not one of {state.label}'s values ({choices}).{hint}",
                 )
             else:

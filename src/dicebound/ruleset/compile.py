@@ -25,14 +25,67 @@ from dicebound.jsontext import Unreadable, read_json
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.registry import kind_compiler
 from dicebound.overrides import Override, compile_overrides
+from dicebound.problem_codes import (
+    ASSET_PATH,
+    BAD_NUMBER,
+    BONUS_READS_CHECK_NUMBER,
+    CAP_READS_CHECK_NUMBER,
+    CHECK_NEEDS_POOL,
+    COMBAT_NOT_ALLOWED,
+    CONFLICTS_ITSELF,
+    DEFAULT_DOES_NOT_FIT,
+    DOES_NOT_FIT,
+    DUPLICATE_ID,
+    DUPLICATE_SEVERITY,
+    EXTRA_NEEDS_LEVELS,
+    FEEDS_NOT_ROWS,
+    GROUP_IS_POOL,
+    INDEXED_REFUSES,
+    KINDS_NEED_MARKS,
+    LEVELS_AND_BOXES,
+    LEVELS_LENGTH,
+    MECHANICS_NOT_ALLOWED,
+    NEEDS_BONUS,
+    NEEDS_KINDS,
+    NEVER_HARDER,
+    NEVER_MATCHES,
+    NOT_A_VALUE,
+    NOT_AN_ENUM,
+    NOT_FED,
+    NOT_JSON,
+    NOT_WOUND_TRACK,
+    OUTSIDE_RULE,
+    OUTSIDE_TARGET,
+    READS_LIVE,
+    REROLLS_EVERY_FACE,
+    RULE_HAS_NO_MIN,
+    SCALED_NEEDS_VALUE,
+    SCALED_NOT_ALONE,
+    SCALED_READS_LIST,
+    SECTION_ORDER,
+    TOO_LARGE,
+    TOO_LONG,
+    TOO_MANY,
+    UNKNOWN_ID,
+    WOUND_TRACK_HIDDEN,
+    WOUND_TRACK_MIN,
+    WRONG_COLUMN_TYPE,
+    WRONG_ENTRY,
+    WRONG_TYPE,
+)
 from dicebound.problems import (
     Path,
     PathPart,
     Problem,
     did_you_mean,
     hints_bounded,
+    min_above_max,
+    missing_key,
+    not_a_column,
+    out_of_range,
     path_order,
     sort_problems,
+    unknown_id,
 )
 from dicebound.ruleset.capability import capability_problems, ruleset_features, version_problem
 from dicebound.ruleset.model import (
@@ -100,7 +153,7 @@ def load_ruleset_text(
             [
                 Problem(
                     (),
-                    "too-large",
+                    TOO_LARGE,
                     f"is {size:,} bytes; a ruleset file may be at most "
                     f"{MAX_RULESET_BYTES:,} bytes (256 KB).",
                 )
@@ -109,7 +162,7 @@ def load_ruleset_text(
     try:
         raw, twice = read_json(text)
     except Unreadable as exc:
-        raise RulesetInvalid([Problem((), "not-json", str(exc))]) from None
+        raise RulesetInvalid([Problem((), NOT_JSON, str(exc))]) from None
     if twice:
         raise RulesetInvalid(twice)
     checkpoint()
@@ -145,7 +198,7 @@ def _compile(raw: object, capability_api: str | None, checkpoint: Callable[[], N
     if not isinstance(raw, dict):
         problems.append(
             Problem(
-                (), "wrong-type", f"must be a JSON object holding a ruleset, not {describe(raw)}."
+                (), WRONG_TYPE, f"must be a JSON object holding a ruleset, not {describe(raw)}."
             )
         )
         raise RulesetInvalid(problems)
@@ -241,7 +294,7 @@ def _json_faults(raw: object) -> list[Problem]:
         )
         for key, item in pairs:
             if keyed and not isinstance(key, str):
-                out.append(Problem(path, "wrong-type", "has a key that is not a string."))
+                out.append(Problem(path, WRONG_TYPE, "has a key that is not a string."))
             elif isinstance(item, dict | list):
                 stack.append(((*path, key), item))
             elif type(item) is int:  # the common case, checked here: no call per number
@@ -259,15 +312,13 @@ def _fault(value: object, path: Path, out: list[Problem]) -> None:
     if isinstance(value, int):
         if abs(value) > _DOUBLE_MAX:
             out.append(
-                Problem(
-                    path, "bad-number", "is too large to be a number: JSON numbers are doubles."
-                )
+                Problem(path, BAD_NUMBER, "is too large to be a number: JSON numbers are doubles.")
             )
     elif isinstance(value, float):
         if not math.isfinite(value):
-            out.append(Problem(path, "bad-number", "is not a finite number."))
+            out.append(Problem(path, BAD_NUMBER, "is not a finite number."))
     else:
-        out.append(Problem(path, "wrong-type", f"is a {type(value).__name__}, not a JSON value."))
+        out.append(Problem(path, WRONG_TYPE, f"is a {type(value).__name__}, not a JSON value."))
 
 
 def _dict(value: object) -> dict[str, Any]:
@@ -299,12 +350,6 @@ def _ids(items: object) -> _Ids:
         if isinstance(ident, str) and ident not in out and re.match(ID_PATTERN, ident):
             out[ident] = None
     return _Ids(out)
-
-
-def _unknown(path: Path, name: str, what: str, known: Iterable[str]) -> Problem:
-    return Problem(
-        path, "unknown-id", f'"{name}" is not {what} of this ruleset.{did_you_mean(name, known)}'
-    )
 
 
 def _num(value: Any) -> float:
@@ -437,7 +482,7 @@ class _Builder:
             # The page: a ruleset of this kind has no fight of its own.
             self.add(
                 ("combat",),
-                "combat-not-allowed",
+                COMBAT_NOT_ALLOWED,
                 "a dice-highest ruleset has no fight of its own, so a combat block is refused "
                 "beside it; remove combat.",
             )
@@ -449,7 +494,7 @@ class _Builder:
                 # dicebound accepts and keeps; any other combat kind is refused beside it.
                 self.add(
                     ("combat", "kind"),
-                    "combat-not-allowed",
+                    COMBAT_NOT_ALLOWED,
                     f"{describe(fight)} is not a fight a symbol-pool ruleset can have; its "
                     'fights are "symbol-pool" fights.',
                 )
@@ -566,16 +611,10 @@ class _Builder:
     def ability(self, item: dict[str, Any], here: Path) -> Ability:
         lo, hi, default = int(item["min"]), int(item["max"]), int(item["default"])
         if lo > hi:
-            self.add(
-                (*here, "min"),
-                "min-above-max",
-                f"{lo} is above max {hi}; a score runs from min to max.",
-            )
+            self.problems.append(min_above_max((*here, "min"), lo, hi, "a score"))
         elif not lo <= default <= hi:
-            self.add(
-                (*here, "default"),
-                "out-of-range",
-                f"{default} is outside {lo}..{hi}; the default score lies between min and max.",
+            self.problems.append(
+                out_of_range((*here, "default"), default, lo, hi, "the default score")
             )
         return Ability(
             str(item["id"]),
@@ -618,24 +657,22 @@ class _Builder:
             and decl.max is not None
             and decl.min > decl.max
         ):
-            self.add(
-                (*here, "min"),
-                "min-above-max",
-                f"{describe(decl.min)} is above max {describe(decl.max)}; the value runs from min to max.",
+            self.problems.append(
+                min_above_max((*here, "min"), describe(decl.min), describe(decl.max), "the value")
             )
         elif "default" in item:
             why = _fit(decl, item["default"])
             if why is not None:
                 self.add(
                     (*here, "default"),
-                    "default-does-not-fit",
+                    DEFAULT_DOES_NOT_FIT,
                     f"{describe(item['default'])} is not a value this {kind} can hold: {why}.",
                 )
         for key in _dict(item.get("valueLabels")):
             if key != "$comment" and key not in values:
                 self.add(
                     (*here, "valueLabels", key),
-                    "not-a-value",
+                    NOT_A_VALUE,
                     f'"{key}" is not one of the values, so it needs no label.'
                     f"{did_you_mean(key, values)}",
                 )
@@ -672,14 +709,14 @@ class _Builder:
                 if name not in all_ids:
                     self.add(
                         (*here, "pools", key),
-                        "unknown-id",
+                        UNKNOWN_ID,
                         f'"{name}" is not a column of this list.{did_you_mean(name, all_ids)}',
                     )
                 elif column is not None and column.type not in types:
                     said = " or ".join(types)
                     self.add(
                         (*here, "pools", key),
-                        "wrong-column-type",
+                        WRONG_COLUMN_TYPE,
                         f'"{name}" is a {column.type} column; {key} names a {said} column.',
                     )
             pools = ListPools(
@@ -698,7 +735,7 @@ class _Builder:
             shown = ", ".join(f'"{v}"' for v in values)
             self.add(
                 (*here, "default"),
-                "not-a-value",
+                NOT_A_VALUE,
                 f"{describe(default)} is not one of this state's values: {shown}."
                 f"{did_you_mean(str(default), values)}",
             )
@@ -706,7 +743,7 @@ class _Builder:
             if key != "$comment" and key not in values:
                 self.add(
                     (*here, "valueLabels", key),
-                    "not-a-value",
+                    NOT_A_VALUE,
                     f'"{key}" is not one of the values, so it needs no label.{did_you_mean(key, values)}',
                 )
         return LiveState(str(item["id"]), str(item["label"]), values, str(default))
@@ -715,7 +752,7 @@ class _Builder:
         ability = item.get("ability")
         if ability is not None and ability not in self.names["abilities"]:
             self.problems.append(
-                _unknown((*here, "ability"), str(ability), "an ability", self.names["abilities"])
+                unknown_id((*here, "ability"), str(ability), "an ability", self.names["abilities"])
             )
         section_id = item.get("section")
         untrained = _untrained(item.get("untrained"))
@@ -736,7 +773,7 @@ class _Builder:
         if group is not None and group in self.names["pools"]:
             self.add(
                 (*here, "group"),
-                "group-is-pool",
+                GROUP_IS_POOL,
                 f'"{group}" is also a pool id; a cost names a pool or a group, so the two may not '
                 "share a name.",
             )
@@ -792,39 +829,37 @@ class _Builder:
     ) -> None:
         has = {key: key in item for key in ("levels", "boxes", "kinds", "extra", "fill", "onFull")}
         if has["levels"] and has["boxes"]:
-            self.add(
-                (*here, "boxes"), "levels-and-boxes", "a track has levels or boxes, never both."
-            )
+            self.add((*here, "boxes"), LEVELS_AND_BOXES, "a track has levels or boxes, never both.")
         if has["kinds"] and not (has["levels"] or has["boxes"]):
             self.add(
                 (*here, "kinds"),
-                "kinds-need-marks",
+                KINDS_NEED_MARKS,
                 "kinds need levels or boxes to be marked on; give the track one of them.",
             )
         for key in ("levels", "boxes", "fill", "onFull"):
             if has[key] and not has["kinds"]:
                 self.add(
                     (*here, key),
-                    "needs-kinds",
+                    NEEDS_KINDS,
                     f"{key} needs kinds: a mark on a wound track has to be of some kind.",
                 )
         if has["extra"] and not has["levels"]:
             self.add(
                 (*here, "extra"),
-                "extra-needs-levels",
+                EXTRA_NEEDS_LEVELS,
                 "extra lengthens a track with named levels, and this one has none.",
             )
         if item.get("fill") == "indexed" and item.get("onFull") != "refuse":
             if "onFull" in item:
                 self.add(
                     (*here, "onFull"),
-                    "indexed-refuses",
+                    INDEXED_REFUSES,
                     'an indexed track always refuses a mark with no box free; write "refuse".',
                 )
             else:
                 self.add(
                     here,
-                    "indexed-refuses",
+                    INDEXED_REFUSES,
                     'an indexed track always refuses a mark with no box free; add "onFull": "refuse".',
                 )
         wound = has["kinds"] and (has["levels"] or has["boxes"])
@@ -832,21 +867,21 @@ class _Builder:
             if lo != 0:
                 self.add(
                     (*here, "min"),
-                    "wound-track-min",
+                    WOUND_TRACK_MIN,
                     f"{lo} is not 0; a wound track starts unmarked, so its min is 0.",
                 )
             if has["levels"] and fixed_max != len(levels):
                 shown = describe(item["max"]) if fixed_max is not None else "a value off the sheet"
                 self.add(
                     (*here, "max"),
-                    "levels-length",
+                    LEVELS_LENGTH,
                     f"{shown} is not {len(levels)}, the number of levels; a track with named "
                     "levels is as long as its levels.",
                 )
             if has["boxes"] and fixed_max is not None and fixed_max > 64:
                 self.add(
                     (*here, "max"),
-                    "too-many",
+                    TOO_MANY,
                     f"{fixed_max} boxes is more than the 64 a track may have.",
                 )
             seen: dict[int, int] = {}
@@ -854,7 +889,7 @@ class _Builder:
                 if kind.severity in seen:
                     self.add(
                         (*here, "kinds", i, "severity"),
-                        "duplicate-severity",
+                        DUPLICATE_SEVERITY,
                         f"{kind.severity} is already the severity of kind {seen[kind.severity]}; "
                         "severities are distinct, since marks are ordered by them.",
                     )
@@ -863,23 +898,17 @@ class _Builder:
             if "hideWhen" in item:
                 self.add(
                     (*here, "hideWhen"),
-                    "wound-track-hidden",
+                    WOUND_TRACK_HIDDEN,
                     "a wound track cannot be hidden: rolls and fights read it whatever the sheet shows.",
                 )
         if fixed_max is not None and lo > fixed_max:
-            self.add(
-                (*here, "min"),
-                "min-above-max",
-                f"{lo} is above max {fixed_max}; a track runs from min to max.",
-            )
+            self.problems.append(min_above_max((*here, "min"), lo, fixed_max, "a track"))
         elif "default" in item:
             default = int(item["default"])
             if default < lo or (fixed_max is not None and default > fixed_max):
                 top = fixed_max if fixed_max is not None else "its max"
-                self.add(
-                    (*here, "default"),
-                    "out-of-range",
-                    f"{default} is outside {lo}..{top}; a track's default lies between min and max.",
+                self.problems.append(
+                    out_of_range((*here, "default"), default, lo, top, "a track's default")
                 )
         if has["extra"] and self.clean((*here, "extra")):
             self.check_extra(_dict(item["extra"]), (*here, "extra"))
@@ -887,7 +916,9 @@ class _Builder:
     def check_extra(self, extra: dict[str, Any], here: Path) -> None:
         list_id = str(extra["list"])
         if list_id not in self.names["lists"]:
-            self.problems.append(_unknown((*here, "list"), list_id, "a list", self.names["lists"]))
+            self.problems.append(
+                unknown_id((*here, "list"), list_id, "a list", self.names["lists"])
+            )
             return
         self.check_columns(
             list_id, [(k, extra[k], ("number",)) for k in ("countColumn", "penaltyColumn")], here
@@ -905,16 +936,12 @@ class _Builder:
             role = key if isinstance(key, str) else "a summary column"
             column = by_id.get(str(name))
             if column is None:
-                self.add(
-                    (*here, key),
-                    "unknown-id",
-                    f'"{name}" is not a column of the list "{list_id}".{did_you_mean(str(name), by_id)}',
-                )
+                self.problems.append(not_a_column((*here, key), str(name), list_id, by_id))
             elif types and column.type not in types:
                 said = " or ".join(types)
                 self.add(
                     (*here, key),
-                    "wrong-column-type",
+                    WRONG_COLUMN_TYPE,
                     f'"{name}" is a {column.type} column; {role} names a {said} column.',
                 )
 
@@ -968,14 +995,14 @@ class _Builder:
         if where == "field":
             if name not in self.names["fields"]:
                 self.problems.append(
-                    _unknown((*here, "from", "field"), name, "a field", self.names["fields"])
+                    unknown_id((*here, "from", "field"), name, "a field", self.names["fields"])
                 )
                 return None, table
             decl = next((f for f in self.sheet.fields if f.id == name), None)
             if decl is not None and decl.type != "enum":
                 self.add(
                     (*here, "from", "field"),
-                    "not-an-enum",
+                    NOT_AN_ENUM,
                     f'"{name}" is a {decl.type} field; an enum table reads an enum field or a live state.',
                 )
                 return None, table
@@ -983,7 +1010,7 @@ class _Builder:
         else:
             if name not in self.names["states"]:
                 self.problems.append(
-                    _unknown(
+                    unknown_id(
                         (*here, "from", "liveState"), name, "a live state", self.names["states"]
                     )
                 )
@@ -995,7 +1022,7 @@ class _Builder:
                 if key not in values:
                     self.add(
                         (*here, "table", key),
-                        "not-a-value",
+                        NOT_A_VALUE,
                         f'"{key}" is not a value "{name}" can hold, so the row could never be read.'
                         f"{did_you_mean(key, values)}",
                     )
@@ -1039,7 +1066,7 @@ class _Builder:
                     index = self.index_of(self.sheet_raw.get(group), item.id)
                     self.add(
                         ("sheet", group, index, "cap"),
-                        "cap-reads-check-number",
+                        CAP_READS_CHECK_NUMBER,
                         f"{describe_chain(chain)}; a cap cannot read a skill or save modifier, "
                         "even through a derived value, so the sheet is worked out once, top to bottom.",
                     )
@@ -1050,7 +1077,7 @@ class _Builder:
                     index = self.index_of(self.live_raw.get(group), decl.id)
                     self.add(
                         ("sheet", "live", group, index, "max"),
-                        "reads-live",
+                        READS_LIVE,
                         f"{describe_chain(chain)}, which changes in play; a maximum is worked "
                         "out before there is any live state.",
                     )
@@ -1066,12 +1093,12 @@ class _Builder:
                 name = str(item["section"])
                 if name not in self.names["sections"]:
                     self.problems.append(
-                        _unknown((*here, "section"), name, "a section", self.names["sections"])
+                        unknown_id((*here, "section"), name, "a section", self.names["sections"])
                     )
                 elif declared_at is not None and order.index(group) < declared_at:
                     self.add(
                         (*here, "section"),
-                        "section-order",
+                        SECTION_ORDER,
                         f'"{name}" is named here before sheet.sections declares it; a section is '
                         f'declared before anything names it, so put "sections" above "{group}".',
                     )
@@ -1093,7 +1120,7 @@ class _Builder:
                 where = (*here, "hideWhen")
                 if name not in self.names["fields"]:
                     self.problems.append(
-                        _unknown((*where, "field"), name, "a field", self.names["fields"])
+                        unknown_id((*where, "field"), name, "a field", self.names["fields"])
                     )
                     continue
                 decl = fields.get(name)
@@ -1109,7 +1136,7 @@ class _Builder:
                     if why is not None:
                         self.add(
                             path,
-                            "never-matches",
+                            NEVER_MATCHES,
                             f'{describe(value)} is not a value the field "{name}" can hold '
                             f"({why}), so the rule could never match.",
                         )
@@ -1120,7 +1147,7 @@ class _Builder:
             if item["id"] in skills:
                 self.add(
                     (*here, "id"),
-                    "duplicate-id",
+                    DUPLICATE_ID,
                     f'"{item["id"]}" is already a skill; skills and saves share one bonuses map, '
                     "so their ids differ.",
                 )
@@ -1133,7 +1160,7 @@ class _Builder:
             for i, tier in enumerate(_list(s.get(key))):
                 if tier not in self.names["tiers"]:
                     self.problems.append(
-                        _unknown(
+                        unknown_id(
                             ("sheet", key, i), str(tier), "a proficiency tier", self.names["tiers"]
                         )
                     )
@@ -1146,10 +1173,8 @@ class _Builder:
         if bonus and self.clean(("sheet", "bonusRange")):
             lo, hi = int(bonus["min"]), int(bonus["max"])
             if lo > hi:
-                self.add(
-                    ("sheet", "bonusRange", "min"),
-                    "min-above-max",
-                    f"{lo} is above max {hi}; the bonus runs from min to max.",
+                self.problems.append(
+                    min_above_max(("sheet", "bonusRange", "min"), lo, hi, "the bonus")
                 )
         self.sheet = replace(
             self.sheet, skill_tiers=tiers[0], save_tiers=tiers[1], bonus_min=lo, bonus_max=hi
@@ -1183,7 +1208,7 @@ class _Builder:
                 if t.get("multiplier", 0) != 0:
                     self.add(
                         (*here, "multiplier"),
-                        "needs-bonus",
+                        NEEDS_BONUS,
                         f"{describe(t['multiplier'])} multiplies the proficiency bonus, and "
                         'resolution.proficiency names none; add "proficiency": { "bonus": ... } '
                         "or drop the multiplier.",
@@ -1249,7 +1274,7 @@ class _Builder:
         if chain is not None:
             self.add(
                 path,
-                "bonus-reads-check-number",
+                BONUS_READS_CHECK_NUMBER,
                 f"{describe_chain(chain)}; the proficiency bonus feeds every skill and save "
                 "modifier, so it cannot read one.",
             )
@@ -1257,7 +1282,7 @@ class _Builder:
         if chain is not None:
             self.add(
                 path,
-                "reads-live",
+                READS_LIVE,
                 f"{describe_chain(chain)}, which changes in play; the proficiency bonus is "
                 "worked out before there is any live state.",
             )
@@ -1270,13 +1295,13 @@ class _Builder:
             return None
         name = str(name)
         if name not in self.names["tracks"]:
-            self.problems.append(_unknown(path, name, "a live track", self.names["tracks"]))
+            self.problems.append(unknown_id(path, name, "a live track", self.names["tracks"]))
             return None
         track = next((t for t in self.sheet.tracks if t.id == name), None)
         if track is not None and not track.is_wound_track:
             self.add(
                 path,
-                "not-wound-track",
+                NOT_WOUND_TRACK,
                 f'"{name}" is a plain track, which carries no penalty; penaltyFrom names a wound '
                 "track (one with kinds and levels or boxes).",
             )
@@ -1290,7 +1315,7 @@ class _Builder:
             for j, name in enumerate(abilities):
                 if name not in self.names["abilities"]:
                     self.problems.append(
-                        _unknown(
+                        unknown_id(
                             (*here, "abilities", j), name, "an ability", self.names["abilities"]
                         )
                     )
@@ -1313,7 +1338,7 @@ class _Builder:
                 if item.get("untrained") == "harder":
                     self.add(
                         (*here, "untrained"),
-                        "never-harder",
+                        NEVER_HARDER,
                         f'"harder" raises the per-die target, and this pool\'s target is fixed at '
                         f"{describe(target.get('min'))}, so it could never change a roll.",
                     )
@@ -1331,12 +1356,12 @@ class _Builder:
                 continue
             for i, name in enumerate(_list(summary.get(key))):
                 if name not in names:
-                    self.problems.append(_unknown((*at, key, i), str(name), what, names))
+                    self.problems.append(unknown_id((*at, key, i), str(name), what, names))
         for _, item, here in self.items(summary.get("lists"), (*at, "lists")):
             list_id = str(item["list"])
             if list_id not in self.names["lists"]:
                 self.problems.append(
-                    _unknown((*here, "list"), list_id, "a list", self.names["lists"])
+                    unknown_id((*here, "list"), list_id, "a list", self.names["lists"])
                 )
                 continue
             wanted: list[tuple[str | int, Any, Sequence[str]]] = [
@@ -1363,28 +1388,28 @@ class _Builder:
         holds = cat.get("holds", "rows")
         feeds = [str(f) for f in cat.get("feeds", ())]
         if holds == "rows" and "feeds" not in cat:
-            self.add(
-                here,
-                "missing-key",
-                'the key "feeds" is required on a catalog of rows: the lists its entries write into.',
+            self.problems.append(
+                missing_key(
+                    here, "feeds", where="on a catalog of rows: the lists its entries write into"
+                )
             )
         if holds != "rows" and "feeds" in cat:
             self.add(
                 (*here, "feeds"),
-                "feeds-not-rows",
+                FEEDS_NOT_ROWS,
                 f"a catalog of {holds} writes nothing onto a sheet, so it declares no feeds.",
             )
         for i, name in enumerate(feeds):
             if name not in self.names["lists"]:
                 self.problems.append(
-                    _unknown((*here, "feeds", i), name, "a list", self.names["lists"])
+                    unknown_id((*here, "feeds", i), name, "a list", self.names["lists"])
                 )
         filters = {str(f["id"]): str(f["type"]) for f in cat.get("filters", ())}
         for i, spec in enumerate(cat.get("filters", ())):
             start = spec.get("startFrom")
             if start is not None and start["field"] not in self.names["fields"]:
                 self.problems.append(
-                    _unknown(
+                    unknown_id(
                         (*here, "filters", i, "startFrom", "field"),
                         str(start["field"]),
                         "a field",
@@ -1395,7 +1420,7 @@ class _Builder:
         if asset is not None and asset != f"catalogs/{ident}.json":
             self.add(
                 (*here, "asset"),
-                "asset-path",
+                ASSET_PATH,
                 f'{describe(asset)} is not "catalogs/{ident}.json"; a catalog\'s asset is named '
                 "after the catalog.",
             )
@@ -1417,13 +1442,13 @@ class _Builder:
         if have != want:
             self.add(
                 (*here, have),
-                "wrong-entry",
+                WRONG_ENTRY,
                 f'a catalog that holds {holds} takes entries with "{want}", not "{have}".',
             )
         if have != "rows" and "mechanics" in entry:
             self.add(
                 (*here, "mechanics"),
-                "mechanics-not-allowed",
+                MECHANICS_NOT_ALLOWED,
                 f"an entry with {have} says what it does in its own block, so it carries no mechanics.",
             )
         for key, value in _dict(entry.get("filters")).items():
@@ -1432,7 +1457,7 @@ class _Builder:
             kind = filters.get(key)
             if kind is None:
                 self.problems.append(
-                    _unknown((*here, "filters", key), key, "a filter of this catalog", filters)
+                    unknown_id((*here, "filters", key), key, "a filter of this catalog", filters)
                 )
                 continue
             fits = {
@@ -1446,7 +1471,7 @@ class _Builder:
                 ]
                 self.add(
                     (*here, "filters", key),
-                    "wrong-type",
+                    WRONG_TYPE,
                     f'must be {said} for the {kind} filter "{key}", not {describe(value)}.',
                 )
         if have == "rows":
@@ -1478,14 +1503,14 @@ class _Builder:
             list_id = str(row["list"])
             if list_id not in self.names["lists"]:
                 self.problems.append(
-                    _unknown((*at, "list"), list_id, "a list", self.names["lists"])
+                    unknown_id((*at, "list"), list_id, "a list", self.names["lists"])
                 )
                 continue
             if feeds and list_id not in feeds:
                 shown = ", ".join(f'"{f}"' for f in feeds)
                 self.add(
                     (*at, "list"),
-                    "not-fed",
+                    NOT_FED,
                     f'"{list_id}" is not one of this catalog\'s feeds ({shown}); an entry writes '
                     "only into the lists its catalog feeds.",
                 )
@@ -1499,24 +1524,20 @@ class _Builder:
                     continue
                 column = columns.get(key)
                 if column is None:
-                    self.add(
-                        (*at, "values", key),
-                        "unknown-id",
-                        f'"{key}" is not a column of the list "{list_id}".{did_you_mean(key, columns)}',
-                    )
+                    self.problems.append(not_a_column((*at, "values", key), key, list_id, columns))
                     continue
                 why = _fit(column, value)
                 if why is not None:
                     self.add(
                         (*at, "values", key),
-                        "does-not-fit",
+                        DOES_NOT_FIT,
                         f'{describe(value)} does not fit the column "{key}": {why}.',
                     )
             scaled = _dict(row.get("scaled"))
             if scaled and lists_written[list_id] > 1:
                 self.add(
                     (*at, "scaled"),
-                    "scaled-not-alone",
+                    SCALED_NOT_ALONE,
                     f'a row with scaled columns is the entry\'s only row for "{list_id}", so a '
                     "marked row on a sheet matches one spec.",
                 )
@@ -1536,23 +1557,19 @@ class _Builder:
     ) -> None:
         column = columns.get(key)
         if column is None:
-            self.add(
-                here,
-                "unknown-id",
-                f'"{key}" is not a column of the list "{list_id}".{did_you_mean(key, columns)}',
-            )
+            self.problems.append(not_a_column(here, key, list_id, columns))
             return
         if column.type != "number":
             self.add(
                 here,
-                "wrong-column-type",
+                WRONG_COLUMN_TYPE,
                 f'"{key}" is a {column.type} column; a scaled column is a number column.',
             )
             return
         if not is_number(values.get(key)) or isinstance(values.get(key), bool):
             self.add(
                 here,
-                "scaled-needs-value",
+                SCALED_NEEDS_VALUE,
                 f'"{key}" also needs a plain number in the row\'s values: what the row holds '
                 "before any sheet is known.",
             )
@@ -1563,7 +1580,7 @@ class _Builder:
         if chain is not None:
             self.add(
                 (*here, "from"),
-                "reads-live",
+                READS_LIVE,
                 f"{describe_chain(chain)}, which changes in play; a scaled column is worked out "
                 "when the sheet is edited, before there is any live state.",
             )
@@ -1571,7 +1588,7 @@ class _Builder:
         if chain is not None:
             self.add(
                 (*here, "from"),
-                "scaled-reads-list",
+                SCALED_READS_LIST,
                 f"{describe_chain(chain)}; a scaled column cannot read a list sum, since a list "
                 "may hold scaled cells and the recompute would never settle.",
             )
@@ -1585,7 +1602,7 @@ class _Builder:
             if pool not in known:
                 self.add(
                     (*here, "cost", i, "pool"),
-                    "unknown-id",
+                    UNKNOWN_ID,
                     f'"{pool}" is neither a live pool nor a pool group of this ruleset.'
                     f"{did_you_mean(pool, known)}",
                 )
@@ -1599,7 +1616,7 @@ class _Builder:
         if kind != "dice-pool":
             self.add(
                 here,
-                "check-needs-pool",
+                CHECK_NEEDS_POOL,
                 f"only a dice-pool ruleset can honour an entry's check, and this ruleset is "
                 f"{describe(kind)}.",
             )
@@ -1612,7 +1629,7 @@ class _Builder:
         if "reroll" in check and int(check["reroll"]["upTo"]) >= sides:
             self.add(
                 (*here, "reroll", "upTo"),
-                "rerolls-every-face",
+                REROLLS_EVERY_FACE,
                 f"{check['reroll']['upTo']} is not below the die's top face {sides}; a re-throw "
                 "of every face would never stop.",
             )
@@ -1622,7 +1639,7 @@ class _Builder:
             if not lo <= value <= hi:
                 self.add(
                     (*here, "threshold"),
-                    "outside-target",
+                    OUTSIDE_TARGET,
                     f"{value} is outside the target's range {lo}..{hi}; an entry sets the "
                     "per-die target only inside it.",
                 )
@@ -1634,14 +1651,14 @@ class _Builder:
             if "min" not in rule:
                 self.add(
                     (*here, key),
-                    "rule-has-no-min",
+                    RULE_HAS_NO_MIN,
                     f"resolution.{key} has no min, so nothing may move its face; give the rule "
                     "a min to let an entry move it.",
                 )
             elif not int(rule["min"]) <= value <= sides:
                 self.add(
                     (*here, key),
-                    "outside-rule",
+                    OUTSIDE_RULE,
                     f"{value} is outside {rule['min']}..{sides}; an entry moves the {key} face "
                     "only down to the rule's min and up to the die's top face.",
                 )
@@ -1656,12 +1673,12 @@ class _Builder:
                 if other == ident:
                     self.add(
                         (*here, "conflicts", j),
-                        "conflicts-itself",
+                        CONFLICTS_ITSELF,
                         f'"{other}" is this layer; a layer conflicts only with others.',
                     )
                 elif other not in self.names["layers"]:
                     self.problems.append(
-                        _unknown(
+                        unknown_id(
                             (*here, "conflicts", j), str(other), "a layer", self.names["layers"]
                         )
                     )
@@ -1670,7 +1687,7 @@ class _Builder:
             if length > 4000:
                 self.add(
                     (*here, "gm"),
-                    "too-long",
+                    TOO_LONG,
                     f"holds {length} characters of guidance, counting both texts; a layer holds "
                     "at most 4000.",
                 )
