@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from dicebound.errors import CharacterInvalid
@@ -79,10 +79,21 @@ from dicebound.problems import (
     hints_bounded,
     sort_problems,
     unknown_id,
-    unknown_key,
 )
 from dicebound.ruleset.model import Field, ListColumn, ListDecl, Ruleset
-from dicebound.ruleset.spec import KEBAB_PATTERN, describe, is_int, is_number
+from dicebound.ruleset.spec import (
+    KEBAB_PATTERN,
+    Arr,
+    Custom,
+    JsonSchema,
+    Map,
+    Named,
+    Node,
+    Obj,
+    describe,
+    is_int,
+    is_number,
+)
 from dicebound.sheet import (
     Build,
     Character,
@@ -172,6 +183,129 @@ def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
+# -- the file's shape, as spec nodes ----------------------------------------------------
+# The parts whose shape needs no ruleset are nodes built once; the parts worded with a
+# ruleset's labels are built when the loader reaches them. What a value must be beyond
+# its JSON type (an ability's range, a pool's maximum, a declared id) is a cross-check
+# against the ruleset, and stays code in ``_Loader``.
+
+
+class _Whole(Node):
+    """A whole number, ``what`` naming it in each sentence, within ``lo``..``hi``."""
+
+    def __init__(self, what: str, lo: float | None = None, hi: float | None = None) -> None:
+        self.what = what
+        self.lo = lo
+        self.hi = hi
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        what = self.what
+        if not is_number(value):
+            yield Problem(path, WRONG_TYPE, f"{what} must be a whole number, not {_show(value)}.")
+            return
+        if not is_int(value):
+            yield Problem(path, NOT_WHOLE, f"{what} must be a whole number, not {_show(value)}.")
+            return
+        assert isinstance(value, int | float)
+        number = int(value)
+        if self.lo is not None and number < self.lo:
+            said = f"{_show(number)} is below {what}'s minimum {_num(self.lo)}."
+            yield Problem(path, TOO_SMALL, said)
+        elif self.hi is not None and number > self.hi:
+            said = f"{_show(number)} is above {what}'s maximum {_num(self.hi)}."
+            yield Problem(path, TOO_LARGE, said)
+
+    def schema(self) -> JsonSchema:
+        out: JsonSchema = {"type": "integer"}
+        if self.lo is not None:
+            out["minimum"] = self.lo
+        if self.hi is not None:
+            out["maximum"] = self.hi
+        return out
+
+
+class _Text(Node):
+    """Any string: what it must name is the ruleset's to say."""
+
+    needs = (str, "a string")
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        return iter(())
+
+    def schema(self) -> JsonSchema:
+        return {"type": "string"}
+
+
+def _name(value: object, path: Path) -> Iterator[Problem]:
+    """A character's name: one line of 1 to ``NAME_MAX`` characters."""
+    if not isinstance(value, str):
+        yield Problem(path, WRONG_TYPE, f"The name must be a string, not {_show(value)}.")
+    elif not value.strip():
+        yield Problem(path, TOO_SHORT, "The name may not be empty.")
+    elif len(value) > NAME_MAX:
+        yield Problem(path, TOO_LONG, f"The name has {len(value)} characters; at most {NAME_MAX}.")
+    elif _CONTROL.search(value):
+        yield Problem(path, BAD_TEXT, f"The name {_show(value)} must be a single line.")
+
+
+_READ_ON = Custom(lambda value, path: iter(()))
+"""A value the loader reads on, against the ruleset."""
+
+
+def _obj(
+    subject: str,
+    keys: Mapping[str, Node] | Sequence[str],
+    missing: Mapping[str, str] | None = None,
+) -> Named:
+    """An object of these keys (the ``missing`` ones required, each with its sentence)."""
+    props = dict(keys) if isinstance(keys, Mapping) else dict.fromkeys(keys, _READ_ON)
+    required = tuple(missing or ())
+    return Named(subject, Obj(props, required=required, missing=missing), show=_show)
+
+
+def _map(subject: str) -> Named:
+    """An object of ids the ruleset declares (or does not: a cross-check)."""
+    return Named(subject, Map(_READ_ON), show=_show)
+
+
+def _texts(subject: str, wanted: str, item: str, item_wanted: str) -> Named:
+    """A list of strings, each naming something the ruleset declares."""
+    each = Named(item, _Text(), wanted=item_wanted, show=_show)
+    return Named(subject, Arr(each), wanted=wanted, show=_show)
+
+
+_FILE = _obj(
+    "A character file",
+    {"name": Custom(_name, {"type": "string"}), "sheet": _READ_ON, "live": _READ_ON},
+    missing={"name": 'A character needs a "name".'},
+)
+_VERSION = _Whole("The sheet version", 1)
+_SHEET = _obj(
+    "The sheet",
+    {"v": _VERSION, "build": _READ_ON},
+    missing={
+        "v": 'The sheet needs "v", the sheet version of its build.',
+        "build": 'The sheet needs a "build".',
+    },
+)
+_BUILD_PARTS = ("abilities", "skills", "saves", "bonuses", "fields", "lists")
+_LIVE_PARTS = ("pools", "tracks", "wounds", "text", "conditions", "states")
+_BUILD = _obj("The build", _BUILD_PARTS)
+_LIVE = _obj("The live state", _LIVE_PARTS)
+_PARTS = {
+    name: _map(name)
+    for name in (*_BUILD_PARTS, *_LIVE_PARTS)
+    if name != "conditions"  # a list, not a map
+}
+_CONDITIONS = _texts("conditions", "a list of condition ids", "A condition", "a condition id")
+_OVERFLOW = _Whole("overflow", 0)
+
+
+def _holds(node: Node, value: object) -> bool:
+    """``value`` has no problem of ``node``'s."""
+    return next(node.check(value, ()), None) is None
+
+
 class _Loader:
     """Walks one file, collecting every problem; bad entries read as their defaults."""
 
@@ -185,22 +319,14 @@ class _Loader:
 
     # -- shapes ------------------------------------------------------------------
 
-    def obj(self, value: object, path: Path, what: str) -> dict[str, object] | None:
-        if not isinstance(value, dict):
-            self.add(path, WRONG_TYPE, f"{what} must be an object, not {_show(value)}.")
-            return None
-        return value
+    def shape(self, node: Node, value: object, path: Path) -> dict[str, object] | None:
+        """Check ``value`` against ``node``; the object, or None when it is none."""
+        self.problems.extend(node.check(value, path))
+        return value if isinstance(value, dict) else None
 
-    def keys(self, value: Mapping[str, object], path: Path, allowed: tuple[str, ...]) -> None:
-        for key in value:
-            if key == "$comment" or key in allowed:
-                continue
-            name = str(key)
-            self.problems.append(unknown_key((*path, name), name, allowed))
-
-    def entries(self, value: object, path: Path, what: str) -> Iterator[tuple[str, object, Path]]:
-        """The ``(key, value, path)`` of a map, ``$comment`` left out."""
-        found = self.obj(value, path, what)
+    def entries(self, value: object, path: Path) -> Iterator[tuple[str, object, Path]]:
+        """The ``(key, value, path)`` of a map of ids (``path[-1]``), ``$comment`` left out."""
+        found = self.shape(_PARTS[str(path[-1])], value, path)
         if found is None:
             return
         for key, item in found.items():
@@ -210,29 +336,17 @@ class _Loader:
     def whole(
         self, value: object, path: Path, what: str, lo: float | None, hi: float | None
     ) -> int | None:
-        if not is_number(value):
-            self.add(path, WRONG_TYPE, f"{what} must be a whole number, not {_show(value)}.")
-            return None
-        if not is_int(value):
-            self.add(path, NOT_WHOLE, f"{what} must be a whole number, not {_show(value)}.")
-            return None
-        assert isinstance(value, int | float)
-        number = int(value)
-        if lo is not None and number < lo:
-            self.add(path, TOO_SMALL, f"{_show(number)} is below {what}'s minimum {_num(lo)}.")
-            return None
-        if hi is not None and number > hi:
-            self.add(path, TOO_LARGE, f"{_show(number)} is above {what}'s maximum {_num(hi)}.")
-            return None
-        return number
+        """A whole number within ``lo``..``hi`` (the ruleset's), or None when refused."""
+        before = len(self.problems)
+        self.problems.extend(_Whole(what, lo, hi).check(value, path))
+        return int(value) if len(self.problems) == before else None  # type: ignore[call-overload]
 
     # -- the file ------------------------------------------------------------------
 
     def load(self, raw: object) -> Character:
-        top = self.obj(raw, (), "A character file")
+        top = self.shape(_FILE, raw, ())
         if top is None:
             raise CharacterInvalid(self.problems)
-        self.keys(top, (), ("name", "sheet", "live"))
         for key, what in (("sheet", "sheet"), ("live", "live state")):
             size = _size(top.get(key))
             if size > SIZE_MAX:
@@ -242,7 +356,8 @@ class _Loader:
                     f"The {what} takes {size} bytes of JSON; a character's {what} takes at most "
                     f"{SIZE_MAX}.",
                 )
-        name = self.name(top)
+        name = top.get("name")
+        name = name if isinstance(name, str) else ""
         build, clean = self.envelope(top.get("sheet")) if "sheet" in top else (None, True)
         build = build or blank_build(self.ruleset)
         live = self.live(top["live"], build, clean) if "live" in top else Live()
@@ -250,39 +365,15 @@ class _Loader:
             raise CharacterInvalid(sort_problems(self.problems))
         return Character(name, build, live)
 
-    def name(self, top: Mapping[str, object]) -> str:
-        if "name" not in top:
-            self.add((), MISSING_KEY, 'A character needs a "name".')
-            return ""
-        name = top["name"]
-        path: Path = ("name",)
-        if not isinstance(name, str):
-            self.add(path, WRONG_TYPE, f"The name must be a string, not {_show(name)}.")
-            return ""
-        if not name.strip():
-            self.add(path, TOO_SHORT, "The name may not be empty.")
-        elif len(name) > NAME_MAX:
-            self.add(path, TOO_LONG, f"The name has {len(name)} characters; at most {NAME_MAX}.")
-        elif _CONTROL.search(name):
-            self.add(path, BAD_TEXT, f"The name {_show(name)} must be a single line.")
-        return name
-
     def envelope(self, raw: object) -> tuple[Build | None, bool]:
         path: Path = ("sheet",)
         before = len(self.problems)
-        sheet = self.obj(raw, path, "The sheet")
-        if sheet is None:
+        sheet = self.shape(_SHEET, raw, path)
+        if sheet is None or "build" not in sheet:
             return None, False
-        self.keys(sheet, path, ("v", "build"))
         version = self.sheet.version
-        if "v" not in sheet:
-            self.add(path, MISSING_KEY, 'The sheet needs "v", the sheet version of its build.')
-        else:
-            found = self.whole(sheet["v"], (*path, "v"), "The sheet version", 1, None)
-            version = version if found is None else found
-        if "build" not in sheet:
-            self.add(path, MISSING_KEY, 'The sheet needs a "build".')
-            return None, False
+        if "v" in sheet and _holds(_VERSION, sheet["v"]):
+            version = int(sheet["v"])  # type: ignore[call-overload]
         build = self.build(sheet["build"], (*path, "build"), version)
         return build, len(self.problems) == before
 
@@ -290,14 +381,11 @@ class _Loader:
 
     def build(self, raw: object, path: Path, version: int) -> Build:
         blank = blank_build(self.ruleset)
-        found = self.obj(raw, path, "The build")
+        found = self.shape(_BUILD, raw, path)
         if found is None:
             return blank
-        self.keys(found, path, ("abilities", "skills", "saves", "bonuses", "fields", "lists"))
         abilities = dict(blank.abilities)
-        for key, value, at in self.entries(
-            found.get("abilities", {}), (*path, "abilities"), "abilities"
-        ):
+        for key, value, at in self.entries(found.get("abilities", {}), (*path, "abilities")):
             ability = self.sheet.ability(key)
             if ability is None:
                 known = [a.id for a in self.sheet.abilities]
@@ -310,7 +398,7 @@ class _Loader:
         saves = self.tiers(found.get("saves", {}), (*path, "saves"), "save")
         bonuses = self.bonuses(found.get("bonuses", {}), (*path, "bonuses"))
         fields = dict(blank.fields)
-        for key, value, at in self.entries(found.get("fields", {}), (*path, "fields"), "fields"):
+        for key, value, at in self.entries(found.get("fields", {}), (*path, "fields")):
             decl = next((f for f in self.sheet.fields if f.id == key), None)
             if decl is None:
                 known = [f.id for f in self.sheet.fields]
@@ -320,7 +408,7 @@ class _Loader:
             if checked is not None:
                 fields[key] = checked
         lists: dict[str, tuple[Row, ...]] = {}
-        for key, value, at in self.entries(found.get("lists", {}), (*path, "lists"), "lists"):
+        for key, value, at in self.entries(found.get("lists", {}), (*path, "lists")):
             decl_list = next((lst for lst in self.sheet.lists if lst.id == key), None)
             if decl_list is None:
                 known = [lst.id for lst in self.sheet.lists]
@@ -343,7 +431,7 @@ class _Loader:
         tiers = [t.id for t in self.ruleset.resolution.tiers]
         offered = tuple(t for t in offered if t in tiers) or tuple(tiers)
         out: dict[str, str] = {}
-        for key, value, at in self.entries(raw, path, f"{group}s"):
+        for key, value, at in self.entries(raw, path):
             if not any(item.id == key for item in items):
                 self.problems.append(
                     unknown_id(
@@ -375,7 +463,7 @@ class _Loader:
     def bonuses(self, raw: object, path: Path) -> dict[str, int]:
         known = [s.id for s in self.sheet.skills] + [s.id for s in self.sheet.saves]
         out: dict[str, int] = {}
-        for key, value, at in self.entries(raw, path, "bonuses"):
+        for key, value, at in self.entries(raw, path):
             if key not in known:
                 self.problems.append(
                     unknown_id(at, key, "a skill or a save", known, code=UNKNOWN_SKILL)
@@ -442,11 +530,8 @@ class _Loader:
 
     def rows(self, decl: ListDecl, raw: object, path: Path) -> tuple[Row, ...]:
         if not isinstance(raw, list):
-            self.add(
-                path,
-                WRONG_TYPE,
-                f"The list {decl.label} must be a list of rows, not {_show(raw)}.",
-            )
+            shape = Named(f"The list {decl.label}", Arr(_READ_ON), "a list of rows", _show)
+            self.problems.extend(shape.check(raw, path))
             return ()
         if len(raw) > decl.max_items:
             self.add(
@@ -458,7 +543,7 @@ class _Loader:
         rows: list[Row] = []
         for i, item in enumerate(raw[: decl.max_items]):
             at: Path = (*path, i)
-            row = self.obj(item, at, f"A row of {decl.label}")
+            row = self.shape(_map(f"A row of {decl.label}"), item, at)
             if row is None:
                 continue
             cells: dict[str, Scalar] = {}
@@ -542,10 +627,9 @@ class _Loader:
 
     def live(self, raw: object, build: Build, clean: bool) -> Live:
         path: Path = ("live",)
-        found = self.obj(raw, path, "The live state")
+        found = self.shape(_LIVE, raw, path)
         if found is None:
             return Live()
-        self.keys(found, path, ("pools", "tracks", "wounds", "text", "conditions", "states"))
         view = SheetView(self.ruleset, Character("", build))
         return Live(
             pools=frozen_map(self.pools(found.get("pools", {}), (*path, "pools"), view, clean)),
@@ -559,7 +643,7 @@ class _Loader:
     def pools(self, raw: object, path: Path, view: SheetView, clean: bool) -> dict[str, PoolValue]:
         keys = view.pool_keys()
         out: dict[str, PoolValue] = {}
-        for key, value, at in self.entries(raw, path, "pools"):
+        for key, value, at in self.entries(raw, path):
             if key not in keys:
                 self.add(
                     at,
@@ -568,15 +652,12 @@ class _Loader:
                     f'(a row\'s pool is "<list id>:<row name in lower case>").{did_you_mean(key, keys)}',
                 )
                 continue
-            entry = self.obj(value, at, f"The pool {key}")
-            if entry is None:
-                continue
-            self.keys(entry, at, ("value", "temp"))
             label = view.pool_label(key)
-            top = view.pool_max(key) if clean else None
-            if "value" not in entry:
-                self.add(at, MISSING_KEY, f'The pool {label} needs a "value".')
+            said = {"value": f'The pool {label} needs a "value".'}
+            entry = self.shape(_obj(f"The pool {key}", ("value", "temp"), said), value, at)
+            if entry is None or "value" not in entry:
                 continue
+            top = view.pool_max(key) if clean else None
             current = self.whole(entry["value"], (*at, "value"), f"{label}'s value", 0, top)
             temp = 0
             if "temp" in entry:
@@ -595,7 +676,7 @@ class _Loader:
 
     def tracks(self, raw: object, path: Path, view: SheetView, clean: bool) -> dict[str, int]:
         out: dict[str, int] = {}
-        for key, value, at in self.entries(raw, path, "tracks"):
+        for key, value, at in self.entries(raw, path):
             track = next((t for t in self.sheet.tracks if t.id == key), None)
             if track is None:
                 self.problems.append(
@@ -619,7 +700,7 @@ class _Loader:
 
     def wounds(self, raw: object, path: Path, view: SheetView, clean: bool) -> dict[str, Wounds]:
         out: dict[str, Wounds] = {}
-        for key, value, at in self.entries(raw, path, "wounds"):
+        for key, value, at in self.entries(raw, path):
             track = next((t for t in self.sheet.tracks if t.id == key), None)
             if track is None:
                 self.problems.append(
@@ -635,25 +716,20 @@ class _Loader:
                     f'"{key}" is a plain track: its number goes under live.tracks, not marks here.',
                 )
                 continue
-            entry = self.obj(value, at, f"The wounds of {track.label}")
-            if entry is None:
+            said = {"marks": f'The wounds of {track.label} need "marks".'}
+            marks_node = _texts("marks", "a list of kind ids", "A mark", "a kind id")
+            shape = _obj(
+                f"The wounds of {track.label}",
+                {"marks": marks_node, "overflow": _OVERFLOW},
+                said,
+            )
+            entry = self.shape(shape, value, at)
+            if entry is None or "marks" not in entry:
                 continue
-            self.keys(entry, at, ("marks", "overflow"))
-            overflow = 0
-            if "overflow" in entry:
-                overflow = (
-                    self.whole(entry["overflow"], (*at, "overflow"), "overflow", 0, None) or 0
-                )
-            if "marks" not in entry:
-                self.add(at, MISSING_KEY, f'The wounds of {track.label} need "marks".')
-                continue
+            overflow = entry.get("overflow", 0)
+            overflow = int(overflow) if _holds(_OVERFLOW, overflow) else 0  # type: ignore[call-overload]
             marks_raw = entry["marks"]
             if not isinstance(marks_raw, list):
-                self.add(
-                    (*at, "marks"),
-                    WRONG_TYPE,
-                    f"marks must be a list of kind ids, not {_show(marks_raw)}.",
-                )
                 continue
             kinds = {k.id: k.severity for k in track.kinds}
             indexed = track.fill == "indexed"
@@ -661,8 +737,7 @@ class _Loader:
             good = True
             for i, mark in enumerate(marks_raw):
                 mark_at: Path = (*at, "marks", i)
-                if not isinstance(mark, str):
-                    self.add(mark_at, WRONG_TYPE, f"A mark must be a kind id, not {_show(mark)}.")
+                if not isinstance(mark, str):  # refused by its shape
                     good = False
                 elif mark == "":
                     if not indexed:
@@ -709,7 +784,7 @@ class _Loader:
     def text(self, raw: object, path: Path) -> dict[str, str]:
         out: dict[str, str] = {}
         declared = {tid: (label, cap) for tid, label, cap in self.sheet.text}
-        for key, value, at in self.entries(raw, path, "text"):
+        for key, value, at in self.entries(raw, path):
             if key not in declared:
                 self.problems.append(
                     unknown_id(at, key, "a live text", list(declared), code=UNKNOWN_TEXT)
@@ -725,21 +800,15 @@ class _Loader:
         return out
 
     def conditions(self, raw: object, path: Path) -> tuple[str, ...]:
+        self.problems.extend(_CONDITIONS.check(raw, path))
         if not isinstance(raw, list):
-            self.add(
-                path, WRONG_TYPE, f"conditions must be a list of condition ids, not {_show(raw)}."
-            )
             return ()
         known = [c.id for c in self.sheet.conditions]
         out: list[str] = []
         for i, item in enumerate(raw):
             if not isinstance(item, str):
-                self.add(
-                    (*path, i),
-                    WRONG_TYPE,
-                    f"A condition must be a condition id, not {_show(item)}.",
-                )
-            elif item not in known:
+                continue  # refused by its shape
+            if item not in known:
                 self.problems.append(
                     unknown_id((*path, i), item, "a condition", known, code=UNKNOWN_CONDITION)
                 )
@@ -751,7 +820,7 @@ class _Loader:
 
     def states(self, raw: object, path: Path) -> dict[str, str]:
         out: dict[str, str] = {}
-        for key, value, at in self.entries(raw, path, "states"):
+        for key, value, at in self.entries(raw, path):
             state = next((s for s in self.sheet.states if s.id == key), None)
             if state is None:
                 self.problems.append(

@@ -53,6 +53,7 @@ __all__ = [
     "Kebab",
     "Loose",
     "Map",
+    "Named",
     "Node",
     "Num",
     "Obj",
@@ -410,9 +411,11 @@ class Obj(Node):
         root: bool = False,
         extra: Node | None = None,
         key_pattern: str | None = None,
+        missing: Mapping[str, str] | None = None,
     ) -> None:
         self.props = props
         self.required = required
+        self.missing = missing or {}  # a required key's own sentence, where it has one
         self.at_least_one = at_least_one
         self.exactly_one = exactly_one
         self.root = root  # the document root also allows "$schema"
@@ -425,7 +428,8 @@ class Obj(Node):
             return
         for key in self.required:
             if key not in value:
-                yield missing_key(path, key)
+                said = self.missing.get(key)
+                yield missing_key(path, key) if said is None else Problem(path, MISSING_KEY, said)
         for key, item in value.items():
             if key == "$comment" or (self.root and key == "$schema"):
                 if key == "$schema" and not isinstance(item, str):
@@ -561,3 +565,33 @@ class Custom(Node):
 
     def schema(self) -> JsonSchema:
         return dict(self.json)
+
+
+class Named(Node):
+    """A node whose wrong-type sentence names the value it checks: ``The sheet must be an
+    object, not 3.``, as the character file words its problems. ``show`` renders the
+    value in that sentence; a value of the right type goes on to ``node``."""
+
+    def __init__(
+        self,
+        subject: str,
+        node: Node,
+        wanted: str | None = None,
+        show: Callable[[object], str] = describe,
+    ) -> None:
+        assert node.needs is not None, "a named node checks one JSON type"
+        self.subject = subject
+        self.node = node
+        self.kind = node.needs[0]
+        self.wanted = wanted if wanted is not None else node.needs[1]
+        self.show = show
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not isinstance(value, self.kind):
+            said = f"{self.subject} must be {self.wanted}, not {self.show(value)}."
+            yield Problem(path, WRONG_TYPE, said)
+            return
+        yield from self.node.check(value, path)
+
+    def schema(self) -> JsonSchema:
+        return self.node.schema()
