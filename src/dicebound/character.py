@@ -34,25 +34,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from typing import Any, Literal
 
+from dicebound import character_schema as shape
 from dicebound.errors import CharacterInvalid
 from dicebound.problem_codes import (
     BAD_CATALOG_MARK,
-    BAD_TEXT,
     DUPLICATE,
     EMPTY_MARK,
     MISSING_KEY,
     NO_TEMP,
-    NOT_WHOLE,
     TIER_NOT_OFFERED,
     TOO_BIG,
-    TOO_LARGE,
-    TOO_LONG,
     TOO_MANY,
-    TOO_SHORT,
-    TOO_SMALL,
     UNKNOWN_ABILITY,
     UNKNOWN_CATALOG,
     UNKNOWN_COLUMN,
@@ -83,16 +78,7 @@ from dicebound.problems import (
 from dicebound.ruleset.model import Field, ListColumn, ListDecl, Ruleset
 from dicebound.ruleset.spec import (
     KEBAB_PATTERN,
-    Arr,
-    Custom,
-    JsonSchema,
-    Map,
-    Named,
     Node,
-    Obj,
-    describe,
-    is_int,
-    is_number,
 )
 from dicebound.sheet import (
     Build,
@@ -107,14 +93,11 @@ from dicebound.sheet import (
     frozen_map,
 )
 
-__all__ = ["NAME_MAX", "SIZE_MAX", "live_to_json", "load_character"]
+__all__ = ["SIZE_MAX", "live_to_json", "load_character"]
 
-NAME_MAX = 100
 SIZE_MAX = 64 * 1024
 """The most bytes of JSON a sheet (the envelope) or a live state may take
 (docs/design/format.md "Limits")."""
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
-_TEXT_CAP = {"text": 500, "longtext": 4000, "dice": 40}
 
 
 def load_character(ruleset: Ruleset, raw: object) -> Character:
@@ -163,13 +146,6 @@ def live_to_json(live: Live) -> dict[str, Any]:
     return out
 
 
-def _show(value: object) -> str:
-    """``describe``, safe for numbers too long to print."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
-        return "a very large number"
-    return describe(value)
-
-
 def _size(value: object) -> int:
     """Bytes of compact UTF-8 JSON; 0 for what JSON cannot write (its type is refused anyway)."""
     try:
@@ -177,133 +153,6 @@ def _size(value: object) -> int:
     except (TypeError, ValueError, OverflowError, RecursionError):
         return 0
     return len(text.encode("utf-8", "surrogatepass"))
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
-# -- the file's shape, as spec nodes ----------------------------------------------------
-# The parts whose shape needs no ruleset are nodes built once; the parts worded with a
-# ruleset's labels are built when the loader reaches them. What a value must be beyond
-# its JSON type (an ability's range, a pool's maximum, a declared id) is a cross-check
-# against the ruleset, and stays code in ``_Loader``.
-
-
-class _Whole(Node):
-    """A whole number, ``what`` naming it in each sentence, within ``lo``..``hi``."""
-
-    def __init__(self, what: str, lo: float | None = None, hi: float | None = None) -> None:
-        self.what = what
-        self.lo = lo
-        self.hi = hi
-
-    def check(self, value: object, path: Path) -> Iterator[Problem]:
-        what = self.what
-        if not is_number(value):
-            yield Problem(path, WRONG_TYPE, f"{what} must be a whole number, not {_show(value)}.")
-            return
-        if not is_int(value):
-            yield Problem(path, NOT_WHOLE, f"{what} must be a whole number, not {_show(value)}.")
-            return
-        assert isinstance(value, int | float)
-        number = int(value)
-        if self.lo is not None and number < self.lo:
-            said = f"{_show(number)} is below {what}'s minimum {_num(self.lo)}."
-            yield Problem(path, TOO_SMALL, said)
-        elif self.hi is not None and number > self.hi:
-            said = f"{_show(number)} is above {what}'s maximum {_num(self.hi)}."
-            yield Problem(path, TOO_LARGE, said)
-
-    def schema(self) -> JsonSchema:
-        out: JsonSchema = {"type": "integer"}
-        if self.lo is not None:
-            out["minimum"] = self.lo
-        if self.hi is not None:
-            out["maximum"] = self.hi
-        return out
-
-
-class _Text(Node):
-    """Any string: what it must name is the ruleset's to say."""
-
-    needs = (str, "a string")
-
-    def check(self, value: object, path: Path) -> Iterator[Problem]:
-        return iter(())
-
-    def schema(self) -> JsonSchema:
-        return {"type": "string"}
-
-
-def _name(value: object, path: Path) -> Iterator[Problem]:
-    """A character's name: one line of 1 to ``NAME_MAX`` characters."""
-    if not isinstance(value, str):
-        yield Problem(path, WRONG_TYPE, f"The name must be a string, not {_show(value)}.")
-    elif not value.strip():
-        yield Problem(path, TOO_SHORT, "The name may not be empty.")
-    elif len(value) > NAME_MAX:
-        yield Problem(path, TOO_LONG, f"The name has {len(value)} characters; at most {NAME_MAX}.")
-    elif _CONTROL.search(value):
-        yield Problem(path, BAD_TEXT, f"The name {_show(value)} must be a single line.")
-
-
-_READ_ON = Custom(lambda value, path: iter(()))
-"""A value the loader reads on, against the ruleset."""
-
-
-def _obj(
-    subject: str,
-    keys: Mapping[str, Node] | Sequence[str],
-    missing: Mapping[str, str] | None = None,
-) -> Named:
-    """An object of these keys (the ``missing`` ones required, each with its sentence)."""
-    props = dict(keys) if isinstance(keys, Mapping) else dict.fromkeys(keys, _READ_ON)
-    required = tuple(missing or ())
-    return Named(subject, Obj(props, required=required, missing=missing), show=_show)
-
-
-def _map(subject: str) -> Named:
-    """An object of ids the ruleset declares (or does not: a cross-check)."""
-    return Named(subject, Map(_READ_ON), show=_show)
-
-
-def _texts(subject: str, wanted: str, item: str, item_wanted: str) -> Named:
-    """A list of strings, each naming something the ruleset declares."""
-    each = Named(item, _Text(), wanted=item_wanted, show=_show)
-    return Named(subject, Arr(each), wanted=wanted, show=_show)
-
-
-_FILE = _obj(
-    "A character file",
-    {"name": Custom(_name, {"type": "string"}), "sheet": _READ_ON, "live": _READ_ON},
-    missing={"name": 'A character needs a "name".'},
-)
-_VERSION = _Whole("The sheet version", 1)
-_SHEET = _obj(
-    "The sheet",
-    {"v": _VERSION, "build": _READ_ON},
-    missing={
-        "v": 'The sheet needs "v", the sheet version of its build.',
-        "build": 'The sheet needs a "build".',
-    },
-)
-_BUILD_PARTS = ("abilities", "skills", "saves", "bonuses", "fields", "lists")
-_LIVE_PARTS = ("pools", "tracks", "wounds", "text", "conditions", "states")
-_BUILD = _obj("The build", _BUILD_PARTS)
-_LIVE = _obj("The live state", _LIVE_PARTS)
-_PARTS = {
-    name: _map(name)
-    for name in (*_BUILD_PARTS, *_LIVE_PARTS)
-    if name != "conditions"  # a list, not a map
-}
-_CONDITIONS = _texts("conditions", "a list of condition ids", "A condition", "a condition id")
-_OVERFLOW = _Whole("overflow", 0)
-
-
-def _holds(node: Node, value: object) -> bool:
-    """``value`` has no problem of ``node``'s."""
-    return next(node.check(value, ()), None) is None
 
 
 class _Loader:
@@ -319,14 +168,14 @@ class _Loader:
 
     # -- shapes ------------------------------------------------------------------
 
-    def shape(self, node: Node, value: object, path: Path) -> dict[str, object] | None:
-        """Check ``value`` against ``node``; the object, or None when it is none."""
+    def checked(self, node: Node, value: object, path: Path) -> dict[str, object] | None:
+        """Check ``value``'s shape against ``node``; the object, or None when it is none."""
         self.problems.extend(node.check(value, path))
         return value if isinstance(value, dict) else None
 
     def entries(self, value: object, path: Path) -> Iterator[tuple[str, object, Path]]:
         """The ``(key, value, path)`` of a map of ids (``path[-1]``), ``$comment`` left out."""
-        found = self.shape(_PARTS[str(path[-1])], value, path)
+        found = self.checked(shape.PARTS[str(path[-1])], value, path)
         if found is None:
             return
         for key, item in found.items():
@@ -338,13 +187,13 @@ class _Loader:
     ) -> int | None:
         """A whole number within ``lo``..``hi`` (the ruleset's), or None when refused."""
         before = len(self.problems)
-        self.problems.extend(_Whole(what, lo, hi).check(value, path))
+        self.problems.extend(shape.Number(what, lo, hi).check(value, path))
         return int(value) if len(self.problems) == before else None  # type: ignore[call-overload]
 
     # -- the file ------------------------------------------------------------------
 
     def load(self, raw: object) -> Character:
-        top = self.shape(_FILE, raw, ())
+        top = self.checked(shape.FILE, raw, ())
         if top is None:
             raise CharacterInvalid(self.problems)
         for key, what in (("sheet", "sheet"), ("live", "live state")):
@@ -368,11 +217,11 @@ class _Loader:
     def envelope(self, raw: object) -> tuple[Build | None, bool]:
         path: Path = ("sheet",)
         before = len(self.problems)
-        sheet = self.shape(_SHEET, raw, path)
+        sheet = self.checked(shape.SHEET, raw, path)
         if sheet is None or "build" not in sheet:
             return None, False
         version = self.sheet.version
-        if "v" in sheet and _holds(_VERSION, sheet["v"]):
+        if "v" in sheet and shape.holds(shape.VERSION, sheet["v"]):
             version = int(sheet["v"])  # type: ignore[call-overload]
         build = self.build(sheet["build"], (*path, "build"), version)
         return build, len(self.problems) == before
@@ -381,7 +230,7 @@ class _Loader:
 
     def build(self, raw: object, path: Path, version: int) -> Build:
         blank = blank_build(self.ruleset)
-        found = self.shape(_BUILD, raw, path)
+        found = self.checked(shape.BUILD, raw, path)
         if found is None:
             return blank
         abilities = dict(blank.abilities)
@@ -444,7 +293,9 @@ class _Loader:
                 )
                 continue
             if not isinstance(value, str):
-                self.add(at, WRONG_TYPE, f"A {group}'s tier must be a tier id, not {_show(value)}.")
+                self.add(
+                    at, WRONG_TYPE, f"A {group}'s tier must be a tier id, not {shape.show(value)}."
+                )
             elif value not in tiers:
                 self.problems.append(
                     unknown_id(at, value, "a proficiency tier", tiers, code=UNKNOWN_TIER)
@@ -479,59 +330,20 @@ class _Loader:
     def scalar(
         self, decl: Field | ListColumn, value: object, path: Path, label: str
     ) -> Scalar | None:
-        """A field's or a column's value, checked against its type; None when refused."""
-        kind = decl.type
-        if kind == "number":
-            if decl.integer:
-                return self.whole(value, path, label, decl.min, decl.max)
-            if not is_number(value):
-                self.add(path, WRONG_TYPE, f"{label} must be a number, not {_show(value)}.")
-                return None
-            assert isinstance(value, int | float)
-            if decl.min is not None and value < decl.min:
-                self.add(
-                    path,
-                    TOO_SMALL,
-                    f"{_show(value)} is below {label}'s minimum {_num(decl.min)}.",
-                )
-                return None
-            if decl.max is not None and value > decl.max:
-                self.add(
-                    path,
-                    TOO_LARGE,
-                    f"{_show(value)} is above {label}'s maximum {_num(decl.max)}.",
-                )
-                return None
-            return value
-        if kind == "boolean":
-            if not isinstance(value, bool):
-                self.add(path, WRONG_TYPE, f"{label} must be true or false, not {_show(value)}.")
-                return None
-            return value
-        if not isinstance(value, str):
-            self.add(path, WRONG_TYPE, f"{label} must be a string, not {_show(value)}.")
+        """A field's or a column's value, checked against its declaration; None when
+        refused."""
+        before = len(self.problems)
+        self.problems.extend(shape.field_value(decl, label).check(value, path))
+        if len(self.problems) > before:
             return None
-        if kind == "enum":
-            if value not in decl.values:
-                choices = ", ".join(f'"{v}"' for v in decl.values)
-                self.add(
-                    path,
-                    UNKNOWN_VALUE,
-                    f"{_show(value)} is not one of {label}'s values ({choices})."
-                    f"{did_you_mean(value, decl.values)}",
-                )
-                return None
+        if isinstance(value, bool | str):
             return value
-        cap = decl.max_length if decl.max_length is not None else _TEXT_CAP.get(kind, 4000)
-        if len(value) > cap:
-            self.add(path, TOO_LONG, f"{label} takes at most {cap} characters, not {len(value)}.")
-            return None
-        return value
+        assert isinstance(value, int | float)  # a number, as its shape says
+        return int(value) if decl.integer else value
 
     def rows(self, decl: ListDecl, raw: object, path: Path) -> tuple[Row, ...]:
         if not isinstance(raw, list):
-            shape = Named(f"The list {decl.label}", Arr(_READ_ON), "a list of rows", _show)
-            self.problems.extend(shape.check(raw, path))
+            self.problems.extend(shape.rows(decl.label).check(raw, path))
             return ()
         if len(raw) > decl.max_items:
             self.add(
@@ -543,7 +355,7 @@ class _Loader:
         rows: list[Row] = []
         for i, item in enumerate(raw[: decl.max_items]):
             at: Path = (*path, i)
-            row = self.shape(_map(f"A row of {decl.label}"), item, at)
+            row = self.checked(shape.row(decl.label), item, at)
             if row is None:
                 continue
             cells: dict[str, Scalar] = {}
@@ -590,9 +402,9 @@ class _Loader:
         return tuple(rows)
 
     def catalog_mark(self, value: object, path: Path) -> str | None:
-        shape = '"<catalog id>/<entry id>"'
+        form = '"<catalog id>/<entry id>"'
         if not isinstance(value, str) or value.count("/") != 1:
-            self.add(path, BAD_CATALOG_MARK, f"_catalog must be {shape}, not {_show(value)}.")
+            self.add(path, BAD_CATALOG_MARK, f"_catalog must be {form}, not {shape.show(value)}.")
             return None
         catalog_id, entry_id = value.split("/")
         catalogs = self.ruleset.catalogs
@@ -627,7 +439,7 @@ class _Loader:
 
     def live(self, raw: object, build: Build, clean: bool) -> Live:
         path: Path = ("live",)
-        found = self.shape(_LIVE, raw, path)
+        found = self.checked(shape.LIVE, raw, path)
         if found is None:
             return Live()
         view = SheetView(self.ruleset, Character("", build))
@@ -653,8 +465,7 @@ class _Loader:
                 )
                 continue
             label = view.pool_label(key)
-            said = {"value": f'The pool {label} needs a "value".'}
-            entry = self.shape(_obj(f"The pool {key}", ("value", "temp"), said), value, at)
+            entry = self.checked(shape.pool(key, label), value, at)
             if entry is None or "value" not in entry:
                 continue
             top = view.pool_max(key) if clean else None
@@ -716,18 +527,11 @@ class _Loader:
                     f'"{key}" is a plain track: its number goes under live.tracks, not marks here.',
                 )
                 continue
-            said = {"marks": f'The wounds of {track.label} need "marks".'}
-            marks_node = _texts("marks", "a list of kind ids", "A mark", "a kind id")
-            shape = _obj(
-                f"The wounds of {track.label}",
-                {"marks": marks_node, "overflow": _OVERFLOW},
-                said,
-            )
-            entry = self.shape(shape, value, at)
+            entry = self.checked(shape.wounds(track.label), value, at)
             if entry is None or "marks" not in entry:
                 continue
             overflow = entry.get("overflow", 0)
-            overflow = int(overflow) if _holds(_OVERFLOW, overflow) else 0  # type: ignore[call-overload]
+            overflow = int(overflow) if shape.holds(shape.OVERFLOW, overflow) else 0  # type: ignore[call-overload]
             marks_raw = entry["marks"]
             if not isinstance(marks_raw, list):
                 continue
@@ -791,16 +595,14 @@ class _Loader:
                 )
                 continue
             label, cap = declared[key]
-            if not isinstance(value, str):
-                self.add(at, WRONG_TYPE, f"{label} must be a string, not {_show(value)}.")
-            elif len(value) > cap:
-                self.add(at, TOO_LONG, f"{label} takes at most {cap} characters, not {len(value)}.")
-            else:
+            before = len(self.problems)
+            self.problems.extend(shape.text(label, cap).check(value, at))
+            if len(self.problems) == before and isinstance(value, str):
                 out[key] = value
         return out
 
     def conditions(self, raw: object, path: Path) -> tuple[str, ...]:
-        self.problems.extend(_CONDITIONS.check(raw, path))
+        self.problems.extend(shape.CONDITIONS.check(raw, path))
         if not isinstance(raw, list):
             return ()
         known = [c.id for c in self.sheet.conditions]
@@ -838,7 +640,7 @@ class _Loader:
                 self.add(
                     at,
                     UNKNOWN_VALUE,
-                    f"{_show(value)} is not one of {state.label}'s values ({choices}).{hint}",
+                    f"{shape.show(value)} is not one of {state.label}'s values ({choices}).{hint}",
                 )
             else:
                 out[key] = value
