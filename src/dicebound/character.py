@@ -186,9 +186,12 @@ class _Loader:
         self, value: object, path: Path, what: str, lo: float | None, hi: float | None
     ) -> int | None:
         """A whole number within ``lo``..``hi`` (the ruleset's), or None when refused."""
-        before = len(self.problems)
-        self.problems.extend(shape.Number(what, lo, hi).check(value, path))
-        return int(value) if len(self.problems) == before else None  # type: ignore[call-overload]
+        problem = shape.number(what, lo, hi).problem(value, path)
+        if problem is not None:
+            self.problems.append(problem)
+            return None
+        assert isinstance(value, int | float)  # a number, as its shape says
+        return int(value)
 
     # -- the file ------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 
 from dicebound.problem_codes import (
     BAD_TEXT,
@@ -32,7 +33,6 @@ from dicebound.ruleset.spec import (
     Bool,
     Custom,
     JsonSchema,
-    Map,
     Named,
     Node,
     Obj,
@@ -55,6 +55,7 @@ __all__ = [
     "choice",
     "field_value",
     "holds",
+    "number",
     "pool",
     "row",
     "rows",
@@ -92,22 +93,26 @@ class Number(Node):
         self.whole = whole
 
     def check(self, value: object, path: Path) -> Iterator[Problem]:
+        problem = self.problem(value, path)
+        return iter(()) if problem is None else iter((problem,))
+
+    def problem(self, value: object, path: Path) -> Problem | None:
+        """The one thing wrong with ``value``, or None."""
         what = self.what
         said = "a whole number" if self.whole else "a number"
         if not is_number(value):
-            yield Problem(path, WRONG_TYPE, f"{what} must be {said}, not {show(value)}.")
-            return
+            return Problem(path, WRONG_TYPE, f"{what} must be {said}, not {show(value)}.")
         if self.whole and not is_int(value):
-            yield Problem(path, NOT_WHOLE, f"{what} must be {said}, not {show(value)}.")
-            return
+            return Problem(path, NOT_WHOLE, f"{what} must be {said}, not {show(value)}.")
         assert isinstance(value, int | float)
         number = int(value) if self.whole else value
         if self.lo is not None and number < self.lo:
             said = f"{show(number)} is below {what}'s minimum {_num(self.lo)}."
-            yield Problem(path, TOO_SMALL, said)
-        elif self.hi is not None and number > self.hi:
+            return Problem(path, TOO_SMALL, said)
+        if self.hi is not None and number > self.hi:
             said = f"{show(number)} is above {what}'s maximum {_num(self.hi)}."
-            yield Problem(path, TOO_LARGE, said)
+            return Problem(path, TOO_LARGE, said)
+        return None
 
     def schema(self) -> JsonSchema:
         out: JsonSchema = {"type": "integer" if self.whole else "number"}
@@ -156,12 +161,14 @@ class _Choice(Node):
         return {"enum": list(self.values)}
 
 
+@lru_cache(maxsize=4096)
 def text(what: str, cap: int) -> Named:
     """A live text or a text cell of at most ``cap`` characters."""
     return Named(what, _Text(what, cap), show=show)
 
 
-def choice(what: str, values: Sequence[str]) -> Named:
+@lru_cache(maxsize=4096)
+def choice(what: str, values: tuple[str, ...]) -> Named:
     """An enum's or a live state's value."""
     return Named(what, _Choice(what, values), show=show)
 
@@ -169,13 +176,27 @@ def choice(what: str, values: Sequence[str]) -> Named:
 def field_value(decl: Field | ListColumn, label: str) -> Node:
     """What a field or a list column holds, by its declaration."""
     if decl.type == "number":
-        return Number(label, decl.min, decl.max, whole=decl.integer)
+        return number(label, decl.min, decl.max, whole=decl.integer)
     if decl.type == "boolean":
-        return Named(label, Bool(), show=show)
+        return _true_or_false(label)
     if decl.type == "enum":
         return choice(label, decl.values)
     cap = decl.max_length if decl.max_length is not None else _TEXT_CAP.get(decl.type, 4000)
     return text(label, cap)
+
+
+@lru_cache(maxsize=4096)
+def number(
+    what: str, lo: float | None = None, hi: float | None = None, whole: bool = True
+) -> Number:
+    """A ``Number``, made once for each wording and range (a file's values are checked
+    by the same few nodes, not a node each)."""
+    return Number(what, lo, hi, whole)
+
+
+@lru_cache(maxsize=4096)
+def _true_or_false(what: str) -> Named:
+    return Named(what, Bool(), show=show)
 
 
 def _name(value: object, path: Path) -> Iterator[Problem]:
@@ -190,8 +211,29 @@ def _name(value: object, path: Path) -> Iterator[Problem]:
         yield Problem(path, BAD_TEXT, f"The name {show(value)} must be a single line.")
 
 
-READ_ON = Custom(lambda value, path: iter(()))
-"""A value the loader reads on, against the ruleset."""
+class _ReadOn(Node):
+    """A value the loader reads on, against the ruleset: its shape holds no more."""
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        return iter(())
+
+    def schema(self) -> JsonSchema:
+        return {}
+
+
+READ_ON = _ReadOn()
+
+
+class _Entries(Node):
+    """An object of ids the ruleset declares: which it may hold is a cross-check."""
+
+    needs = (dict, "an object")
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        return iter(())
+
+    def schema(self) -> JsonSchema:
+        return {"type": "object"}
 
 
 def obj(
@@ -207,7 +249,7 @@ def obj(
 
 def id_map(subject: str) -> Named:
     """An object of ids the ruleset declares (or does not: a cross-check)."""
-    return Named(subject, Map(READ_ON), show=show)
+    return Named(subject, _Entries(), show=show)
 
 
 def texts(subject: str, wanted: str, item: str, item_wanted: str) -> Named:
@@ -248,6 +290,7 @@ def holds(node: Node, value: object) -> bool:
     return next(node.check(value, ()), None) is None
 
 
+@lru_cache(maxsize=4096)
 def pool(key: str, label: str) -> Named:
     """A pool's entry in the live state: its value, and temporary points."""
     return obj(
@@ -255,6 +298,7 @@ def pool(key: str, label: str) -> Named:
     )
 
 
+@lru_cache(maxsize=4096)
 def wounds(label: str) -> Named:
     """A wound track's entry in the live state: its marks, and overflow."""
     marks = texts("marks", "a list of kind ids", "A mark", "a kind id")
@@ -265,11 +309,13 @@ def wounds(label: str) -> Named:
     )
 
 
+@lru_cache(maxsize=4096)
 def rows(label: str) -> Named:
     """A list's rows on the build."""
     return Named(f"The list {label}", Arr(READ_ON), "a list of rows", show)
 
 
+@lru_cache(maxsize=4096)
 def row(label: str) -> Named:
     """One row of a list: its cells by column id."""
     return id_map(f"A row of {label}")

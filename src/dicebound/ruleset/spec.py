@@ -589,9 +589,8 @@ class Named(Node):
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if not isinstance(value, self.kind):
             said = f"{self.subject} must be {self.wanted}, not {self.show(value)}."
-            yield Problem(path, WRONG_TYPE, said)
-            return
-        yield from self.node.check(value, path)
+            return iter((Problem(path, WRONG_TYPE, said),))
+        return self.node.check(value, path)  # no generator of its own: files check many
 
     def schema(self) -> JsonSchema:
         return self.node.schema()
