@@ -30,8 +30,9 @@ problem found, not the first one. Each problem is three things (`dicebound.probl
 - one plain **sentence** that says what is wrong and, where it can, what to write
   instead (an unknown name gets a "Did you mean" when a known one is close).
 
-Problems are listed in the order their places come in the file, keys as written. The
-sentences may be reworded between versions; the codes do not change.
+A ruleset's problems are listed in the order their places come in the file, keys as
+written; a character file's by path. The sentences may be reworded between versions;
+the codes do not change.
 
 ## Where they are made
 
@@ -41,8 +42,8 @@ sentences may be reworded between versions; the codes do not change.
   problems are built by: an unknown name with its "did you mean"
   (`unknown_id`), an unknown key (`unknown_key`), a value of the wrong type
   (`wrong_type`), a number out of its range (`too_small`, `too_large`,
-  `min_above_max`, `out_of_range`), a missing key (`missing_key`), an id declared
-  twice (`duplicate_id`), a list column that is not there (`not_a_column`).
+  `min_above_max`, `out_of_range`), a missing key (`missing_key`), a list column
+  that is not there (`not_a_column`).
 - `dicebound/ruleset/spec.py` checks the shape of a file with spec nodes (types,
   ranges, required and unknown keys); the shape of a ruleset is in
   `ruleset/schema.py`, the shape of a character file in `character_schema.py`.
