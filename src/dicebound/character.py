@@ -34,13 +34,52 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any, Literal
 
+from dicebound import character_schema as shape
 from dicebound.errors import CharacterInvalid
-from dicebound.problems import Path, Problem, did_you_mean, hints_bounded, sort_problems
+from dicebound.problem_codes import (
+    BAD_CATALOG_MARK,
+    DUPLICATE,
+    EMPTY_MARK,
+    MISSING_KEY,
+    NO_TEMP,
+    TIER_NOT_OFFERED,
+    TOO_BIG,
+    TOO_MANY,
+    UNKNOWN_ABILITY,
+    UNKNOWN_CATALOG,
+    UNKNOWN_COLUMN,
+    UNKNOWN_CONDITION,
+    UNKNOWN_ENTRY,
+    UNKNOWN_FIELD,
+    UNKNOWN_KIND,
+    UNKNOWN_LIST,
+    UNKNOWN_POOL,
+    UNKNOWN_SAVE,
+    UNKNOWN_SKILL,
+    UNKNOWN_STATE,
+    UNKNOWN_TEXT,
+    UNKNOWN_TIER,
+    UNKNOWN_TRACK,
+    UNKNOWN_VALUE,
+    WRONG_TRACK,
+    WRONG_TYPE,
+)
+from dicebound.problems import (
+    Path,
+    Problem,
+    did_you_mean,
+    hints_bounded,
+    sort_problems,
+    unknown_id,
+)
 from dicebound.ruleset.model import Field, ListColumn, ListDecl, Ruleset
-from dicebound.ruleset.spec import KEBAB_PATTERN, describe, is_int, is_number
+from dicebound.ruleset.spec import (
+    KEBAB_PATTERN,
+    Node,
+)
 from dicebound.sheet import (
     Build,
     Character,
@@ -54,14 +93,11 @@ from dicebound.sheet import (
     frozen_map,
 )
 
-__all__ = ["NAME_MAX", "SIZE_MAX", "live_to_json", "load_character"]
+__all__ = ["SIZE_MAX", "live_to_json", "load_character"]
 
-NAME_MAX = 100
 SIZE_MAX = 64 * 1024
 """The most bytes of JSON a sheet (the envelope) or a live state may take
 (docs/design/format.md "Limits")."""
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
-_TEXT_CAP = {"text": 500, "longtext": 4000, "dice": 40}
 
 
 def load_character(ruleset: Ruleset, raw: object) -> Character:
@@ -110,13 +146,6 @@ def live_to_json(live: Live) -> dict[str, Any]:
     return out
 
 
-def _show(value: object) -> str:
-    """``describe``, safe for numbers too long to print."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
-        return "a very large number"
-    return describe(value)
-
-
 def _size(value: object) -> int:
     """Bytes of compact UTF-8 JSON; 0 for what JSON cannot write (its type is refused anyway)."""
     try:
@@ -124,10 +153,6 @@ def _size(value: object) -> int:
     except (TypeError, ValueError, OverflowError, RecursionError):
         return 0
     return len(text.encode("utf-8", "surrogatepass"))
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 class _Loader:
@@ -143,26 +168,14 @@ class _Loader:
 
     # -- shapes ------------------------------------------------------------------
 
-    def obj(self, value: object, path: Path, what: str) -> dict[str, object] | None:
-        if not isinstance(value, dict):
-            self.add(path, "wrong-type", f"{what} must be an object, not {_show(value)}.")
-            return None
-        return value
+    def checked(self, node: Node, value: object, path: Path) -> dict[str, object] | None:
+        """Check ``value``'s shape against ``node``; the object, or None when it is none."""
+        self.problems.extend(node.check(value, path))
+        return value if isinstance(value, dict) else None
 
-    def keys(self, value: Mapping[str, object], path: Path, allowed: tuple[str, ...]) -> None:
-        for key in value:
-            if key == "$comment" or key in allowed:
-                continue
-            name = str(key)
-            self.add(
-                (*path, name),
-                "unknown-key",
-                f'"{name}" is not a key this object takes.{did_you_mean(name, allowed)}',
-            )
-
-    def entries(self, value: object, path: Path, what: str) -> Iterator[tuple[str, object, Path]]:
-        """The ``(key, value, path)`` of a map, ``$comment`` left out."""
-        found = self.obj(value, path, what)
+    def entries(self, value: object, path: Path) -> Iterator[tuple[str, object, Path]]:
+        """The ``(key, value, path)`` of a map of ids (``path[-1]``), ``$comment`` left out."""
+        found = self.checked(shape.PARTS[str(path[-1])], value, path)
         if found is None:
             return
         for key, item in found.items():
@@ -172,46 +185,31 @@ class _Loader:
     def whole(
         self, value: object, path: Path, what: str, lo: float | None, hi: float | None
     ) -> int | None:
-        if not is_number(value):
-            self.add(path, "wrong-type", f"{what} must be a whole number, not {_show(value)}.")
+        """A whole number within ``lo``..``hi`` (the ruleset's), or None when refused."""
+        problem = shape.number(what, lo, hi).problem(value, path)
+        if problem is not None:
+            self.problems.append(problem)
             return None
-        if not is_int(value):
-            self.add(path, "not-whole", f"{what} must be a whole number, not {_show(value)}.")
-            return None
-        assert isinstance(value, int | float)
-        number = int(value)
-        if lo is not None and number < lo:
-            self.add(path, "too-small", f"{_show(number)} is below {what}'s minimum {_num(lo)}.")
-            return None
-        if hi is not None and number > hi:
-            self.add(path, "too-large", f"{_show(number)} is above {what}'s maximum {_num(hi)}.")
-            return None
-        return number
-
-    def unknown(self, path: Path, code: str, name: str, what: str, known: list[str]) -> None:
-        self.add(
-            path,
-            code,
-            f'"{name}" is not {what} of this ruleset.{did_you_mean(name, known)}',
-        )
+        assert isinstance(value, int | float)  # a number, as its shape says
+        return int(value)
 
     # -- the file ------------------------------------------------------------------
 
     def load(self, raw: object) -> Character:
-        top = self.obj(raw, (), "A character file")
+        top = self.checked(shape.FILE, raw, ())
         if top is None:
             raise CharacterInvalid(self.problems)
-        self.keys(top, (), ("name", "sheet", "live"))
         for key, what in (("sheet", "sheet"), ("live", "live state")):
             size = _size(top.get(key))
             if size > SIZE_MAX:
                 self.add(
                     (key,),
-                    "too-big",
+                    TOO_BIG,
                     f"The {what} takes {size} bytes of JSON; a character's {what} takes at most "
                     f"{SIZE_MAX}.",
                 )
-        name = self.name(top)
+        name = top.get("name")
+        name = name if isinstance(name, str) else ""
         build, clean = self.envelope(top.get("sheet")) if "sheet" in top else (None, True)
         build = build or blank_build(self.ruleset)
         live = self.live(top["live"], build, clean) if "live" in top else Live()
@@ -219,39 +217,15 @@ class _Loader:
             raise CharacterInvalid(sort_problems(self.problems))
         return Character(name, build, live)
 
-    def name(self, top: Mapping[str, object]) -> str:
-        if "name" not in top:
-            self.add((), "missing-key", 'A character needs a "name".')
-            return ""
-        name = top["name"]
-        path: Path = ("name",)
-        if not isinstance(name, str):
-            self.add(path, "wrong-type", f"The name must be a string, not {_show(name)}.")
-            return ""
-        if not name.strip():
-            self.add(path, "too-short", "The name may not be empty.")
-        elif len(name) > NAME_MAX:
-            self.add(path, "too-long", f"The name has {len(name)} characters; at most {NAME_MAX}.")
-        elif _CONTROL.search(name):
-            self.add(path, "bad-text", f"The name {_show(name)} must be a single line.")
-        return name
-
     def envelope(self, raw: object) -> tuple[Build | None, bool]:
         path: Path = ("sheet",)
         before = len(self.problems)
-        sheet = self.obj(raw, path, "The sheet")
-        if sheet is None:
+        sheet = self.checked(shape.SHEET, raw, path)
+        if sheet is None or "build" not in sheet:
             return None, False
-        self.keys(sheet, path, ("v", "build"))
         version = self.sheet.version
-        if "v" not in sheet:
-            self.add(path, "missing-key", 'The sheet needs "v", the sheet version of its build.')
-        else:
-            found = self.whole(sheet["v"], (*path, "v"), "The sheet version", 1, None)
-            version = version if found is None else found
-        if "build" not in sheet:
-            self.add(path, "missing-key", 'The sheet needs a "build".')
-            return None, False
+        if "v" in sheet and shape.holds(shape.VERSION, sheet["v"]):
+            version = int(sheet["v"])  # type: ignore[call-overload]
         build = self.build(sheet["build"], (*path, "build"), version)
         return build, len(self.problems) == before
 
@@ -259,18 +233,15 @@ class _Loader:
 
     def build(self, raw: object, path: Path, version: int) -> Build:
         blank = blank_build(self.ruleset)
-        found = self.obj(raw, path, "The build")
+        found = self.checked(shape.BUILD, raw, path)
         if found is None:
             return blank
-        self.keys(found, path, ("abilities", "skills", "saves", "bonuses", "fields", "lists"))
         abilities = dict(blank.abilities)
-        for key, value, at in self.entries(
-            found.get("abilities", {}), (*path, "abilities"), "abilities"
-        ):
+        for key, value, at in self.entries(found.get("abilities", {}), (*path, "abilities")):
             ability = self.sheet.ability(key)
             if ability is None:
                 known = [a.id for a in self.sheet.abilities]
-                self.unknown(at, "unknown-ability", key, "an ability", known)
+                self.problems.append(unknown_id(at, key, "an ability", known, code=UNKNOWN_ABILITY))
                 continue
             score = self.whole(value, at, ability.label, ability.min, ability.max)
             if score is not None:
@@ -279,21 +250,21 @@ class _Loader:
         saves = self.tiers(found.get("saves", {}), (*path, "saves"), "save")
         bonuses = self.bonuses(found.get("bonuses", {}), (*path, "bonuses"))
         fields = dict(blank.fields)
-        for key, value, at in self.entries(found.get("fields", {}), (*path, "fields"), "fields"):
+        for key, value, at in self.entries(found.get("fields", {}), (*path, "fields")):
             decl = next((f for f in self.sheet.fields if f.id == key), None)
             if decl is None:
                 known = [f.id for f in self.sheet.fields]
-                self.unknown(at, "unknown-field", key, "a field", known)
+                self.problems.append(unknown_id(at, key, "a field", known, code=UNKNOWN_FIELD))
                 continue
             checked = self.scalar(decl, value, at, decl.label)
             if checked is not None:
                 fields[key] = checked
         lists: dict[str, tuple[Row, ...]] = {}
-        for key, value, at in self.entries(found.get("lists", {}), (*path, "lists"), "lists"):
+        for key, value, at in self.entries(found.get("lists", {}), (*path, "lists")):
             decl_list = next((lst for lst in self.sheet.lists if lst.id == key), None)
             if decl_list is None:
                 known = [lst.id for lst in self.sheet.lists]
-                self.unknown(at, "unknown-list", key, "a list", known)
+                self.problems.append(unknown_id(at, key, "a list", known, code=UNKNOWN_LIST))
                 continue
             lists[key] = self.rows(decl_list, value, at)
         return Build(
@@ -312,20 +283,30 @@ class _Loader:
         tiers = [t.id for t in self.ruleset.resolution.tiers]
         offered = tuple(t for t in offered if t in tiers) or tuple(tiers)
         out: dict[str, str] = {}
-        for key, value, at in self.entries(raw, path, f"{group}s"):
+        for key, value, at in self.entries(raw, path):
             if not any(item.id == key for item in items):
-                self.unknown(at, f"unknown-{group}", key, f"a {group}", [i.id for i in items])
+                self.problems.append(
+                    unknown_id(
+                        at,
+                        key,
+                        f"a {group}",
+                        [i.id for i in items],
+                        code=UNKNOWN_SKILL if group == "skill" else UNKNOWN_SAVE,
+                    )
+                )
                 continue
             if not isinstance(value, str):
                 self.add(
-                    at, "wrong-type", f"A {group}'s tier must be a tier id, not {_show(value)}."
+                    at, WRONG_TYPE, f"A {group}'s tier must be a tier id, not {shape.show(value)}."
                 )
             elif value not in tiers:
-                self.unknown(at, "unknown-tier", value, "a proficiency tier", tiers)
+                self.problems.append(
+                    unknown_id(at, value, "a proficiency tier", tiers, code=UNKNOWN_TIER)
+                )
             elif value not in offered:
                 self.add(
                     at,
-                    "tier-not-offered",
+                    TIER_NOT_OFFERED,
                     f'"{value}" is not a tier {group}s may take here; they take '
                     f"{', '.join(offered)}.{did_you_mean(value, offered)}",
                 )
@@ -336,9 +317,11 @@ class _Loader:
     def bonuses(self, raw: object, path: Path) -> dict[str, int]:
         known = [s.id for s in self.sheet.skills] + [s.id for s in self.sheet.saves]
         out: dict[str, int] = {}
-        for key, value, at in self.entries(raw, path, "bonuses"):
+        for key, value, at in self.entries(raw, path):
             if key not in known:
-                self.unknown(at, "unknown-skill", key, "a skill or a save", known)
+                self.problems.append(
+                    unknown_id(at, key, "a skill or a save", known, code=UNKNOWN_SKILL)
+                )
                 continue
             bonus = self.whole(
                 value, at, f'the bonus of "{key}"', self.sheet.bonus_min, self.sheet.bonus_max
@@ -350,74 +333,32 @@ class _Loader:
     def scalar(
         self, decl: Field | ListColumn, value: object, path: Path, label: str
     ) -> Scalar | None:
-        """A field's or a column's value, checked against its type; None when refused."""
-        kind = decl.type
-        if kind == "number":
-            if decl.integer:
-                return self.whole(value, path, label, decl.min, decl.max)
-            if not is_number(value):
-                self.add(path, "wrong-type", f"{label} must be a number, not {_show(value)}.")
-                return None
-            assert isinstance(value, int | float)
-            if decl.min is not None and value < decl.min:
-                self.add(
-                    path,
-                    "too-small",
-                    f"{_show(value)} is below {label}'s minimum {_num(decl.min)}.",
-                )
-                return None
-            if decl.max is not None and value > decl.max:
-                self.add(
-                    path,
-                    "too-large",
-                    f"{_show(value)} is above {label}'s maximum {_num(decl.max)}.",
-                )
-                return None
-            return value
-        if kind == "boolean":
-            if not isinstance(value, bool):
-                self.add(path, "wrong-type", f"{label} must be true or false, not {_show(value)}.")
-                return None
-            return value
-        if not isinstance(value, str):
-            self.add(path, "wrong-type", f"{label} must be a string, not {_show(value)}.")
+        """A field's or a column's value, checked against its declaration; None when
+        refused."""
+        before = len(self.problems)
+        self.problems.extend(shape.field_value(decl, label).check(value, path))
+        if len(self.problems) > before:
             return None
-        if kind == "enum":
-            if value not in decl.values:
-                choices = ", ".join(f'"{v}"' for v in decl.values)
-                self.add(
-                    path,
-                    "unknown-value",
-                    f"{_show(value)} is not one of {label}'s values ({choices})."
-                    f"{did_you_mean(value, decl.values)}",
-                )
-                return None
+        if isinstance(value, bool | str):
             return value
-        cap = decl.max_length if decl.max_length is not None else _TEXT_CAP.get(kind, 4000)
-        if len(value) > cap:
-            self.add(path, "too-long", f"{label} takes at most {cap} characters, not {len(value)}.")
-            return None
-        return value
+        assert isinstance(value, int | float)  # a number, as its shape says
+        return int(value) if decl.integer else value
 
     def rows(self, decl: ListDecl, raw: object, path: Path) -> tuple[Row, ...]:
         if not isinstance(raw, list):
-            self.add(
-                path,
-                "wrong-type",
-                f"The list {decl.label} must be a list of rows, not {_show(raw)}.",
-            )
+            self.problems.extend(shape.rows(decl.label).check(raw, path))
             return ()
         if len(raw) > decl.max_items:
             self.add(
                 path,
-                "too-many",
+                TOO_MANY,
                 f"The list {decl.label} takes at most {decl.max_items} rows, not {len(raw)}.",
             )
         columns = {c.id: c for c in decl.columns}
         rows: list[Row] = []
         for i, item in enumerate(raw[: decl.max_items]):
             at: Path = (*path, i)
-            row = self.obj(item, at, f"A row of {decl.label}")
+            row = self.checked(shape.row(decl.label), item, at)
             if row is None:
                 continue
             cells: dict[str, Scalar] = {}
@@ -431,12 +372,14 @@ class _Loader:
                     continue
                 column = columns.get(name)
                 if column is None:
-                    self.unknown(
-                        (*at, name),
-                        "unknown-column",
-                        name,
-                        f"a column of {decl.label}",
-                        list(columns),
+                    self.problems.append(
+                        unknown_id(
+                            (*at, name),
+                            name,
+                            f"a column of {decl.label}",
+                            list(columns),
+                            code=UNKNOWN_COLUMN,
+                        )
                     )
                     continue
                 checked = self.scalar(column, value, (*at, name), column.label)
@@ -449,7 +392,7 @@ class _Loader:
                 ):
                     self.add(
                         at,
-                        "missing-key",
+                        MISSING_KEY,
                         f'The row needs "{column.id}" ({column.label}), which {decl.label} requires.',
                     )
                 if (
@@ -462,25 +405,35 @@ class _Loader:
         return tuple(rows)
 
     def catalog_mark(self, value: object, path: Path) -> str | None:
-        shape = '"<catalog id>/<entry id>"'
+        form = '"<catalog id>/<entry id>"'
         if not isinstance(value, str) or value.count("/") != 1:
-            self.add(path, "bad-catalog-mark", f"_catalog must be {shape}, not {_show(value)}.")
+            self.add(path, BAD_CATALOG_MARK, f"_catalog must be {form}, not {shape.show(value)}.")
             return None
         catalog_id, entry_id = value.split("/")
         catalogs = self.ruleset.catalogs
         catalog = next((c for c in catalogs if c.id == catalog_id), None)
         if catalog is None:
-            self.unknown(path, "unknown-catalog", catalog_id, "a catalog", [c.id for c in catalogs])
+            self.problems.append(
+                unknown_id(
+                    path, catalog_id, "a catalog", [c.id for c in catalogs], code=UNKNOWN_CATALOG
+                )
+            )
             return None
         if catalog.asset is not None and not catalog.entries:
             if re.match(KEBAB_PATTERN, entry_id):
                 return value
-            self.add(path, "bad-catalog-mark", f'"{entry_id}" is not a catalog entry id.')
+            self.add(path, BAD_CATALOG_MARK, f'"{entry_id}" is not a catalog entry id.')
             return None
         if not any(e.id == entry_id for e in catalog.entries):
             known = [e.id for e in catalog.entries]
-            self.unknown(
-                path, "unknown-entry", entry_id, f"an entry of the catalog {catalog.label}", known
+            self.problems.append(
+                unknown_id(
+                    path,
+                    entry_id,
+                    f"an entry of the catalog {catalog.label}",
+                    known,
+                    code=UNKNOWN_ENTRY,
+                )
             )
             return None
         return value
@@ -489,10 +442,9 @@ class _Loader:
 
     def live(self, raw: object, build: Build, clean: bool) -> Live:
         path: Path = ("live",)
-        found = self.obj(raw, path, "The live state")
+        found = self.checked(shape.LIVE, raw, path)
         if found is None:
             return Live()
-        self.keys(found, path, ("pools", "tracks", "wounds", "text", "conditions", "states"))
         view = SheetView(self.ruleset, Character("", build))
         return Live(
             pools=frozen_map(self.pools(found.get("pools", {}), (*path, "pools"), view, clean)),
@@ -506,24 +458,20 @@ class _Loader:
     def pools(self, raw: object, path: Path, view: SheetView, clean: bool) -> dict[str, PoolValue]:
         keys = view.pool_keys()
         out: dict[str, PoolValue] = {}
-        for key, value, at in self.entries(raw, path, "pools"):
+        for key, value, at in self.entries(raw, path):
             if key not in keys:
                 self.add(
                     at,
-                    "unknown-pool",
+                    UNKNOWN_POOL,
                     f'"{key}" is not a pool of this ruleset or of a list row of this character '
                     f'(a row\'s pool is "<list id>:<row name in lower case>").{did_you_mean(key, keys)}',
                 )
                 continue
-            entry = self.obj(value, at, f"The pool {key}")
-            if entry is None:
-                continue
-            self.keys(entry, at, ("value", "temp"))
             label = view.pool_label(key)
-            top = view.pool_max(key) if clean else None
-            if "value" not in entry:
-                self.add(at, "missing-key", f'The pool {label} needs a "value".')
+            entry = self.checked(shape.pool(key, label), value, at)
+            if entry is None or "value" not in entry:
                 continue
+            top = view.pool_max(key) if clean else None
             current = self.whole(entry["value"], (*at, "value"), f"{label}'s value", 0, top)
             temp = 0
             if "temp" in entry:
@@ -531,7 +479,7 @@ class _Loader:
                 if pool is None or not pool.allow_temp:
                     self.add(
                         (*at, "temp"),
-                        "no-temp",
+                        NO_TEMP,
                         f"{label} takes no temporary points (its pool does not say allowTemp).",
                     )
                 else:
@@ -542,15 +490,19 @@ class _Loader:
 
     def tracks(self, raw: object, path: Path, view: SheetView, clean: bool) -> dict[str, int]:
         out: dict[str, int] = {}
-        for key, value, at in self.entries(raw, path, "tracks"):
+        for key, value, at in self.entries(raw, path):
             track = next((t for t in self.sheet.tracks if t.id == key), None)
             if track is None:
-                self.unknown(at, "unknown-track", key, "a track", [t.id for t in self.sheet.tracks])
+                self.problems.append(
+                    unknown_id(
+                        at, key, "a track", [t.id for t in self.sheet.tracks], code=UNKNOWN_TRACK
+                    )
+                )
                 continue
             if track.is_wound_track:
                 self.add(
                     at,
-                    "wrong-track",
+                    WRONG_TRACK,
                     f'"{key}" is a wound track: its marks go under live.wounds, not a number here.',
                 )
                 continue
@@ -562,37 +514,29 @@ class _Loader:
 
     def wounds(self, raw: object, path: Path, view: SheetView, clean: bool) -> dict[str, Wounds]:
         out: dict[str, Wounds] = {}
-        for key, value, at in self.entries(raw, path, "wounds"):
+        for key, value, at in self.entries(raw, path):
             track = next((t for t in self.sheet.tracks if t.id == key), None)
             if track is None:
-                self.unknown(at, "unknown-track", key, "a track", [t.id for t in self.sheet.tracks])
+                self.problems.append(
+                    unknown_id(
+                        at, key, "a track", [t.id for t in self.sheet.tracks], code=UNKNOWN_TRACK
+                    )
+                )
                 continue
             if not track.is_wound_track:
                 self.add(
                     at,
-                    "wrong-track",
+                    WRONG_TRACK,
                     f'"{key}" is a plain track: its number goes under live.tracks, not marks here.',
                 )
                 continue
-            entry = self.obj(value, at, f"The wounds of {track.label}")
-            if entry is None:
+            entry = self.checked(shape.wounds(track.label), value, at)
+            if entry is None or "marks" not in entry:
                 continue
-            self.keys(entry, at, ("marks", "overflow"))
-            overflow = 0
-            if "overflow" in entry:
-                overflow = (
-                    self.whole(entry["overflow"], (*at, "overflow"), "overflow", 0, None) or 0
-                )
-            if "marks" not in entry:
-                self.add(at, "missing-key", f'The wounds of {track.label} need "marks".')
-                continue
+            overflow = entry.get("overflow", 0)
+            overflow = int(overflow) if shape.holds(shape.OVERFLOW, overflow) else 0  # type: ignore[call-overload]
             marks_raw = entry["marks"]
             if not isinstance(marks_raw, list):
-                self.add(
-                    (*at, "marks"),
-                    "wrong-type",
-                    f"marks must be a list of kind ids, not {_show(marks_raw)}.",
-                )
                 continue
             kinds = {k.id: k.severity for k in track.kinds}
             indexed = track.fill == "indexed"
@@ -600,25 +544,26 @@ class _Loader:
             good = True
             for i, mark in enumerate(marks_raw):
                 mark_at: Path = (*at, "marks", i)
-                if not isinstance(mark, str):
-                    self.add(mark_at, "wrong-type", f"A mark must be a kind id, not {_show(mark)}.")
+                if not isinstance(mark, str):  # refused by its shape
                     good = False
                 elif mark == "":
                     if not indexed:
                         self.add(
                             mark_at,
-                            "empty-mark",
+                            EMPTY_MARK,
                             f'"" marks a clear box, which only an indexed track has; {track.label} fills in order.',
                         )
                         good = False
                     marks.append(mark)
                 elif mark not in kinds:
-                    self.unknown(
-                        mark_at,
-                        "unknown-kind",
-                        mark,
-                        f"a kind of harm of {track.label}",
-                        list(kinds),
+                    self.problems.append(
+                        unknown_id(
+                            mark_at,
+                            mark,
+                            f"a kind of harm of {track.label}",
+                            list(kinds),
+                            code=UNKNOWN_KIND,
+                        )
                     )
                     good = False
                 else:
@@ -633,7 +578,7 @@ class _Loader:
                     what = "boxes" if track.boxes_by is not None else "rungs"
                     self.add(
                         (*at, "marks"),
-                        "too-many",
+                        TOO_MANY,
                         f"{track.label} has {room} {what} on this sheet, so it holds at most "
                         f"{room} marks, not {len(marks)}.",
                     )
@@ -646,59 +591,59 @@ class _Loader:
     def text(self, raw: object, path: Path) -> dict[str, str]:
         out: dict[str, str] = {}
         declared = {tid: (label, cap) for tid, label, cap in self.sheet.text}
-        for key, value, at in self.entries(raw, path, "text"):
+        for key, value, at in self.entries(raw, path):
             if key not in declared:
-                self.unknown(at, "unknown-text", key, "a live text", list(declared))
+                self.problems.append(
+                    unknown_id(at, key, "a live text", list(declared), code=UNKNOWN_TEXT)
+                )
                 continue
             label, cap = declared[key]
-            if not isinstance(value, str):
-                self.add(at, "wrong-type", f"{label} must be a string, not {_show(value)}.")
-            elif len(value) > cap:
-                self.add(
-                    at, "too-long", f"{label} takes at most {cap} characters, not {len(value)}."
-                )
-            else:
+            before = len(self.problems)
+            self.problems.extend(shape.text(label, cap).check(value, at))
+            if len(self.problems) == before and isinstance(value, str):
                 out[key] = value
         return out
 
     def conditions(self, raw: object, path: Path) -> tuple[str, ...]:
+        self.problems.extend(shape.CONDITIONS.check(raw, path))
         if not isinstance(raw, list):
-            self.add(
-                path, "wrong-type", f"conditions must be a list of condition ids, not {_show(raw)}."
-            )
             return ()
         known = [c.id for c in self.sheet.conditions]
         out: list[str] = []
         for i, item in enumerate(raw):
             if not isinstance(item, str):
-                self.add(
-                    (*path, i),
-                    "wrong-type",
-                    f"A condition must be a condition id, not {_show(item)}.",
+                continue  # refused by its shape
+            if item not in known:
+                self.problems.append(
+                    unknown_id((*path, i), item, "a condition", known, code=UNKNOWN_CONDITION)
                 )
-            elif item not in known:
-                self.unknown((*path, i), "unknown-condition", item, "a condition", known)
             elif item in out:
-                self.add((*path, i), "duplicate", f'The condition "{item}" is listed twice.')
+                self.add((*path, i), DUPLICATE, f'The condition "{item}" is listed twice.')
             else:
                 out.append(item)
         return tuple(out)
 
     def states(self, raw: object, path: Path) -> dict[str, str]:
         out: dict[str, str] = {}
-        for key, value, at in self.entries(raw, path, "states"):
+        for key, value, at in self.entries(raw, path):
             state = next((s for s in self.sheet.states if s.id == key), None)
             if state is None:
-                self.unknown(
-                    at, "unknown-state", key, "a live state", [s.id for s in self.sheet.states]
+                self.problems.append(
+                    unknown_id(
+                        at,
+                        key,
+                        "a live state",
+                        [s.id for s in self.sheet.states],
+                        code=UNKNOWN_STATE,
+                    )
                 )
             elif not isinstance(value, str) or value not in state.values:
                 choices = ", ".join(f'"{v}"' for v in state.values)
                 hint = did_you_mean(value, state.values) if isinstance(value, str) else ""
                 self.add(
                     at,
-                    "unknown-value",
-                    f"{_show(value)} is not one of {state.label}'s values ({choices}).{hint}",
+                    UNKNOWN_VALUE,
+                    f"{shape.show(value)} is not one of {state.label}'s values ({choices}).{hint}",
                 )
             else:
                 out[key] = value

@@ -2,7 +2,9 @@
 
 A path is a tuple of keys and indexes into the submitted JSON. It renders the way an
 author reads it: ``resolution.difficultyLadder[2].dc``. The empty path (the document
-itself) renders as ``$``.
+itself) renders as ``$``. Every code is a constant of ``problem_codes``; the problems
+met in many places are built by the one-line factories at the end of this module, so
+each is worded once (docs/design/problems.md).
 """
 
 from __future__ import annotations
@@ -11,6 +13,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from dicebound.problem_codes import (
+    MIN_ABOVE_MAX,
+    MISSING_KEY,
+    OUT_OF_RANGE,
+    TOO_LARGE,
+    TOO_SMALL,
+    UNKNOWN_ID,
+    UNKNOWN_KEY,
+    WRONG_TYPE,
+)
 from dicebound.values import frozen
 
 PathPart = str | int
@@ -23,9 +35,18 @@ __all__ = [
     "Problem",
     "did_you_mean",
     "hints_bounded",
+    "min_above_max",
+    "missing_key",
+    "not_a_column",
+    "out_of_range",
     "path_order",
     "render_path",
     "sort_problems",
+    "too_large",
+    "too_small",
+    "unknown_id",
+    "unknown_key",
+    "wrong_type",
 ]
 
 
@@ -150,3 +171,67 @@ def path_order(path: Path) -> tuple[tuple[int, PathPart], ...]:
 def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
     """Order problems by where they are in the document, keeping each one once."""
     return sorted(dict.fromkeys(problems), key=lambda p: path_order(p.path))
+
+
+# -- the factories: each problem met in many places, worded once -----------------------
+# Values reach them already shown (``ruleset.spec.describe``), so this module stays below
+# the spec.
+
+
+def unknown_id(
+    path: Path,
+    name: str,
+    what: str,
+    known: Iterable[str],
+    *,
+    of: str = "this ruleset",
+    code: str = UNKNOWN_ID,
+) -> Problem:
+    """A name nothing declares: ``"blade" is not a skill of this ruleset.`` and a hint."""
+    return Problem(path, code, f'"{name}" is not {what} of {of}.{did_you_mean(name, known)}')
+
+
+def unknown_key(
+    path: Path, key: str, known: Iterable[str], *, takes: str = "a key this object takes"
+) -> Problem:
+    """A key the object does not take, with the nearest one it does."""
+    return Problem(path, UNKNOWN_KEY, f'"{key}" is not {takes}.{did_you_mean(key, known)}')
+
+
+def not_a_column(path: Path, name: str, list_id: str, known: Iterable[str]) -> Problem:
+    """A column the named list does not declare."""
+    hint = did_you_mean(name, known)
+    return Problem(path, UNKNOWN_ID, f'"{name}" is not a column of the list "{list_id}".{hint}')
+
+
+def missing_key(path: Path, key: str, *, where: str = "here") -> Problem:
+    """A required key that is absent (``where``: on what, and why)."""
+    return Problem(path, MISSING_KEY, f'the key "{key}" is required {where}.')
+
+
+def wrong_type(path: Path, wanted: str, shown: str) -> Problem:
+    """A value of the wrong JSON type: ``must be a list, not "sword".``"""
+    return Problem(path, WRONG_TYPE, f"must be {wanted}, not {shown}.")
+
+
+def too_small(path: Path, least: object, shown: str, *, above: bool = False) -> Problem:
+    """A number below its least (``above``: the least itself is refused too)."""
+    said = "above" if above else "at least"
+    return Problem(path, TOO_SMALL, f"must be {said} {least}, not {shown}.")
+
+
+def too_large(path: Path, most: object, shown: str) -> Problem:
+    """A number above its most."""
+    return Problem(path, TOO_LARGE, f"must be at most {most}, not {shown}.")
+
+
+def min_above_max(path: Path, low: object, high: object, what: str) -> Problem:
+    """A range written upside down; ``what`` runs from min to max."""
+    return Problem(path, MIN_ABOVE_MAX, f"{low} is above max {high}; {what} runs from min to max.")
+
+
+def out_of_range(path: Path, value: object, low: object, high: object, what: str) -> Problem:
+    """A default outside its range; ``what`` lies between min and max."""
+    return Problem(
+        path, OUT_OF_RANGE, f"{value} is outside {low}..{high}; {what} lies between min and max."
+    )

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from dicebound.character import NAME_MAX
+from dicebound.character_schema import NAME_MAX
 from dicebound.ruleset.model import Field, Ruleset, SkillDef, Tier, Track
 from dicebound.ruleset.spec import is_int
 from dicebound.values import frozen

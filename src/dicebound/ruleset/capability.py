@@ -24,6 +24,10 @@ from typing import Any
 from dicebound.bands import features as bands_features
 from dicebound.kinds.base import KindCompiler
 from dicebound.overrides import features as overrides_features
+from dicebound.problem_codes import (
+    BAD_CAPABILITY_API,
+    NEEDS_CAPABILITY,
+)
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.spec import describe
 from dicebound.values import frozen
@@ -318,7 +322,7 @@ def capability_problems(features: Iterator[Feature], declared: str) -> list[Prob
         out.append(
             Problem(
                 feature.path,
-                "needs-capability",
+                NEEDS_CAPABILITY,
                 f"{feature.name} needs Capability API {feature.version}; "
                 f"this file is checked at {declared}.",
             )
@@ -332,7 +336,7 @@ def version_problem(declared: object) -> Problem | None:
         return None
     return Problem(
         (),
-        "bad-capability-api",
+        BAD_CAPABILITY_API,
         f"{describe(declared)} is not a Capability API version; write numbers separated by "
         "dots, such as 1.38.",
     )

@@ -14,7 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, cast, get_args
 
-from dicebound.problems import Path, Problem, did_you_mean
+from dicebound.problem_codes import (
+    DERIVED_ORDER,
+    NOT_A_NUMBER,
+    NOT_AN_ENUM,
+    NOT_WOUND_TRACK,
+    ONE_SOURCE,
+    READ_NEEDS_TRACK,
+    WRONG_COLUMN_TYPE,
+    WRONG_TYPE,
+)
+from dicebound.problems import Path, Problem, not_a_column, unknown_id, unknown_key
 from dicebound.ruleset.model import Sheet, ValueRef, ValueSource
 from dicebound.ruleset.spec import (
     Custom,
@@ -96,7 +106,7 @@ def _check_value_ref(value: object, path: Path) -> Iterator[Problem]:
     if not isinstance(value, dict):
         yield Problem(
             path,
-            "wrong-type",
+            WRONG_TYPE,
             'must be a value reference, an object with one source such as { "derived": "id" }, '
             f"not {describe(value)}.",
         )
@@ -110,30 +120,26 @@ def _check_value_ref(value: object, path: Path) -> Iterator[Problem]:
             if "liveTrack" not in value:
                 yield Problem(
                     (*path, key),
-                    "read-needs-track",
+                    READ_NEEDS_TRACK,
                     '"read" goes only with a "liveTrack" reference.',
                 )
             continue
         node = _SOURCE_NODES.get(key)
         if node is None:
-            hint = did_you_mean(key, [*SOURCES, "read"])
-            yield Problem(
-                (*path, key),
-                "unknown-key",
-                f'"{key}" is not a source a value reference takes.{hint}',
-            )
+            known = [*SOURCES, "read"]
+            yield unknown_key((*path, key), key, known, takes="a source a value reference takes")
             continue
         yield from node.check(item, (*path, key))
     if not present:
         names = ", ".join(SOURCES)
         yield Problem(
-            path, "one-source", f"names no source; a value reference names exactly one of {names}."
+            path, ONE_SOURCE, f"names no source; a value reference names exactly one of {names}."
         )
     elif len(present) > 1:
         names = ", ".join(f'"{k}"' for k in present)
         yield Problem(
             path,
-            "one-source",
+            ONE_SOURCE,
             f"names {len(present)} sources ({names}); a value reference names exactly one.",
         )
 
@@ -183,14 +189,6 @@ class RefScope:
         return RefScope(self.sheet, self.names, index, "this derived value")
 
 
-def _unknown(path: Path, namespace: str, name: str, known: Sequence[str]) -> Problem:
-    return Problem(
-        path,
-        "unknown-id",
-        f'"{name}" is not {_WHAT[namespace]} of this ruleset.{did_you_mean(name, known)}',
-    )
-
-
 def compile_ref(
     raw: Mapping[str, Any], path: Path, scope: RefScope
 ) -> tuple[ValueRef | None, list[Problem]]:
@@ -213,7 +211,7 @@ def compile_ref(
     known = scope.names.get(namespace, ())  # not copied: one lookup, not a scan
     here = (*path, source)
     if name not in known:
-        return None, [_unknown(here, namespace, name, known)]
+        return None, [unknown_id(here, name, _WHAT[namespace], known)]
     if source == "derived" and scope.derived_before is not None:
         index = known.index(name)
         if index >= scope.derived_before:
@@ -225,7 +223,7 @@ def compile_ref(
             problems.append(
                 Problem(
                     here,
-                    "derived-order",
+                    DERIVED_ORDER,
                     f'"{name}" {said}; a derived value reads only derived values declared '
                     "above it.",
                 )
@@ -237,7 +235,7 @@ def compile_ref(
             problems.append(
                 Problem(
                     here,
-                    "not-a-number",
+                    NOT_A_NUMBER,
                     f'"{name}" is a {decl.type} field, which holds no number; a field reference '
                     'reads a number or boolean field (use "abilityModFromField" or an '
                     '"enumTable" derived value for an enum).',
@@ -250,7 +248,7 @@ def compile_ref(
             problems.append(
                 Problem(
                     here,
-                    "not-an-enum",
+                    NOT_AN_ENUM,
                     f'"{name}" is a {decl.type} field; abilityModFromField names an enum field '
                     "whose value is an ability id.",
                 )
@@ -263,7 +261,7 @@ def compile_ref(
             problems.append(
                 Problem(
                     (*path, "read"),
-                    "not-wound-track",
+                    NOT_WOUND_TRACK,
                     f'"{name}" is a plain track, which carries no penalty; "read": "penalty" '
                     "reads a wound track (one with kinds and levels or boxes).",
                 )
@@ -279,7 +277,7 @@ def _compile_list_sum(
     list_id = str(spec["list"])
     known = scope.names.get("lists", ())
     if list_id not in known:
-        return None, [_unknown((*path, "list"), "lists", list_id, known)]
+        return None, [unknown_id((*path, "list"), list_id, _WHAT["lists"], known)]
     decl = next((lst for lst in scope.sheet.lists if lst.id == list_id), None)
     if decl is None:  # declared, but its own shape is faulty: nothing more to check
         return None, []
@@ -290,20 +288,13 @@ def _compile_list_sum(
         col_id = str(spec[key])
         column = columns.get(col_id)
         if column is None:
-            hint = did_you_mean(col_id, list(columns))
-            problems.append(
-                Problem(
-                    (*path, key),
-                    "unknown-id",
-                    f'"{col_id}" is not a column of the list "{list_id}".{hint}',
-                )
-            )
+            problems.append(not_a_column((*path, key), col_id, list_id, list(columns)))
         elif column.type != wanted:
             role = "adds up" if key == "column" else "filters the rows by"
             problems.append(
                 Problem(
                     (*path, key),
-                    "wrong-column-type",
+                    WRONG_COLUMN_TYPE,
                     f'"{col_id}" is a {column.type} column; listSum {role} a {wanted} column.',
                 )
             )

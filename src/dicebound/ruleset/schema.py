@@ -18,7 +18,21 @@ from dicebound.bands import OUTCOMES
 from dicebound.kinds.base import KindCompiler
 from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
 from dicebound.overrides import overrides_node
-from dicebound.problems import Path, Problem, did_you_mean
+from dicebound.problem_codes import (
+    BAD_DICE,
+    BAD_TEXT,
+    DUPLICATE_VALUE,
+    KIND_NOT_BUILT,
+    MISSING_KEY,
+    NOT_ASCENDING,
+    RESERVED_ID,
+    TOO_FEW,
+    TOO_LONG,
+    TOO_MANY,
+    UNKNOWN_KIND,
+    WRONG_TYPE,
+)
+from dicebound.problems import Path, Problem, did_you_mean, missing_key
 from dicebound.ruleset.refs import VALUE_REF
 from dicebound.ruleset.spec import (
     KEBAB_PATTERN,
@@ -105,7 +119,7 @@ MECHANICS_KEYS: tuple[str, ...] = (
 
 
 def _wrong_type(path: Path, wanted: str, value: object) -> Problem:
-    return Problem(path, "wrong-type", f"must be {wanted}, not {describe(value)}.")
+    return Problem(path, WRONG_TYPE, f"must be {wanted}, not {describe(value)}.")
 
 
 def _accept(value: object, path: Path) -> Iterator[Problem]:
@@ -129,7 +143,7 @@ def _distinct(node: Arr, noun: str = "value") -> Custom:
                 if item in seen:
                     yield Problem(
                         (*path, i),
-                        "duplicate-value",
+                        DUPLICATE_VALUE,
                         f"{describe(item)} is already item {seen[item]}; each {noun} is listed "
                         "once.",
                     )
@@ -147,7 +161,7 @@ def _nonempty(node: Map, noun: str) -> Custom:
     def check(value: object, path: Path) -> Iterator[Problem]:
         yield from node.check(value, path)
         if isinstance(value, dict) and not [k for k in value if k != "$comment"]:
-            yield Problem(path, "too-few", f"needs at least one {noun}.")
+            yield Problem(path, TOO_FEW, f"needs at least one {noun}.")
 
     json = node.schema()
     json["minProperties"] = 1
@@ -163,7 +177,7 @@ def _no_quote(node: Str) -> Custom:
         if not problems and isinstance(value, str) and '"' in value:
             yield Problem(
                 path,
-                "bad-text",
+                BAD_TEXT,
                 "may not contain a double quote, which the sheet command uses to quote it.",
             )
 
@@ -190,7 +204,7 @@ class Tagged(Node):
         if self.tag not in value:
             names = ", ".join(f'"{k}"' for k in self.options)
             yield Problem(
-                path, "missing-key", f'the key "{self.tag}" is required here: one of {names}.'
+                path, MISSING_KEY, f'the key "{self.tag}" is required here: one of {names}.'
             )
             return
         picked = value[self.tag]
@@ -213,17 +227,15 @@ def _step_table(value_node: Node, hi: int) -> Custom:
             yield _wrong_type(path, "a list of [threshold, value] rows", value)
             return
         if not value:
-            yield Problem(path, "too-few", "needs at least 1 row, not 0.")
+            yield Problem(path, TOO_FEW, "needs at least 1 row, not 0.")
         if len(value) > hi:
-            yield Problem(path, "too-many", f"takes at most {hi} rows, not {len(value)}.")
+            yield Problem(path, TOO_MANY, f"takes at most {hi} rows, not {len(value)}.")
         previous: float | None = None
         for i, row in enumerate(value):
             here = (*path, i)
             if not isinstance(row, list) or len(row) != 2:
                 shown = f"{len(row)} values" if isinstance(row, list) else describe(row)
-                yield Problem(
-                    here, "wrong-type", f"must be a [threshold, value] pair, not {shown}."
-                )
+                yield Problem(here, WRONG_TYPE, f"must be a [threshold, value] pair, not {shown}.")
                 continue
             threshold, number = row
             yield from threshold_node.check(threshold, (*here, 0))
@@ -234,7 +246,7 @@ def _step_table(value_node: Node, hi: int) -> Custom:
             if previous is not None and threshold <= previous:
                 yield Problem(
                     (*here, 0),
-                    "not-ascending",
+                    NOT_ASCENDING,
                     f"{describe(threshold)} is not above the threshold before it, "
                     f"{describe(previous)}; thresholds must rise strictly.",
                 )
@@ -265,7 +277,7 @@ def _check_scalar(value: object, path: Path) -> Iterator[Problem]:
         return
     if isinstance(value, str):
         if len(value) > 80:
-            yield Problem(path, "too-long", f"must be at most 80 characters, not {len(value)}.")
+            yield Problem(path, TOO_LONG, f"must be at most 80 characters, not {len(value)}.")
         return
     yield _wrong_type(path, "a string, a number, or true or false", value)
 
@@ -302,7 +314,7 @@ def _check_dice(value: object, path: Path) -> Iterator[Problem]:
         yield _wrong_type(path, "dice notation such as 2d6", value)
     elif len(value) > 40 or not re.match(DICE_PATTERN, value):
         yield Problem(
-            path, "bad-dice", f"{describe(value)} is not dice notation such as 2d6 or 1d8+2."
+            path, BAD_DICE, f"{describe(value)} is not dice notation such as 2d6 or 1d8+2."
         )
 
 
@@ -608,7 +620,7 @@ def _kind_problem(kind: object, path: Path) -> Problem | None:
         names = ", ".join(f'"{k}"' for k in KNOWN_KINDS)
         return Problem(
             path,
-            "unknown-kind",
+            UNKNOWN_KIND,
             f"{describe(kind)} is not a resolution kind; the kinds are {names}."
             f"{did_you_mean(kind, KNOWN_KINDS)}",
         )
@@ -617,7 +629,7 @@ def _kind_problem(kind: object, path: Path) -> Problem | None:
         built = played[0] if len(played) == 1 else ", ".join(played[:-1]) + " and " + played[-1]
         return Problem(
             path,
-            "kind-not-built",
+            KIND_NOT_BUILT,
             f"{describe(kind)} is a resolution kind this version of dicebound does not build "
             f"yet; it plays {built}.",
         )
@@ -634,7 +646,7 @@ def _check_resolution(value: object, path: Path) -> Iterator[Problem]:
         yield from resolution_obj(compiler).check(value, path)
         return
     if "kind" not in value:
-        yield Problem(path, "missing-key", 'the key "kind" is required here.')
+        yield missing_key(path, "kind")
     else:
         problem = _kind_problem(kind, (*path, "kind"))
         if problem is not None:
@@ -708,7 +720,7 @@ def _check_filter_value(value: object, path: Path) -> Iterator[Problem]:
         return
     if isinstance(value, str):
         if len(value) > 80:
-            yield Problem(path, "too-long", f"must be at most 80 characters, not {len(value)}.")
+            yield Problem(path, TOO_LONG, f"must be at most 80 characters, not {len(value)}.")
         return
     if isinstance(value, list):
         yield from Arr(Str(lo=0, hi=80, one_line=False), hi=24, noun="tag").check(value, path)
@@ -721,7 +733,7 @@ def _check_row_value(value: object, path: Path) -> Iterator[Problem]:
         return
     if isinstance(value, str):
         if len(value) > 4000:
-            yield Problem(path, "too-long", f"must be at most 4000 characters, not {len(value)}.")
+            yield Problem(path, TOO_LONG, f"must be at most 4000 characters, not {len(value)}.")
         return
     yield _wrong_type(path, "a number, a string, or true or false", value)
 
@@ -857,7 +869,7 @@ def _check_ruleset_id(value: object, path: Path) -> Iterator[Problem]:
     if not problems and value in RESERVED_IDS:
         yield Problem(
             path,
-            "reserved-id",
+            RESERVED_ID,
             f"{describe(value)} is reserved for the Engine's own rules; pick another id.",
         )
 
@@ -866,7 +878,7 @@ def _check_rests(value: object, path: Path) -> Iterator[Problem]:
     if not isinstance(value, list):
         yield _wrong_type(path, "a list", value)
     elif len(value) > 12:
-        yield Problem(path, "too-many", f"takes at most 12 rest(s), not {len(value)}.")
+        yield Problem(path, TOO_MANY, f"takes at most 12 rest(s), not {len(value)}.")
 
 
 def ruleset_node(kind: str | None, *, for_schema: bool = False) -> Obj:

@@ -16,7 +16,29 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from dicebound.problems import Path, Problem, did_you_mean
+from dicebound.problem_codes import (
+    BAD_ID,
+    BAD_TEXT,
+    DUPLICATE_ID,
+    MISSING_KEY,
+    NOT_ALLOWED,
+    ONE_SOURCE,
+    TOO_FEW,
+    TOO_LONG,
+    TOO_MANY,
+    TOO_SHORT,
+    WRONG_TYPE,
+)
+from dicebound.problems import (
+    Path,
+    Problem,
+    did_you_mean,
+    missing_key,
+    too_large,
+    too_small,
+    unknown_key,
+    wrong_type,
+)
 
 __all__ = [
     "ID_PATTERN",
@@ -31,6 +53,7 @@ __all__ = [
     "Kebab",
     "Loose",
     "Map",
+    "Named",
     "Node",
     "Num",
     "Obj",
@@ -123,8 +146,8 @@ def _wrong_type(path: Path, wanted: str, value: object) -> Problem:
         or isinstance(value, bool | float)
         or (isinstance(value, int | str) and len(str(value)) <= 40)
     ):
-        return Problem(path, "wrong-type", _wrong_scalar(wanted, value))
-    return Problem(path, "wrong-type", f"must be {wanted}, not {describe(value)}.")
+        return Problem(path, WRONG_TYPE, _wrong_scalar(wanted, value))
+    return wrong_type(path, wanted, describe(value))
 
 
 def _short_scalar(value: object) -> bool:
@@ -153,9 +176,9 @@ class Int(Node):
             return
         assert isinstance(value, int | float)
         if self.lo is not None and value < self.lo:
-            yield Problem(path, "too-small", f"must be at least {self.lo}, not {describe(value)}.")
+            yield too_small(path, self.lo, describe(value))
         if self.hi is not None and value > self.hi:
-            yield Problem(path, "too-large", f"must be at most {self.hi}, not {describe(value)}.")
+            yield too_large(path, self.hi, describe(value))
 
     def schema(self) -> JsonSchema:
         out: JsonSchema = {"type": "integer"}
@@ -180,11 +203,11 @@ class Num(Node):
             return
         assert isinstance(value, int | float)
         if self.lo is not None and value < self.lo:
-            yield Problem(path, "too-small", f"must be at least {self.lo}, not {describe(value)}.")
+            yield too_small(path, self.lo, describe(value))
         if self.hi is not None and value > self.hi:
-            yield Problem(path, "too-large", f"must be at most {self.hi}, not {describe(value)}.")
+            yield too_large(path, self.hi, describe(value))
         if self.above is not None and value <= self.above:
-            yield Problem(path, "too-small", f"must be above {self.above}, not {describe(value)}.")
+            yield too_small(path, self.above, describe(value), above=True)
 
     def schema(self) -> JsonSchema:
         out: JsonSchema = {"type": "number"}
@@ -235,25 +258,25 @@ class Str(Node):
         if lone is not None:
             yield Problem(
                 path,
-                "bad-text",
+                BAD_TEXT,
                 f"holds U+{ord(lone.group()):04X}, half of a character (a lone surrogate), "
                 "which no text can be written out with.",
             )
             return
         if len(value) < self.lo:
             what = "may not be empty" if self.lo == 1 else f"must be at least {self.lo} characters"
-            yield Problem(path, "too-short", f"{what}.")
+            yield Problem(path, TOO_SHORT, f"{what}.")
         if self.hi is not None and len(value) > self.hi:
             yield Problem(
-                path, "too-long", f"must be at most {self.hi} characters, not {len(value)}."
+                path, TOO_LONG, f"must be at most {self.hi} characters, not {len(value)}."
             )
         if self.pattern is not None and value and not re.match(self.pattern, value):
             says = self.pattern_says or f"must match {self.pattern}"
-            yield Problem(path, "bad-id", f"{describe(value)} {says}.")
+            yield Problem(path, BAD_ID, f"{describe(value)} {says}.")
         elif self.one_line and value:
             fault = text_fault(value)
             if fault:
-                yield Problem(path, "bad-text", f"{fault}.")
+                yield Problem(path, BAD_TEXT, f"{fault}.")
 
     def schema(self) -> JsonSchema:
         out: JsonSchema = {"type": "string", "minLength": self.lo}
@@ -295,7 +318,7 @@ class Enum(Node):
                 did_you_mean(value, [str(v) for v in self.values]) if isinstance(value, str) else ""
             )
             yield Problem(
-                path, "not-allowed", f"must be one of {choices}, not {describe(value)}.{hint}"
+                path, NOT_ALLOWED, f"must be one of {choices}, not {describe(value)}.{hint}"
             )
 
     def schema(self) -> JsonSchema:
@@ -309,7 +332,7 @@ class Const(Node):
     def check(self, value: object, path: Path) -> Iterator[Problem]:
         if isinstance(value, bool) != isinstance(self.value, bool) or value != self.value:
             yield Problem(
-                path, "not-allowed", f"must be {describe(self.value)}, not {describe(value)}."
+                path, NOT_ALLOWED, f"must be {describe(self.value)}, not {describe(value)}."
             )
 
     def schema(self) -> JsonSchema:
@@ -339,11 +362,11 @@ class Arr(Node):
             return
         if len(value) < self.lo:
             yield Problem(
-                path, "too-few", f"needs at least {self.lo} {self.noun}(s), not {len(value)}."
+                path, TOO_FEW, f"needs at least {self.lo} {self.noun}(s), not {len(value)}."
             )
         if self.hi is not None and len(value) > self.hi:
             yield Problem(
-                path, "too-many", f"takes at most {self.hi} {self.noun}(s), not {len(value)}."
+                path, TOO_MANY, f"takes at most {self.hi} {self.noun}(s), not {len(value)}."
             )
         seen: dict[object, int] = {}
         needs = self.item.needs
@@ -358,7 +381,7 @@ class Arr(Node):
                     if key in seen:
                         yield Problem(
                             (*path, i, self.unique_key),
-                            "duplicate-id",
+                            DUPLICATE_ID,
                             f"{describe(key)} is already used by item {seen[key]}; each "
                             f"{self.unique_key} must be unique.",
                         )
@@ -388,9 +411,11 @@ class Obj(Node):
         root: bool = False,
         extra: Node | None = None,
         key_pattern: str | None = None,
+        missing: Mapping[str, str] | None = None,
     ) -> None:
         self.props = props
         self.required = required
+        self.missing = missing or {}  # a required key's own sentence, where it has one
         self.at_least_one = at_least_one
         self.exactly_one = exactly_one
         self.root = root  # the document root also allows "$schema"
@@ -403,7 +428,8 @@ class Obj(Node):
             return
         for key in self.required:
             if key not in value:
-                yield Problem(path, "missing-key", f'the key "{key}" is required here.')
+                said = self.missing.get(key)
+                yield missing_key(path, key) if said is None else Problem(path, MISSING_KEY, said)
         for key, item in value.items():
             if key == "$comment" or (self.root and key == "$schema"):
                 if key == "$schema" and not isinstance(item, str):
@@ -414,25 +440,20 @@ class Obj(Node):
                 yield from node.check(item, (*path, key))
             elif self.extra is not None:
                 if self.key_pattern is not None and not re.match(self.key_pattern, key):
-                    yield Problem(
-                        (*path, key), "bad-id", f"{describe(key)} is not a valid key here."
-                    )
+                    yield Problem((*path, key), BAD_ID, f"{describe(key)} is not a valid key here.")
                 yield from self.extra.check(item, (*path, key))
             else:
-                hint = did_you_mean(key, self.props)
-                yield Problem(
-                    (*path, key), "unknown-key", f'"{key}" is not a key this object takes.{hint}'
-                )
+                yield unknown_key((*path, key), key, self.props)
         if self.at_least_one and not any(k in value for k in self.at_least_one):
             names = ", ".join(f'"{k}"' for k in self.at_least_one)
-            yield Problem(path, "missing-key", f"needs at least one of {names}.")
+            yield Problem(path, MISSING_KEY, f"needs at least one of {names}.")
         if self.exactly_one:
             present = [k for k in self.exactly_one if k in value]
             if len(present) != 1:
                 names = ", ".join(f'"{k}"' for k in self.exactly_one)
                 yield Problem(
                     path,
-                    "one-source",
+                    ONE_SOURCE,
                     f"needs exactly one of {names}, not {len(present)}.",
                 )
 
@@ -470,12 +491,12 @@ class Map(Node):
             yield _wrong_type(path, "an object", value)
             return
         if self.hi is not None and len(value) > self.hi:
-            yield Problem(path, "too-many", f"takes at most {self.hi} entries, not {len(value)}.")
+            yield Problem(path, TOO_MANY, f"takes at most {self.hi} entries, not {len(value)}.")
         for key, item in value.items():
             if key == "$comment":
                 continue
             if self.key_pattern is not None and not re.match(self.key_pattern, key):
-                yield Problem((*path, key), "bad-id", f"{describe(key)} is not a valid key here.")
+                yield Problem((*path, key), BAD_ID, f"{describe(key)} is not a valid key here.")
             needs = self.value.needs
             if needs is not None and not isinstance(item, needs[0]):
                 yield _wrong_type((*path, key), needs[1], item)
@@ -544,3 +565,32 @@ class Custom(Node):
 
     def schema(self) -> JsonSchema:
         return dict(self.json)
+
+
+class Named(Node):
+    """A node whose wrong-type sentence names the value it checks: ``The sheet must be an
+    object, not 3.``, as the character file words its problems. ``show`` renders the
+    value in that sentence; a value of the right type goes on to ``node``."""
+
+    def __init__(
+        self,
+        subject: str,
+        node: Node,
+        wanted: str | None = None,
+        show: Callable[[object], str] = describe,
+    ) -> None:
+        assert node.needs is not None, "a named node checks one JSON type"
+        self.subject = subject
+        self.node = node
+        self.kind = node.needs[0]
+        self.wanted = wanted if wanted is not None else node.needs[1]
+        self.show = show
+
+    def check(self, value: object, path: Path) -> Iterator[Problem]:
+        if not isinstance(value, self.kind):
+            said = f"{self.subject} must be {self.wanted}, not {self.show(value)}."
+            return iter((Problem(path, WRONG_TYPE, said),))
+        return self.node.check(value, path)  # no generator of its own: files check many
+
+    def schema(self) -> JsonSchema:
+        return self.node.schema()
