@@ -5,7 +5,7 @@
     .venv/bin/python scripts/gen_problem_codes.py --check  exit 1 if the page is out of date
 
 Each code is read with the ``#:`` comment above its constant, which says what it means;
-``tests/test_problem_codes.py`` fails when the page and the module drift apart.
+``tests/ruleset/test_problem_codes.py`` fails when the page and the module drift apart.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
     .venv/bin/python scripts/gen_schema.py --check  exit 1 if the shipped copy is out of date
 
 The shipped copy is what ``dicebound schema`` prints, kept as a file so an editor can
-point a ruleset's ``$schema`` at it; ``tests/test_schema.py`` fails when it drifts from
+point a ruleset's ``$schema`` at it; ``tests/ruleset/test_schema.py`` fails when it drifts from
 ``ruleset_json_schema()`` (a kind added or a key changed), and this script mends it.
 """
 

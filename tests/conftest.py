@@ -36,7 +36,7 @@ os.environ["DICEBOUND_CACHE_DIR"] = _TEST_CACHE
 
 # The request rate per token (default 50 a second) is held far above what any test
 # sends, in process (``service``) and in the servers the tests start (they inherit the
-# environment); tests/test_http_protections.py tests the limit itself at a small rate.
+# environment); tests/edge/http/test_http_protections.py tests the limit itself at a small rate.
 os.environ.setdefault("DICEBOUND_RATE_LIMIT", "100000")
 
 

@@ -1,4 +1,4 @@
-"""Read the examples out of a Markdown page and run them (tests/test_docs_examples.py).
+"""Read the examples out of a Markdown page and run them (tests/project/test_docs_examples.py).
 
 The convention (docs/about-these-docs.md says it for authors):
 

@@ -2,7 +2,7 @@
 
 A problem's code is stable: a client tells problems apart by it, so a code is written
 once, here, and every module that reports one names its constant. The page
-docs/design/problems.md lists them all (tests/test_problem_codes.py keeps the two in
+docs/design/problems.md lists them all (tests/ruleset/test_problem_codes.py keeps the two in
 step). Imports nothing.
 """
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-FUZZ = Path(__file__).resolve().parents[1] / "fuzz"
+from repo_paths import REPO
+
+FUZZ = REPO / "fuzz"
 BUDGET = "6"  # seconds of each campaign in CI
 
 

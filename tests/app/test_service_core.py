@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,8 +23,9 @@ from dicebound.odds import check_odds
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Paid, pay
 from dicebound.values import replace
+from repo_paths import REPO
 
-DATA = Path(__file__).resolve().parents[1] / "src" / "dicebound" / "data"
+DATA = REPO / "src" / "dicebound" / "data"
 PACKAGED = [(r, c) for r in packaged_rulesets() for c in packaged_characters(r)]
 
 _character_tests = importlib.import_module(

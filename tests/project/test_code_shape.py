@@ -10,7 +10,9 @@ from contextlib import redirect_stdout
 from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[1]
+from repo_paths import REPO
+
+ROOT = REPO
 
 FILES = {
     "__init__.py": "",

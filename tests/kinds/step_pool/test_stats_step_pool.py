@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -23,11 +22,12 @@ from dicebound.engine import prepare_check
 from dicebound.kinds.step_pool import StepCheck, distribution, roll
 from dicebound.ruleset.compile import compile_ruleset
 from dicebound.tags.parse import parse_tags
+from repo_paths import REPO
 from stats import ALPHA, THROWS, chi_square_p
 
 pytestmark = pytest.mark.stats
 
-DATA = Path(__file__).resolve().parents[1] / "src" / "dicebound" / "data"
+DATA = REPO / "src" / "dicebound" / "data"
 RULESET = compile_ruleset(
     json.loads((DATA / "rulesets" / "advanced-resolution.json").read_text(encoding="utf-8"))
 )

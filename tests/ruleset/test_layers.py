@@ -4,7 +4,6 @@ the kind's own shape; of two conflicting layers the one declared later is droppe
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,9 @@ from dicebound.character import load_character
 from dicebound.engine import ladder_in_force, resolve_text
 from dicebound.errors import UsageError
 from dicebound.ruleset.compile import compile_ruleset
+from repo_paths import CASES
 
-RAW = json.loads((Path(__file__).parent / "cases" / "ruleset_degrees.json").read_text())
+RAW = json.loads((CASES / "ruleset_degrees.json").read_text())
 RAW["layers"] = [
     {
         "id": "grim",

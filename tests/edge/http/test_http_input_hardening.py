@@ -57,6 +57,7 @@ from http_api_support import (
     store_rows,
 )
 from mcp_support import call
+from repo_paths import REPO
 from service_support import ADMIN_TOKEN, JSON, ServerProcess, admin_headers, store_url_for
 
 LIMIT = 256 * 1024
@@ -302,7 +303,7 @@ def test_a_raw_body_is_read_only_when_it_says_it_is_json(
 def test_the_web_page_sends_every_body_as_json() -> None:
     """The page's one way to the API sets the type for every body it sends (its
     browser tests then play each route through it)."""
-    static = Path(__file__).resolve().parents[1] / "src/dicebound/edge/web/static"
+    static = REPO / "src/dicebound/edge/web/static"
     script = "\n".join(module.read_text() for module in sorted(static.glob("*.js")))
     assert script.count("fetch(") == 1
     assert 'if (body !== undefined) {\n    headers["Content-Type"] = "application/json";' in script

@@ -13,13 +13,13 @@ from fractions import Fraction
 from typing import Any, cast
 
 import pytest
+from test_kind_symbol_pool import CONFIG, GENESYS, KELL
 
 from dicebound.dice import SeededDice
 from dicebound.engine import prepare_check
 from dicebound.kinds.symbol_pool import SymbolCheck, SymbolOutcome, distribution, roll
 from dicebound.tags.parse import parse_tags
 from stats import ALPHA, THROWS, chi_square_p
-from test_kind_symbol_pool import CONFIG, GENESYS, KELL
 
 pytestmark = pytest.mark.stats
 

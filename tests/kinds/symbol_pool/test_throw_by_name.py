@@ -11,14 +11,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-
-from dicebound.dice import ForcedFaces, SeededDice
-from dicebound.errors import DiceError, UsageError
-from dicebound.kinds.symbol_pool import parse_details
-from dicebound.kinds.symbol_pool.throw import MAX_THROWN, DiceAsk, read_dice
-from dicebound.ruleset.compile import compile_ruleset
-from dicebound.throw import roll_json, throw_by_name, throw_odds
-from oracles import bf_symbol_pool
 from test_kind_symbol_pool import (
     ABILITY,
     BOOST,
@@ -30,6 +22,14 @@ from test_kind_symbol_pool import (
     SYMBOLS,
     _ruleset_raw,
 )
+
+from dicebound.dice import ForcedFaces, SeededDice
+from dicebound.errors import DiceError, UsageError
+from dicebound.kinds.symbol_pool import parse_details
+from dicebound.kinds.symbol_pool.throw import MAX_THROWN, DiceAsk, read_dice
+from dicebound.ruleset.compile import compile_ruleset
+from dicebound.throw import roll_json, throw_by_name, throw_odds
+from oracles import bf_symbol_pool
 
 READ_ROWS: list[tuple[str, str, tuple[str, ...], str]] = [
     # (id, text, die ids in throw order, the dice as given back)

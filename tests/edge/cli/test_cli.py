@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from dicebound.edge.cli import main
+from repo_paths import CASES
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -179,7 +180,7 @@ def test_roll_needs_a_symbol_pool(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_key_written_twice_is_a_problem_at_its_path(tmp_path: Path) -> None:
-    text = Path(__file__).parent.joinpath("cases", "ruleset_degrees.json").read_text()
+    text = CASES.joinpath("ruleset_degrees.json").read_text()
     text = text.replace('"version": 1,', '"version": 1, "version": 2,', 1)
     text = text.replace('"dc": 10 }', '"dc": 10, "dc": 11 }', 1)
     path = tmp_path / "twice.json"

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from pathlib import Path
 from types import ModuleType
 
 import dicebound
 from dicebound.edge.files import packaged_rulesets
+from repo_paths import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 
 
 def _generator() -> ModuleType:

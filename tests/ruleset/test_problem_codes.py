@@ -17,8 +17,9 @@ import pytest
 
 import dicebound
 from dicebound import problem_codes
+from repo_paths import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 SRC = Path(dicebound.__file__).resolve().parent
 PAGE = ROOT / "docs" / "design" / "problems.md"
 

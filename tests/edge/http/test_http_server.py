@@ -39,11 +39,12 @@ from dicebound.engine import resolve_text
 from dicebound.odds import check_odds
 from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.throw import roll_json
+from repo_paths import REPO
 from service_support import ADMIN_TOKEN, JSON, ServerProcess, admin_headers, store_url_for
 
 pytestmark = pytest.mark.server
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 DATA = ROOT / "src" / "dicebound" / "data"
 RESERVE_FILE = ROOT / "tests" / "cases" / "ruleset_reserve.json"
 PEET_FILE = DATA / "characters" / "advanced-resolution" / "peet.json"

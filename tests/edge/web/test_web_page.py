@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from dicebound.edge.files import ruleset_text
 from http_api_support import LUCIA_SPENDS
+from repo_paths import REPO
 from service_support import ServerProcess, admin_headers, store_url_for
 from web_support import DESKTOP, PHONE, api, browser, new_game, open_page, pick_game, shoot
 
@@ -77,10 +78,7 @@ def test_play_a_scene(page: Page, server: ServerProcess) -> None:
     assert game["name"] == f"The vault at {width}px" and game["characters"] == []
 
     maud = json.loads(
-        (
-            Path(__file__).parents[1]
-            / "src/dicebound/data/characters/advanced-resolution/maud.json"
-        ).read_text()
+        (REPO / "src/dicebound/data/characters/advanced-resolution/maud.json").read_text()
     )
     put = httpx.put(
         server.base + f"/games/{chosen}/characters/{MAUD}", json=maud, headers=admin_headers()

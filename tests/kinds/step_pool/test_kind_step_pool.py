@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,9 +42,10 @@ from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Paid, SheetView, pay
 from dicebound.tags.parse import parse_tags
 from oracles import bf_step_effort, bf_step_pool, enumerate_throws
+from repo_paths import REPO
 from shared_files import shared_path
 
-DATA = Path(__file__).resolve().parents[1] / "src" / "dicebound" / "data"
+DATA = REPO / "src" / "dicebound" / "data"
 REFERENCE = DATA / "rulesets" / "advanced-resolution.json"
 CHARACTERS = DATA / "characters" / "advanced-resolution"
 

@@ -23,8 +23,9 @@ import pytest
 import dicebound
 from dicebound.app.version import dicebound_version
 from dicebound.edge.cli import main
+from repo_paths import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 QUICK_START = ["check", "--ruleset", "dnd5e-srd", "--character", "mira"]
 QUICK_TAG = '[skill_check: skill="Stealth" dc="15"]'
 

@@ -12,7 +12,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,9 +28,10 @@ from dicebound.edge.http.problems import status_of
 from dicebound.errors import UsageError
 from dicebound.store import Store, open_store
 from http_api_support import stored_value
+from repo_paths import CASES
 from service_support import ADMIN_TOKEN
 
-RESERVE = (Path(__file__).resolve().parent / "cases" / "ruleset_reserve.json").read_text()
+RESERVE = (CASES / "ruleset_reserve.json").read_text()
 THREADS = 4
 NEW_ADMIN_TOKEN = "dba_the-next-admin-token-after-a-leak"
 

@@ -53,6 +53,7 @@ from http_api_support import (
     stored_value,
 )
 from mcp_support import Table, call, connect, run, seat_a_table
+from repo_paths import CASES
 from service_support import (
     ADMIN_TOKEN,
     JSON,
@@ -63,7 +64,7 @@ from service_support import (
     store_url_for,
 )
 
-RESERVE = Path(__file__).resolve().parent / "cases" / "ruleset_reserve.json"
+RESERVE = CASES / "ruleset_reserve.json"
 NEW_ADMIN_TOKEN = "dba_the-next-admin-token-after-a-leak"
 NOBODY = "the token sent is neither the admin token nor a game's token."
 HOLD_SECONDS = 2.0  # how long a process may keep accepting an admin token replaced

@@ -29,9 +29,9 @@ from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
 from dicebound.problems import PathPart, Problem
 from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.schema import ruleset_json_schema
+from repo_paths import REPO
 from ruleset_edits import CASES, Edit, drop, parts, put, rename
 
-REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "src" / "dicebound" / "data"
 PACKAGED = sorted((DATA / "rulesets").glob("*.json"))
 MARINARA = ("ember-roads.json", "gravewatch.json", "ruleset-5e-2014.example.json")

@@ -32,9 +32,10 @@ from dicebound.ruleset.model import (
     ValueRef,
 )
 from dicebound.ruleset.schema import ruleset_json_schema
+from repo_paths import REPO
 from ruleset_edits import load_case, parts, put
 
-DATA = Path(__file__).resolve().parents[1] / "src" / "dicebound" / "data" / "rulesets"
+DATA = REPO / "src" / "dicebound" / "data" / "rulesets"
 
 
 def _marinara(marinara_dir: Path, name: str) -> Ruleset:

@@ -28,6 +28,7 @@ from dicebound.edge.mcp import Seat, build_server
 from dicebound.edge.schemas import AfterIn, CheckIn, OddsIn
 from http_api_support import AS_CLI, bearer, cli_check, store_rows, without_ids
 from mcp_support import Table, call, connect, ok, run, seat_a_table
+from repo_paths import REPO
 from service_support import ADMIN_TOKEN, ServerProcess, store_url_for
 
 pytestmark = pytest.mark.server
@@ -47,7 +48,7 @@ DUEL = (
     '[skill_check: skill="Martial/Swordplay" difficulty="Rare" who="Maud Harrowgate"]',
     "turn2-0",  # a Sacrifice whose offer a raise of 2 from Body turns into a Success
 )
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mcp_scene.py"
+EXAMPLE = REPO / "examples" / "mcp_scene.py"
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
