@@ -34,6 +34,29 @@ from itertools import accumulate
 from typing import Any, Literal, NamedTuple
 
 from dicebound.errors import UsageError
+from dicebound.problem_codes import (
+    BY_NOT_FOR_KIND,
+    CHOICE_ON_CRITICAL,
+    CHOICE_ON_SUCCESS,
+    DUPLICATE_ID,
+    DUPLICATE_ON,
+    FRACTION_DIVISOR,
+    FRACTION_NEEDS_AT_MOST,
+    LAST_BAND_AT_LEAST,
+    MISSING_AT_LEAST,
+    NATURALS_NOT_NONE,
+    NO_FAILURE_BAND,
+    NO_NUMBER_BAND,
+    NO_SUCCESS_BAND,
+    NOT_DECREASING,
+    ON_BAND_AT_LEAST,
+    ON_BAND_NOT_CRITICAL,
+    ON_NOT_FOR_KIND,
+    ON_SUCCESS_CONTRADICTION,
+    SINGLE_DIE_ONLY,
+    SUCCESS_BELOW_FAILURE,
+    UNKNOWN_KIND,
+)
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.spec import Arr, Bool, Enum, Id, Int, Node, Obj, Str, describe
 from dicebound.values import field, frozen, replace
@@ -322,23 +345,23 @@ def compile_bands(
     is a roll-against block's (``"at-most"`` when None). Every problem is collected.
     """
     problems = list(OUTCOMES.check(raw, path))
-    if any(p.code != "duplicate-id" for p in problems):
+    if any(p.code != DUPLICATE_ID for p in problems):
         return None, problems  # a repeated id leaves the bands readable: check on
     assert isinstance(raw, dict)
     add = problems.append
     by: By = raw.get("by", "margin")
     rules = rules_of(kind)
     if rules is None:
-        add(Problem(path, "unknown-kind", f'"{kind}" is not a resolution kind bands know.'))
+        add(Problem(path, UNKNOWN_KIND, f'"{kind}" is not a resolution kind bands know.'))
         return None, problems
     if by not in rules.reads:
         here = (*path, "by") if "by" in raw else path
-        add(Problem(here, "by-not-for-kind", rules.by_refused(by, kind, "by" in raw)))
+        add(Problem(here, BY_NOT_FOR_KIND, rules.by_refused(by, kind, "by" in raw)))
     elif by == "fraction" and (against or "at-most") != "at-most":
         add(
             Problem(
                 (*path, "by"),
-                "fraction-needs-at-most",
+                FRACTION_NEEDS_AT_MOST,
                 '"fraction" reads how small a share of the target the roll came under, so '
                 f'it needs an "at-most" roll, and this ruleset rolls "{against}".',
             )
@@ -348,7 +371,7 @@ def compile_bands(
         add(
             Problem(
                 (*path, "naturals"),
-                "single-die-only",
+                SINGLE_DIE_ONLY,
                 '"shift" reads the highest and lowest face of a single die, and this '
                 "resolution throws more than one die.",
             )
@@ -357,7 +380,7 @@ def compile_bands(
         add(
             Problem(
                 (*path, "naturals"),
-                "naturals-not-none",
+                NATURALS_NOT_NONE,
                 '"shift" replaces resolution.naturals, so set its check and save to "none" '
                 "beside it.",
             )
@@ -386,12 +409,12 @@ def _read_tiers(
         if on is not None:
             refused = rules.on_refused(on)
             if refused is not None:
-                add(Problem((*here, "on"), "on-not-for-kind", refused))
+                add(Problem((*here, "on"), ON_NOT_FOR_KIND, refused))
             if on in on_seen:
                 add(
                     Problem(
                         (*here, "on"),
-                        "duplicate-on",
+                        DUPLICATE_ON,
                         f'band {on_seen[on]} is already on "{on}"; there is at most one band '
                         "on each critical.",
                     )
@@ -402,7 +425,7 @@ def _read_tiers(
                 add(
                     Problem(
                         (*here, "atLeast"),
-                        "on-band-at-least",
+                        ON_BAND_AT_LEAST,
                         f'a band on "{on}" catches that critical whatever the number says, so '
                         "it has no atLeast.",
                     )
@@ -412,7 +435,7 @@ def _read_tiers(
                 add(
                     Problem(
                         (*here, "success"),
-                        "on-success-contradiction",
+                        ON_SUCCESS_CONTRADICTION,
                         f'a band on "{on}" is {"a success" if wants else "not a success"}, '
                         f"so success cannot be {describe(raw['success'])}.",
                     )
@@ -422,7 +445,7 @@ def _read_tiers(
                 add(
                     Problem(
                         (*here, "critical"),
-                        "on-band-not-critical",
+                        ON_BAND_NOT_CRITICAL,
                         f'a critical that lands in a band on "{on}" stays a critical, so the '
                         "band cannot say critical is false.",
                     )
@@ -432,7 +455,7 @@ def _read_tiers(
                 add(
                     Problem(
                         (*here, "choice"),
-                        "choice-on-success",
+                        CHOICE_ON_SUCCESS,
                         "choice lets the player turn a failure into a success at a cost, so it "
                         "goes on a failing band, and this band already succeeds.",
                     )
@@ -441,7 +464,7 @@ def _read_tiers(
                 add(
                     Problem(
                         (*here, "choice"),
-                        "choice-on-critical",
+                        CHOICE_ON_CRITICAL,
                         "choice lets the player turn a plain failure into a success at a cost; "
                         "a critical failure cannot be chosen away.",
                     )
@@ -477,7 +500,7 @@ def _check_numbers(
         add(
             Problem(
                 at,
-                "no-number-band",
+                NO_NUMBER_BAND,
                 "every band is on a critical, so a result that is not critical would land in "
                 "none; add a band read from the number, without atLeast, to catch it.",
             )
@@ -492,7 +515,7 @@ def _check_numbers(
                 add(
                     Problem(
                         (*at, i, "atLeast"),
-                        "last-band-at-least",
+                        LAST_BAND_AT_LEAST,
                         f"{describe(raw['atLeast'])} is the atLeast of the last band read from "
                         "the number, which has none because it catches everything below the "
                         "band before it.",
@@ -503,7 +526,7 @@ def _check_numbers(
             add(
                 Problem(
                     (*at, i),
-                    "missing-at-least",
+                    MISSING_AT_LEAST,
                     'the key "atLeast" is required here: only the last band read from the '
                     "number goes without one.",
                 )
@@ -514,7 +537,7 @@ def _check_numbers(
             add(
                 Problem(
                     (*at, i, "atLeast"),
-                    "fraction-divisor",
+                    FRACTION_DIVISOR,
                     f"{value} cannot divide the target; a fraction band's atLeast is a whole "
                     "number from 1 up (2 reads a roll at or under half the target).",
                 )
@@ -523,7 +546,7 @@ def _check_numbers(
             add(
                 Problem(
                     (*at, i, "atLeast"),
-                    "not-decreasing",
+                    NOT_DECREASING,
                     f'{value} is not below {before[1]}, the atLeast of band "{before[0]}"; each '
                     "band's atLeast is lower than the one before it.",
                 )
@@ -537,12 +560,12 @@ def _check_sides(bands: Sequence[Band], at: Path, add: Callable[[Problem], None]
         add(
             Problem(
                 at,
-                "no-success-band",
+                NO_SUCCESS_BAND,
                 'no band succeeds; at least one band needs "success": true.',
             )
         )
     if all(b.success for b in bands):
-        add(Problem(at, "no-failure-band", "every band succeeds; at least one band must fail."))
+        add(Problem(at, NO_FAILURE_BAND, "every band succeeds; at least one band must fail."))
     failed: str | None = None
     for i, b in enumerate(bands):
         if not b.success and failed is None:
@@ -551,7 +574,7 @@ def _check_sides(bands: Sequence[Band], at: Path, add: Callable[[Problem], None]
             add(
                 Problem(
                     (*at, i),
-                    "success-below-failure",
+                    SUCCESS_BELOW_FAILURE,
                     f'band "{b.id}" succeeds but comes after band "{failed}", which fails; '
                     "bands are listed best first, so every succeeding band comes before the "
                     "failing ones.",

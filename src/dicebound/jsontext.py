@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from dicebound.problem_codes import DUPLICATE_KEY
 from dicebound.problems import Path, PathPart, Problem
 
 __all__ = [
@@ -59,7 +60,7 @@ def keys_written_twice(value: object, path: Path = ()) -> Iterator[Problem]:
             for key in getattr(node, "twice", ()):
                 yield Problem(
                     (*here, key),
-                    "duplicate-key",
+                    DUPLICATE_KEY,
                     f'"{key}" is written twice in this object; JSON keeps only the last, so '
                     "the first would be lost without a word. Keep one.",
                 )

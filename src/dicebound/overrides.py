@@ -34,7 +34,17 @@ from typing import Any, Literal
 from dicebound.bands import compile_bands, naturals_none, single_die_of
 from dicebound.kinds import registry
 from dicebound.kinds.base import CompileContext, KindCompiler
-from dicebound.problems import Path, Problem, did_you_mean, render_path
+from dicebound.problem_codes import (
+    DUPLICATE_CHECK,
+    EMPTY_SET,
+    LOCKED_KEY,
+    NEVER_APPLIES,
+    REMOVES_NOTHING,
+    REQUIRED_KEY,
+    TWO_WITHOUT_WHEN,
+    WHEN_NOT_ON_SHEET,
+)
+from dicebound.problems import Path, Problem, render_path, unknown_id, unknown_key
 from dicebound.ruleset.model import Sheet, ValueRef
 from dicebound.ruleset.refs import VALUE_REF, RefScope, compile_ref
 from dicebound.ruleset.spec import Arr, Custom, Id, JsonSchema, Node, Obj, Str, describe
@@ -155,7 +165,7 @@ class _SetNode(Node):
         if isinstance(value, dict) and not [k for k in value if k != "$comment"]:
             yield Problem(
                 path,
-                "empty-set",
+                EMPTY_SET,
                 "sets no key, so the override would change nothing; name the resolution keys "
                 "its checks roll with instead.",
             )
@@ -195,14 +205,14 @@ def _locked_sentence(kind: KindCompiler | None) -> Callable[[str], str]:
 
 def _set_node(kind: KindCompiler | None) -> Node:
     if kind is None:
-        locked = _refuse("locked-key", _locked_sentence(None))
+        locked = _refuse(LOCKED_KEY, _locked_sentence(None))
         props: dict[str, Node] = dict.fromkeys((*LOCKED_KEYS, *_SHARED), locked)
         return _SetNode(Obj(props, extra=Custom(lambda v, p: iter(()), {})))
     # The kind's own locks are read off the kind the registry builds by that name, so a
     # compiler that names a built kind (a test's stand-in) locks what the kind locks.
     own = registry.kind_compiler(kind.name)
     sentence = _locked_sentence(own)
-    locked = _refuse("locked-key", sentence)
+    locked = _refuse(LOCKED_KEY, sentence)
     lock = {*LOCKED_KEYS, *_SHARED}
     if own is not None:
         lock.update(own.override_locks)
@@ -214,11 +224,7 @@ def _set_node(kind: KindCompiler | None) -> Node:
 
     def unknown(value: object, path: Path) -> Iterator[Problem]:
         key = str(path[-1])
-        yield Problem(
-            path,
-            "unknown-key",
-            f'"{key}" is not a resolution key of {kind.name}.{did_you_mean(key, known)}',
-        )
+        yield unknown_key(path, key, known, takes=f"a resolution key of {kind.name}")
 
     return _SetNode(Obj(props, extra=Custom(unknown, {"not": {}})))
 
@@ -352,18 +358,13 @@ def compile_overrides(
             for j, item in enumerate(items):
                 at = (*here, key, j)
                 if item not in known[group]:
-                    hint = did_you_mean(item, known[group])
-                    found.append(
-                        Problem(
-                            at, "unknown-id", f'"{item}" is not {what[group]} of this sheet.{hint}'
-                        )
-                    )
+                    found.append(unknown_id(at, item, what[group], known[group], of="this sheet"))
                     continue
                 if item in seen:
                     found.append(
                         Problem(
                             at,
-                            "duplicate-check",
+                            DUPLICATE_CHECK,
                             f'"{item}" is already named by this override; name each check once.',
                         )
                     )
@@ -374,7 +375,7 @@ def compile_overrides(
                     found.append(
                         Problem(
                             at,
-                            "two-without-when",
+                            TWO_WITHOUT_WHEN,
                             f'"{item}" is already in override "{holder}" without when; a check '
                             "appears in at most one override without when.",
                         )
@@ -383,7 +384,7 @@ def compile_overrides(
                     found.append(
                         Problem(
                             at,
-                            "never-applies",
+                            NEVER_APPLIES,
                             f'"{item}" is already in override "{holder}", which has no when '
                             "and so always applies first; this override could never apply to "
                             "it, so put the override with when first.",
@@ -398,7 +399,7 @@ def compile_overrides(
                 found.append(
                     Problem(
                         (*here, "when", "const"),
-                        "when-not-on-sheet",
+                        WHEN_NOT_ON_SHEET,
                         f"{describe(raw['when']['const'])} is a constant, but when reads a value "
                         "off the roller's sheet; leave when out for an override that always "
                         "applies.",
@@ -417,7 +418,7 @@ def compile_overrides(
                 found.append(
                     Problem(
                         (*set_path, key),
-                        "removes-nothing",
+                        REMOVES_NOTHING,
                         f'null takes "{key}" away, but the ruleset\'s resolution has no '
                         f'"{key}"; leave it out of set.',
                     )
@@ -427,7 +428,7 @@ def compile_overrides(
                 found.append(
                     Problem(
                         (*set_path, key),
-                        "required-key",
+                        REQUIRED_KEY,
                         f'"{key}" is required by {kind_compiler.name}, so an override cannot '
                         "take it away.",
                     )

@@ -42,6 +42,7 @@ from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
 from dicebound.errors import UsageError
+from dicebound.problem_codes import BAD_AMOUNT, INSUFFICIENT, UNKNOWN_POOL
 from dicebound.problems import did_you_mean
 from dicebound.ruleset.model import (
     AbilityModifier,
@@ -856,9 +857,10 @@ class Paid:
 
 @frozen
 class PaymentRefused:
-    """A payment not made (nothing was paid). ``reason`` is a stable code."""
+    """A payment not made (nothing was paid). ``reason`` is a stable code:
+    ``UNKNOWN_POOL``, ``BAD_AMOUNT`` or ``INSUFFICIENT`` of ``problem_codes``."""
 
-    reason: Literal["unknown-pool", "bad-amount", "insufficient"]
+    reason: str
     message: str
 
 
@@ -878,17 +880,17 @@ def pay(
     for key, amount in costs:
         if key not in keys:
             return PaymentRefused(
-                "unknown-pool",
+                UNKNOWN_POOL,
                 f'"{key}" is not a pool of {character.name}.{did_you_mean(key, keys)}',
             )
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
             return PaymentRefused(
-                "bad-amount", f"{amount} is not an amount to pay: pay a whole number of at least 1."
+                BAD_AMOUNT, f"{amount} is not an amount to pay: pay a whole number of at least 1."
             )
         before = values.get(key, view.pool_value(key))
         if before < amount:
             return PaymentRefused(
-                "insufficient",
+                INSUFFICIENT,
                 f"{view.pool_label(key)} holds {before}, less than the {amount} to pay.",
             )
         values[key] = before - amount

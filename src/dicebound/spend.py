@@ -31,7 +31,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
-from dicebound.problems import Path, Problem, did_you_mean
+from dicebound.problem_codes import DUPLICATE_POOL, POOL_STARTS_EMPTY, SPEND_DICE_ONLY
+from dicebound.problems import Path, Problem, unknown_id
 from dicebound.ruleset.model import Sheet, ValueRef
 from dicebound.ruleset.refs import VALUE_REF, sheet_ref
 from dicebound.ruleset.spec import Arr, Const, Custom, Enum, Id, Int, Node, Obj, OneOf, is_int
@@ -201,17 +202,13 @@ def compile_spends(
         pool = pools.get(name)
         if pool is None:
             problems.append(
-                Problem(
-                    (*here, "pool"),
-                    "unknown-id",
-                    f'"{name}" is not a live pool of this sheet.{did_you_mean(name, list(pools))}',
-                )
+                unknown_id((*here, "pool"), name, "a live pool", list(pools), of="this sheet")
             )
         elif pool.start == "empty":
             problems.append(
                 Problem(
                     (*here, "pool"),
-                    "pool-starts-empty",
+                    POOL_STARTS_EMPTY,
                     f'"{name}" starts empty, so there would be nothing in it to spend when '
                     "play begins; name a pool that starts full.",
                 )
@@ -220,7 +217,7 @@ def compile_spends(
             problems.append(
                 Problem(
                     (*here, "pool"),
-                    "duplicate-pool",
+                    DUPLICATE_POOL,
                     f'"{name}" is already spent by entry {first_entry[name]}; two entries '
                     "may not name the same pool, or a check could not say which it meant.",
                 )
@@ -276,7 +273,7 @@ def _buys_dice_only(kind: str, name: str) -> Custom:
     def check(value: object, path: Path) -> Iterator[Problem]:
         yield Problem(
             path,
-            "spend-dice-only",
+            SPEND_DICE_ONLY,
             f'a {kind} spend buys dice only, so it cannot buy "{name}"; give "dice".',
         )
 

@@ -15,6 +15,7 @@ from dicebound.app.loaded import character_file, compiled
 from dicebound.character import live_to_json, load_character
 from dicebound.errors import CharacterInvalid
 from dicebound.jsontext import Unreadable, read_json
+from dicebound.problem_codes import BAD_NAME, NAME_MISMATCH
 from dicebound.problems import Problem, did_you_mean
 from dicebound.store.models import dumps
 from dicebound.store.repo import Game, Member, Repo
@@ -82,7 +83,7 @@ def _addressable(name: str) -> None:
         raise Invalid(
             f"a character's name is part of its address (/games/GAME/characters/NAME), so it "
             f'may not be "." or ".." nor hold "/"; "{name}" is refused.',
-            [Problem(("name",), "bad-name", f'"{name}" cannot be part of a URL path.')],
+            [Problem(("name",), BAD_NAME, f'"{name}" cannot be part of a URL path.')],
         )
 
 
@@ -100,7 +101,7 @@ def put_character(
     if written != name:
         raise Invalid(
             f'the file names "{written}" but the path names "{name}": they must agree.',
-            [Problem(("name",), "name-mismatch", f'is "{written}", not "{name}".')],
+            [Problem(("name",), NAME_MISMATCH, f'is "{written}", not "{name}".')],
         )
     body["name"] = name
     ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)

@@ -13,6 +13,7 @@ from dicebound.character import load_character
 from dicebound.errors import CharacterInvalid, UsageError
 from dicebound.jsontext import Unreadable, read_json
 from dicebound.packaged import data_text, packaged_characters, packaged_rulesets
+from dicebound.problem_codes import NOT_JSON, TOO_LARGE
 from dicebound.problems import Problem, did_you_mean
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
@@ -98,7 +99,7 @@ def read_character(ruleset: Ruleset, where: str) -> Character:
             [
                 Problem(
                     (),
-                    "too-large",
+                    TOO_LARGE,
                     f"is {size:,} bytes; {LIMITS.most_character('character file')}.",
                 )
             ]
@@ -106,7 +107,7 @@ def read_character(ruleset: Ruleset, where: str) -> Character:
     try:
         raw, twice = read_json(text)
     except Unreadable as exc:
-        raise CharacterInvalid([Problem((), "not-json", str(exc))]) from exc
+        raise CharacterInvalid([Problem((), NOT_JSON, str(exc))]) from exc
     if twice:
         raise CharacterInvalid(twice)
     return load_character(ruleset, raw)

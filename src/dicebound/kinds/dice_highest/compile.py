@@ -14,6 +14,14 @@ from dicebound.kinds.dice_highest.model import (
     kept_words,
 )
 from dicebound.kinds.dice_highest.schema import KEYS
+from dicebound.problem_codes import (
+    COMBAT_NOT_ALLOWED,
+    DC_OUT_OF_RANGE,
+    FACE_NOT_ON_DIE,
+    MIN_ABOVE_MAX,
+    NEVER_FIRES,
+    POOL_TOO_LARGE,
+)
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.spec import Node
@@ -35,7 +43,7 @@ class DiceHighestKind(KindCompiler):
         if "combat" in raw:
             yield Problem(
                 ("combat",),
-                "combat-not-allowed",
+                COMBAT_NOT_ALLOWED,
                 "a dice-highest ruleset has no fight of its own, so a combat block is refused "
                 "beside it; remove combat.",
             )
@@ -97,7 +105,7 @@ def _pool(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, int]:
         add(
             Problem(
                 (*at, "pool", "max"),
-                "pool-too-large",
+                POOL_TOO_LARGE,
                 f"{pool_max} is above {MAX_POOL}; a dice-highest pool throws at most "
                 f"{MAX_POOL} dice.",
             )
@@ -106,7 +114,7 @@ def _pool(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, int]:
         add(
             Problem(
                 (*at, "pool", "min"),
-                "min-above-max",
+                MIN_ABOVE_MAX,
                 f"{pool_min} is above pool.max {pool_max}; the pool is held to min..max.",
             )
         )
@@ -114,7 +122,7 @@ def _pool(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, int]:
         add(
             Problem(
                 (*at, "zeroDice"),
-                "never-fires",
+                NEVER_FIRES,
                 f"pool.min is {pool_min}, so no check ever has zero dice and zeroDice could "
                 "never apply; set pool.min to 0 or remove zeroDice.",
             )
@@ -145,7 +153,7 @@ def _critical(
         add(
             Problem(
                 (*at, "critical", "face"),
-                "face-not-on-die",
+                FACE_NOT_ON_DIE,
                 f"{face} is not a face of a d{sides}, whose faces run from 1 to {sides}.",
             )
         )
@@ -155,7 +163,7 @@ def _critical(
         add(
             Problem(
                 (*at, "critical", "count"),
-                "never-fires",
+                NEVER_FIRES,
                 f"{count} is more dice than a check ever reads ({most}), so the critical "
                 "could never fire.",
             )
@@ -172,7 +180,7 @@ def _ladder(block: Mapping[str, Any], at: Path, add: Add, keep: int, sides: int)
             add(
                 Problem(
                     (*at, "difficultyLadder", i, "dc"),
-                    "dc-out-of-range",
+                    DC_OUT_OF_RANGE,
                     f"{dc} is outside 1..{top}: the {kept_words(keep)} of d{sides} add up "
                     f"to at most {top}, and a dc is at least 1.",
                 )

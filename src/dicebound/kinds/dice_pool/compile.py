@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.dice_pool.model import Exact, FaceRule, PoolConfig, Stance, max_successes
 from dicebound.kinds.dice_pool.schema import KEYS
-from dicebound.problems import Path, Problem, did_you_mean
+from dicebound.problem_codes import (
+    BELOW_MIN,
+    FACE_NOT_ON_DIE,
+    MIN_ABOVE_MAX,
+    NEVER_FIRES,
+    NOT_BELOW_TARGET,
+    OUT_OF_RANGE,
+    PAST_MAX_SUCCESSES,
+    REROLLS_EVERY_FACE,
+    SKILL_IN_TWO_STANCES,
+    TARGET_FIXED,
+)
+from dicebound.problems import Path, Problem, unknown_id
 from dicebound.ruleset.model import LadderStep, ValueRef
 from dicebound.ruleset.refs import sheet_ref
 from dicebound.ruleset.spec import Node, is_int
 from dicebound.spend import Reroll, Spend, compile_spends
-
-
-def _unknown(path: Path, what: str, name: str, known: Sequence[str]) -> Problem:
-    return Problem(
-        path,
-        "unknown-id",
-        f'"{name}" is not {what} of this sheet.{did_you_mean(name, known)}',
-    )
 
 
 class DicePoolKind(KindCompiler):
@@ -154,7 +158,7 @@ class _Reading:
         self.add(
             Problem(
                 path,
-                "face-not-on-die",
+                FACE_NOT_ON_DIE,
                 f"{face} is not a face of a d{sides}, whose faces run from 1 to {sides}.",
             )
         )
@@ -168,7 +172,7 @@ class _Reading:
             self.add(
                 Problem(
                     (*self.at, "pool", "min"),
-                    "min-above-max",
+                    MIN_ABOVE_MAX,
                     f"{pool_min} is above pool.max {pool_max}; the pool is held to min..max.",
                 )
             )
@@ -187,7 +191,7 @@ class _Reading:
             add(
                 Problem(
                     (*at, "target", "min"),
-                    "min-above-max",
+                    MIN_ABOVE_MAX,
                     f"{t_min} is above target.max {t_max}; the target runs from min to max.",
                 )
             )
@@ -195,7 +199,7 @@ class _Reading:
             add(
                 Problem(
                     (*at, "target", "default"),
-                    "out-of-range",
+                    OUT_OF_RANGE,
                     f"{t_default} is not within target.min..target.max ({t_min} to {t_max}).",
                 )
             )
@@ -205,7 +209,7 @@ class _Reading:
                 add(
                     Problem(
                         (*at, "target", "from"),
-                        "target-fixed",
+                        TARGET_FIXED,
                         f"the target is fixed at {t_min}, so a target read off the sheet "
                         "could never change it; set target.min below target.max.",
                     )
@@ -240,7 +244,7 @@ class _Reading:
                 self.add(
                     Problem(
                         (*at, key, "from"),
-                        "below-min",
+                        BELOW_MIN,
                         f"{rule.from_face} is below {key}.min {rule.min}; from may not be below min.",
                     )
                 )
@@ -256,7 +260,7 @@ class _Reading:
                     self.add(
                         Problem(
                             (*self.at, key, "upTo"),
-                            "not-below-target",
+                            NOT_BELOW_TARGET,
                             f"{up_to} is not below the lowest target {t_min}; a face that "
                             f"counts as a success cannot also {key}.",
                         )
@@ -272,7 +276,7 @@ class _Reading:
             self.add(
                 Problem(
                     (*at, "exceptional", "successes"),
-                    "past-max-successes",
+                    PAST_MAX_SUCCESSES,
                     f"{exceptional} is more than one roll can count ({most}: {why}).",
                 )
             )
@@ -280,7 +284,7 @@ class _Reading:
             self.add(
                 Problem(
                     (*at, "exceptional"),
-                    "never-fires",
+                    NEVER_FIRES,
                     "a pool with outcome bands leaves exceptional out, because the bands "
                     "already say what a critical success is; remove one of them.",
                 )
@@ -307,12 +311,12 @@ class _Reading:
             for j, skill in enumerate(skills):
                 path = (*self.at, "stances", i, "skills", j)
                 if skill not in known_skills:
-                    self.add(_unknown(path, "a skill", skill, known_skills))
+                    self.add(unknown_id(path, skill, "a skill", known_skills, of="this sheet"))
                 elif skill in stance_of:
                     self.add(
                         Problem(
                             path,
-                            "skill-in-two-stances",
+                            SKILL_IN_TWO_STANCES,
                             f'"{skill}" is already in stance "{stance_of[skill]}"; a skill may '
                             "be in one stance only.",
                         )
@@ -349,7 +353,7 @@ class _Reading:
                 self.add(
                     Problem(
                         (*self.at, "difficultyLadder", i, "successes"),
-                        "past-max-successes",
+                        PAST_MAX_SUCCESSES,
                         f"{need} is more than one roll can count ({most}: {why}).",
                     )
                 )
@@ -360,7 +364,7 @@ class _Reading:
                     self.add(
                         Problem(
                             path,
-                            "target-fixed",
+                            TARGET_FIXED,
                             f"the target is fixed at {t_default}, so a step may not name one; "
                             "a step names a target only when target.min is below target.max.",
                         )
@@ -369,7 +373,7 @@ class _Reading:
                     self.add(
                         Problem(
                             path,
-                            "out-of-range",
+                            OUT_OF_RANGE,
                             f"{step_target} is not within target.min..target.max "
                             f"({t_min} to {t_max}).",
                         )
@@ -382,7 +386,7 @@ def _reroll_too_high(up_to: int, sides: int, path: Path, add: Callable[[Problem]
     add(
         Problem(
             path,
-            "rerolls-every-face",
+            REROLLS_EVERY_FACE,
             f"{up_to} is not below the die's top face {sides}; a re-throw of every face "
             f"would never stop, so upTo runs from 1 to {sides - 1}.",
         )

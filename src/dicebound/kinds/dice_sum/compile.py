@@ -8,6 +8,13 @@ from typing import Any
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.dice_sum.model import BANDS, NaturalRule, OpenEnded, SumConfig
 from dicebound.kinds.dice_sum.schema import KEYS
+from dicebound.problem_codes import (
+    ALWAYS_FIRES,
+    FACE_NOT_ON_DIE,
+    FACES_COUNT,
+    LOW_NOT_BELOW_HIGH,
+    SINGLE_DIE_ONLY,
+)
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.spec import Node, describe
@@ -87,7 +94,7 @@ class _Reading:
             self.add(
                 Problem(
                     (*at, "dice", "faces"),
-                    "faces-count",
+                    FACES_COUNT,
                     f"gives {len(faces)} face values for a die of {sides} sides; "
                     "give one value per face, lowest face first.",
                 )
@@ -100,7 +107,7 @@ class _Reading:
         self.add(
             Problem(
                 (*self.at, key),
-                "single-die-only",
+                SINGLE_DIE_ONLY,
                 f"{what} needs a single die, and this ruleset throws {self.count}d{self.sides}.",
             )
         )
@@ -124,7 +131,7 @@ class _Reading:
                 add(
                     Problem(
                         (*at, "openEnded", key),
-                        "face-not-on-die",
+                        FACE_NOT_ON_DIE,
                         f"{bound} is not a face of the die: {self.faces_text}.",
                     )
                 )
@@ -135,7 +142,7 @@ class _Reading:
             add(
                 Problem(
                     (*at, "openEnded", "low"),
-                    "low-not-below-high",
+                    LOW_NOT_BELOW_HIGH,
                     f"{low} is not below high {high}; a face at or below low rolls "
                     "down and one at or above high rolls up, so low must be the lower.",
                 )
@@ -144,7 +151,7 @@ class _Reading:
             add(
                 Problem(
                     (*at, "openEnded", "high"),
-                    "always-fires",
+                    ALWAYS_FIRES,
                     f"{high} is the die's lowest face, so every face would roll on; "
                     "high must be above the lowest face.",
                 )
@@ -153,7 +160,7 @@ class _Reading:
             add(
                 Problem(
                     (*at, "openEnded", "low"),
-                    "always-fires",
+                    ALWAYS_FIRES,
                     f"{low} is the die's highest face, so every face would roll down; "
                     "low must be below the highest face.",
                 )
@@ -174,7 +181,7 @@ class _Reading:
                 self.add(
                     Problem(
                         (*self.at, "unmodified", i),
-                        "face-not-on-die",
+                        FACE_NOT_ON_DIE,
                         f"{v} is not a face of the die: {self.faces_text}.",
                     )
                 )
@@ -190,7 +197,7 @@ class _Reading:
                 self.add(
                     Problem(
                         (*self.at, "naturals", group),
-                        "single-die-only",
+                        SINGLE_DIE_ONLY,
                         f"{describe(rule)} needs a single die, and this ruleset throws "
                         f'{self.count}d{self.sides}; a ruleset with more dice uses "none".',
                     )

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from dicebound.kinds.dice_sum.model import FACE_VALUE_LIMIT, NATURAL_RULES
+from dicebound.problem_codes import MISPLACED_KEY
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.spec import Arr, Bool, Custom, Enum, Int, JsonSchema, Node, Obj, Str
 
@@ -14,7 +15,7 @@ def _misplaced(name: str) -> Custom:
     def check(value: object, path: Path) -> Iterator[Problem]:
         yield Problem(
             path,
-            "misplaced-key",
+            MISPLACED_KEY,
             f'"{name}" belongs in resolution beside "dice", not inside it.',
         )
 

@@ -8,6 +8,15 @@ from typing import Any
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.kinds.roll_against.model import BANDS, Against, AgainstConfig, CritRule
 from dicebound.kinds.roll_against.schema import KEYS
+from dicebound.problem_codes import (
+    ALWAYS_FIRES,
+    FACE_NOT_ON_DIE,
+    FACES_AND_PAST_TARGET,
+    FROM_ABOVE_TO,
+    NEVER_FIRES,
+    PAST_TARGET_SUCCESS,
+    TENS_NEEDS_D100,
+)
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.spec import Node
@@ -49,7 +58,7 @@ def _what_it_names(rule: CritRule, here: Path, success: bool, add: Add) -> None:
         add(
             Problem(
                 (*here, "pastTarget"),
-                "past-target-success",
+                PAST_TARGET_SUCCESS,
                 f"{past} past the target measures a failure, so pastTarget belongs in "
                 "criticalFailure; a critical success names faces.",
             )
@@ -58,7 +67,7 @@ def _what_it_names(rule: CritRule, here: Path, success: bool, add: Add) -> None:
         add(
             Problem(
                 (*here, "pastTarget"),
-                "faces-and-past-target",
+                FACES_AND_PAST_TARGET,
                 "a rule names faces (from, to) or pastTarget, not both; write them as two rules.",
             )
         )
@@ -73,7 +82,7 @@ def _faces(rule: CritRule, here: Path, config: tuple[int, int, Against, str], ad
             add(
                 Problem(
                     (*here, key),
-                    "face-not-on-die",
+                    FACE_NOT_ON_DIE,
                     f"{face} is not a roll {dice_text} can show: it shows {lo} to {hi}.",
                 )
             )
@@ -81,7 +90,7 @@ def _faces(rule: CritRule, here: Path, config: tuple[int, int, Against, str], ad
         add(
             Problem(
                 (*here, "from"),
-                "from-above-to",
+                FROM_ABOVE_TO,
                 f"{low} is above to {high}, so no roll lies between them; from is the lower end.",
             )
         )
@@ -98,7 +107,7 @@ def _reach(
         add(
             Problem(
                 (*here, "whenTarget"),
-                "never-fires",
+                NEVER_FIRES,
                 f"no target is at least {at_least} and below {below}, so the rule could never "
                 "fire; atLeast must be below below.",
             )
@@ -108,7 +117,7 @@ def _reach(
             add(
                 Problem(
                     (*here, "pastTarget"),
-                    "never-fires",
+                    NEVER_FIRES,
                     f"a roll {past} past a target of {at_least} or more would be above {hi}, the "
                     f"highest {dice_text} shows, so the rule could never fire.",
                 )
@@ -117,7 +126,7 @@ def _reach(
             add(
                 Problem(
                     (*here, "pastTarget"),
-                    "never-fires",
+                    NEVER_FIRES,
                     f"a roll {past} under a target below {below} would be under {lo}, the "
                     f"lowest {dice_text} shows, so the rule could never fire.",
                 )
@@ -140,7 +149,7 @@ def _everything(
         add(
             Problem(
                 here,
-                "always-fires",
+                ALWAYS_FIRES,
                 f"takes in every roll {dice_text} can show ({lo} to {hi}), so every check "
                 f"would be a {what}; narrow from and to, or limit it with whenTarget.",
             )
@@ -179,7 +188,7 @@ class RollAgainstKind(KindCompiler):
                 problems.append(
                     Problem(
                         (*at, "tens"),
-                        "tens-needs-d100",
+                        TENS_NEEDS_D100,
                         f"tens dice read a percentile roll, so they need a single d100, and "
                         f"this ruleset throws {count}d{sides}.",
                     )

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from dicebound.kinds.roll_against.model import MAX_TENS, NUMBER_LIMIT, TAG_DC_RANGE
+from dicebound.problem_codes import SPEND_NOT_ALLOWED
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.spec import Arr, Custom, Enum, Int, JsonSchema, Node, Obj, Str
 
@@ -13,7 +14,7 @@ from dicebound.ruleset.spec import Arr, Custom, Enum, Int, JsonSchema, Node, Obj
 def _no_spend(value: object, path: Path) -> Iterator[Problem]:
     yield Problem(
         path,
-        "spend-not-allowed",
+        SPEND_NOT_ALLOWED,
         "a roll-against ruleset cannot declare spend; only dice-pool, dice-highest and "
         "symbol-pool checks buy with it.",
     )

@@ -14,7 +14,16 @@ from dicebound.kinds.step_pool.model import (
     StepConfig,
 )
 from dicebound.kinds.step_pool.schema import KEYS
-from dicebound.problems import Path, Problem, did_you_mean
+from dicebound.problem_codes import (
+    DUPLICATE_POOL,
+    MIN_ABOVE_MAX,
+    NOT_A_DIE,
+    NOT_ASCENDING,
+    NOT_FOR_KIND,
+    OUTSIDE_TARGET,
+    POOL_STARTS_EMPTY,
+)
+from dicebound.problems import Path, Problem, unknown_id
 from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.spec import Node
 
@@ -81,7 +90,7 @@ def _steps(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, ...]:
             add(
                 Problem(
                     (*at, "steps", i),
-                    "not-a-die",
+                    NOT_A_DIE,
                     f"{size} is not a die size; a step is a die of {sizes} sides.",
                 )
             )
@@ -89,7 +98,7 @@ def _steps(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, ...]:
             add(
                 Problem(
                     (*at, "steps", i),
-                    "not-ascending",
+                    NOT_ASCENDING,
                     f"{size} is not above {steps[i - 1]}, the step before it; steps run "
                     "smallest first, each larger than the last.",
                 )
@@ -105,7 +114,7 @@ def _target(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, int, int
         add(
             Problem(
                 (*at, "target", "min"),
-                "min-above-max",
+                MIN_ABOVE_MAX,
                 f"{t_min} is above target.max {t_max}; the target is held to min..max.",
             )
         )
@@ -114,7 +123,7 @@ def _target(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, int, int
         add(
             Problem(
                 (*at, "target", "default"),
-                "outside-target",
+                OUTSIDE_TARGET,
                 f"{t_default} is outside the target's range {t_min}..{t_max}; the default "
                 "target lies inside it.",
             )
@@ -125,7 +134,7 @@ def _target(block: Mapping[str, Any], at: Path, add: Add) -> tuple[int, int, int
             add(
                 Problem(
                     (*at, "difficultyLadder", i, "dc"),
-                    "outside-target",
+                    OUTSIDE_TARGET,
                     f"{dc} is outside the target's range {t_min}..{t_max}; a ladder "
                     "step's dc is a target number, so it lies inside that range.",
                 )
@@ -143,7 +152,7 @@ def _no_number(block: Mapping[str, Any], at: Path, add: Add) -> None:
             add(
                 Problem(
                     (*at, key),
-                    "not-for-kind",
+                    NOT_FOR_KIND,
                     f"a step-pool check adds no number to its dice, so {what} has nothing "
                     f"to change; remove {key}.",
                 )
@@ -161,18 +170,12 @@ def _spends(block: Mapping[str, Any], ctx: CompileContext, add: Add) -> tuple[Sp
         pool = str(raw["pool"])
         decl = live.get(pool)
         if decl is None:
-            add(
-                Problem(
-                    here,
-                    "unknown-id",
-                    f'"{pool}" is not a live pool of this ruleset.{did_you_mean(pool, live)}',
-                )
-            )
+            add(unknown_id(here, pool, "a live pool", live))
         elif decl.start == "empty":
             add(
                 Problem(
                     here,
-                    "pool-starts-empty",
+                    POOL_STARTS_EMPTY,
                     f'"{pool}" starts empty, so there would be nothing in it to spend when '
                     "play begins; name a pool that starts full.",
                 )
@@ -181,7 +184,7 @@ def _spends(block: Mapping[str, Any], ctx: CompileContext, add: Add) -> tuple[Sp
             add(
                 Problem(
                     here,
-                    "duplicate-pool",
+                    DUPLICATE_POOL,
                     f'"{pool}" is already spent by entry {seen[pool]}; two entries may not '
                     "name the same pool, or a spend could not say which rate it meant.",
                 )

@@ -12,6 +12,7 @@ from dicebound.kinds.step_pool.model import (
     TARGET_RANGE,
     TOOL_MAX,
 )
+from dicebound.problem_codes import MISPLACED_KEY
 from dicebound.problems import Path, Problem
 from dicebound.ruleset.spec import Arr, Custom, Id, Int, JsonSchema, Node, Obj, Str
 
@@ -56,7 +57,7 @@ KEYS: Mapping[str, Node] = MappingProxyType(
         "spend": _refused_here(
             "a step-pool check spends after the roll, on one die: put the pools in "
             "afterRoll.spend as { pool, rate }.",
-            "misplaced-key",
+            MISPLACED_KEY,
         ),
         "difficultyLadder": Arr(_STEP, lo=1, hi=12, noun="step"),
     }

@@ -6,7 +6,20 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from dicebound.kinds.base import CompileContext, KindCompiler
-from dicebound.problems import Path, Problem, did_you_mean
+from dicebound.problem_codes import (
+    AMBIGUOUS_DIE_NAME,
+    CANCELS_ITSELF,
+    COMBAT_NOT_ALLOWED,
+    COUNTS_CHAIN,
+    COUNTS_ITSELF,
+    DC_OUT_OF_RANGE,
+    NEEDS_UPGRADE,
+    NEVER_FIRES,
+    NEVER_SUCCEEDS,
+    TWO_PARTNERS,
+    UPGRADE_SAME_DIE,
+)
+from dicebound.problems import Path, Problem, unknown_id
 from dicebound.ruleset.model import LadderStep
 from dicebound.ruleset.spec import Node, describe
 from dicebound.spend import compile_spends
@@ -41,21 +54,22 @@ class _Checker:
     def symbol_ref(self, path: Path, name: str, what: str) -> bool:
         if name in self.symbol_ids:
             return True
-        self.add(
-            path,
-            "unknown-id",
-            f'"{name}" is not a symbol of this pool; {what} names one of its symbols.'
-            f"{did_you_mean(name, self.symbol_ids)}",
+        self.problems.append(
+            unknown_id(
+                (*self.at, *path),
+                name,
+                "a symbol",
+                self.symbol_ids,
+                of=f"this pool; {what} names one of its symbols",
+            )
         )
         return False
 
     def die_ref(self, path: Path, name: str) -> bool:
         if name in self.die_ids:
             return True
-        self.add(
-            path,
-            "unknown-id",
-            f'"{name}" is not a die of this pool.{did_you_mean(name, self.die_ids)}',
+        self.problems.append(
+            unknown_id((*self.at, *path), name, "a die", self.die_ids, of="this pool")
         )
         return False
 
@@ -72,7 +86,7 @@ class _Checker:
                     ok = False
                     self.add(
                         ("symbols", i, "counts"),
-                        "counts-itself",
+                        COUNTS_ITSELF,
                         f'"{sid}" counts as itself; counts names another symbol that one '
                         f'"{sid}" also adds.',
                     )
@@ -82,7 +96,7 @@ class _Checker:
                     ok = False
                     self.add(
                         ("symbols", i, "counts"),
-                        "counts-chain",
+                        COUNTS_CHAIN,
                         f'"{target}" counts as "{counts[target]}" itself, so counting "{sid}" '
                         "as it would chain; counts names a symbol without its own counts.",
                     )
@@ -93,7 +107,7 @@ class _Checker:
                 ok = False
                 self.add(
                     ("symbols", i, "cancels"),
-                    "cancels-itself",
+                    CANCELS_ITSELF,
                     f'"{sid}" cannot cancel itself; cancels pairs two different symbols.',
                 )
                 continue
@@ -108,7 +122,7 @@ class _Checker:
                     ok = False
                     self.add(
                         ("symbols", i, "cancels"),
-                        "two-partners",
+                        TWO_PARTNERS,
                         f'"{one}" already cancels against "{held[0]}" (symbol {held[1]}); each '
                         "symbol has at most one partner.",
                     )
@@ -140,7 +154,7 @@ class _Checker:
                     ok = False
                     self.add(
                         ("dice", i, key),
-                        "ambiguous-die-name",
+                        AMBIGUOUS_DIE_NAME,
                         f"{describe(d[key])} is also the {held[1]} of die {held[0]}; dice are "
                         "thrown by name, so every die needs its own id and label.",
                     )
@@ -168,7 +182,7 @@ class _Checker:
                 ok = False
                 self.add(
                     (key, "upgrade"),
-                    "upgrade-same-die",
+                    UPGRADE_SAME_DIE,
                     f'"{upgrade}" is the die it would upgrade, so an upgrade could never change '
                     "a roll; name another die or leave upgrade out.",
                 )
@@ -227,7 +241,7 @@ class SymbolPoolKind(KindCompiler):
             if fight != self.name:
                 yield Problem(
                     ("combat", "kind"),
-                    "combat-not-allowed",
+                    COMBAT_NOT_ALLOWED,
                     f"{describe(fight)} is not a fight a symbol-pool ruleset can have; its "
                     'fights are "symbol-pool" fights.',
                 )
@@ -260,7 +274,7 @@ class SymbolPoolKind(KindCompiler):
         if allow and "upgrade" not in block["pool"]:
             c.add(
                 ("allowOwnUpgrade",),
-                "needs-upgrade",
+                NEEDS_UPGRADE,
                 "allowOwnUpgrade upgrades the roller's own dice to pool.upgrade, and pool "
                 "declares no upgrade; add pool.upgrade or leave allowOwnUpgrade out.",
             )
@@ -269,7 +283,7 @@ class SymbolPoolKind(KindCompiler):
                 if int(step["dc"]) > difficulty.max:
                     c.add(
                         ("difficultyLadder", i, "dc"),
-                        "dc-out-of-range",
+                        DC_OUT_OF_RANGE,
                         f"{step['dc']} is more opposing dice than difficulty.max "
                         f"{difficulty.max}; a step's dc counts difficulty dice from 0 to "
                         f"{difficulty.max}.",
@@ -298,14 +312,14 @@ class SymbolPoolKind(KindCompiler):
         if most == 0:
             c.add(
                 ("success", "symbol"),
-                "never-succeeds",
+                NEVER_SUCCEEDS,
                 f'no face of the dice a check throws counts "{config.success}" past its '
                 "cancelling partner, so no check could ever succeed.",
             )
         elif config.needed > most:
             c.add(
                 ("success", "needed"),
-                "never-succeeds",
+                NEVER_SUCCEEDS,
                 f"{config.needed} is more than the {most} net successes one check can count, "
                 "so no check could ever succeed.",
             )
@@ -316,7 +330,7 @@ class SymbolPoolKind(KindCompiler):
             if sid is not None and not any(sid in face for d in config.dice for face in d.faces):
                 c.add(
                     (key,),
-                    "never-fires",
+                    NEVER_FIRES,
                     f'no face of any die shows "{sid}", so it could never be marked.',
                 )
         if c.problems:
