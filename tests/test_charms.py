@@ -19,7 +19,7 @@ from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.spend import Reroll, SpendAsk
-from test_kind_dice_pool_play import LASERS, attrs, result, warden, watch_doc
+from thornwatch import LASERS, attrs, result, warden, watch_doc
 
 
 def _entry(

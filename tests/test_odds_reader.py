@@ -32,7 +32,7 @@ from dicebound.report import build_report
 from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.tags.parse import parse_tags
-from test_schema import ruleset_of_kind
+from kind_samples import ruleset_of_kind
 
 
 def one_by_one(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -> dict[str, Fraction]:

@@ -167,7 +167,7 @@ def test_a_text_the_memo_does_not_answer_is_resolved_the_long_way(
 def test_a_check_that_pays_is_thrown_afresh_and_paid() -> None:
     """Bram spends a point of Resolve on Soothe (three dice): the check changes what he
     holds, so it is never read off the memo."""
-    from test_kind_dice_pool_play import warden, watch
+    from thornwatch import warden, watch
 
     ruleset = watch()
     party = [warden(ruleset)]

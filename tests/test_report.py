@@ -36,7 +36,7 @@ from dicebound.report import (
 from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
-from test_schema import KIND_BLOCKS, PACKAGED, ruleset_of_kind
+from kind_samples import KIND_BLOCKS, PACKAGED, ruleset_of_kind
 
 ASH_BUILD: dict[str, Any] = {
     "abilities": {"grit": 3, "wits": 2},

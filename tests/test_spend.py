@@ -25,7 +25,7 @@ from dicebound.spend import (
     parse_spend,
     per_check_limit,
 )
-from test_kind_dice_pool_play import attrs, result, throw, warden, watch
+from thornwatch import attrs, result, throw, warden, watch
 
 WATCH = watch()
 BRAM = warden(WATCH)
