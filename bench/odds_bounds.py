@@ -6,7 +6,7 @@ ones past the bound are refused.
    (``check_odds`` on the cell's tag, asked afresh), against 1 s.
 2. Dice pools at the edge: 100 dice with explosions, with and without a re-throw
    ("once", "until"), 100 added and 100 re-throws (counted as sequences,
-   ``pool_sequences``); and the rules the sequences leave to the state machine (a face
+   ``kinds/dice_pool/sequences.py``); and the rules the sequences leave to the state machine (a face
    both exploding and thrown again, exact dice, a ``halfOrMore`` botch beside
    explosions) at the most dice its bounds accept and past them, with the time to the
    refusal (it comes before any odds are worked: at once far past them, else from the
@@ -112,7 +112,7 @@ def pool(dice: int, extra: int, **rules: object) -> PoolCheck:
 
 
 POOLS = [
-    # explosions, with or without a re-throw: counted as sequences (pool_sequences)
+    # explosions, with or without a re-throw: counted as sequences (kinds/dice_pool/sequences.py)
     (
         "100d10, tens explode, ones cancel and botch",
         pool(100, 100, explode_from=10, cancel_up_to=1, botch_up_to=1, exceptional=5),

@@ -231,7 +231,7 @@ def bf_roll_against(
     return dict(out)
 
 
-# -- dice-pool, written out from the page and DESIGN.md's throw order -------------------
+# -- dice-pool, written out from the page and docs/design/readings.md "Throw order" -------
 
 
 def bf_dice_pool(

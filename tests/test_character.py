@@ -521,7 +521,7 @@ def _marinara(name: str) -> Ruleset:
 
 
 def test_gravewatch_rating_tier_and_bonus_make_the_pool() -> None:
-    # FORMAT.md §5.3: rating 4 + tier flat 3 + bonus 1 = 8 dice.
+    # docs/design/format.md "The sheet": rating 4 + tier flat 3 + bonus 1 = 8 dice.
     rs = _marinara("gravewatch.json")
     warden = load_character(
         rs,

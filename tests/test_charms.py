@@ -1,4 +1,5 @@
-"""A charm that changes a roll (the page's "A charm that changes a roll", FORMAT.md §8.3-8.4):
+"""A charm that changes a roll (the page's "A charm that changes a roll";
+docs/design/format.md "Mechanics" and "Which row a name means"):
 ``use="Name"`` matched against the roller's catalog rows, its ``mechanics.check``
 applied, its cost paid; all or nothing.
 

@@ -1,4 +1,5 @@
-"""The seeded source is written down (DESIGN.md); these vectors pin it on every machine."""
+"""The seeded source is written down (docs/design/readings.md "Seeded draws"); these
+vectors pin it on every machine."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ def test_seeded_source_matches_the_written_vectors(seed: str, sides: int, faces:
 
 
 def _by_hand(seed: str, sides: int, count: int) -> list[int]:
-    """The algorithm of DESIGN.md written out independently of dice.py."""
+    """The algorithm of docs/design/readings.md "Seeded draws", written out independently
+    of dice.py."""
     out, k = [], 0
     while len(out) < count:
         x = int.from_bytes(hashlib.sha256(f"{seed}:{k}".encode()).digest()[:8], "big")

@@ -1,5 +1,5 @@
-"""The tag's rules, one row each, with forced faces (FORMAT.md §11, DESIGN.md "The tag
-and the record"), on the packaged fifth edition ruleset.
+"""The tag's rules, one row each, with forced faces (docs/design/format.md "The check
+tag", docs/guide/tag.md "The tag a model writes"), on the packaged fifth edition ruleset.
 
 Mira: Dexterity 17 (+3), level 5 (proficiency +3), Stealth with expertise (+6): +9.
 Bram: Strength 16 (+3), level 3 (+2), Athletics proficient: +5; Survival half: +1+1.

@@ -1,10 +1,10 @@
-"""The record: the tag rewritten in place (FORMAT.md §11.3, DESIGN.md "The tag and the record").
+"""The record: the tag rewritten in place (docs/design/format.md "The record").
 
-FORMAT: "Core attributes, in this order: skill dc rolls used modifier total result mode
-resolution dice ...extras", the extras "in this order", "Attribute values have " and line
-breaks replaced by '", and a check that could not be resolved "is written back sparse:
-the ask only ... with none of the model's numbers, still owing a roll". DESIGN: then the
-page's kind attributes, then dicebound's own "seed" and forced="true".
+The core attributes first, in their fixed order (skill dc rolls used modifier total
+result mode resolution dice), then the extras that apply in theirs, then the kinds' own
+attributes, then dicebound's ``seed`` or ``forced="true"``; a value's ``"`` and line
+breaks become ``'``; a tag that could not be resolved is written back sparse, the ask
+only, still owing a roll.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dicebound.tags import parse_tags, rewrite
 
 
 def stealth(**over: Any) -> Record:
-    """FORMAT §11.3's example record, with changes."""
+    """The summary line's example record (docs/design/format.md "The record"), with changes."""
     args: dict[str, Any] = {
         "skill": "Stealth",
         "dc": 15,

@@ -1,4 +1,5 @@
-"""The sheet math, one row per rule FORMAT.md (§4.1, §5, §6, §8.4) and the page state.
+"""The sheet math, one row per rule of docs/design/format.md ("Shared keys", "The sheet",
+"Characters", "Which row a name means") and the page state.
 
 Every row's id is the rule in words. The rulesets are built straight from
 ``dicebound.ruleset.model`` (our own invented game, "Tallow"), so these tests do not
@@ -326,7 +327,7 @@ F = Fraction
 
 # fmt: off
 RULES: list[tuple[str, R, object]] = [
-    # ── abilityModifier (§4.1) ──
+    # ── abilityModifier (format.md "Shared keys") ──
     ("identity: the score itself is the modifier",
      lambda: view(ab(brawn=3), rs=IDENTITY).ability_mod("brawn"), 3),
     ("floorHalfMinusTen: floor((score-10)/2) for score 9 is -1",
@@ -340,7 +341,7 @@ RULES: list[tuple[str, R, object]] = [
      lambda: view(ab(brawn=9), rs=STEP).ability_mod("brawn"), 1),
     ("stepTable: input below the first threshold takes the first row",
      lambda: view(ab(brawn=1), rs=STEP).ability_mod("brawn"), -2),
-    # ── tiers (§4.1; the page: the first tier is what an unlisted skill gets) ──
+    # ── tiers ("Shared keys"; the page: the first tier is what an unlisted skill gets) ──
     ("proficiency.bonus is read from its value reference (a stepTable off level 5 is 3)",
      lambda: view({"fields": {"level": 5}}).proficiency_bonus(), 3),
     ("tier: an unlisted skill is at the first tier",
@@ -365,7 +366,7 @@ RULES: list[tuple[str, R, object]] = [
      lambda: check("skill", "sneak", {"skills": {"sneak": "drilled"}}).tier_bonus, 1),
     ("tier: multiplier x bonus and flat add together (1 x 2 + 1)",
      lambda: check("skill", "sneak", {"skills": {"sneak": "veteran"}}).tier_bonus, 3),
-    # ── check numbers (§5.3) ──
+    # ── check numbers (format.md "The sheet") ──
     ("skill check number = abilityMod + tier + bonuses[id] (3 + 2 + 1)",
      lambda: check("skill", "sneak", {**ab(grace=16), "skills": {"sneak": "trained"},
                                       "bonuses": {"sneak": 1}}).number, 6),
@@ -430,7 +431,7 @@ RULES: list[tuple[str, R, object]] = [
      lambda: check("ability", "brawn", ab(brawn=12), rs=HALVES).number, 1),
     ("a negative check number that is not whole rounds down (-0.5 is -1)",
      lambda: check("ability", "brawn", ab(brawn=5), rs=HALVES).number, -1),
-    # ── derived values (§5.6) ──
+    # ── derived values (format.md "The sheet") ──
     ("derived sum adds its references (8 + toughness 3 + brawn mod 2)",
      lambda: view({**ab(brawn=14), "fields": {"toughness": 3}}).derived("hp_max"), 13),
     ("derived min takes the smallest", lambda: view(ab(brawn=14, grace=9)).derived("lowest"), 9),
@@ -454,7 +455,7 @@ RULES: list[tuple[str, R, object]] = [
      lambda: view().derived("light_adj"), 0),
     ("passive score: const 10 + skillMod (the skill's full check number)",
      lambda: view({**ab(grace=14), "skills": {"sneak": "trained"}}).derived("passive"), 14),
-    # ── value references (§5.7) ──
+    # ── value references (format.md "Value references") ──
     ("const reads its number", lambda: view().value(const(2.5)), F(5, 2)),
     ("field reads a number field's value",
      lambda: view({"fields": {"level": 7}}).value(ref("field", "level")), 7),
@@ -517,7 +518,7 @@ RULES: list[tuple[str, R, object]] = [
      lambda: view(gear({"name": "a", "bulk": 2}, {"name": "b"})).derived("burden"), 2),
     ("itemStat reads its default (a character carries no items)",
      lambda: view().value(ref("itemStat", value=2)), 2),
-    # ── the blank build (§6.1) ──
+    # ── the blank build (format.md "The build") ──
     ("blank build: every ability at its default", lambda: view().ability_score("grace"), 10),
     ("blank build: a number field at its default", lambda: view().field_value("level"), 1),
     ("blank build: a number field with no default is 0 held to its range (rank 1..5 is 1)",
@@ -528,7 +529,7 @@ RULES: list[tuple[str, R, object]] = [
      lambda: view().field_value("lucky"), False),
     ("blank build: a text field with no default is empty",
      lambda: view().field_value("calling"), ""),
-    # ── live pools (§5.8, §5.9, §6.2) ──
+    # ── live pools (format.md "The sheet", "Live state") ──
     ("pool max reads its value reference (hp_max 8 + 2 + 0)", lambda: view().pool_max("hp"), 10),
     ("pool max rounds down (2.5 is 2)", lambda: view().pool_max("odd"), 2),
     ("list-row pool: keyed <list>:<row name lower-cased>",
@@ -560,7 +561,7 @@ RULES: list[tuple[str, R, object]] = [
      .row_pools()[0].recharge, "scene"),
     ("pool temp reads the stored temp (allowTemp)",
      lambda: view(live={"pools": {"hp": {"value": 4, "temp": 3}}}).pool_temp("hp"), 3),
-    # ── live tracks and wound tracks (§5.9) ──
+    # ── live tracks and wound tracks (format.md "The sheet") ──
     ("plain track max reads its value reference",
      lambda: view({"fields": {"toughness": 4}}).track_max("fatigue"), 4),
     ("wound track: no marks, no penalty", lambda: view().track_penalty("harm"), 0),
@@ -610,7 +611,7 @@ RULES: list[tuple[str, R, object]] = [
      lambda: view(live={"tracks": {"heat": 5}}, rs=HEAT_PENALTY).penalty(), 0),
     ("no penaltyFrom: no penalty",
      lambda: view(live=marks("harm", "knock", "knock"), rs=NO_PENALTY).penalty(), 0),
-    # ── adjust (§4.1; DESIGN: without abilities every check, two abilities once) ──
+    # ── adjust (format.md "Shared keys": without abilities every check, two abilities once) ──
     ("adjust with abilities applies to a check rolled with a listed ability",
      lambda: view(gear({"name": "a", "bulk": 4})).adjust_for(("brawn",)), -1),
     ("adjust with abilities does not apply to a check with other abilities",
@@ -631,7 +632,7 @@ RULES: list[tuple[str, R, object]] = [
      lambda: view(rs=HALF_ADJUST).adjust_for(("brawn",)), 0),
     ("adjust: entries are added exactly before rounding (-0.75 - 0.75 is -1)",
      lambda: view(rs=QUARTERS_ADJUST).adjust_for(("brawn",)), -1),
-    # ── paying from pools (Changes; §8.4 all or nothing) ──
+    # ── paying from pools (Changes; format.md "Which row a name means": all or nothing) ──
     ("pay: the amount comes off the pool and the change says from and to",
      lambda: paid([("nerve", 2)]), ((("nerve", 3, 1),), {"nerve": 1})),
     ("pay: two terms on one pool both come out of it",

@@ -1,4 +1,5 @@
-"""What the Game Master is taught (FORMAT.md §10, the page's per-kind attributes): only
+"""What the Game Master is taught (docs/design/format.md "The gm block", the
+page's per-kind attributes): only
 what the ruleset offers, the ladder, the bands and their text, never to write results,
 and each character's sheet summary with the spends and charms they can call on."""
 

@@ -1,4 +1,5 @@
-"""The text dice card and the one-line summary (FORMAT.md §11.3's summary line; the page:
+"""The text dice card and the one-line summary (docs/design/format.md "The record" for the
+summary line; the page:
 "the card says it" of unmodified faces, "shows it beside the result" of exact dice,
 "shows it in place of the plain word" of a band, "the card and summary name the net
 symbols, including an empty result", and Fate's "the card shows −, blank and +")."""

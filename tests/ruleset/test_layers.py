@@ -1,4 +1,5 @@
-"""Layers a game turns on (FORMAT.md §14): a layer's ladder replaces the ruleset's, in
+"""Layers a game turns on (docs/design/format.md "Blocks accepted but not played"):
+a layer's ladder replaces the ruleset's, in
 the kind's own shape; of two conflicting layers the one declared later is dropped."""
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Every test is parametrized over the files in ``dicebound/data``, so a ruleset or a
 character added there is covered without touching this file. ``capability.json`` plays the
-package manifest's role (FORMAT.md §3): it says which Capability API version each packaged
+package manifest's role (docs/design/format.md "Capability API versions"):
+it says which Capability API version each packaged
 ruleset declares. A ruleset must import at that version, and must be refused at the version
 just below its newest feature, so the declared version is never higher than a feature of
 the file can explain without the map noticing, and never lower than the file needs.

@@ -2,7 +2,7 @@
 ``RulesetInvalid`` ever comes out of the compiler.
 
 Marinara's three example rulesets are read from the shared folder (skipped where it is
-absent) and must import unchanged (DESIGN.md, Formats); our own small rulesets in
+absent) and must import unchanged (docs/design/format.md); our own small rulesets in
 ``tests/cases`` show what those three do not.
 """
 

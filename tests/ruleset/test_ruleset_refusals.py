@@ -58,7 +58,7 @@ def _problems(doc: dict[str, Any], capability_api: str | None = None) -> list[Pr
 _LONG = "The night is long and cold. " * 110  # 3080 characters, one line
 
 CASES: list[Case] = [
-    # -- the file as a whole (FORMAT.md §1-2) --
+    # -- the file as a whole (docs/design/format.md "The file as a whole", "Top-level keys") --
     Case(
         "a required top-level key missing is reported at its parent",
         "ember-roads",
@@ -204,7 +204,7 @@ CASES: list[Case] = [
         put("resolution.spend", []),
         [("resolution.spend", "unknown-key")],
     ),
-    # -- resolution: the shared keys (FORMAT.md §4.1) --
+    # -- resolution: the shared keys (docs/design/format.md "Shared keys") --
     Case(
         "a required resolution key missing",
         "gravewatch",
@@ -293,7 +293,7 @@ CASES: list[Case] = [
         put("resolution.proficiency.bonus", {"livePool": "grit"}),
         [("resolution.proficiency.bonus", "reads-live")],
     ),
-    # -- value references (FORMAT.md §5.7) --
+    # -- value references (docs/design/format.md "Value references") --
     Case(
         "a value reference names exactly one source, not two",
         "ember-roads",
@@ -365,7 +365,7 @@ CASES: list[Case] = [
         put("sheet.derived[2].of[0].listSum.onlyWhen", "bulk"),
         [("sheet.derived[2].of[0].listSum.onlyWhen", "wrong-column-type")],
     ),
-    # -- derived values and order (FORMAT.md §1, §5.6) --
+    # -- derived values and order (docs/design/format.md "The file as a whole", "The sheet") --
     Case(
         "a derived value reads only derived values declared above it",
         "ember-roads",
@@ -683,7 +683,7 @@ CASES: list[Case] = [
             ("catalogs[0].entries[1].mechanics.check.threshold", "outside-target"),
         ],
     ),
-    # -- gm (FORMAT.md §10) --
+    # -- gm (docs/design/format.md "The gm block") --
     Case(
         "checkGuidance is at most 1500 characters",
         "ember-roads",
@@ -708,7 +708,7 @@ CASES: list[Case] = [
         put("gm.sheetSummary.lists[0].columns[0]", "dmg"),
         [("gm.sheetSummary.lists[0].columns[0]", "unknown-id")],
     ),
-    # -- catalogs (FORMAT.md §8) --
+    # -- catalogs (docs/design/format.md "Catalogs and charms") --
     Case(
         "a catalog's feeds name lists",
         "ember-roads",
@@ -823,7 +823,7 @@ CASES: list[Case] = [
         rename("catalogs[0].entries[3].rows[1].scaled.uses", "recharge"),
         [("catalogs[0].entries[3].rows[1].scaled.recharge", "wrong-column-type")],
     ),
-    # -- layers (FORMAT.md §14) --
+    # -- layers (docs/design/format.md "Blocks accepted but not played") --
     Case(
         "a layer's conflicts name other layers",
         "5e",
@@ -885,7 +885,7 @@ def test_combat_is_refused_beside_dice_highest() -> None:
     assert ("combat", "combat-not-allowed") in [(p.where, p.code) for p in problems]
 
 
-# -- Capability API (FORMAT.md §3) -----------------------------------------------------
+# -- Capability API (docs/design/format.md "Capability API versions") -----------------
 
 CAPABILITY_CASES = [
     # (id, start, version, path, message)
@@ -992,7 +992,8 @@ def test_a_feature_above_the_declared_version_is_refused(
 
 
 def test_versions_compare_part_by_part_as_numbers(marinara_dir: Path) -> None:
-    # DESIGN.md: 1.137 is above 1.38, so a file checked at 1.137 may use reroll (1.38).
+    # docs/design/format.md "Capability API versions": 1.137 is above 1.38,
+    # so a file checked at 1.137 may use reroll (1.38).
     doc = _start("gravewatch", marinara_dir)
     problems = _problems(doc, "1.38")
     assert "resolution.reroll" not in {p.where for p in problems}

@@ -1,9 +1,11 @@
-"""The check-tag lexer (FORMAT.md §11.1, DESIGN.md "The tag and the record").
+"""The check-tag lexer (docs/design/format.md "The check tag", docs/guide/tag.md "The
+tag a model writes").
 
-Rule under test, in FORMAT's words: "the tag is found with a pattern like
-\\[skill_check:\\s*([^\\]]+)\\], case-insensitive; attribute keys are lower-cased; values
-may be "...", '...' or bare; spaces around = are allowed. A tag may appear anywhere in
-the GM's text, any number of times." DESIGN adds typographic quotes and sloppy writing.
+The rule under test: the tag name is matched in any case; keys are lower-cased; a value
+may be double-quoted, single-quoted or bare, with spaces around ``=``; a tag may stand
+anywhere in the Game Master's text, any number of times. Typographic quotes and the
+other sloppy writing of a model are read as a person would read them
+(docs/design/check-flow.md "1. Finding the tags").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The command line's stable output (DESIGN.md "Command line")."""
+"""The command line's stable output (docs/index.md "Every command")."""
 
 from __future__ import annotations
 

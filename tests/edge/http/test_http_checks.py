@@ -1,4 +1,4 @@
-"""The HTTP API's checks and records (API.md), on SQLite and PostgreSQL: a check
+"""The HTTP API's checks and records (docs/service.md), on SQLite and PostgreSQL: a check
 answers as ``check --json`` and writes one record per result, whole or not at all;
 limits; the history, newest first; replays; the step-pool's answer after the roll
 (the rule's own example); idempotent retries."""

@@ -1,4 +1,4 @@
-"""The HTTP API's games (API.md), on SQLite and PostgreSQL: making one, its characters
+"""The HTTP API's games (docs/service.md), on SQLite and PostgreSQL: making one, its characters
 (put, read, refused with their problems, size-limited), their live state behind
 If-Match, the Game Master's text as ``gm`` prints it and odds as ``odds --json``."""
 

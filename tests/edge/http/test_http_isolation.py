@@ -1,4 +1,5 @@
-"""A game's token reaches its own game and nothing else (API.md "Conventions"): every
+"""A game's token reaches its own game and nothing else (docs/service.md "Choices where
+the contract is silent", tokens): every
 resource of another game answers 404, as if it did not exist, and stays as it was;
 no token is 401; the admin token reaches every game. On SQLite and PostgreSQL."""
 

@@ -1,4 +1,4 @@
-"""The HTTP API's rulesets, /health and /roll (API.md), on SQLite and PostgreSQL:
+"""The HTTP API's rulesets, /health and /roll (docs/service.md), on SQLite and PostgreSQL:
 listing, reading, uploading (admin only; a stored version never changes; a refused
 file lists the same problems as ``validate --json``), games pinned to the version
 they were made on, and ``roll`` answering as ``roll --json``."""

@@ -1,4 +1,4 @@
-"""The MCP server (API.md, "The MCP server"): every tool through the official SDK's
+"""The MCP server (docs/service.md "The MCP server"): every tool through the official SDK's
 client, over stdio (``dicebound mcp`` in a real subprocess) and over streamable HTTP
 (``/mcp`` of a real ``dicebound serve``), on SQLite and PostgreSQL; refusals are tool
 errors with dicebound's sentence and change nothing; a seeded text gives the same

@@ -1,5 +1,6 @@
-"""dice-pool, the compile half: every key of the page's section and FORMAT.md §4.3, and
-every import refusal the section implies, with its path."""
+"""dice-pool, the compile half: every key of the page's section and of
+docs/design/format.md "dice-pool", and every import refusal the section implies, with
+its path."""
 
 from __future__ import annotations
 
@@ -559,7 +560,7 @@ def test_gravewatch_compiles() -> None:
     config, problems = KIND.compile(block, CompileContext(sheet))
     assert problems == []
     assert config is not None
-    assert config.max_successes == 30  # Gravewatch's, as FORMAT.md says
+    assert config.max_successes == 30  # Gravewatch's (docs/design/format.md "dice-pool")
     assert config.spend == (Spend("resolve", 1, 2, successes=1),)
     assert [KIND.ladder_step(s).target for s in block["difficultyLadder"]] == [6, None, 8, 9]
     assert {v for v, _, _ in KIND.features(block)} == {"1.24", "1.37", "1.38"}

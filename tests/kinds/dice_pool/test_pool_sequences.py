@@ -1,4 +1,4 @@
-"""The odds of an exploding pool counted as sequences (``pool_sequences``): the same
+"""The odds of an exploding pool counted as sequences (``kinds/dice_pool/sequences.py``): the same
 weights as the state machine and as brute force written from the rules, on every small
 pool, with a "once" or "until" re-throw or none; and pools of 100 dice with 100 added
 and 100 re-throws answered, where the state machine refused them."""

@@ -223,7 +223,8 @@ def _peet_holding(**pools: int) -> Character:
 @pytest.mark.parametrize(
     ("who", "faces", "offer"),
     [
-        # an untouched pool is full (SHEET.md 3.2): Peet holds Body 10, Mind 10, Luck 6,
+        # an untouched pool is full (docs/design/format.md "Live state"):
+        # Peet holds Body 10, Mind 10, Luck 6,
         # and the rule's own example has him pay 5 Luck or Body, or even Mind
         (PEET, [5, 1, 6], "Triumph: 5 from body, mind or luck"),
         (_peet_holding(luck=0), [5, 1, 6], "Triumph: 5 from body or mind"),
