@@ -340,7 +340,7 @@ def test_ascii_card() -> None:
 
 
 SUMMARY_ROWS: list[tuple[str, Record, str]] = [
-    ("FORMAT's example", sum_check(), "Stealth check (DC 15): [3, 18] +9 = 27. Success."),
+    ("the format page's example", sum_check(), "Stealth check (DC 15): [3, 18] +9 = 27. Success."),
     (
         "a negative modifier",
         sum_check(rolls=[5], used=5, modifier=-2, total=3, result="failure", mode="normal"),

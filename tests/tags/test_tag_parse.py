@@ -166,7 +166,7 @@ GRAMMAR_ROWS: list[tuple[str, str, Attrs]] = [
     ("the empty tag", "[skill_check:]", ()),
     ("the empty tag with spaces", "[skill_check:   ]", ()),
     (
-        "a record written back over two lines (FORMAT §11.3)",
+        "a record written back over two lines (docs/design/format.md, the record)",
         '[skill_check: skill="Stealth" dc="15" rolls="3|18" used="18" modifier="9" total="27"\n'
         '  result="success" mode="advantage" resolution="sum" dice="1d20"]',
         (
