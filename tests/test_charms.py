@@ -12,14 +12,14 @@ import copy
 from typing import Any
 
 import pytest
+from test_kind_dice_pool_play import LASERS, attrs, result, warden, watch_doc
 
 from dicebound.character import load_character
 from dicebound.charms import MAX_ENTRY_STEPS, EntryEffect, find_entry, use_entry
-from dicebound.ruleset.compile import compile_ruleset
+from dicebound.compiler import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.spend import Reroll, SpendAsk
-from test_kind_dice_pool_play import LASERS, attrs, result, warden, watch_doc
 
 
 def _entry(

@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_schema import KIND_BLOCKS, PACKAGED, ruleset_of_kind
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.edge.cli import main
 from dicebound.edge.files import packaged_characters, read_character, read_ruleset
 from dicebound.odds import check_odds
@@ -33,10 +35,8 @@ from dicebound.report import (
     percent_text,
     report_text,
 )
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
-from test_schema import KIND_BLOCKS, PACKAGED, ruleset_of_kind
 
 ASH_BUILD: dict[str, Any] = {
     "abilities": {"grit": 3, "wits": 2},

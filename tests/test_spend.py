@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_kind_dice_pool_play import attrs, result, throw, warden, watch
 
 from dicebound.engine import CheckFailure
 from dicebound.ruleset.model import ValueRef
@@ -25,7 +26,6 @@ from dicebound.spend import (
     parse_spend,
     per_check_limit,
 )
-from test_kind_dice_pool_play import attrs, result, throw, warden, watch
 
 WATCH = watch()
 BRAM = warden(WATCH)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from dicebound.bands import compile_bands, read_band
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
 from dicebound.engine import CheckFailure, CheckResult, resolve_text
 from dicebound.errors import RulesetInvalid, UsageError
@@ -32,7 +33,6 @@ from dicebound.kinds.dice_highest import (
 from dicebound.kinds.registry import kind_compiler, kind_player
 from dicebound.odds import check_odds
 from dicebound.problems import Problem
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from oracles import bf_dice_highest, enumerate_throws

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from dicebound.bands import compile_bands
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
 from dicebound.engine import CheckFailure, CheckResult, resolve_text
 from dicebound.errors import RulesetInvalid, UsageError
@@ -51,7 +52,6 @@ from dicebound.odds import check_odds
 from dicebound.overrides import compile_overrides
 from dicebound.record import escape_value, record_from_attrs
 from dicebound.render.text import render_text, summarize
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.tags.parse import parse_tags
