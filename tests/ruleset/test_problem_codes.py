@@ -35,6 +35,7 @@ TOOLKIT = [
     "problems.py",
     "character.py",
     *sorted(str(p.relative_to(SRC)) for p in (SRC / "ruleset").rglob("*.py")),
+    *sorted(str(p.relative_to(SRC)) for p in (SRC / "compiler").rglob("*.py")),
 ]
 
 # Where a call takes its problem code: the position of the argument, by the callee's name.
