@@ -47,10 +47,10 @@ from functools import partial
 from typing import Any
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.edge.files import read_character, read_ruleset, ruleset_text
 from dicebound.engine import prepare_check
 from dicebound.odds import check_odds
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.tags.parse import parse_tags

@@ -45,11 +45,11 @@ from pathlib import Path
 
 from http_checks import Server, _cpu_seconds, sqlite_store
 
+from dicebound.compiler import load_ruleset_text
 from dicebound.edge.files import ruleset_text
 from dicebound.errors import RulesetInvalid
 from dicebound.jsontext import line_of, places_of
 from dicebound.problems import Problem
-from dicebound.ruleset.compile import load_ruleset_text
 
 LIMIT = 256 * 1024
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import atheris
 
 with atheris.instrument_imports(include=["dicebound"]):
+    from dicebound.compiler import load_ruleset_text
     from dicebound.edge.files import packaged_rulesets, ruleset_text
     from dicebound.errors import DiceboundError
-    from dicebound.ruleset.compile import load_ruleset_text
     from dicebound.tags.parse import parse_tags
 
 HERE = Path(__file__).resolve().parent

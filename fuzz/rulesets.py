@@ -22,11 +22,11 @@ from harness import budget_arguments, finish, run
 from mutate import base_characters, base_rulesets, mutated_text
 
 from dicebound.character import load_character
+from dicebound.compiler import load_ruleset_text
 from dicebound.engine import resolve_text
 from dicebound.jsontext import read_json
 from dicebound.lesson import gm_lesson, rollable_target
 from dicebound.odds import check_odds
-from dicebound.ruleset.compile import load_ruleset_text
 
 BASES = base_rulesets()
 CHARACTERS = base_characters()

@@ -46,9 +46,9 @@ the codes do not change.
   that is not there (`not_a_column`).
 - `dicebound/ruleset/spec.py` checks the shape of a file with spec nodes (types,
   ranges, required and unknown keys); the shape of a ruleset is in
-  `ruleset/schema.py`, the shape of a character file in `character_schema.py`.
+  `compiler/schema.py`, the shape of a character file in `character_schema.py`.
 - The cross-checks a shape cannot say (names that must exist, order, rules that could
-  never fire) are the compiler's passes (`ruleset/passes/`), each kind's own compile
+  never fire) are the compiler's passes (`compiler/passes/`), each kind's own compile
   (`kinds/`), and the character file's checks against its ruleset (`character.py`).
 
 ## Every code

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from dicebound.ruleset.schema import ruleset_json_schema
+from dicebound.compiler.schema import ruleset_json_schema
 
 SHIPPED = Path(__file__).resolve().parents[1] / "src" / "dicebound" / "data" / "ruleset.schema.json"
 

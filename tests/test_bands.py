@@ -16,15 +16,13 @@ from dicebound.bands import (
     OUTCOMES,
     Band,
     Bands,
-    band_value,
-    compile_bands,
     features,
     naturals_none,
     outcome_order,
     read_band,
-    single_die_of,
 )
 from dicebound.errors import UsageError
+from dicebound.kinds.bands import band_value, compile_bands, single_die_of
 from dicebound.kinds.dice_sum import SumCheck, SumConfig, SumOutcome, distribution
 from dicebound.problems import Path, Problem
 

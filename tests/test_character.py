@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.errors import CharacterInvalid
 from dicebound.problems import render_path
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
 from shared_files import shared_path

@@ -16,7 +16,7 @@ import pytest
 
 from dicebound.character import load_character
 from dicebound.charms import MAX_ENTRY_STEPS, EntryEffect, find_entry, use_entry
-from dicebound.ruleset.compile import compile_ruleset
+from dicebound.compiler import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.spend import Reroll, SpendAsk

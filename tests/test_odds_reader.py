@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.dist import Dist
 from dicebound.edge.files import (
     packaged_characters,
@@ -29,7 +30,6 @@ from dicebound.engine import PreparedCheck, prepare_check, read_outcome
 from dicebound.errors import RulesetInvalid, TagError
 from dicebound.odds import check_odds, read_weights
 from dicebound.report import build_report
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.tags.parse import parse_tags
 from kind_samples import ruleset_of_kind

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.edge.cli import main
 from dicebound.edge.files import read_character, read_ruleset
 from dicebound.engine import CheckFailure, resolve_text
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 

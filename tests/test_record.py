@@ -390,3 +390,16 @@ def test_mapping_extras_and_pair_extras_build_the_same_record() -> None:
     pairs = [("who", "Bram"), ("bonus", 1)]
     mapping: Mapping[str, Any] = dict(pairs)
     assert stealth(extras=pairs) == stealth(extras=mapping)
+
+
+def test_the_record_orders_the_kinds_keys_as_the_kinds_declare_them() -> None:
+    # The record sits below the kinds and spells their keys out; the kinds declare them.
+    from dicebound.kinds.keys import RECORD_KEYS
+
+    declared = (
+        "outcome",
+        *(key for kind in RECORD_KEYS.values() for key in kind.writes),
+        "choice",
+        *(key for kind in RECORD_KEYS.values() for key in kind.after_choice),
+    )
+    assert declared == KIND_KEYS

@@ -22,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.edge.cli import main
 from dicebound.edge.files import packaged_characters, read_character, read_ruleset
 from dicebound.odds import check_odds
@@ -33,7 +34,6 @@ from dicebound.report import (
     percent_text,
     report_text,
 )
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from kind_samples import KIND_BLOCKS, PACKAGED, ruleset_of_kind

@@ -9,8 +9,8 @@ import copy
 from typing import Any
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.engine import CheckReport, CheckResult, resolve_text
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 

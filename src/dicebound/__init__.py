@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from dicebound.character import load_character
+    from dicebound.compiler import compile_ruleset, load_ruleset_text
     from dicebound.dice import DiceSource, ForcedFaces, SeededDice, fresh_seed
     from dicebound.engine import (
         CheckFailure,
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from dicebound.odds import CheckOdds, OutcomeOdds, check_odds
     from dicebound.problems import Problem
     from dicebound.record import Record
-    from dicebound.ruleset.compile import compile_ruleset, load_ruleset_text
     from dicebound.ruleset.model import Ruleset
     from dicebound.sheet import Character
     from dicebound.teach import gm_text, sheet_summary
@@ -65,11 +65,11 @@ _EXPORTS: dict[str, str] = {
     "TagError": "dicebound.errors",
     "UsageError": "dicebound.errors",
     "check_odds": "dicebound.odds",
-    "compile_ruleset": "dicebound.ruleset.compile",
+    "compile_ruleset": "dicebound.compiler",
     "fresh_seed": "dicebound.dice",
     "gm_text": "dicebound.teach",
     "load_character": "dicebound.character",
-    "load_ruleset_text": "dicebound.ruleset.compile",
+    "load_ruleset_text": "dicebound.compiler",
     "resolve_text": "dicebound.engine",
     "sheet_summary": "dicebound.teach",
     "throw_by_name": "dicebound.throw",

@@ -7,7 +7,7 @@ catches that critical and nothing else. The band decides the outcome: success an
 criticals come from it, never from the bare comparison.
 
 This module is shared by every kind. The kind computes the number the bands read (see
-``band_value``) and says whether its result was critical or showed a natural face;
+``BandRules.value``) and says whether its result was critical or showed a natural face;
 ``read_band`` does the rest. Readings where the page is silent:
 
 - ``naturals: "shift"`` moves among the bands read from the number only. The page says
@@ -71,14 +71,12 @@ __all__ = [
     "Critical",
     "Group",
     "Natural",
-    "band_value",
-    "compile_bands",
+    "compile_outcomes",
     "features",
     "group_of",
     "naturals_none",
     "outcome_order",
     "read_band",
-    "single_die_of",
 ]
 
 By = Literal["margin", "total", "fraction"]
@@ -144,7 +142,7 @@ class Band:
 class Bands:
     """A compiled ``resolution.outcomes``. Immutable; the tiers are best first.
 
-    Invariants (made by ``compile_bands``): at least one band read from the number, the
+    Invariants (made by ``compile_outcomes``): at least one band read from the number, the
     last of them without ``at_least`` and the others' strictly decreasing; at most one
     band on each critical; one band at least succeeds and one fails.
     """
@@ -189,7 +187,7 @@ class BandRules:
         return total - dc
 
     def value(self, by: By, total: int, dc: int, against: Against) -> int | Fraction:
-        """The number bands read by ``by`` (see ``band_value``)."""
+        """The number bands read by ``by`` (``kinds.bands.band_value`` by a kind's name)."""
         if by == "total":
             return total
         if by == "fraction":
@@ -220,34 +218,7 @@ SUM_BANDS = BandRules()
 """A sum's band rules: what a kind that says nothing of its bands reads by."""
 
 
-def rules_of(kind: str) -> BandRules | None:
-    """The band rules of a kind by name; None for a kind that is not built."""
-    from dicebound.kinds.modules import kind_module  # imports nothing of dicebound
-
-    module = kind_module(kind)
-    if module is None:
-        return None
-    rules: BandRules = module.KIND.bands
-    return rules
-
-
 # -- reading a result -------------------------------------------------------------------
-
-
-def band_value(
-    by: By, total: int, dc: int, *, kind: str | None = None, against: Against = "at-most"
-) -> int | Fraction:
-    """The number a kind's bands read.
-
-    ``total`` is the result (a summed total, a pool's net successes, a roll-against roll,
-    step-pool's EFFORT) and ``dc`` what the check needed (its difficulty, the successes
-    needed, the roll-against target). ``margin`` is how far the result is past that, as
-    the kind counts it (``BandRules.margin``; ``total - dc`` without a kind). ``fraction``
-    is the target over the roll: a roll at or under target / n lands in a band whose
-    ``atLeast`` is n exactly when this value is at least n.
-    """
-    rules = SUM_BANDS if kind is None else rules_of(kind) or SUM_BANDS
-    return rules.value(by, total, dc, against)
 
 
 def read_band(
@@ -314,13 +285,6 @@ def outcome_order(bands: Bands) -> tuple[Band, ...]:
 # -- import -------------------------------------------------------------------------------
 
 
-def single_die_of(kind: str, block: Mapping[str, Any]) -> bool:
-    """Whether a structurally valid resolution block of ``kind`` throws one die, whose
-    faces a natural reads (the kind's ``BandRules.single_die``)."""
-    rules = rules_of(kind)
-    return rules is not None and rules.single_die(block)
-
-
 def naturals_none(block: Mapping[str, Any]) -> bool:
     """Whether ``resolution.naturals`` is absent or ``"none"`` for both checks and saves."""
     naturals = block.get("naturals")
@@ -329,20 +293,24 @@ def naturals_none(block: Mapping[str, Any]) -> bool:
     return all(naturals.get(group, "none") == "none" for group in ("check", "save"))
 
 
-def compile_bands(
+def compile_outcomes(
     raw: object,
     path: Path,
     *,
     kind: str,
+    rules: BandRules | None,
     single_die: bool,
     resolution_naturals_none: bool,
     against: Against | None = None,
 ) -> tuple[Bands | None, list[Problem]]:
     """Check ``resolution.outcomes`` (its shape first) and build its bands.
 
-    ``single_die`` and ``resolution_naturals_none`` describe the resolution block beside
-    it (``single_die_of`` and ``naturals_none`` read them off a raw block); ``against``
-    is a roll-against block's (``"at-most"`` when None). Every problem is collected.
+    ``rules`` are the band rules of ``kind`` (None: no built kind of that name; the
+    kinds' ``kinds.bands.compile_bands`` looks them up by name). ``single_die`` and
+    ``resolution_naturals_none`` describe the resolution block beside it
+    (``kinds.bands.single_die_of`` and ``naturals_none`` read them off a raw block);
+    ``against`` is a roll-against block's (``"at-most"`` when None). Every problem is
+    collected.
     """
     problems = list(OUTCOMES.check(raw, path))
     if any(p.code != DUPLICATE_ID for p in problems):
@@ -350,7 +318,6 @@ def compile_bands(
     assert isinstance(raw, dict)
     add = problems.append
     by: By = raw.get("by", "margin")
-    rules = rules_of(kind)
     if rules is None:
         add(Problem(path, UNKNOWN_KIND, f'"{kind}" is not a resolution kind bands know.'))
         return None, problems

@@ -1,6 +1,6 @@
 """The shape of a character file, as the spec nodes of ``ruleset.spec``.
 
-The ruleset's shape is ``ruleset.schema``; this is the character file's
+The ruleset's shape is ``compiler.schema``; this is the character file's
 (docs/design/format.md "Characters"). The parts whose shape needs no ruleset are nodes
 made once (``FILE``, ``SHEET``, ``BUILD``, ``LIVE``...); the parts a ruleset names and
 words (a field's type and range, a pool's label) are made from its declarations when the

@@ -31,8 +31,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Literal
 
-from dicebound.bands import compile_bands, naturals_none, single_die_of
+from dicebound.bands import naturals_none
 from dicebound.kinds import registry
+from dicebound.kinds.bands import compile_bands, single_die_of
 from dicebound.kinds.base import CompileContext, KindCompiler
 from dicebound.problem_codes import (
     DUPLICATE_CHECK,

@@ -6,8 +6,8 @@ check always writes the same text:
 
 1. the core, always: ``skill dc rolls used modifier total result mode resolution dice``;
 2. the extras, when they apply, in docs/design/format.md "The record"'s order (``EXTRA_KEYS``);
-3. the band's ``outcome``, each kind's own attributes as ``dicebound.kinds.keys``
-   declares them, the band's ``choice``, then what a spend after the roll wrote
+3. the band's ``outcome``, each kind's own attributes (``dicebound.kinds.keys``
+   declares them), the band's ``choice``, then what a spend after the roll wrote
    (``KIND_KEYS``);
 4. any other key, in the order given (lower-cased, so the tag reads back the same);
 5. dicebound's own: ``seed``, then ``forced="true"`` when the faces were forced.
@@ -30,7 +30,6 @@ from operator import itemgetter
 from typing import Any, Literal
 
 from dicebound.errors import UsageError
-from dicebound.kinds.keys import RECORD_KEYS
 from dicebound.tags.parse import BARE_FLAGS, TAG_NAME, format_tag, is_key
 from dicebound.values import frozen
 
@@ -94,14 +93,34 @@ EXTRA_KEYS: tuple[str, ...] = (
     "from",
     "automatic",
 )
-# The kinds' own attributes, read from their declarations (``dicebound.kinds.keys``),
-# between the band's ``outcome``, which any kind's record may carry and which comes
-# first, and the band's ``choice``, which only a spend after the roll follows.
+# The kinds' own attributes, between the band's ``outcome``, which any kind's record
+# may carry and which comes first, and the band's ``choice``, which only a spend after
+# the roll follows. Written out, as the extras are: the record sits below the kinds
+# (their hooks read it), so it does not import their declarations
+# (``dicebound.kinds.keys``); tests/test_record.py holds the two to the same order.
 KIND_KEYS: tuple[str, ...] = (
     "outcome",
-    *(key for kind in RECORD_KEYS.values() for key in kind.writes),
+    "highest",
+    "zeroDice",
+    "dark",
+    "darkHighest",
+    "darkOutcome",
+    "unmodified",
+    "against",
+    "exact",
+    "symbols",
+    "thrown",
+    "symbolDetails",
+    "upgrade",
+    "setback",
+    "upgradeOwn",
+    "quality",
+    "tool",
+    "effort",
+    "raises",
+    "offer",
     "choice",
-    *(key for kind in RECORD_KEYS.values() for key in kind.after_choice),
+    "after",
 )
 TAIL_KEYS: tuple[str, ...] = ("seed", "forced")
 

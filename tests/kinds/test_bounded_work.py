@@ -261,9 +261,9 @@ def test_a_label_holding_half_a_character_is_refused_at_import(
     """Found by fuzz/rulesets.py (two inputs, 400,000 mutations): a symbol pool whose die or
     symbol label held a lone surrogate imported, then crashed writing the record's
     ``symbolDetails`` (UnicodeEncodeError)."""
+    from dicebound.compiler import load_ruleset_text
     from dicebound.edge.files import ruleset_text
     from dicebound.errors import RulesetInvalid
-    from dicebound.ruleset.compile import load_ruleset_text
 
     doc = json.loads(ruleset_text("genesys")[0])
     doc["resolution"][where[0]][where[1]]["label"] = "\ud800"

@@ -146,3 +146,11 @@ def test_it_runs_on_dicebound_with_json() -> None:
     assert set(shape["kind_names"]) == {"kinds", "kinds_from", "found"}
     assert len(shape["kind_names"]["kinds"]) == 6
     assert all(not m.startswith("dicebound.kinds") for m in shape["getattr"])
+
+
+def test_dicebound_has_no_import_cycle_between_modules_or_packages() -> None:
+    # Eager, lazy and TYPE_CHECKING imports all count: each layer imports only below it
+    # (docs/design/index.md).
+    script = _script()
+    report = script.cycle_report(script.load_modules(ROOT / "src" / "dicebound"))
+    assert {name: [c.nodes for c in found] for name, found in report.items() if found} == {}

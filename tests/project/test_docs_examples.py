@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from dicebound.character import load_character
+from dicebound.compiler import load_ruleset_text
 from dicebound.errors import CharacterInvalid, RulesetInvalid
-from dicebound.ruleset.compile import load_ruleset_text
 from docs_examples import (
     LANGUAGES,
     ROOT,

@@ -9,9 +9,9 @@ import json
 import pytest
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.engine import ladder_in_force, resolve_text
 from dicebound.errors import UsageError
-from dicebound.ruleset.compile import compile_ruleset
 from repo_paths import CASES
 
 RAW = json.loads((CASES / "ruleset_degrees.json").read_text())

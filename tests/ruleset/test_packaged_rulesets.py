@@ -20,14 +20,14 @@ from typing import Any
 
 import pytest
 
+from dicebound.compiler import compile_ruleset
+from dicebound.compiler.capability import parse_version, ruleset_features
 from dicebound.edge.cli import main
 from dicebound.edge.files import packaged_characters, read_character
 from dicebound.engine import resolve_text
 from dicebound.errors import RulesetInvalid
 from dicebound.kinds.registry import kind_compiler
 from dicebound.odds import check_odds
-from dicebound.ruleset.capability import parse_version, ruleset_features
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 
 DATA = resources.files("dicebound.data")

@@ -17,13 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dicebound.compiler import compile_ruleset, load_ruleset_text
+from dicebound.compiler.capability import Feature, is_above, parse_version, ruleset_features
+from dicebound.compiler.schema import ruleset_json_schema
 from dicebound.errors import RulesetInvalid
 from dicebound.kinds.dice_pool import PoolConfig
 from dicebound.kinds.dice_sum import SumConfig
 from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
 from dicebound.problems import Problem
-from dicebound.ruleset.capability import Feature, is_above, parse_version, ruleset_features
-from dicebound.ruleset.compile import compile_ruleset, load_ruleset_text
 from dicebound.ruleset.model import (
     AbilityModifier,
     LadderStep,
@@ -31,7 +32,6 @@ from dicebound.ruleset.model import (
     Untrained,
     ValueRef,
 )
-from dicebound.ruleset.schema import ruleset_json_schema
 from repo_paths import REPO
 from ruleset_edits import load_case, parts, put
 

@@ -1,9 +1,10 @@
-"""The ruleset's vocabulary sits below everything that uses it.
+"""The ruleset's vocabulary sits below everything that uses it; the compiler above.
 
 The compiled model, the spec nodes, value references and the problems they report
 import nothing above them (no kind, bands, overrides, sheet, tags, nor the compiler),
 so a kind or a reader can use them without pulling in what uses it
-(docs/design/problems.md).
+(docs/design/problems.md). The compiler (``dicebound.compiler``) may import the
+vocabulary and the kinds; neither the vocabulary nor the kinds import it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ SRC = Path(dicebound.__file__).resolve().parent
 BELOW = {
     "problem_codes.py": set(),
     "problems.py": {"dicebound.problem_codes", "dicebound.values"},
+    "ruleset/__init__.py": set(),
     "ruleset/model.py": {"dicebound.values"},
     "ruleset/spec.py": {"dicebound.problem_codes", "dicebound.problems"},
     "ruleset/refs.py": {
@@ -31,6 +33,12 @@ BELOW = {
         "dicebound.values",
     },
 }
+
+# The vocabulary is exactly the modules listed: a new one in ruleset/ is placed on purpose.
+VOCABULARY = sorted(p.relative_to(SRC).as_posix() for p in (SRC / "ruleset").rglob("*.py"))
+
+# Packages that sit below the compiler: none of their modules imports it.
+BELOW_THE_COMPILER = ("ruleset", "kinds")
 
 
 def _imports(path: Path) -> set[str]:
@@ -48,3 +56,24 @@ def _imports(path: Path) -> set[str]:
 def test_the_vocabulary_imports_nothing_above_it(module: str) -> None:
     above = _imports(SRC / module) - BELOW[module]
     assert not above, f"{module} imports {sorted(above)}, which sit above it"
+
+
+def test_the_ruleset_package_holds_only_the_vocabulary() -> None:
+    assert [m for m in VOCABULARY if m not in BELOW] == []
+
+
+@pytest.mark.parametrize(
+    "module",
+    sorted(
+        p.relative_to(SRC).as_posix()
+        for package in BELOW_THE_COMPILER
+        for p in (SRC / package).rglob("*.py")
+    ),
+)
+def test_nothing_below_the_compiler_imports_it(module: str) -> None:
+    up = {
+        name
+        for name in _imports(SRC / module)
+        if name == "dicebound.compiler" or name.startswith("dicebound.compiler.")
+    }
+    assert not up, f"{module} imports {sorted(up)}, the compiler that sits above it"

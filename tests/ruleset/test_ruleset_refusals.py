@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from dicebound.compiler import compile_ruleset, load_ruleset_text
 from dicebound.errors import RulesetInvalid
 from dicebound.problems import Problem
-from dicebound.ruleset.compile import compile_ruleset, load_ruleset_text
 from ruleset_edits import Edit, both, drop, extend, get, load_case, move_after, put, rename
 
 MARINARA_FILES = {

@@ -23,12 +23,12 @@ from hypothesis import strategies as st
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
 
+from dicebound.compiler import compile_ruleset
+from dicebound.compiler.schema import ruleset_json_schema
 from dicebound.edge.cli import main
 from dicebound.errors import RulesetInvalid
 from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
 from dicebound.problems import PathPart, Problem
-from dicebound.ruleset.compile import compile_ruleset
-from dicebound.ruleset.schema import ruleset_json_schema
 from kind_samples import KIND_BLOCKS, PACKAGED, ruleset_of_kind
 from repo_paths import REPO
 from ruleset_edits import CASES, Edit, drop, parts, put, rename

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 from dicebound.app.access import storable
 from dicebound.app.errors import NotFound
 from dicebound.character import load_character
+from dicebound.compiler import load_ruleset_text
 from dicebound.problems import did_you_mean
-from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.store.models import dumps

@@ -14,11 +14,11 @@ from dicebound.app.errors import Conflict, Invalid, NotFound
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import compiled, stored_ruleset
 from dicebound.app.seeds import seed_text
+from dicebound.compiler import load_ruleset_text, run_to_end
 from dicebound.dice import fresh_seed
 from dicebound.errors import DiceboundError, RulesetInvalid
 from dicebound.lesson import gm_lesson
 from dicebound.packaged import data_text, packaged_rulesets
-from dicebound.ruleset.compile import load_ruleset_text, run_to_end
 from dicebound.ruleset.model import Ruleset
 from dicebound.store.repo import Repo, RulesetVersion
 from dicebound.throw import roll_json

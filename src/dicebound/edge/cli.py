@@ -201,7 +201,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
-    from dicebound.ruleset.compile import load_ruleset_text
+    from dicebound.compiler import load_ruleset_text
 
     text, shown = ruleset_text(args.ruleset)
     try:
@@ -398,7 +398,7 @@ def _gm(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _schema(args: argparse.Namespace, out: TextIO) -> int:
-    from dicebound.ruleset.schema import ruleset_json_schema
+    from dicebound.compiler.schema import ruleset_json_schema
 
     out.write(json.dumps(ruleset_json_schema(), indent=2, ensure_ascii=False) + "\n")
     return 0

@@ -74,7 +74,7 @@ def read_ruleset(where: str, capability_api: str | None = None) -> Ruleset:
 
 
 def _compile_text(text: str, capability_api: str | None) -> Ruleset:
-    from dicebound.ruleset.compile import load_ruleset_text
+    from dicebound.compiler import load_ruleset_text
 
     return load_ruleset_text(text, capability_api=capability_api)
 

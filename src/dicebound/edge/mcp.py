@@ -39,6 +39,7 @@ from dicebound.app.errors import Refusal
 from dicebound.app.limits import LIMITS
 from dicebound.app.seeds import seed_text
 from dicebound.app.version import dicebound_version
+from dicebound.compiler import load_ruleset_text
 from dicebound.edge.schemas import (
     AfterIn,
     AfterOut,
@@ -58,7 +59,6 @@ from dicebound.edge.schemas import (
 )
 from dicebound.errors import DiceboundError
 from dicebound.packaged import data_text, packaged_rulesets
-from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.store import Store
 from dicebound.store.db import fault_of, reason_of
 from dicebound.values import frozen

@@ -1,9 +1,9 @@
 """The record keys each kind writes, declared as plain data.
 
-``dicebound.record`` orders every record by these, and it is imported before any kind
-is (``import dicebound`` loads no kind; a ruleset loads only the kind it names), so the
-declarations live here, free of any dicebound import, and not in the kinds' packages,
-whose first import loads the whole kind.
+``dicebound.record`` orders every record by these. It sits below the kinds (their hooks
+read a record), so it spells the same order out (``record.KIND_KEYS``) rather than
+import it, and tests/test_record.py holds the two together: a kind that writes a new
+key declares it here and the record's order follows.
 """
 
 from __future__ import annotations

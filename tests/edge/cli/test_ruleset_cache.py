@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from dicebound import check_odds
+from dicebound.compiler import load_ruleset_text
 from dicebound.edge import ruleset_cache
 from dicebound.edge.files import (
     packaged_characters,
@@ -21,7 +22,6 @@ from dicebound.edge.files import (
 )
 from dicebound.engine import resolve_text
 from dicebound.errors import RulesetInvalid
-from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.ruleset.model import Ruleset
 
 FIVE_E_TAG = 'skill="Stealth" dc="15" mode="advantage"'

@@ -36,6 +36,7 @@ from dicebound import jsontext
 from dicebound.app import characters, games, rulesets
 from dicebound.app.access import Access
 from dicebound.app.seeds import SEED_RULE
+from dicebound.compiler import load_ruleset_text
 from dicebound.edge.files import ruleset_text
 from dicebound.edge.http import create_app
 from dicebound.edge.http.problems import HttpProblem
@@ -44,7 +45,6 @@ from dicebound.edge.mcp import Seat, build_server
 from dicebound.errors import RulesetInvalid
 from dicebound.jsontext import Unreadable, read_json
 from dicebound.problems import did_you_mean, hints_bounded
-from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.store import open_store
 from dicebound.views import problems_with_lines
 from http_api_support import (

@@ -35,9 +35,9 @@ import httpx
 import pytest
 
 from dicebound.character import load_character
+from dicebound.compiler import load_ruleset_text
 from dicebound.engine import resolve_text
 from dicebound.odds import check_odds
-from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.throw import roll_json
 from repo_paths import REPO
 from service_support import ADMIN_TOKEN, JSON, ServerProcess, admin_headers, store_url_for

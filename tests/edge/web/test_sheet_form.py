@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from dicebound.compiler import load_ruleset_text
 from dicebound.edge.files import packaged_rulesets, read_ruleset, ruleset_text
-from dicebound.ruleset.compile import load_ruleset_text
 from dicebound.sheet_form import FormAbility, sheet_form
 from http_api_support import problem_of, ruleset_file
 from service_support import admin_headers

@@ -13,11 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicebound.bands import compile_bands, read_band
+from dicebound.bands import read_band
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
 from dicebound.engine import CheckFailure, CheckResult, resolve_text
 from dicebound.errors import RulesetInvalid, UsageError
+from dicebound.kinds.bands import compile_bands
 from dicebound.kinds.base import CompileContext, KindCompiler, KindPlayer, Rolled
 from dicebound.kinds.dice_highest import (
     KIND,
@@ -32,7 +34,6 @@ from dicebound.kinds.dice_highest import (
 from dicebound.kinds.registry import kind_compiler, kind_player
 from dicebound.odds import check_odds
 from dicebound.problems import Problem
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from oracles import bf_dice_highest, enumerate_throws

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
 from dicebound.engine import CheckFailure, resolve_text
 from dicebound.errors import LimitExceeded, RulesetInvalid, UsageError
@@ -37,7 +38,6 @@ from dicebound.kinds.dice_pool import (
 )
 from dicebound.kinds.registry import kind_player
 from dicebound.odds import check_odds
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.spend import Reroll

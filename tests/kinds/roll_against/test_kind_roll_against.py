@@ -13,11 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicebound.bands import band_value, compile_bands, read_band
+from dicebound.bands import read_band
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
 from dicebound.engine import CheckResult, resolve_text
 from dicebound.errors import RulesetInvalid, UsageError
+from dicebound.kinds.bands import band_value, compile_bands
 from dicebound.kinds.base import KindCompiler, KindPlayer, Rolled
 from dicebound.kinds.registry import kind_compiler, kind_player
 from dicebound.kinds.roll_against import (
@@ -31,7 +33,6 @@ from dicebound.kinds.roll_against import (
     roll_distribution,
 )
 from dicebound.odds import check_odds
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from oracles import bf_roll_against, enumerate_throws

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from dicebound.bands import read_band
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
 from dicebound.engine import CheckResult, prepare_check, resolve_text
 from dicebound.errors import DiceError, RulesetInvalid, TagError, UsageError
@@ -37,7 +38,6 @@ from dicebound.kinds.step_pool import (
     spend_after,
 )
 from dicebound.odds import check_odds
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Paid, SheetView, pay
 from dicebound.tags.parse import parse_tags

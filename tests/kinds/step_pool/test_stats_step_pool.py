@@ -17,10 +17,10 @@ from typing import Any, cast
 import pytest
 
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.dice import SeededDice
 from dicebound.engine import prepare_check
 from dicebound.kinds.step_pool import StepCheck, distribution, roll
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.tags.parse import parse_tags
 from repo_paths import REPO
 from stats import ALPHA, THROWS, chi_square_p

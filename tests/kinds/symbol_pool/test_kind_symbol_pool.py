@@ -23,11 +23,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicebound.bands import compile_bands
 from dicebound.character import load_character
+from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
 from dicebound.engine import CheckFailure, CheckResult, resolve_text
 from dicebound.errors import RulesetInvalid, UsageError
+from dicebound.kinds.bands import compile_bands
 from dicebound.kinds.base import CompileContext, KindCompiler, KindPlayer
 from dicebound.kinds.registry import kind_compiler, kind_player
 from dicebound.kinds.symbol_pool import (
@@ -51,7 +52,6 @@ from dicebound.odds import check_odds
 from dicebound.overrides import compile_overrides
 from dicebound.record import escape_value, record_from_attrs
 from dicebound.render.text import render_text, summarize
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.tags.parse import parse_tags

@@ -23,11 +23,11 @@ from test_kind_symbol_pool import (
     _ruleset_raw,
 )
 
+from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces, SeededDice
 from dicebound.errors import DiceError, UsageError
 from dicebound.kinds.symbol_pool import parse_details
 from dicebound.kinds.symbol_pool.throw import MAX_THROWN, DiceAsk, read_dice
-from dicebound.ruleset.compile import compile_ruleset
 from dicebound.throw import roll_json, throw_by_name, throw_odds
 from oracles import bf_symbol_pool
 

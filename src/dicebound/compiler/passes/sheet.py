@@ -9,6 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
+from dicebound.compiler.passes.context import (
+    ColumnLike,
+    Context,
+    as_dict,
+    as_list,
+    declared_ids,
+    misfit,
+    number,
+    untrained_rule,
+)
 from dicebound.problem_codes import (
     DEFAULT_DOES_NOT_FIT,
     DUPLICATE_ID,
@@ -36,16 +46,6 @@ from dicebound.ruleset.model import (
     Section,
     Sheet,
     SkillDef,
-)
-from dicebound.ruleset.passes.context import (
-    ColumnLike,
-    Context,
-    as_dict,
-    as_list,
-    declared_ids,
-    misfit,
-    number,
-    untrained_rule,
 )
 from dicebound.ruleset.spec import describe
 from dicebound.values import replace

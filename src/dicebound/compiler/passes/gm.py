@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from dicebound.problems import (
-    Path,
-    unknown_id,
-)
-from dicebound.ruleset.passes.context import (
+from dicebound.compiler.passes.context import (
     Context,
     as_dict,
     as_list,
+)
+from dicebound.problems import (
+    Path,
+    unknown_id,
 )
 
 __all__ = ["run"]

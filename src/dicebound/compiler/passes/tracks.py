@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from dicebound.compiler.passes.context import (
+    PLACEHOLDER,
+    Context,
+    as_dict,
+)
 from dicebound.problem_codes import (
     DUPLICATE_SEVERITY,
     EXTRA_NEEDS_LEVELS,
@@ -29,11 +34,6 @@ from dicebound.ruleset.model import (
     TrackKind,
     TrackLevel,
     ValueRef,
-)
-from dicebound.ruleset.passes.context import (
-    PLACEHOLDER,
-    Context,
-    as_dict,
 )
 from dicebound.ruleset.spec import describe, is_int
 from dicebound.values import replace

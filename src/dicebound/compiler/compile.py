@@ -4,7 +4,7 @@ Two phases. Structure first, over the whole file, with the spec nodes of ``schem
 Then the cross-checks the file format (docs/design/format.md) and the page name (ids
 that must exist, with a "did you mean"; order; live reads that may not feed a maximum;
 rules that could never fire; the kind's own checks), run as the named passes of
-``ruleset.passes`` (sheet, tracks, derived, maxima, resolution, combat, gm, catalogs,
+``compiler.passes`` (sheet, tracks, derived, maxima, resolution, combat, gm, catalogs,
 layers) only on the parts whose structure is sound, so a broken file never crashes the
 compiler and one fault is reported once. Every problem is collected; ``RulesetInvalid``
 carries them all, ordered by where they stand in the file.
@@ -18,6 +18,9 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 from typing import Any
 
+from dicebound.compiler.capability import capability_problems, ruleset_features, version_problem
+from dicebound.compiler.passes import PASSES, Context, assemble
+from dicebound.compiler.schema import MAX_RULESET_BYTES, ruleset_node
 from dicebound.errors import RulesetInvalid
 from dicebound.jsontext import Unreadable, read_json
 from dicebound.kinds.registry import kind_compiler
@@ -35,12 +38,9 @@ from dicebound.problems import (
     path_order,
     sort_problems,
 )
-from dicebound.ruleset.capability import capability_problems, ruleset_features, version_problem
 from dicebound.ruleset.model import (
     Ruleset,
 )
-from dicebound.ruleset.passes import PASSES, Context, assemble
-from dicebound.ruleset.schema import MAX_RULESET_BYTES, ruleset_node
 from dicebound.ruleset.spec import describe
 
 __all__ = ["compile_ruleset", "load_ruleset_text", "run_to_end"]

@@ -1,6 +1,6 @@
 """What the compiler's passes share: the file, its problems, and what earlier passes built.
 
-The structure is checked first, over the whole file (``ruleset.schema``); the passes
+The structure is checked first, over the whole file (``compiler.schema``); the passes
 then read only the parts whose structure is sound (``Context.clean``), so a broken
 file never crashes them and one fault is reported once. Items with a faulty shape still
 declare their ids (``Context.names``), so a reference to them is not reported again.

@@ -5,7 +5,7 @@ Each pass reads the file and what the passes before it built from one shared
 in this order because each reads the last: the sheet's declarations, then its live
 pools and tracks, the derived values, the caps and maxima that read those, then the
 resolution (which reads the sheet), the combat block, the Game Master's summary, the
-catalogs and the layers. ``ruleset.compile`` runs them, with the work's checkpoint
+catalogs and the layers. ``compiler.compile`` runs them, with the work's checkpoint
 between each two.
 """
 
@@ -15,8 +15,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import NamedTuple
 
-from dicebound.ruleset.model import Gm, Ruleset
-from dicebound.ruleset.passes import (
+from dicebound.compiler.passes import (
     catalogs,
     combat,
     derived,
@@ -27,8 +26,9 @@ from dicebound.ruleset.passes import (
     sheet,
     tracks,
 )
-from dicebound.ruleset.passes.context import Context
-from dicebound.ruleset.schema import NOT_PLAYED
+from dicebound.compiler.passes.context import Context
+from dicebound.compiler.schema import NOT_PLAYED
+from dicebound.ruleset.model import Gm, Ruleset
 
 __all__ = ["PASSES", "Context", "Pass", "assemble"]
 

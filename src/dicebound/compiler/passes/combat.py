@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicebound.ruleset.passes.context import Context
+from dicebound.compiler.passes.context import Context
 
 __all__ = ["run"]
 

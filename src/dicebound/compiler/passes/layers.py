@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from dicebound.compiler.passes.context import (
+    Context,
+    as_dict,
+)
 from dicebound.kinds.base import CompileContext
 from dicebound.problem_codes import (
     CONFLICTS_ITSELF,
@@ -16,10 +20,6 @@ from dicebound.problems import (
 from dicebound.ruleset.model import (
     LadderStep,
     Layer,
-)
-from dicebound.ruleset.passes.context import (
-    Context,
-    as_dict,
 )
 
 __all__ = ["run"]

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from dicebound.compiler.passes.context import (
+    PLACEHOLDER,
+    Context,
+    as_dict,
+    as_list,
+)
 from dicebound.problem_codes import (
     CAP_READS_CHECK_NUMBER,
     READS_LIVE,
 )
 from dicebound.ruleset.model import (
     SkillDef,
-)
-from dicebound.ruleset.passes.context import (
-    PLACEHOLDER,
-    Context,
-    as_dict,
-    as_list,
 )
 from dicebound.ruleset.refs import LIVE_READS, describe_chain, trace
 from dicebound.values import replace

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from dicebound.bands import compile_bands, naturals_none, single_die_of
+from dicebound.bands import naturals_none
+from dicebound.compiler.passes.context import (
+    Context,
+    as_dict,
+    number,
+)
+from dicebound.kinds.bands import compile_bands, single_die_of
 from dicebound.kinds.base import CompileContext
 from dicebound.overrides import Override, compile_overrides
 from dicebound.problem_codes import (
@@ -26,11 +32,6 @@ from dicebound.ruleset.model import (
     Resolution,
     Tier,
     ValueRef,
-)
-from dicebound.ruleset.passes.context import (
-    Context,
-    as_dict,
-    number,
 )
 from dicebound.ruleset.refs import LIVE_READS, describe_chain, trace
 from dicebound.ruleset.spec import describe

@@ -6,6 +6,10 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any, Literal
 
+from dicebound.compiler.passes.context import (
+    Context,
+    number,
+)
 from dicebound.problem_codes import (
     NOT_A_VALUE,
     NOT_AN_ENUM,
@@ -18,10 +22,6 @@ from dicebound.problems import (
 from dicebound.ruleset.model import (
     Derived,
     ValueRef,
-)
-from dicebound.ruleset.passes.context import (
-    Context,
-    number,
 )
 from dicebound.values import replace
 

@@ -6,6 +6,11 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from dicebound.compiler.passes.context import (
+    Context,
+    as_dict,
+    misfit,
+)
 from dicebound.problem_codes import (
     ASSET_PATH,
     CHECK_NEEDS_POOL,
@@ -38,11 +43,6 @@ from dicebound.ruleset.model import (
     CatalogEntry,
     CostTerm,
     ListColumn,
-)
-from dicebound.ruleset.passes.context import (
-    Context,
-    as_dict,
-    misfit,
 )
 from dicebound.ruleset.refs import LIVE_READS, describe_chain, trace
 from dicebound.ruleset.spec import describe, is_number
