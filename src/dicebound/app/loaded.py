@@ -26,6 +26,7 @@ __all__ = [
     "load",
     "load_file",
     "load_member",
+    "stored_compiled",
     "stored_ruleset",
 ]
 
@@ -68,7 +69,17 @@ def compiled(repo: Repo, ruleset_id: str, version: int) -> Ruleset:
     hit = _CACHE.rulesets.get(key)
     if hit is not None:
         return hit
-    _, _, text = stored_ruleset(repo, ruleset_id, version)
+    return stored_compiled(repo, ruleset_id, version)
+
+
+def stored_compiled(repo: Repo, ruleset_id: str, version: int | None) -> Ruleset:
+    """A ruleset's newest stored version, or ``version``, compiled once per process; the
+    file read to find it is the one compiled on a miss (never read twice)."""
+    found_id, found_version, text = stored_ruleset(repo, ruleset_id, version)
+    key = (found_id, found_version)
+    hit = _CACHE.rulesets.get(key)
+    if hit is not None:
+        return hit
     return _CACHE.remember(_CACHE.rulesets, key, load_ruleset_text(text))
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from dicebound.app.access import Access
 from dicebound.app.errors import Conflict, Invalid, NotFound
 from dicebound.app.limits import LIMITS
-from dicebound.app.loaded import compiled, stored_ruleset
+from dicebound.app.loaded import stored_compiled, stored_ruleset
 from dicebound.app.seeds import seed_text
 from dicebound.compiler import load_ruleset_text, run_to_end
 from dicebound.dice import fresh_seed
@@ -110,9 +110,7 @@ def get_ruleset(session: Session, ruleset_id: str, version: int | None) -> str:
 def compiled_ruleset(session: Session, ruleset_id: str, version: int | None) -> Ruleset:
     """A ruleset's newest version, or ``version``, compiled (``NotFound`` as
     ``get_ruleset``)."""
-    repo = Repo(session)
-    found_id, found_version, _ = stored_ruleset(repo, ruleset_id, version)
-    return compiled(repo, found_id, found_version)
+    return stored_compiled(Repo(session), ruleset_id, version)
 
 
 def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, object], bool]:
@@ -186,10 +184,9 @@ def usable_ruleset(repo: Repo, ruleset_id: str, version: int | None) -> Ruleset:
     """A stored ruleset a request names in its body (so one not stored is ``Invalid``,
     not ``NotFound``), compiled."""
     try:
-        found_id, found_version, _ = stored_ruleset(repo, ruleset_id, version)
+        return stored_compiled(repo, ruleset_id, version)
     except NotFound as exc:
         raise Invalid(exc.detail) from exc
-    return compiled(repo, found_id, found_version)
 
 
 def roll_dice(
