@@ -23,6 +23,7 @@ __all__ = [
     "Derived",
     "Field",
     "Gm",
+    "HideWhen",
     "LadderStep",
     "Layer",
     "ListColumn",
@@ -31,6 +32,8 @@ __all__ = [
     "LivePool",
     "LiveState",
     "Resolution",
+    "Rest",
+    "RestStep",
     "Rounding",
     "Ruleset",
     "Section",
@@ -170,6 +173,18 @@ class Derived:
 
 
 @frozen
+class HideWhen:
+    """``hideWhen``: the item is hidden while the field's effective value passes ``test``.
+    ``in`` (hidden when the value is one of ``values``) wins over ``notEquals`` (hidden when
+    it differs from ``values[0]``), which wins over ``equals`` (hidden when it is
+    ``values[0]``), as docs/design/format.md "hideWhen" says."""
+
+    field: str
+    test: Literal["in", "notEquals", "equals"]
+    values: tuple[object, ...]
+
+
+@frozen
 class ListColumn:
     id: str
     label: str
@@ -197,6 +212,7 @@ class ListDecl:
     max_items: int
     columns: tuple[ListColumn, ...]
     pools: ListPools | None = None
+    hide_when: HideWhen | None = None
 
 
 @frozen
@@ -207,6 +223,7 @@ class LivePool:
     allow_temp: bool = False
     group: str | None = None
     start: Literal["full", "empty"] = "full"
+    hide_when: HideWhen | None = None
 
 
 @frozen
@@ -238,6 +255,7 @@ class Track:
     fill: Literal["sequential", "indexed"] = "sequential"
     on_full: Literal["upgrade", "refuse"] = "upgrade"
     extra: tuple[str, str, str] | None = None  # (list, countColumn, penaltyColumn)
+    hide_when: HideWhen | None = None
 
     @property
     def is_wound_track(self) -> bool:
@@ -256,6 +274,8 @@ class LiveState:
     label: str
     values: tuple[str, ...]
     default: str
+    value_labels: Mapping[str, str] = field(default_factory=dict)
+    hide_when: HideWhen | None = None
 
 
 @frozen
@@ -286,6 +306,33 @@ class Sheet:
 
     def save(self, save_id: str) -> SkillDef | None:
         return next((s for s in self.saves if s.id == save_id), None)
+
+
+@frozen
+class RestStep:
+    """One ``restore`` step of a rest: a target (``on`` says which kind of thing ``id``
+    names) moved ``to`` a value or ``by`` a constant or a fraction of its maximum."""
+
+    on: Literal["pool", "poolGroup", "listPools", "track", "state"]
+    id: str
+    recharge: tuple[str, ...] | None = None  # listPools only: the recharge values taken
+    kind: str | None = None  # track only: the wound kind healed
+    to: int | str | None = None  # "max", "min", a number; on a state "default" or a value
+    by_const: int | None = None
+    by_fraction: float | None = None  # in (0, 1]
+    round: Rounding = "down"
+    by_min: int = 0
+
+
+@frozen
+class Rest:
+    """A named rest (``rests``): its steps in order, then what it clears."""
+
+    id: str
+    label: str
+    restore: tuple[RestStep, ...] = ()
+    clear_text: tuple[str, ...] = ()
+    clear_conditions: Literal["all"] | tuple[str, ...] = ()
 
 
 @frozen
@@ -382,6 +429,7 @@ class Ruleset:
     gm: Gm
     catalogs: tuple[Catalog, ...] = ()
     layers: tuple[Layer, ...] = ()
+    rests: tuple[Rest, ...] = ()
     edition: str | None = None
     coverage: Mapping[str, Any] = field(default_factory=dict)
     not_played: tuple[str, ...] = ()  # top-level blocks accepted and kept, not played
