@@ -116,7 +116,7 @@ CASES: list[Case] = [
         [("version", "too-small")],
     ),
     Case(
-        "rests, combat, battle and items are kept, but must be of their JSON type",
+        "combat, battle and items are kept, but must be of their JSON type",
         "gravewatch",
         put("combat", []),
         [("combat", "wrong-type")],
@@ -124,7 +124,7 @@ CASES: list[Case] = [
     Case(
         "rests is a list of at most 12",
         "ember-roads",
-        put("rests", [{}] * 13),
+        put("rests", [{"id": f"rest_{i}", "label": f"Rest {i}"} for i in range(13)]),
         [("rests", "too-many")],
     ),
     # -- text hygiene --
