@@ -472,24 +472,8 @@ class Repo:
     ) -> int:
         """Write a check's record; its id. ``sheet`` is the roller's character file as
         JSON text, spliced by the caller from the stored texts."""
-        values = {
-            "kind": "check",
-            "game_id": game.id,
-            "created": created,
-            "who": who,
-            "ask": dumps(ask),
-            "result": result,
-            "seed": seed,
-            "faces": list(faces) if faces else None,
-            "choose": choose,
-            "ruleset_id": game.ruleset_id,
-            "ruleset_version": game.ruleset_version,
-            "layers": list(layers),
-            "sheet": RawJson(sheet),
-            "answer": None,
-            "answer_sheet": None,
-        }
-        return self._new_record(values)
+        thrown = {"seed": seed, "faces": list(faces) if faces else None, "choose": choose}
+        return self._new_record(game, "check", created, who, ask, result, sheet, layers, thrown)
 
     def add_sheet_record(
         self,
@@ -504,28 +488,41 @@ class Repo:
     ) -> int:
         """Write a sheet command's record; its id. ``number`` is the command's place
         among the text's sheet commands (from 1), ``party`` each card as it stood
-        before the command, in party order, as JSON text spliced by the caller."""
+        before the command, in party order, as JSON text spliced by the caller. It is
+        thrown with nothing: no seed, faces or choice."""
         sheet = f'{{"number":{int(number)},"party":[{",".join(party)}]}}'
+        unthrown = {"seed": None, "faces": None, "choose": None}
+        return self._new_record(
+            game, "sheet", created, who, ask, result, sheet, game.layers, unthrown
+        )
+
+    def _new_record(
+        self,
+        game: Game,
+        kind: RecordKind,
+        created: datetime,
+        who: str,
+        ask: str,
+        result: Mapping[str, Any],
+        sheet: str,
+        layers: Sequence[str],
+        thrown: Mapping[str, Any],
+    ) -> int:
         values = {
-            "kind": "sheet",
+            "kind": kind,
             "game_id": game.id,
             "created": created,
             "who": who,
             "ask": dumps(ask),
             "result": result,
-            "seed": None,
-            "faces": None,
-            "choose": None,
+            **thrown,
             "ruleset_id": game.ruleset_id,
             "ruleset_version": game.ruleset_version,
-            "layers": list(game.layers),
+            "layers": list(layers),
             "sheet": RawJson(sheet),
             "answer": None,
             "answer_sheet": None,
         }
-        return self._new_record(values)
-
-    def _new_record(self, values: Mapping[str, Any]) -> int:
         made = self._run(_NEW_RECORD, values).inserted_primary_key
         assert made is not None
         record_id: int = made[0]

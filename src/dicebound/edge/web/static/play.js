@@ -140,12 +140,12 @@ async function cardFor(result) {
   const node = el(
     "article",
     {
-      class: `card ${open ? "open" : result.success ? "success" : "failure"}`,
+      class: `card ${open ? "open" : (result.success ?? result.ok) ? "success" : "failure"}`,
       "data-record": String(result.id),
       "aria-labelledby": `card-${result.id}`,
     },
     el("h3", { id: `card-${result.id}`, text: card.title }),
-    el("p", { class: "outcome", text: `${result.outcome}${result.critical ? ` (critical ${result.critical})` : ""}` }),
+    el("p", { class: "outcome", text: result.kind === "sheet" ? said(result) : `${result.outcome}${result.critical ? ` (critical ${result.critical})` : ""}` }),
     el(
       "ul",
       { class: "dice", "aria-label": "Dice thrown" },
@@ -179,6 +179,11 @@ async function cardFor(result) {
   if (card.offer && card.offer.pools.length) node.append(raiseForm(result, node, card.offer));
   if (open) node.append(choiceButtons(result, node));
   return node;
+}
+
+// a sheet command's record: what it came to
+function said(record) {
+  return record.ok ? record.now : `refused (${record.reason})`;
 }
 
 function dieWords(die) {
@@ -257,7 +262,7 @@ async function loadHistory(fresh) {
     el(
       "li",
       { "data-record": String(r.id) },
-      `#${r.id} ${r.who}: ${r.attrs.skill || "check"}, ${r.outcome} `,
+      `#${r.id} ${r.who}: ${r.kind === "sheet" ? `${r.ask}, ${said(r)}` : `${r.attrs.skill || "check"}, ${r.outcome}`} `,
       el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await cardFor(r))) }, `Show card #${r.id}`),
     ),
   );
