@@ -3,10 +3,26 @@ step clears, which rest a name means, and every rest fact of the reference rules
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from dicebound.ruleset.model import Rest, RestStep, Rounding
+from dicebound.ruleset.model import Rest, RestStep, Rounding, Ruleset
+from dicebound.sheet import Character
+from dicebound.sheet_commands.current import current_sheet
+from dicebound.sheet_commands.model import Applied
 from dicebound.sheet_commands.rests import moved_value, wound_clear_count
+from dicebound.values import replace
+from live_sheet_support import (
+    EMBER,
+    FIVE_E,
+    GRAVEWATCH,
+    apply,
+    character,
+    marinara,
+    now_or_reason,
+    variant,
+)
 
 
 def _by_fraction(fraction: float, how: Rounding = "down", least: int = 0) -> RestStep:
@@ -89,3 +105,215 @@ def test_wound_clear_count(
     step: RestStep, filled: int, levels: int, overflow: int, count: int
 ) -> None:
     assert wound_clear_count(step, filled, levels, overflow) == count
+
+
+# ── The rest facts, on the reference rulesets ─────────────────────────────────
+
+
+def five_e() -> Ruleset:
+    return marinara(FIVE_E)
+
+
+CASTER = {"level": 5, "hp_max": 31, "spellcasting_ability": "cha", "slots_max_1": 2}
+PACT = {**CASTER, "pact_slots_max": 2}
+KI_LUCK = {
+    "counters": [
+        {"name": "Ki", "max": 5, "recharge": "short"},
+        {"name": "Luck", "max": 3, "recharge": "long"},
+        {"name": "Oath", "max": 1, "recharge": "none"},
+    ]
+}
+SPENT: dict[str, Any] = {
+    "pools": {
+        "pact_slots": {"value": 0},
+        "counters:ki": {"value": 0},
+        "counters:luck": {"value": 0},
+        "counters:oath": {"value": 0},
+        "slots_1": {"value": 0},
+        "hp": {"value": 11},
+    }
+}
+WEARY: dict[str, Any] = {
+    **SPENT,
+    "tracks": {"exhaustion": 3, "death_save_successes": 2, "death_save_failures": 1},
+    "text": {"concentration": "Bless"},
+    "conditions": ["poisoned"],
+}
+
+
+def reads(rs: Ruleset, who: Character) -> dict[str, Any]:
+    """The live sheet as it reads, by label: pools ``v/max`` (`` +t temp``), plain
+    tracks their number, wound tracks ``filled/L`` with their marks and overflow, text
+    fields by id, the active condition ids under ``conditions``, states their value."""
+    sheet = current_sheet(rs, who)
+    out: dict[str, Any] = {}
+    for pool in sheet.pools:
+        temp = f" +{pool.temp} temp" if pool.temp else ""
+        out[pool.spec.label] = f"{pool.value}/{pool.spec.max}{temp}"
+    for track in sheet.tracks:
+        if track.wounds is None:
+            out[track.spec.label] = track.value
+        else:
+            out[track.spec.label] = (
+                f"{track.value}/{track.spec.max} {list(track.wounds.marks)} +{track.wounds.overflow}"
+            )
+    out.update((text.spec.id, text.value) for text in sheet.text)
+    out["conditions"] = [c.condition.id for c in sheet.conditions if c.active]
+    out.update((state.spec.label, state.value) for state in sheet.states)
+    return out
+
+
+def rested(rs: Ruleset, who: Character, rest: str) -> tuple[str, dict[str, Any]]:
+    """The rest's ``now`` and the sheet as it reads after it."""
+    outcome = apply(rs, who, "rest", rest=rest)
+    assert isinstance(outcome, Applied), outcome
+    return outcome.now, reads(rs, outcome.character)
+
+
+FIVE_E_FACTS = [
+    pytest.param(
+        PACT,
+        SPENT,
+        "short",
+        "Short rest: Pact Magic slots 2/2, Ki 5/5",
+        {
+            "Pact Magic slots": "2/2",
+            "Ki": "5/5",
+            "Luck": "0/3",
+            "Oath": "0/1",
+            "1st-level slots": "0/2",
+            "Hit points": "11/31",
+        },
+        id="short rest: pact slots and counters recharging short to max; Luck, slots and hp stay",
+    ),
+    pytest.param(
+        PACT,
+        WEARY,
+        "long",
+        (
+            "Long rest: Hit points 31/31, 1st-level slots 2/2, Pact Magic slots 2/2, Ki 5/5, "
+            "Luck 3/3, Exhaustion 2, Death save successes 0, Death save failures 0"
+        )[:120],
+        {
+            "Hit points": "31/31",
+            "1st-level slots": "2/2",
+            "Pact Magic slots": "2/2",
+            "Ki": "5/5",
+            "Luck": "3/3",
+            "Oath": "0/1",
+            "Exhaustion": 2,
+            "Death save successes": 0,
+            "Death save failures": 0,
+            "concentration": "",
+            "conditions": ["poisoned"],
+        },
+        id="long rest: hp, slots, pact, counters short or long to max, exhaustion -1, "
+        "death saves to 0, concentration cleared and not said, now cut to 120; a counter "
+        "recharging none and a condition it does not name stay",
+    ),
+    pytest.param(
+        {"level": 1, "hp_max": 12},
+        {"pools": {"hit_dice": {"value": 0}}},
+        "long",
+        "Long rest: Hit dice 1/1",
+        {"Hit dice": "1/1"},
+        id="hit dice: half of one rounds to 0 and the minimum lifts it to 1",
+    ),
+    pytest.param(
+        {"level": 5, "hp_max": 31},
+        {"pools": {"hit_dice": {"value": 0}}},
+        "long",
+        "Long rest: Hit dice 2/5",
+        {"Hit dice": "2/5"},
+        id="hit dice: half of five rounds down to 2",
+    ),
+    pytest.param(
+        {"level": 5, "hp_max": 31},
+        {"pools": {"hit_dice": {"value": 4}}},
+        "long",
+        "Long rest: Hit dice 5/5",
+        {"Hit dice": "5/5"},
+        id="hit dice: two back on four of five is held to the maximum",
+    ),
+    pytest.param(
+        CASTER,
+        {"pools": {"hp": {"value": 20, "temp": 5}}},
+        "Long Rest",
+        "Long rest: Hit points 31/31",
+        {"Hit points": "31/31 +5 temp"},
+        id="the rest is found by its label in any case; the temporary buffer stays",
+    ),
+    pytest.param(
+        {"level": 1, "hp_max": 12, "slots_max_1": 2},
+        {"pools": {"slots_1": {"value": 0}, "hp": {"value": 3}}},
+        "  LONG ",
+        "Long rest: Hit points 12/12",
+        {"Hit points": "12/12"},
+        id="the rest is found by its id trimmed; a hidden pool of the group is not refilled",
+    ),
+    pytest.param(
+        CASTER,
+        {"text": {"concentration": "Bless"}},
+        "long",
+        "Long rest",
+        {"concentration": "", "Hit points": "31/31"},
+        id="nothing moved: now is the rest's label alone, clearing is not mentioned",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fields", "live", "rest", "now", "expected"), FIVE_E_FACTS)
+def test_five_e_rests(
+    fields: dict[str, Any],
+    live: dict[str, Any],
+    rest: str,
+    now: str,
+    expected: dict[str, Any],
+) -> None:
+    said, after = rested(five_e(), character(five_e(), fields, KI_LUCK, live), rest)
+    assert said == now
+    assert {key: after[key] for key in expected} == expected
+
+
+def test_a_short_rest_now_starts_with_its_label() -> None:
+    said, _ = rested(five_e(), character(five_e(), PACT, KI_LUCK, SPENT), "short")
+    assert said.startswith("Short rest: ")
+
+
+def test_a_hidden_pool_keeps_its_stored_value_through_a_rest() -> None:
+    """slots_1 is hidden on a sheet with no spellcasting: the long rest passes it over,
+    and the stored value is carried, not refilled."""
+    rs = five_e()
+    who = character(
+        rs, {"level": 1, "hp_max": 12, "slots_max_1": 2}, live={"pools": {"slots_1": {"value": 0}}}
+    )
+    outcome = apply(rs, who, "rest", rest="long")
+    assert isinstance(outcome, Applied)
+    assert outcome.character.live.pools["slots_1"].value == 0
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["nap", "", "   ", "short rest please", "longrest", "Long_rest"],
+    ids=[
+        "nap is unknown-rest",
+        "an empty name is unknown-rest",
+        "a name trimmed to nothing is unknown-rest",
+        "no partial matching",
+        "no folding of spaces",
+        "no folding of punctuation",
+    ],
+)
+def test_unknown_rest(written: str) -> None:
+    who = character(five_e(), PACT, KI_LUCK, WEARY)
+    assert now_or_reason(apply(five_e(), who, "rest", rest=written)) == "refused unknown-rest"
+
+
+def test_the_first_rest_answering_to_a_name_wins() -> None:
+    """A later rest whose label is an earlier rest's id (which the compiler refuses in a
+    file, so the ruleset is made here): the earlier rest answers."""
+    nap = Rest("nap", "short", (RestStep("pool", "hp", to="max"),))
+    rs = replace(five_e(), rests=(*five_e().rests, nap), memo={})
+    who = character(rs, PACT, KI_LUCK, SPENT)
+    assert now_or_reason(apply(rs, who, "rest", rest="short")).startswith("Short rest")
+    assert now_or_reason(apply(rs, who, "rest", rest="nap")) == "short: Hit points 31/31"
