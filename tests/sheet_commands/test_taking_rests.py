@@ -7,21 +7,20 @@ from typing import Any
 
 import pytest
 
+from dicebound.compiler import compile_ruleset
 from dicebound.ruleset.model import Rest, RestStep, Rounding, Ruleset
 from dicebound.sheet import Character
 from dicebound.sheet_commands.current import current_sheet
 from dicebound.sheet_commands.model import Applied
 from dicebound.sheet_commands.rests import moved_value, wound_clear_count
 from dicebound.values import replace
+from kind_samples import ruleset_of_kind
 from live_sheet_support import (
-    EMBER,
     FIVE_E,
-    GRAVEWATCH,
     apply,
     character,
     marinara,
     now_or_reason,
-    variant,
 )
 
 
@@ -317,3 +316,234 @@ def test_the_first_rest_answering_to_a_name_wins() -> None:
     who = character(rs, PACT, KI_LUCK, SPENT)
     assert now_or_reason(apply(rs, who, "rest", rest="short")).startswith("Short rest")
     assert now_or_reason(apply(rs, who, "rest", rest="nap")) == "short: Hit points 31/31"
+
+
+# ── Star Trader: a small ruleset of its own ─────────────────────────────────
+
+
+def star_trader(*rests: dict[str, Any]) -> Ruleset:
+    """A ship's crew: stress and hull pools, a fatigue track, a course text, an Adrift
+    condition, a cargo list whose rows are pools, a drive state hidden on a ship with no
+    drive, and the ``downtime`` rest (plus any ``rests`` given)."""
+    raw = ruleset_of_kind("dice-sum")
+    raw["sheet"]["fields"] = [
+        {"id": "drive", "label": "Drive", "type": "enum", "values": ["none", "jump"]},
+    ]
+    raw["sheet"]["lists"] = [
+        {
+            "id": "cargo",
+            "label": "Cargo",
+            "maxItems": 6,
+            "columns": [
+                {"id": "name", "label": "Name", "type": "text", "maxLength": 40},
+                {"id": "units", "label": "Units", "type": "number", "min": 0, "max": 9},
+                {"id": "refill", "label": "Refills", "type": "enum", "values": ["port", "sea"]},
+            ],
+            "pools": {"nameColumn": "name", "maxColumn": "units", "rechargeColumn": "refill"},
+        }
+    ]
+    raw["sheet"]["live"] = {
+        "pools": [
+            {"id": "stress", "label": "Stress", "max": {"const": 6}, "start": "empty"},
+            {"id": "hull", "label": "Hull", "max": {"const": 12}},
+            {
+                "id": "fuel",
+                "label": "Fuel",
+                "max": {"const": 4},
+                "hideWhen": {"field": "drive", "equals": "none"},
+            },
+        ],
+        "tracks": [
+            {"id": "fatigue", "label": "Fatigue", "min": 0, "max": 6},
+            {
+                "id": "heat",
+                "label": "Heat",
+                "min": 0,
+                "max": 5,
+                "hideWhen": {"field": "drive", "equals": "none"},
+            },
+        ],
+        "text": [{"id": "course", "label": "Course", "maxLength": 80}],
+        "conditions": [{"id": "adrift", "label": "Adrift"}, {"id": "boarded", "label": "Boarded"}],
+        "states": [
+            {
+                "id": "trim",
+                "label": "Trim",
+                "values": ["level", "listing"],
+                "hideWhen": {"field": "drive", "equals": "none"},
+            }
+        ],
+    }
+    raw["rests"] = [
+        {
+            "id": "downtime",
+            "label": "Downtime",
+            "restore": [
+                {"pool": "stress", "to": "min"},
+                {"pool": "hull", "by": {"fractionOfMax": 0.25, "round": "up", "min": 1}},
+                {"track": "fatigue", "to": 0},
+            ],
+            "clear": {"text": ["course"], "conditions": "all"},
+        },
+        *rests,
+    ]
+    return compile_ruleset(raw)
+
+
+def crew(rs: Ruleset, live: object, drive: str = "none", cargo: Any = ()) -> Character:
+    return character(rs, {"drive": drive}, {"cargo": list(cargo)} if cargo else None, live)
+
+
+DOCKED = {
+    "pools": {"stress": {"value": 4}, "hull": {"value": 5}},
+    "tracks": {"fatigue": 4},
+    "text": {"course": "Vega"},
+    "conditions": ["adrift", "boarded", "no-longer-declared"],
+}
+
+STAR_TRADER = [
+    pytest.param(
+        (),
+        DOCKED,
+        "downtime",
+        "Downtime: Stress 0/6, Hull 8/12, Fatigue 0",
+        {"Stress": "0/6", "Hull": "8/12", "Fatigue": 0, "course": "", "conditions": []},
+        id="downtime: stress to min, hull by a quarter of max rounded up (min 1), fatigue "
+        "to 0, course empty, all conditions off",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "patch",
+                "label": "Patch up",
+                "restore": [
+                    {"pool": "hull", "by": {"const": 2}},
+                    {"pool": "hull", "by": {"const": 4}},
+                    {"pool": "hull", "by": {"fractionOfMax": 0.5, "round": "down"}},
+                ],
+                "clear": {"conditions": ["boarded"]},
+            },
+        ),
+        DOCKED,
+        "patch",
+        "Patch up: Hull 7/12, Hull 11/12, Hull 12/12",
+        {"Hull": "12/12", "conditions": ["adrift"], "course": "Vega", "Stress": "4/6"},
+        id="two steps on one pool compound, each said; a list of conditions clears only "
+        "those; what it does not name stays",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "port",
+                "label": "Port call",
+                "restore": [{"listPools": "cargo", "recharge": ["port"], "to": "max"}],
+            },
+        ),
+        {
+            "pools": {
+                "cargo:ore": {"value": 0},
+                "cargo:ice": {"value": 0},
+                "cargo:gas": {"value": 1},
+            }
+        },
+        "port",
+        "Port call: Ore 3/3",
+        {"Ore": "3/3", "Ice": "0/2", "Gas": "1/4"},
+        id="listPools with recharge: only rows whose recharge is listed; a row with no "
+        "recharge value is left out",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "haul",
+                "label": "Haul",
+                "restore": [{"listPools": "cargo", "by": {"const": 1}}],
+            },
+        ),
+        {
+            "pools": {
+                "cargo:ore": {"value": 0},
+                "cargo:ice": {"value": 2},
+                "cargo:gas": {"value": 1},
+            }
+        },
+        "haul",
+        "Haul: Ore 1/3, Gas 2/4",
+        {"Ore": "1/3", "Ice": "2/2", "Gas": "2/4"},
+        id="listPools without recharge: every row pool, each held to its maximum",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "drain",
+                "label": "Drain",
+                "restore": [
+                    {"pool": "hull", "by": {"const": -20}},
+                    {"track": "fatigue", "by": {"const": 9}},
+                    {"pool": "stress", "to": 3},
+                ],
+            },
+        ),
+        DOCKED,
+        "drain",
+        "Drain: Hull 0/12, Fatigue 6, Stress 3/6",
+        {"Hull": "0/12", "Fatigue": 6, "Stress": "3/6"},
+        id="moved values are held to the pool's 0..max and the track's min..max",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "overhaul",
+                "label": "Overhaul",
+                "restore": [
+                    {"pool": "fuel", "to": "max"},
+                    {"track": "heat", "to": 0},
+                    {"state": "trim", "to": "level"},
+                ],
+            },
+        ),
+        {"pools": {"fuel": {"value": 1}}, "tracks": {"heat": 3}, "states": {"trim": "listing"}},
+        "overhaul",
+        "Overhaul",
+        {"conditions": []},
+        id="a hidden pool, track and state are passed over",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rests", "live", "rest", "now", "expected"), STAR_TRADER)
+def test_star_trader_rests(
+    rests: tuple[dict[str, Any], ...],
+    live: dict[str, Any],
+    rest: str,
+    now: str,
+    expected: dict[str, Any],
+) -> None:
+    rs = star_trader(*rests)
+    cargo = [
+        {"name": "Ore", "units": 3, "refill": "port"},
+        {"name": "Ice", "units": 2, "refill": "sea"},
+        {"name": "Gas", "units": 4},
+    ]
+    said, after = rested(rs, crew(rs, live, cargo=cargo), rest)
+    assert (said, {key: after[key] for key in expected}) == (now, expected)
+
+
+def test_a_hidden_item_keeps_its_stored_value_through_a_rest() -> None:
+    rs = star_trader(
+        {
+            "id": "overhaul",
+            "label": "Overhaul",
+            "restore": [
+                {"pool": "fuel", "to": "max"},
+                {"track": "heat", "to": 0},
+                {"state": "trim", "to": "level"},
+            ],
+        }
+    )
+    live = {"pools": {"fuel": {"value": 1}}, "tracks": {"heat": 3}, "states": {"trim": "listing"}}
+    outcome = apply(rs, crew(rs, live), "rest", rest="overhaul")
+    assert isinstance(outcome, Applied)
+    assert outcome.character.live == crew(rs, live).live
+    shown = apply(rs, crew(rs, live, drive="jump"), "rest", rest="overhaul")
+    assert now_or_reason(shown) == "Overhaul: Fuel 4/4, Heat 0, Trim level"
