@@ -3,6 +3,7 @@ step clears, which rest a name means, and every rest fact of the reference rules
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,11 +17,14 @@ from dicebound.sheet_commands.rests import moved_value, wound_clear_count
 from dicebound.values import replace
 from kind_samples import ruleset_of_kind
 from live_sheet_support import (
+    EMBER,
     FIVE_E,
+    GRAVEWATCH,
     apply,
     character,
     marinara,
     now_or_reason,
+    variant,
 )
 
 
@@ -547,3 +551,208 @@ def test_a_hidden_item_keeps_its_stored_value_through_a_rest() -> None:
     assert outcome.character.live == crew(rs, live).live
     shown = apply(rs, crew(rs, live, drive="jump"), "rest", rest="overhaul")
     assert now_or_reason(shown) == "Overhaul: Fuel 4/4, Heat 0, Trim level"
+
+
+# ── Gravewatch and Ember Roads ──────────────────────────────────────────────
+
+
+def harm(marks: list[str], overflow: int = 0, **more: Any) -> dict[str, Any]:
+    return {"wounds": {"harm": {"marks": marks, "overflow": overflow}}, **more}
+
+
+def with_rest(name: str, *steps: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    def edit(raw: dict[str, Any]) -> None:
+        raw["rests"].append({"id": name, "label": name.title(), "restore": list(steps)})
+
+    return edit
+
+
+GRAVEWATCH_FACTS = [
+    pytest.param(
+        None,
+        harm(
+            ["tear", "knock", "knock"],
+            3,
+            pools={"resolve": {"value": 0}},
+            states={"light": "out"},
+            conditions=["rattled", "marked"],
+        ),
+        "vigil",
+        "Stand down from the vigil: Resolve 4/4, Harm 0/4, Light Lit",
+        {"Harm": "0/4 [] +0", "Resolve": "4/4", "Light": "lit", "conditions": ["marked"]},
+        id="vigil clears harm to min taking the overflow with it, relights the lamp, "
+        "clears rattled and leaves marked",
+    ),
+    pytest.param(
+        None,
+        harm(["tear", "knock", "knock"], 0, states={"light": "out"}),
+        "breather",
+        "Catch your breath: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +0", "Light": "out"},
+        id="breather (harm, kind knock, to min) leaves tears, and leaves the lamp out",
+    ),
+    pytest.param(
+        None,
+        harm(["tear"], 2),
+        "breather",
+        "Catch your breath: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +0"},
+        id="a kind-limited step still takes the overflow first",
+    ),
+    pytest.param(
+        None,
+        harm(["tear"]),
+        "breather",
+        "Catch your breath: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +0"},
+        id="recorded whenever there was something to clear, even if nothing of the kind was",
+    ),
+    pytest.param(
+        None,
+        {},
+        "vigil",
+        "Stand down from the vigil",
+        {"Harm": "0/4 [] +0"},
+        id="a clean track: nothing to clear, nothing said",
+    ),
+    pytest.param(
+        with_rest("mend", {"track": "harm", "by": {"const": -2}}),
+        harm(["tear"], 3),
+        "mend",
+        "Mend: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +1"},
+        id="by const -2 on a tear with overflow 3 leaves the tear and overflow 1",
+    ),
+    pytest.param(
+        with_rest("mend", {"track": "harm", "by": {"const": -2}}),
+        harm(["tear", "knock", "knock"]),
+        "mend",
+        "Mend: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +0"},
+        id="by const -2 clears the two lightest marks",
+    ),
+    pytest.param(
+        Rest("brace", "Brace", (RestStep("track", "harm", by_const=2),)),
+        harm(["knock"], 1),
+        "brace",
+        "Brace",
+        {"Harm": "1/4 ['knock'] +1"},
+        id="a positive constant never marks and clears nothing (made here: a file is refused)",
+    ),
+    pytest.param(
+        Rest("brace", "Brace", (RestStep("track", "harm", by_fraction=0.5),)),
+        harm(["knock"], 1),
+        "brace",
+        "Brace",
+        {"Harm": "1/4 ['knock'] +1"},
+        id="a fraction of the maximum clears nothing (made here: a file is refused)",
+    ),
+    pytest.param(
+        with_rest("settle", {"track": "harm", "to": "max"}),
+        harm(["tear", "tear", "knock", "knock"], 3),
+        "settle",
+        "Settle: Harm 4/4",
+        {"Harm": "4/4 ['tear', 'tear', 'knock', 'knock'] +0"},
+        id='to "max" on a full track with overflow clears exactly the overflow',
+    ),
+    pytest.param(
+        with_rest("settle", {"track": "harm", "to": 2}),
+        harm(["tear", "tear", "knock", "knock"], 3),
+        "settle",
+        "Settle: Harm 2/4",
+        {"Harm": "2/4 ['tear', 'tear'] +0"},
+        id="to 2 leaves two marks and no overflow",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "live", "rest", "now", "expected"), GRAVEWATCH_FACTS)
+def test_gravewatch_rests(
+    edit: Callable[[dict[str, Any]], None] | Rest | None,
+    live: dict[str, Any],
+    rest: str,
+    now: str,
+    expected: dict[str, Any],
+) -> None:
+    rs = marinara(GRAVEWATCH)
+    if isinstance(edit, Rest):
+        rs = replace(rs, rests=(*rs.rests, edit), memo={})
+    elif edit is not None:
+        rs = variant(GRAVEWATCH, edit)
+    said, after = rested(rs, character(rs, live=live), rest)
+    assert (said, {key: after[key] for key in expected}) == (now, expected)
+
+
+def test_scars_overflow_read_back_onto_a_shorter_track_clear_first() -> None:
+    """Six knocks stored while a scar made the track six long read as four marks and
+    two overflow; the breather clears overflow, then the knocks."""
+    rs = marinara(GRAVEWATCH)
+    said, after = rested(rs, character(rs, live=harm(["knock"] * 6)), "breather")
+    assert (said, after["Harm"]) == ("Catch your breath: Harm 0/4", "0/4 [] +0")
+
+
+EMBER_FACTS = [
+    pytest.param(
+        None,
+        {"states": {"stance": "reckless"}, "conditions": ["shaken", "pinned"]},
+        "camp",
+        "Make camp: Stance Steady",
+        {"Stance": "steady", "conditions": ["pinned"]},
+        id="camp returns Stance to its default, said by its label; clears shaken only",
+    ),
+    pytest.param(
+        None,
+        {"pools": {"grit": {"value": 1}, "luck": {"value": 1}}, "tracks": {"heat": 2}},
+        "camp",
+        "Make camp: Grit 6/6, Luck 2/3, Heat 1",
+        {"Stance": "steady", "Grit": "6/6", "Luck": "2/3", "Heat": 1},
+        id="a stance already at its default is not mentioned; grit to max, luck +1, heat -1",
+    ),
+    pytest.param(
+        with_rest("dig", {"state": "stance", "to": "guarded"}),
+        {},
+        "dig",
+        "Dig: Stance Guarded",
+        {"Stance": "guarded"},
+        id='a step saying to: "guarded" stores guarded',
+    ),
+    pytest.param(
+        with_rest("dig", {"state": "stance", "to": "guarded"}),
+        {"states": {"stance": "guarded"}},
+        "dig",
+        "Dig",
+        {"Stance": "guarded"},
+        id="a state already at the step's value is not mentioned",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "live", "rest", "now", "expected"), EMBER_FACTS)
+def test_ember_roads_rests(
+    edit: Callable[[dict[str, Any]], None] | None,
+    live: dict[str, Any],
+    rest: str,
+    now: str,
+    expected: dict[str, Any],
+) -> None:
+    rs = marinara(EMBER) if edit is None else variant(EMBER, edit)
+    tricks = {"tricks": [{"name": "Spark", "uses": 2, "recharge": "scene"}]}
+    said, after = rested(rs, character(rs, lists=tricks, live=live), rest)
+    assert (said, {key: after[key] for key in expected}) == (now, expected)
+
+
+def test_camp_refills_the_tricks_that_come_back_at_camp_only() -> None:
+    rs = marinara(EMBER)
+    tricks = {
+        "tricks": [
+            {"name": "Spark", "uses": 2, "recharge": "scene"},
+            {"name": "Last Ember", "uses": 1, "recharge": "camp"},
+        ]
+    }
+    live = {"pools": {"tricks:spark": {"value": 0}, "tricks:last ember": {"value": 0}}}
+    said, after = rested(rs, character(rs, lists=tricks, live=live), "camp")
+    assert (said, after["Spark"], after["Last Ember"]) == (
+        "Make camp: Last Ember 1/1",
+        "0/2",
+        "1/1",
+    )
