@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from dicebound.ruleset.model import Ruleset
-from dicebound.sheet import Character
+from dicebound.sheet import Character, Row, frozen_map
 from dicebound.sheet_commands.current import current_sheet
 from dicebound.sheet_commands.model import Applied
 from dicebound.values import replace
@@ -563,3 +563,19 @@ def test_each_part_is_cut_at_120() -> None:
     outcome = apply(long, mira(), "use", name="Blood Rite")
     assert isinstance(outcome, Applied)
     assert outcome.now == "H" * 120 + ", Pact Magic slots 1/2"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["  ", 7],
+    ids=[
+        "a counter row whose name is blank is passed over (made here: a file needs a name)",
+        "a counter row whose name is not text is passed over (made here)",
+    ],
+)
+def test_a_counter_row_without_a_name(name: object) -> None:
+    who = mira(counters=None)
+    row = Row(frozen_map({"name": name, "max": 1, "recharge": "short"}), "feats/second-wind")
+    lists = frozen_map({**who.build.lists, "counters": (row,)})
+    odd = replace(who, build=replace(who.build, lists=lists))
+    assert used(odd, "Second Wind") == "Hit dice 4/5"
