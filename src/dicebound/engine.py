@@ -13,8 +13,10 @@ ask only, still owing a roll); nothing is thrown or paid for it.
 from __future__ import annotations
 
 import math
+import re
+from collections import deque
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, read_band
 from dicebound.dice import DiceSource, ForcedFaces, SeededDice, SeededThrow
@@ -29,6 +31,10 @@ from dicebound.sheet import Change, Character, PaymentRefused, SheetView, pay
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
 from dicebound.values import frozen, new_tuple
+
+if TYPE_CHECKING:
+    from dicebound.sheet_commands.grammar import SheetTag
+    from dicebound.sheet_commands.model import SheetOutcome
 
 __all__ = [
     "CheckFailure",
@@ -116,11 +122,17 @@ class PlayerChoices:
 
 class CheckReport(NamedTuple):
     """Everything one text's tags came to, in the order they stand in the text. A named
-    tuple, as ``CheckResult`` is."""
+    tuple, as ``CheckResult`` is.
+
+    ``items`` are the check tags; ``sheet`` the ``[sheet:]`` commands, each after as many
+    check items as ``sheet_after`` says, so ``steps`` gives both in text order.
+    """
 
     text: str
     items: tuple[CheckResult | CheckFailure, ...]
     party: tuple[Character, ...] = ()
+    sheet: tuple[SheetOutcome, ...] = ()
+    sheet_after: tuple[int, ...] = ()
 
     @property
     def results(self) -> tuple[CheckResult, ...]:
@@ -130,12 +142,30 @@ class CheckReport(NamedTuple):
     def errors(self) -> tuple[CheckFailure, ...]:
         return tuple(i for i in self.items if isinstance(i, CheckFailure))
 
+    @property
+    def steps(self) -> tuple[CheckResult | CheckFailure | SheetOutcome, ...]:
+        """Every tag's outcome, checks and sheet commands, in the order of the text."""
+        if not self.sheet:
+            return self.items
+        steps: list[CheckResult | CheckFailure | SheetOutcome] = []
+        taken = 0
+        for outcome, after in zip(self.sheet, self.sheet_after, strict=True):
+            steps.extend(self.items[taken:after])
+            taken = after
+            steps.append(outcome)
+        steps.extend(self.items[taken:])
+        return tuple(steps)
+
     def to_json(self) -> dict[str, object]:
-        return {
+        """The command line's JSON; ``sheet`` is there when the text held a sheet tag."""
+        out: dict[str, object] = {
             "results": [r.to_json() for r in self.results],
             "errors": [e.to_json() for e in self.errors],
             "text": self.text,
         }
+        if self.sheet:
+            out["sheet"] = [s.to_json() for s in self.sheet]
+        return out
 
 
 @frozen
@@ -659,7 +689,7 @@ def _resolve_remembered(
         items.append(quick[0])
         replacements.append((match.span, quick[1]))
     report: CheckReport = new_tuple(
-        CheckReport, (rewrite(text, replacements), tuple(items), tuple(party))
+        CheckReport, (rewrite(text, replacements), tuple(items), tuple(party), (), ())
     )
     return report
 
@@ -684,7 +714,11 @@ def resolve_text(
     layers: Sequence[str] = (),
     choices: PlayerChoices | None = None,
 ) -> CheckReport:
-    """Resolve every check tag in ``text``.
+    """Resolve every check tag and every sheet command in ``text``, in the order they
+    are written: each against the party as the tags before it left it (a wound marked
+    before a check is in that check's penalty). A sheet command that names nobody is
+    about the party's first character, who rolls a check without ``who=``; a refused
+    command is an outcome in ``sheet``, not an error.
 
     Give ``seed`` (tag i throws from seed ``S`` then ``S-i``) or ``faces`` (forced, used in
     throw order across the tags). With neither, the caller must have picked a seed:
@@ -712,7 +746,8 @@ def resolve_text(
             f"{len(faces):,} forced faces were given; at most {MAX_FORCED_FACES:,} are read."
         )
     ladder = ladder_in_force(ruleset, layers)
-    if seed is not None and (choices is None or choices == _NO_CHOICES):
+    matches, commands = _sheet_commands(text, matches)
+    if not commands and seed is not None and (choices is None or choices == _NO_CHOICES):
         remembered = _resolve_remembered(ruleset, party, text, matches, ladder, str(seed))
         if remembered is not None:
             return remembered
@@ -724,7 +759,16 @@ def resolve_text(
     seed_text = None if seed is None else str(seed)
     chosen = choices or _NO_CHOICES
     every_tag_resolved = True
+    sheet: list[SheetOutcome] = []
+    sheet_after: list[int] = []
+    player = party[0].name if party else None
     for index, match in enumerate(matches):
+        while commands and commands[0].span[0] < match.span[0]:
+            outcome, after_command = _apply_command(ruleset, members, player, commands, sheet)
+            members = list(after_command)
+            sheet.append(outcome)
+            sheet_after.append(len(items))
+            replacements.append((outcome.span, outcome.tag))
         tag_seed_text = None if seed_text is None else tag_seed(seed_text, index)
         dice: DiceSource = forced if forced is not None else SeededDice(str(tag_seed_text))
         item: CheckResult | CheckFailure
@@ -743,6 +787,12 @@ def resolve_text(
         # A tag that could not even be read stays as the model wrote it.
         written = match.raw if match.error is not None else item.record.to_tag()
         replacements.append((match.span, written))
+    while commands:
+        outcome, after_command = _apply_command(ruleset, members, player, commands, sheet)
+        members = list(after_command)
+        sheet.append(outcome)
+        sheet_after.append(len(items))
+        replacements.append((outcome.span, outcome.tag))
     if forced is not None and forced.left and every_tag_resolved:
         # faces the checks never reached are a usage error only when nothing else is
         # wrong: a tag that did not resolve threw nothing, and its error is the news
@@ -750,9 +800,64 @@ def resolve_text(
             f"{forced.left} forced face(s) were left over: the checks threw {forced.used}."
         )
     report: CheckReport = new_tuple(
-        CheckReport, (rewrite(text, replacements), tuple(items), tuple(members))
+        CheckReport,
+        (
+            rewrite(text, replacements),
+            tuple(items),
+            tuple(members),
+            tuple(sheet),
+            tuple(sheet_after),
+        ),
     )
     return report
+
+
+_SHEET_HEAD = re.compile(r"\[sheet:", re.IGNORECASE)
+
+
+def _sheet_commands(
+    text: str, matches: tuple[TagMatch, ...]
+) -> tuple[tuple[TagMatch, ...], deque[SheetTag]]:
+    """The text's ``[sheet:]`` tags beside its check tags. Where two overlap (a tag written
+    inside another's brackets), the one that starts first is the tag and the other is
+    text; the check tags kept are given back with the sheet tags."""
+    if _SHEET_HEAD.search(text) is None:
+        return matches, deque()
+    from dicebound.sheet_commands.grammar import find_sheet_tags
+
+    commands = find_sheet_tags(text)
+    if not commands:
+        return matches, deque()
+    spans = sorted(
+        [(m.span, 0, i) for i, m in enumerate(matches)]
+        + [(c.span, 1, i) for i, c in enumerate(commands)]
+    )
+    kept_checks: list[TagMatch] = []
+    kept_commands: list[SheetTag] = []
+    end = 0
+    for (start, stop), which, i in spans:
+        if start < end:
+            continue  # inside a tag that started earlier
+        end = stop
+        if which == 0:
+            kept_checks.append(matches[i])
+        else:
+            kept_commands.append(commands[i])
+    return tuple(kept_checks), deque(kept_commands)
+
+
+def _apply_command(
+    ruleset: Ruleset,
+    members: Sequence[Character],
+    player: str | None,
+    commands: deque[SheetTag],
+    done: Sequence[SheetOutcome],
+) -> tuple[SheetOutcome, tuple[Character, ...]]:
+    """The next sheet command of the text, applied to the party as the tags before it
+    left it (the command is taken off ``commands``)."""
+    from dicebound.sheet_commands.resolve import apply_sheet_tag
+
+    return apply_sheet_tag(ruleset, members, player, commands.popleft(), len(done) + 1)
 
 
 @frozen

@@ -107,7 +107,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         validate.add_argument("--json", action="store_true", help="print JSON")
 
     if only in (None, "check"):
-        check = sub.add_parser("check", help="resolve every [skill_check: ...] tag in a text")
+        check = sub.add_parser(
+            "check", help="resolve every [skill_check: ...] and [sheet: ...] tag in a text"
+        )
         check.add_argument("--ruleset", required=True)
         check.add_argument("--character", action="append", required=True, default=None)
         check.add_argument("--layer", action="append", default=[])
@@ -245,7 +247,7 @@ def _after(text: str) -> tuple[str, int]:
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     from dicebound.engine import CheckResult, PlayerChoices, resolve_text
-    from dicebound.render.text import render_text
+    from dicebound.render.text import render_text, sheet_line
     from dicebound.views import paid_lines
 
     ruleset = read_ruleset(args.ruleset)
@@ -277,6 +279,10 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                 out.write(card + "\n")
             else:
                 out.write(f"Not rolled: {item.error}\n")
+        if report.sheet:
+            out.write("\n")
+        for outcome in report.sheet:
+            out.write(sheet_line(outcome) + "\n")
     if args.save:
         _save(args.character, party, report)
     return 0 if not report.errors else 1

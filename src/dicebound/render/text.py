@@ -19,9 +19,17 @@ from typing import Literal
 
 from dicebound.kinds.registry import writer_of
 from dicebound.record import CORE_KEYS, Record
+from dicebound.sheet_commands.model import SheetOutcome, SheetRequest
 from dicebound.values import frozen
 
-__all__ = ["RESULT_WORDS", "card_dice", "outcome_words", "render_text", "summarize"]
+__all__ = [
+    "RESULT_WORDS",
+    "card_dice",
+    "outcome_words",
+    "render_text",
+    "sheet_line",
+    "summarize",
+]
 
 Shape = Literal["sparse", "sum", "against", "highest", "pool", "step", "symbol"]
 
@@ -433,3 +441,32 @@ def summarize(record: Record, *, who: str | None = None, outcome: str | None = N
     marks = _marks(record)
     tail = f" ({'; '.join(marks)})" if marks else ""
     return f"{name}: {body}. {outcome_words(record, outcome)}{tail}."
+
+
+def sheet_line(outcome: SheetOutcome) -> str:
+    """One sheet command as a line under the cards: who, the op, what it named, and what
+    it came to (``Sheet: Mira spend slots_1 -> 1/2``, ``... refused (insufficient)``)."""
+    request = outcome.request
+    if isinstance(request, SheetRequest):
+        target = next(
+            (
+                named
+                for named in (
+                    request.name,
+                    request.pool,
+                    request.track,
+                    request.condition,
+                    request.state if request.op == "state" else None,
+                    request.field,
+                    request.rest,
+                )
+                if named
+            ),
+            "",
+        )
+        words = " ".join(part for part in (outcome.who, request.op, target) if part)
+    else:
+        words = " ".join(part for part in (outcome.who, "sheet") if part)
+    if outcome.ok:
+        return f"Sheet: {words} -> {outcome.now}" if outcome.now else f"Sheet: {words}"
+    return f"Sheet: {words} refused ({outcome.reason})"
