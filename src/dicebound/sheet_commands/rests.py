@@ -23,6 +23,7 @@ from dicebound.sheet_commands.current import (
     StateSpec,
     TrackSpec,
     WorkingSheet,
+    kept_per,
 )
 from dicebound.sheet_commands.model import Refused, SheetRequest
 from dicebound.sheet_commands.reasons import UNKNOWN_REST
@@ -32,8 +33,7 @@ from dicebound.values import frozen
 __all__ = ["find_rest", "moved_value", "rest_command", "wound_clear_count"]
 
 _INDEX = ("sheet_commands.rests", "by name")
-_TARGETS = ("sheet_commands.rests", "targets")
-_KEPT = 256
+_TARGETS = "sheet_commands rest targets"
 
 
 def find_rest(ruleset: Ruleset, written: str) -> Rest | None:
@@ -87,7 +87,8 @@ def wound_clear_count(step: RestStep, filled: int, levels: int, overflow: int) -
 @frozen
 class _Targets:
     """A layout's pools, tracks and states as rest steps look them up: declared pools by
-    group, row pools by list, visible tracks and states by id."""
+    group, row pools by list, visible tracks and states by id. Made once per layout (a
+    layout is made once per build) and kept on ``ruleset.memo``."""
 
     groups: Mapping[str, tuple[PoolSpec, ...]]
     lists: Mapping[str, tuple[PoolSpec, ...]]
@@ -95,15 +96,7 @@ class _Targets:
     states: Mapping[str, StateSpec]
 
 
-def _targets(ruleset: Ruleset, layout: SheetLayout) -> _Targets:
-    """The lookups of one layout, made once and kept on ``ruleset.memo`` beside it (a
-    layout is made once per build)."""
-    kept: dict[int, tuple[SheetLayout, _Targets]] | None = ruleset.memo.get(_TARGETS)
-    if kept is None:
-        kept = ruleset.memo[_TARGETS] = {}
-    hit = kept.get(id(layout))
-    if hit is not None and hit[0] is layout:
-        return hit[1]
+def _targets(layout: SheetLayout) -> _Targets:
     groups: dict[str, tuple[PoolSpec, ...]] = {}
     lists: dict[str, tuple[PoolSpec, ...]] = {}
     for pool in layout.pools:
@@ -111,16 +104,12 @@ def _targets(ruleset: Ruleset, layout: SheetLayout) -> _Targets:
             lists[pool.list] = (*lists.get(pool.list, ()), pool)
         elif pool.group is not None:
             groups[pool.group] = (*groups.get(pool.group, ()), pool)
-    targets = _Targets(
+    return _Targets(
         groups=groups,
         lists=lists,
         tracks={track.id: track for track in layout.tracks},
         states={state.id: state for state in layout.states},
     )
-    if len(kept) >= _KEPT:
-        kept.clear()
-    kept[id(layout)] = (layout, targets)  # the layout is held, so its id is not reused
-    return targets
 
 
 def _pool_step(sheet: WorkingSheet, targets: _Targets, step: RestStep) -> list[str]:
@@ -204,7 +193,7 @@ def rest_command(sheet: WorkingSheet, request: SheetRequest) -> str | Refused:
     rest = find_rest(sheet.ruleset, request.rest or "")
     if rest is None:
         return Refused(UNKNOWN_REST)
-    targets = _targets(sheet.ruleset, sheet.layout)
+    targets = kept_per(sheet.ruleset, _TARGETS, sheet.layout, _targets)
     changes = [change for step in rest.restore for change in _STEPS[step.on](sheet, targets, step)]
     for text_id in rest.clear_text:
         sheet.set_text(text_id, "")
