@@ -5,6 +5,7 @@ Wind feature added to a copy of it, since the file ships neither."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -73,13 +74,9 @@ def with_catalogs(raw: dict[str, Any]) -> None:
     feats["entries"].append(SECOND_WIND)
 
 
-_RULESET: list[Ruleset] = []
-
-
+@functools.cache
 def five_e() -> Ruleset:
-    if not _RULESET:
-        _RULESET.append(variant(FIVE_E, with_catalogs))
-    return _RULESET[0]
+    return variant(FIVE_E, with_catalogs)
 
 
 CASTER = {
@@ -640,3 +637,17 @@ def test_a_use_is_all_or_nothing(
         who.live.text,
         who.live.conditions,
     )
+
+
+def test_use_with_who_party_is_tried_on_every_member() -> None:
+    """The caster pays from her slots; the fighter's spells list is hidden and no slot
+    of the family is there for him."""
+    caster, fighter = mira(), replace(mira(fields=FIGHTER), name="Tam the Bold")
+    passed = resolve_sheet_text(
+        five_e(), (caster, fighter), '[sheet: who="party" op="cast" spell="Fireball"]', "Mira"
+    )
+    assert passed.text == (
+        '[sheet: who="party" op="use" name="Fireball" result="ok" '
+        'now="Mira 1st-level slots 1/2; Tam the Bold refused (insufficient)"]'
+    )
+    assert passed.party[1] == fighter
