@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dicebound.ruleset.model import Rest, RestStep, Rounding
+from dicebound.ruleset.model import RestStep, Rounding
 from dicebound.sheet_commands.rests import moved_value, wound_clear_count
 
 
