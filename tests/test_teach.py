@@ -13,6 +13,8 @@ from dicebound.edge.files import (
     read_character,
     read_ruleset,
 )
+from dicebound.sheet import SheetView
+from dicebound.sheet_commands.current import current_sheet
 from dicebound.teach import gm_text, sheet_summary
 
 # (ruleset, attribute taught) and (ruleset, attribute never taught)
@@ -79,15 +81,23 @@ def test_every_packaged_character_has_a_sheet_summary(ruleset_id: str) -> None:
         character = read_character(ruleset, f"{ruleset_id}/{name}")
         text = sheet_summary(ruleset, character)
         assert text.startswith(f"{character.name}:")
-        for pool in ruleset.sheet.pools:
-            assert pool.label in text
+        for pool in current_sheet(ruleset, character).pools:
+            assert f"{pool.spec.label} ({pool.spec.key}) {pool.value}/{pool.spec.max}" in text
+
+
+def test_a_pool_with_a_maximum_of_0_is_not_in_the_summary() -> None:
+    # docs/design/sheet-commands.md: a pool whose maximum is 0 does not exist for the character
+    ruleset = read_ruleset("rolemaster-open")
+    thief = read_character(ruleset, "rolemaster-open/aelith")
+    assert SheetView(ruleset, thief).pool_max("power_points") == 0
+    assert "Power points" not in sheet_summary(ruleset, thief)
 
 
 def test_the_summary_shows_what_sheet_summary_chooses_and_the_spends() -> None:
     ruleset = read_ruleset("dnd5e-srd")
     text = sheet_summary(ruleset, read_character(ruleset, "dnd5e-srd/mira"))
     assert "Level 5, Class Rogue, Proficiency bonus 3, Passive Perception 15" in text
-    assert "Stealth +9" in text and "Inspiration 1/1" in text
+    assert "Stealth +9" in text and "Inspiration (inspiration) 1/1" in text
     ruleset = read_ruleset("wod-pool")
     (name, *_) = packaged_characters("wod-pool")
     text = sheet_summary(ruleset, read_character(ruleset, f"wod-pool/{name}"))

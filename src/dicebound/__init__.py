@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from dicebound.record import Record
     from dicebound.ruleset.model import Ruleset
     from dicebound.sheet import Character
+    from dicebound.sheet_commands.model import SheetChange, SheetOutcome
+    from dicebound.sheet_commands.written import ReadBack, read_back, strip_sheet_tags
     from dicebound.teach import gm_text, sheet_summary
     from dicebound.throw import throw_by_name, throw_odds
 
@@ -58,10 +60,13 @@ _EXPORTS: dict[str, str] = {
     "OutcomeOdds": "dicebound.odds",
     "PlayerChoices": "dicebound.engine",
     "Problem": "dicebound.problems",
+    "ReadBack": "dicebound.sheet_commands.written",
     "Record": "dicebound.record",
     "Ruleset": "dicebound.ruleset.model",
     "RulesetInvalid": "dicebound.errors",
     "SeededDice": "dicebound.dice",
+    "SheetChange": "dicebound.sheet_commands.model",
+    "SheetOutcome": "dicebound.sheet_commands.model",
     "TagError": "dicebound.errors",
     "UsageError": "dicebound.errors",
     "check_odds": "dicebound.odds",
@@ -70,8 +75,10 @@ _EXPORTS: dict[str, str] = {
     "gm_text": "dicebound.teach",
     "load_character": "dicebound.character",
     "load_ruleset_text": "dicebound.compiler",
+    "read_back": "dicebound.sheet_commands.written",
     "resolve_text": "dicebound.engine",
     "sheet_summary": "dicebound.teach",
+    "strip_sheet_tags": "dicebound.sheet_commands.written",
     "throw_by_name": "dicebound.throw",
     "throw_odds": "dicebound.throw",
 }
@@ -99,10 +106,13 @@ __all__ = [
     "OutcomeOdds",
     "PlayerChoices",
     "Problem",
+    "ReadBack",
     "Record",
     "Ruleset",
     "RulesetInvalid",
     "SeededDice",
+    "SheetChange",
+    "SheetOutcome",
     "TagError",
     "UsageError",
     "check_odds",
@@ -111,8 +121,10 @@ __all__ = [
     "gm_text",
     "load_character",
     "load_ruleset_text",
+    "read_back",
     "resolve_text",
     "sheet_summary",
+    "strip_sheet_tags",
     "throw_by_name",
     "throw_odds",
 ]

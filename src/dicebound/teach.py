@@ -18,6 +18,7 @@ from dicebound.overrides import Override
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.spend import Spend
+from dicebound.teach_sheet import sheet_lines
 
 __all__ = ["example_target", "gm_text", "sheet_summary"]
 
@@ -201,8 +202,8 @@ def _charms(view: SheetView) -> list[str]:
 
 def sheet_summary(ruleset: Ruleset, character: Character) -> str:
     """The compact block the prompt shows for one character: what ``gm.sheetSummary``
-    chooses, the live pools, the conditions, the check numbers, and the spends and
-    charms the character can call on."""
+    chooses, the check numbers, what its live sheet holds that a sheet command can name
+    (``teach_sheet.sheet_lines``), and the spends and charms the character can call on."""
     view = SheetView(ruleset, character)
     summary = ruleset.gm.sheet_summary
     sheet = ruleset.sheet
@@ -224,14 +225,7 @@ def sheet_summary(ruleset: Ruleset, character: Character) -> str:
     numbers = _check_numbers(view)
     if numbers:
         lines.append(f"  Checks: {numbers}")
-    pools = [
-        f"{view.pool_label(k)} {view.pool_value(k)}/{view.pool_max(k)}" for k in view.pool_keys()
-    ]
-    if pools:
-        lines.append(f"  Pools: {', '.join(pools)}")
-    conditions = [c.label for c in sheet.conditions if view.has_condition(c.id)]
-    if conditions:
-        lines.append(f"  Conditions: {', '.join(conditions)}")
+    lines += [f"  {line}" for line in sheet_lines(ruleset, character)]
     player = player_of(ruleset.resolution.kind)
     spends = [
         f"spend={s.pool}:N ({view.pool_value(s.pool)} left)"

@@ -23,7 +23,7 @@ from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.store.repo import Game, Repo
-from dicebound.teach import gm_text, sheet_summary
+from dicebound.teach_sheet import has_sheet_commands
 from dicebound.values import frozen
 from dicebound.views import report_json, sheet_state
 
@@ -34,7 +34,6 @@ __all__ = [
     "Brief",
     "GameView",
     "PartyMember",
-    "Summary",
     "create_game",
     "delete_game",
     "game_master_brief",
@@ -72,21 +71,16 @@ class PartyMember:
 
 
 @frozen
-class Summary:
-    """A party member's sheet in the words the Game Master reads."""
-
-    name: str
-    summary: str
-
-
-@frozen
 class Brief:
-    """What a Game Master model reads before play."""
+    """What a Game Master model reads before play: ``lesson`` holds every member's sheet
+    summary; ``party`` names them; ``sheet_commands`` says whether the lesson teaches
+    the ``[sheet:]`` tag."""
 
     game: str
     ruleset: str
     lesson: str
-    party: tuple[Summary, ...]
+    party: tuple[str, ...]
+    sheet_commands: bool = False
 
 
 def _view(game: Game, characters: tuple[str, ...] | None = None) -> GameView:
@@ -227,26 +221,33 @@ def _played(session: Session, access: Access, game_id: str) -> tuple[Repo, Game,
 def gm_for_game(
     session: Session, access: Access, game_id: str, character: str | None, skill: str | None
 ) -> str:
-    """What ``dicebound gm`` prints for this game; with a character, their chances."""
+    """What ``dicebound gm`` prints for this game: with a character, their chances, the
+    sheet commands and their sheet (``gm --character``); without one, the sheet
+    commands and every party member's sheet (``gm`` with each as a ``--character``,
+    without the chances)."""
     repo, game, ruleset = _played(session, access, game_id)
-    who = _who(_party(repo, game, ruleset), character) if character else None
+    party = _party(repo, game, ruleset)
+    who = _who(party, character) if character else None
     try:
-        return gm_lesson(ruleset, layers=game.layers, character=who, skill=skill)
+        if who is not None:
+            return gm_lesson(ruleset, layers=game.layers, character=who, skill=skill)
+        return gm_lesson(ruleset, layers=game.layers, party=party)
     except DiceboundError as exc:
         raise Invalid(str(exc)) from exc
 
 
 def game_master_brief(session: Session, access: Access, game_id: str) -> Brief:
-    """What a Game Master model reads before play: the game, the ruleset's guidance and
-    the tag's rules (as ``gm`` teaches them) and every party member's sheet summary."""
+    """What a Game Master model reads before play: the game and the lesson ``GET
+    /games/{game}/gm`` gives (the ruleset's guidance, the tags' rules, the sheet
+    commands for this party and every member's sheet summary)."""
     repo, game, ruleset = _played(session, access, game_id)
     party = _party(repo, game, ruleset)
     try:
-        lesson = gm_text(ruleset, ladder=ladder_in_force(ruleset, game.layers), layers=game.layers)
+        lesson = gm_lesson(ruleset, layers=game.layers, party=party)
     except DiceboundError as exc:
         raise Invalid(str(exc)) from exc
-    summaries = tuple(Summary(c.name, sheet_summary(ruleset, c)) for c in party)
-    return Brief(game.name, ruleset.name, lesson, summaries)
+    names = tuple(c.name for c in party)
+    return Brief(game.name, ruleset.name, lesson, names, has_sheet_commands(ruleset))
 
 
 def odds_for_game(

@@ -145,7 +145,13 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     if only in (None, "gm"):
         gm = sub.add_parser("gm", help="the text the Game Master is taught for a ruleset")
         gm.add_argument("--ruleset", required=True)
-        gm.add_argument("--character", help="show this character's chance at every step")
+        gm.add_argument(
+            "--character",
+            action="append",
+            default=[],
+            help="a party member (repeat for the party): the first's chance at every step, "
+            "the sheet commands for the party, and each member's sheet",
+        )
         gm.add_argument("--skill", help="the check the chances are for (default: the first skill)")
         gm.add_argument("--layer", action="append", default=[])
 
@@ -395,10 +401,9 @@ def _gm(args: argparse.Namespace, out: TextIO) -> int:
 
     ruleset = read_ruleset(args.ruleset)
     ladder_in_force(ruleset, args.layer)  # an unknown layer is named before the character
-    character = None
-    if args.character is not None:
-        character = read_character(ruleset, args.character)
-    text = gm_lesson(ruleset, layers=args.layer, character=character, skill=args.skill)
+    party = [read_character(ruleset, c) for c in args.character]
+    character = party[0] if party else None
+    text = gm_lesson(ruleset, layers=args.layer, character=character, party=party, skill=args.skill)
     out.write(text + "\n")
     return 0
 

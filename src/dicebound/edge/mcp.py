@@ -230,14 +230,19 @@ def _ruleset_resources() -> list[Resource]:
 
 
 def _brief_text(brief: games.Brief) -> str:
-    summaries = "\n\n".join(member.summary for member in brief.party) or "(no characters yet)"
+    nobody = "" if brief.party else "\n\nThe party:\n(no characters yet)"
+    sheet = (
+        " and one [sheet: ...] tag where a sheet changes (resolve_checks resolves both in "
+        "the order they are written)"
+        if brief.sheet_commands
+        else ""
+    )
     return (
         f'You are the Game Master of "{brief.game}", played with {brief.ruleset}. '
         "dicebound is the Engine: it throws every die.\n\n"
-        f"{brief.lesson}\n\n"
-        f"The party:\n{summaries}\n\n"
+        f"{brief.lesson}{nobody}\n\n"
         "How to play with the tools:\n"
-        "- Write your narration with one [skill_check: ...] tag where each check happens, "
+        f"- Write your narration with one [skill_check: ...] tag where each check happens{sheet}, "
         "then call resolve_checks with the whole text. Narrate from the text and outcomes "
         "it returns: they replace your tags.\n"
         "- When a record carries an offer (a raise after the roll) or a choice is open, "
@@ -259,7 +264,8 @@ def build_server(seat_of: SeatOf, *, name: str = "dicebound") -> MCPServer:
         instructions=(
             "dicebound resolves tabletop role-playing checks from the game's ruleset. "
             "Read the game_master prompt (or call gm_instructions) first; write checks as "
-            "[skill_check: ...] tags and resolve them with resolve_checks. " + NEVER_INVENT
+            "[skill_check: ...] tags and changes to a sheet as [sheet: ...] tags, and resolve "
+            "them with resolve_checks. " + NEVER_INVENT
         ),
         log_level="WARNING",
         resources=_ruleset_resources(),
@@ -315,9 +321,11 @@ def _lesson_tools(tool: _Tools, seat_of: SeatOf) -> None:
     ) -> GmOut:
         """What the Game Master is taught for this game: how to write a check tag, the
         difficulty ladder, the outcome bands and what each means, the attributes a tag
-        may carry. Call it once before play and put it in your instructions. It is what
-        `dicebound gm` prints. Never write dice or results yourself: the tags it teaches
-        are resolved by resolve_checks."""
+        may carry, and how to write a [sheet: ...] command (each op this game has, with
+        an example) with what each party member's sheet holds (without a character,
+        every member's; with one, theirs). Call it once before play and put it in your
+        instructions. It is what `dicebound gm` prints. Never write dice, results or a
+        command's outcome yourself: the tags it teaches are resolved by resolve_checks."""
         out = _act(
             seat_of(ctx),
             write=False,
@@ -338,7 +346,8 @@ def _check_tools(tool: _Tools, seat_of: SeatOf) -> None:
                 CheckIn,
                 "text",
                 "Your narration with one [skill_check: skill=... dc=... who=...] tag per "
-                "check, exactly as you would show it. At most "
+                "check and one [sheet: op=... who=...] tag per change to a sheet, exactly as "
+                "you would show it. At most "
                 f"{LIMITS.text_bytes // 1024} KB and {LIMITS.tags_per_text} tags.",
             ),
         ],
@@ -361,11 +370,14 @@ def _check_tools(tool: _Tools, seat_of: SeatOf) -> None:
             ),
         ] = None,
     ) -> CheckOut:
-        """Resolve every check tag in your narration: the Engine throws the dice,
-        applies the sheet, pays any spend or charm from the character's pools, writes a
-        record of each check, and returns the text with each tag replaced by its
-        outcome, one result per check (with its record id and the points paid) and the
-        tags it could not resolve, each with the reason (rewrite those and call again).
+        """Resolve every [skill_check: ...] and [sheet: ...] tag in your narration, in the
+        order they are written, each on the sheets the tags before it left: the Engine
+        throws the dice, applies the sheet, pays any spend or charm from the character's
+        pools, writes a record of each check, applies or refuses each sheet command, and
+        returns the text with each tag replaced by its outcome, one result per check
+        (with its record id and the points paid) and the tags it could not resolve, each
+        with the reason (rewrite those and call again). A refused sheet command comes
+        back with result="refused" and its reason: it did not happen.
         When no tag could be resolved the call is an error naming each reason, and
         nothing is thrown or paid. Call it whenever your narration calls for a check,
         then narrate the outcome it names. Never write dice, rolls, modifiers, totals or
@@ -456,7 +468,8 @@ def _party_tools(tool: _Tools, seat_of: SeatOf) -> None:
     ) -> CharacterOut:
         """A party member's sheet, live state (pools, tracks, conditions) and revision.
         Read it before you describe what a character has left; the Engine pays from
-        these pools, so never change them in your narration without a check."""
+        these pools, so never change them in your narration without a check or a
+        [sheet: ...] command."""
         seat = seat_of(ctx)
         out = _act(
             seat, write=False, act=lambda s, g: characters.get_character(s, seat.access, g, name)

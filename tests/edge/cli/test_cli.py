@@ -124,6 +124,25 @@ def test_gm_teaches_the_ladder_and_never_to_write_results() -> None:
     assert 'mode="advantage"' in text
 
 
+def test_gm_teaches_the_sheet_tag_for_the_party_each_character_names() -> None:
+    code, text = run("gm", "--ruleset", "dnd5e-srd", "--character", "mira", "--character", "bram")
+    assert code == 0
+    assert "(chance of success for Mira Quickfoot's " in text  # the first rolls
+    sheet = text.split("\nSheet commands: ", 1)[1]
+    assert '[sheet: op="condition" condition="poisoned" state="on"]' in sheet
+    assert '- who="Bram Ironhand": whose sheet it is; leave it out for the player (Mira ' in sheet
+    party = text.split("\nThe party:\n", 1)[1]
+    assert party.startswith("Mira Quickfoot:\n") and "\nBram Ironhand:\n" in party
+    assert party.count("  Pools: Hit points (hit_points) ") == 2
+
+
+def test_gm_for_one_character_teaches_the_sheet_tag_for_them_alone() -> None:
+    code, text = run("gm", "--ruleset", "dnd5e-srd", "--character", "mira")
+    assert code == 0
+    assert '- who="Mira Quickfoot": whose sheet it is' in text
+    assert text.split("\nThe party:\n", 1)[1].count("  Pools: ") == 1
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from dicebound.character import load_character
 from dicebound.edge.files import read_ruleset
 from dicebound.errors import CharacterInvalid
+from dicebound.lesson import gm_lesson
 from http_api_support import (
     CASES,
     Game,
@@ -174,10 +175,12 @@ def test_a_game_plays_its_layers_as_the_command_line_does(
     assert [{k: v for k, v in r.items() if k != "id"} for r in answer["results"]] == expected[
         "results"
     ]
-    lesson = cli("gm", "--ruleset", str(path), "--layer", "grim", "--layer", "words")
-    assert service.get(game.path("gm"), headers=game.headers).json() == {
-        "text": lesson.removesuffix("\n")
-    }
+    lesson = cli(
+        "gm", "--ruleset", str(path), "--layer", "grim", "--layer", "words", "--character", str(ada)
+    )
+    assert service.get(
+        game.path("gm"), params={"character": "Ada"}, headers=game.headers
+    ).json() == {"text": lesson.removesuffix("\n")}
 
 
 # ── characters ───────────────────────────────────────────────────────────────
@@ -405,12 +408,24 @@ def test_gm_answers_what_the_command_line_prints(
     name = game.characters[0]
     plain = service.get(game.path("gm"), headers=game.headers)
     assert plain.status_code == 200
-    assert plain.json() == {"text": cli("gm", "--ruleset", ruleset).removesuffix("\n")}
+    # without a character: the sheet commands and every member's sheet, and no chances
+    rules = read_ruleset(ruleset)
+    party = [load_character(rules, character_file(ruleset, short))]
+    assert plain.json() == {"text": gm_lesson(rules, party=party)}
     for_one = service.get(game.path("gm"), params={"character": name}, headers=game.headers)
     assert for_one.json() == {
         "text": cli("gm", "--ruleset", ruleset, "--character", short).removesuffix("\n")
     }
     assert for_one.json() != plain.json()
+
+
+def test_gm_without_a_character_teaches_every_member_of_the_party(service: TestClient) -> None:
+    game = make_game(service, "dnd5e-srd", "mira", "bram")
+    text = service.get(game.path("gm"), headers=game.headers).json()["text"]
+    assert "chance of success" not in text
+    assert f'- who="{BRAM}": whose sheet it is; leave it out for the player ({MIRA}).' in text
+    party = text.split("\n\nThe party:\n", 1)[1]
+    assert party.startswith(f"{MIRA}:\n") and f"\n{BRAM}:\n" in party
 
 
 def test_gm_for_an_unknown_character_is_422(service: TestClient) -> None:

@@ -95,6 +95,16 @@ def test_a_tool_takes_the_fields_of_the_http_body(
         assert _shape(taken[field]) == _shape(body[field]), field
 
 
+def test_resolve_checks_says_it_resolves_both_tags_in_the_order_written() -> None:
+    tools = {t.name: t for t in run(lambda: build_server(_unseated).list_tools())}
+    words = tools["resolve_checks"].description or ""
+    assert "every [skill_check: ...] and [sheet: ...] tag" in words
+    assert "in the order they are written" in words
+    text = tools["resolve_checks"].input_schema["properties"]["text"]["description"]
+    assert "one [sheet: op=... who=...] tag per change to a sheet" in text
+    assert "how to write a [sheet: ...] command" in (tools["gm_instructions"].description or "")
+
+
 def test_every_tool_says_when_to_call_it_and_what_never_to_write() -> None:
     for tool in run(lambda: build_server(_unseated).list_tools()):
         words = (tool.description or "").lower()
@@ -162,6 +172,8 @@ def test_every_tool_answers_as_the_http_api(server: ServerProcess, transport: st
             prompt = await client.get_prompt("game_master", {})
             text = getattr(prompt.messages[0].content, "text", "")
             assert table.get("/gm")["text"] in text  # the ruleset's guidance and the tag
+            assert "\nSheet commands: " in text and '[sheet: op="spend" pool=' in text
+            assert "[sheet: ...] tag where a sheet changes (resolve_checks resolves both" in text
             assert f"{MAUD}" in text and f"{PEET}" in text  # the party's summaries
             assert "resolve_checks" in text and "Never write dice" in text
 
