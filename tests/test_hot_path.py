@@ -319,7 +319,7 @@ def test_a_result_built_by_position_equals_one_built_by_name() -> None:
     named = CheckResult(**dict(zip(CheckResult._fields, values, strict=True)))
     assert made == named and type(made) is CheckResult and hash(made) == hash(named)
     assert made.faces == (3,) and made.ask == "[x]"
-    report = new_tuple(CheckReport, ("text", (made,), (), (), ()))
+    report = new_tuple(CheckReport, ("text", (made,), (), (), (), ()))
     assert report == CheckReport(text="text", items=(made,)) and report.results == (made,)
     with pytest.raises(AttributeError):
         made.who = "Bram"  # type: ignore[misc]
