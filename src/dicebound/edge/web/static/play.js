@@ -1,16 +1,24 @@
 // The Play tab and the game row above the tabs: the games a token may see, making one,
-// the party's live state, resolving the Game Master's text into dice cards, answering
-// an offer or a choice after the roll, and the records' history.
+// the party's live state and what the last text changed on it, resolving the Game
+// Master's text into dice cards, answering an offer or a choice after the roll, and the
+// records' history (checks and sheet commands).
 
 import { Refused, api, gamePath, state } from "./api.js";
 import { $, el, say, trying } from "./dom.js";
+import { changeLine, paidChange, reasonWords, sheetAsk } from "./words.js";
 
 let next = null; // the history's next page, from the last one read
 const whenChosen = []; // what the other tabs read for a game once it is picked
+const whenDrawn = []; // what redraws itself from the party once it is read
 
 // `hook(game)` runs, awaited, each time a game is picked, before the page says so
 export function whenGameChosen(hook) {
   whenChosen.push(hook);
+}
+
+// `hook()` runs each time the party is read and drawn
+export function whenPartyLoaded(hook) {
+  whenDrawn.push(hook);
 }
 
 // ── games and the party ─────────────────────────────────────────────────────
@@ -48,11 +56,15 @@ export async function loadGames(pick) {
 async function chooseGame(id) {
   const game = ($("game")._games || []).find((g) => g.id === id) || null;
   state.game = game;
+  state.ruleset = null;
+  state.changes = null;
   next = null;
   $("cards").replaceChildren();
   $("rewritten").textContent = "";
   $("tag-errors").replaceChildren();
   if (!game) return;
+  // the file the game plays, at its version: the labels, rests and kinds of harm
+  state.ruleset = await api("GET", `/rulesets/${encodeURIComponent(game.ruleset)}?version=${game.version}`);
   for (const hook of whenChosen) await hook(game);
   await Promise.all([loadParty(), loadHistory(true)]);
   say(`Playing ${game.name}.`);
@@ -61,6 +73,8 @@ async function chooseGame(id) {
 export async function loadParty() {
   const answer = await api("GET", gamePath("party"));
   state.party = answer.characters;
+  const changed = new Set((state.changes || []).map((c) => `${c.who}\n${c.what}`));
+  const mark = (who, what) => (changed.has(`${who}\n${what}`) ? "changed" : null);
   $("party").replaceChildren(
     ...state.party.map((member) =>
       el(
@@ -70,17 +84,17 @@ export async function loadParty() {
         member.state.pools.map((pool) =>
           el(
             "span",
-            { class: "pool", "data-pool": pool.key },
+            { class: ["pool", mark(member.name, `pool ${pool.key}`)].filter(Boolean).join(" "), "data-pool": pool.key },
             `${pool.label} `,
             el("b", { class: "value", text: String(pool.value) }),
             `/${pool.max}`,
           ),
         ),
         member.state.tracks.map((track) =>
-          el("span", { class: "track", "data-track": track.id }, `${track.label} `, el("b", { class: "value", text: String(track.value) }), ` (${track.min}-${track.max})`),
+          el("span", { class: ["track", mark(member.name, `track ${track.id}`)].filter(Boolean).join(" "), "data-track": track.id }, `${track.label} `, el("b", { class: "value", text: String(track.value) }), ` (${track.min}-${track.max})`),
         ),
         member.state.wounds.map((track) =>
-          el("span", { class: "track", "data-track": track.id }, `${track.label}: `, el("b", { class: "value", text: track.marks.filter(Boolean).join(", ") || "unmarked" }), track.penalty ? ` (penalty ${track.penalty})` : ""),
+          el("span", { class: ["track", mark(member.name, `wounds ${track.id}`)].filter(Boolean).join(" "), "data-track": track.id }, `${track.label}: `, el("b", { class: "value", text: track.marks.filter(Boolean).join(", ") || "unmarked" }), track.penalty ? ` (penalty ${track.penalty})` : ""),
         ),
         member.state.conditions.length
           ? el("span", { class: "conditions", text: `Conditions: ${member.state.conditions.join(", ")}` })
@@ -88,9 +102,22 @@ export async function loadParty() {
       ),
     ),
   );
+  drawChanges();
   const names = state.party.map((m) => el("option", { value: m.name, text: m.name }));
   $("balance-character").replaceChildren(...names.map((n) => n.cloneNode(true)));
   $("sheet-character").replaceChildren(el("option", { value: "", text: "(a new character)" }), ...names);
+  for (const hook of whenDrawn) hook();
+}
+
+// what the last text changed, one line each, until the next text
+function drawChanges() {
+  const changes = state.changes;
+  $("changes").hidden = changes === null;
+  $("change-list").replaceChildren(
+    ...(changes && changes.length
+      ? changes.map((c) => el("li", { text: changeLine(c) }))
+      : [el("li", { class: "none", text: "Nothing on the sheets changed." })]),
+  );
 }
 
 async function makeGame() {
@@ -119,18 +146,38 @@ export async function loadRulesets() {
 
 // ── checks, cards, history ──────────────────────────────────────────────────
 
-async function resolveText() {
+// A text sent to the service (the Game Master's, or a sheet command the page wrote):
+// its checks and sheet commands resolved in one go, what they changed kept for the party
+// panel, the party and the history read again.
+export async function sendText(body) {
   if (!state.game) throw new Refused(0, { detail: "Pick a game first." });
+  const answer = await api("POST", gamePath("checks"), body);
+  const sheet = answer.sheet || [];
+  // a sheet command's changes are on its record; a refused one changed nothing
+  const applied = await Promise.all(sheet.filter((s) => s.ok).map((s) => api("GET", gamePath("records", s.id))));
+  const changed = [
+    ...answer.results.map((r) => ({ id: r.id, changes: r.changes.map(paidChange) })),
+    ...applied.map((r) => ({ id: r.id, changes: r.changes })),
+  ];
+  changed.sort((a, b) => a.id - b.id); // records are written in text order
+  state.changes = changed.flatMap((r) => r.changes);
+  await Promise.all([loadParty(), loadHistory(true)]);
+  return answer;
+}
+
+async function resolveText() {
   const body = { text: $("gm-text").value };
   const seed = $("seed").value.trim();
   if (seed) body.seed = seed;
-  const answer = await api("POST", gamePath("checks"), body);
+  const answer = await sendText(body);
   $("rewritten").textContent = answer.text;
   $("tag-errors").replaceChildren(...answer.errors.map((e) => el("li", { text: `${e.tag}: ${e.error}` })));
   const cards = await Promise.all(answer.results.map((r) => cardFor(r)));
   $("cards").replaceChildren(...cards);
-  await Promise.all([loadParty(), loadHistory(true)]);
-  say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.`);
+  const sheet = answer.sheet || [];
+  const done = sheet.filter((s) => s.ok).length;
+  const commands = sheet.length ? ` ${done} sheet command(s) applied, ${sheet.length - done} refused.` : "";
+  say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.${commands}`);
 }
 
 async function cardFor(result) {
@@ -244,6 +291,8 @@ function choiceButtons(result, card) {
 async function answerAfter(result, card, body) {
   const record = await api("POST", gamePath("records", result.id, "after"), body);
   card.replaceWith(await cardFor(record));
+  // what the answer paid belongs with what its text changed
+  state.changes = [...(state.changes || []), ...record.paid.map(paidChange)];
   await Promise.all([loadParty(), loadHistory(true)]);
   const paid = record.paid.map((c) => `${c.who}'s ${c.pool} ${c.from} → ${c.to}`).join("; ");
   const still = record.choice === "open" ? "; the choice is open: fail, or succeed at a cost" : "";
@@ -254,12 +303,19 @@ async function loadHistory(fresh) {
   const before = fresh ? "" : `&before=${next}`;
   const page = await api("GET", gamePath(`records?limit=10${before}`));
   const items = page.records.map((r) =>
-    el(
-      "li",
-      { "data-record": String(r.id) },
-      `#${r.id} ${r.who}: ${r.attrs.skill || "check"}, ${r.outcome} `,
-      el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await cardFor(r))) }, `Show card #${r.id}`),
-    ),
+    r.kind === "sheet"
+      ? el(
+          "li",
+          { "data-record": String(r.id), "data-kind": "sheet", class: r.ok ? "sheet-ok" : "sheet-refused" },
+          `#${r.id} ${r.who}: sheet, ${sheetAsk(r.tag)}, `,
+          r.ok ? `done: ${r.now}` : el("span", { class: "refused", text: `refused: ${reasonWords(r.reason)}` }),
+        )
+      : el(
+          "li",
+          { "data-record": String(r.id), "data-kind": "check" },
+          `#${r.id} ${r.who}: ${r.attrs.skill || "check"}, ${r.outcome} `,
+          el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await cardFor(r))) }, `Show card #${r.id}`),
+        ),
   );
   if (fresh) $("history").replaceChildren(...items);
   else $("history").append(...items);
