@@ -69,9 +69,7 @@ def _value(page: Page, who: str, what: str, key: str) -> Any:
 
 
 def _records(server: ServerProcess, game: dict[str, Any]) -> list[dict[str, Any]]:
-    records: list[dict[str, Any]] = api(server, f"/games/{game['id']}/records?limit=100")[
-        "records"
-    ]
+    records: list[dict[str, Any]] = api(server, f"/games/{game['id']}/records?limit=100")["records"]
     return records
 
 
@@ -111,9 +109,7 @@ def test_rest_damage_and_heal_from_the_play_tab(server: ServerProcess) -> None:
         # refused: spend more than the pool has; the reason beside the control, no change
         page.get_by_label("Amount").fill("9")
         page.get_by_role("button", name="Spend", exact=True).click()
-        expect(harm_said).to_have_text(
-            "Refused: insufficient (not enough left). Nothing changed."
-        )
+        expect(harm_said).to_have_text("Refused: insufficient (not enough left). Nothing changed.")
         expect(harm_said).to_have_class("said refused")
         expect(grit).to_have_text("4")
         expect(changes).to_have_text(["Nothing on the sheets changed."])
