@@ -32,6 +32,16 @@ ARTIFACTS = Path(
 )
 
 
+# the visible controls that no label, aria-label or text names (the list must be empty)
+UNNAMED_CONTROLS = """
+() => [...document.querySelectorAll('input, select, textarea, button, [role="tab"]')]
+  .filter(c => c.checkVisibility())
+  .filter(c => !(c.labels && c.labels.length) && !c.getAttribute('aria-label')
+               && !c.getAttribute('aria-labelledby') && !(c.textContent || '').trim())
+  .map(c => c.outerHTML.slice(0, 120))
+"""
+
+
 def chromium_or_skip() -> str:
     found = CHROMIUM if Path(CHROMIUM).is_file() else shutil.which("chromium")
     if found is None:

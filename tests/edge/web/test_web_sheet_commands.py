@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from http_api_support import bearer
 from repo_paths import REPO
 from service_support import ServerProcess, admin_headers, store_url_for
-from web_support import DESKTOP, api, browser, open_page, pick_game, shoot
+from web_support import DESKTOP, PHONE, UNNAMED_CONTROLS, api, browser, open_page, pick_game, shoot
 
 pytestmark = pytest.mark.server
 
@@ -85,7 +85,7 @@ def test_rest_damage_and_heal_from_the_play_tab(server: ServerProcess) -> None:
         history = page.locator("#history > li")
 
         # damage a pool through the form: the value drops and the change shows
-        page.get_by_label("Who", exact=True).select_option(WREN)
+        expect(page.get_by_label("Who", exact=True)).to_have_value(WREN)  # the first one
         page.get_by_label("Pool or track").select_option(label="Grit (7/7)")
         expect(page.get_by_label("Kind of harm")).to_be_hidden()
         page.get_by_label("Amount").fill("3")
@@ -103,8 +103,19 @@ def test_rest_damage_and_heal_from_the_play_tab(server: ServerProcess) -> None:
         )
         assert 'op="damage" pool="grit" amount="3"' in newest["tag"]
         expect(history.first).to_have_attribute("data-kind", "sheet")
-        expect(history.first).to_have_text(f"#{newest['id']} Wren: sheet, damage grit 3, done: 4/7")
-        expect(history.first.get_by_role("button")).to_have_count(0)  # no dice card
+        expect(history.first).to_have_text(
+            f"#{newest['id']} Wren: sheet, damage grit 3, done: 4/7 Show card #{newest['id']}"
+        )
+        # its card is the service's: the command and its outcome, no dice; it verifies
+        history.first.get_by_role("button", name=f"Show card #{newest['id']}").click()
+        card = page.locator(f'article.card[data-record="{newest["id"]}"]')
+        expect(card.locator("h3")).to_have_text("Sheet command — Wren")
+        expect(card.locator(".outcome")).to_have_text("Done: 4/7")
+        expect(card.locator("li.die")).to_have_count(0)
+        card.get_by_role("button", name="Verify").click()
+        expect(card.locator(".verdict")).to_have_text(
+            "Verified: applying the command again to the party as it stood gives this record."
+        )
 
         # refused: spend more than the pool has; the reason beside the control, no change
         page.get_by_label("Amount").fill("9")
@@ -141,6 +152,8 @@ def test_rest_damage_and_heal_from_the_play_tab(server: ServerProcess) -> None:
         expect(harm_said).to_have_text("Done: Wren, Weariness 1/5.")
         expect(weariness.locator(".value")).to_have_text("A")
         assert 'track="weariness" amount="-1"' in _records(server, game)[0]["tag"]
+        expect(history.first).to_contain_text("Wren: sheet, heal weariness 1, done: Weariness 1/5")
+        assert page.evaluate(UNNAMED_CONTROLS) == []
         shoot(page, "play-sheet-commands")
 
         # one button per rest; the party rests, and only what the rest names comes back
@@ -172,6 +185,13 @@ def test_rest_damage_and_heal_from_the_play_tab(server: ServerProcess) -> None:
         page.get_by_role("button", name="Resolve").click()
         expect(page.locator("#status")).to_contain_text("1 sheet command(s) applied, 0 refused")
         expect(changes).to_have_text(["Wren: Soaked on"])
+        expect(page.locator(f'#party [data-character="{WREN}"] .conditions.changed')).to_have_text(
+            "Conditions: Soaked"
+        )
         shoot(page, "play-sheet-changes")
+        page.set_viewport_size(PHONE)  # the forms fit a phone's screen
+        page.get_by_label("Pool or track").select_option("wounds:weariness")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        shoot(page, "play-sheet-commands")
         assert page.errors == []  # type: ignore[attr-defined]
         page.close()

@@ -73,8 +73,8 @@ async function chooseGame(id) {
 export async function loadParty() {
   const answer = await api("GET", gamePath("party"));
   state.party = answer.characters;
-  const changed = new Set((state.changes || []).map((c) => `${c.who}\n${c.what}`));
-  const mark = (who, what) => (changed.has(`${who}\n${what}`) ? "changed" : null);
+  // a value the last text changed is marked (`picks` says which changes are about it)
+  const mark = (base, who, picks) => ((state.changes || []).some((c) => c.who === who && picks(c.what)) ? `${base} changed` : base);
   $("party").replaceChildren(
     ...state.party.map((member) =>
       el(
@@ -84,20 +84,20 @@ export async function loadParty() {
         member.state.pools.map((pool) =>
           el(
             "span",
-            { class: ["pool", mark(member.name, `pool ${pool.key}`)].filter(Boolean).join(" "), "data-pool": pool.key },
+            { class: mark("pool", member.name, (w) => w === `pool ${pool.key}` || w === `temp ${pool.key}`), "data-pool": pool.key },
             `${pool.label} `,
             el("b", { class: "value", text: String(pool.value) }),
             `/${pool.max}`,
           ),
         ),
         member.state.tracks.map((track) =>
-          el("span", { class: ["track", mark(member.name, `track ${track.id}`)].filter(Boolean).join(" "), "data-track": track.id }, `${track.label} `, el("b", { class: "value", text: String(track.value) }), ` (${track.min}-${track.max})`),
+          el("span", { class: mark("track", member.name, (w) => w === `track ${track.id}`), "data-track": track.id }, `${track.label} `, el("b", { class: "value", text: String(track.value) }), ` (${track.min}-${track.max})`),
         ),
         member.state.wounds.map((track) =>
-          el("span", { class: ["track", mark(member.name, `wounds ${track.id}`)].filter(Boolean).join(" "), "data-track": track.id }, `${track.label}: `, el("b", { class: "value", text: track.marks.filter(Boolean).join(", ") || "unmarked" }), track.penalty ? ` (penalty ${track.penalty})` : ""),
+          el("span", { class: mark("track", member.name, (w) => w === `wounds ${track.id}`), "data-track": track.id }, `${track.label}: `, el("b", { class: "value", text: track.marks.filter(Boolean).join(", ") || "unmarked" }), track.penalty ? ` (penalty ${track.penalty})` : ""),
         ),
         member.state.conditions.length
-          ? el("span", { class: "conditions", text: `Conditions: ${member.state.conditions.join(", ")}` })
+          ? el("span", { class: mark("conditions", member.name, (w) => w.startsWith("condition ")), text: `Conditions: ${member.state.conditions.join(", ")}` })
           : null,
       ),
     ),
@@ -172,9 +172,11 @@ async function resolveText() {
   const answer = await sendText(body);
   $("rewritten").textContent = answer.text;
   $("tag-errors").replaceChildren(...answer.errors.map((e) => el("li", { text: `${e.tag}: ${e.error}` })));
-  const cards = await Promise.all(answer.results.map((r) => cardFor(r)));
-  $("cards").replaceChildren(...cards);
   const sheet = answer.sheet || [];
+  // every record's card in text order (ids grow in text order): checks and sheet commands
+  const steps = [...answer.results.map((r) => [r.id, () => cardFor(r)]), ...sheet.map((c) => [c.id, () => sheetCardFor(c)])];
+  steps.sort((a, b) => a[0] - b[0]);
+  $("cards").replaceChildren(...(await Promise.all(steps.map(([, draw]) => draw()))));
   const done = sheet.filter((s) => s.ok).length;
   const commands = sheet.length ? ` ${done} sheet command(s) applied, ${sheet.length - done} refused.` : "";
   say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.${commands}`);
@@ -211,21 +213,36 @@ async function cardFor(result) {
       ),
     ),
     markKey(card.dice),
-    el("dl", {}, card.lines.map(([term, text]) => [el("dt", { text: term }), el("dd", { text })])),
+    cardLines(card),
   );
-  const verdict = el("p", { class: "verdict", role: "status" });
-  node.append(
-    el(
-      "div",
-      { class: "row" },
-      el("button", { type: "button", class: "quiet", onclick: trying(() => verify(result.id, verdict)) }, "Verify"),
-    ),
-    verdict,
-  );
+  node.append(...verifying(result.id));
   // the card names the offer's pools: only those the roller can pay from
   if (card.offer && card.offer.pools.length) node.append(raiseForm(result, node, card.offer));
   if (open) node.append(choiceButtons(result, node));
   return node;
+}
+
+// a sheet command's card: no dice, its command, outcome and changes in the service's lines
+async function sheetCardFor(record) {
+  const card = await api("GET", gamePath("records", record.id, "card"));
+  return el(
+    "article",
+    { class: `card sheet ${record.ok ? "success" : "failure"}`, "data-record": String(record.id), "aria-labelledby": `card-${record.id}` },
+    el("h3", { id: `card-${record.id}`, text: card.title }),
+    el("p", { class: "outcome", text: record.ok ? `Done: ${record.now}` : `Refused: ${reasonWords(record.reason)}` }),
+    cardLines(card),
+    ...verifying(record.id, "applying the command again to the party as it stood gives this record"),
+  );
+}
+
+function cardLines(card) {
+  return el("dl", {}, card.lines.map(([term, text]) => [el("dt", { text: term }), el("dd", { text })]));
+}
+
+function verifying(id, how = "replaying the seed gives this record") {
+  const verdict = el("p", { class: "verdict", role: "status" });
+  const button = el("button", { type: "button", class: "quiet", onclick: trying(() => verify(id, verdict, how)) }, "Verify");
+  return [el("div", { class: "row" }, button), verdict];
 }
 
 function dieWords(die) {
@@ -237,10 +254,10 @@ function markKey(dice) {
   return seen.length ? el("p", { class: "die-key", text: `Marks: ${seen.map((m) => m.replace("-", " ")).join(", ")}` }) : null;
 }
 
-async function verify(id, verdict) {
+async function verify(id, verdict, how) {
   const answer = await api("GET", gamePath("records", id, "verify"));
   verdict.textContent = answer.verified
-    ? "Verified: replaying the seed gives this record."
+    ? `Verified: ${how}.`
     : `Not verified: ${answer.differences.map((d) => d.field).join(", ")} differ.`;
 }
 
@@ -308,7 +325,8 @@ async function loadHistory(fresh) {
           "li",
           { "data-record": String(r.id), "data-kind": "sheet", class: r.ok ? "sheet-ok" : "sheet-refused" },
           `#${r.id} ${r.who}: sheet, ${sheetAsk(r.tag)}, `,
-          r.ok ? `done: ${r.now}` : el("span", { class: "refused", text: `refused: ${reasonWords(r.reason)}` }),
+          r.ok ? `done: ${r.now} ` : el("span", { class: "refused", text: `refused: ${reasonWords(r.reason)} ` }),
+          el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await sheetCardFor(r))) }, `Show card #${r.id}`),
         )
       : el(
           "li",

@@ -76,8 +76,9 @@ function besides(outcome, work) {
 
 // ── who ─────────────────────────────────────────────────────────────────────
 
-function fillWho(select) {
-  const kept = select.value;
+// `first`: who is picked before anyone was (the party for a rest, else the first character)
+function fillWho(select, first) {
+  const kept = select.dataset.picked ?? first();
   select.replaceChildren(
     el("option", { value: PARTY, text: "The whole party" }),
     ...state.party.map((m) => el("option", { value: m.name, text: m.name })),
@@ -142,7 +143,7 @@ function fillKinds() {
   const kept = select.value;
   select.replaceChildren(
     ...kinds.map((k) => el("option", { value: k.id, text: k.label === k.id ? k.label : `${k.label} (${k.id})` })),
-    el("option", { value: "", text: "any kind (heal only: the lightest marks first)" }),
+    el("option", { value: "", text: "any kind (heal only, lightest first)" }),
   );
   if ([...select.options].some((o) => o.value === kept)) select.value = kept;
   select.hidden = !wound;
@@ -181,18 +182,24 @@ function harmText(op) {
 // ── wiring ──────────────────────────────────────────────────────────────────
 
 function redraw() {
-  fillWho($("rest-who"));
-  fillWho($("harm-who"));
+  fillWho($("rest-who"), () => PARTY);
+  fillWho($("harm-who"), () => (state.party.length ? state.party[0].name : PARTY));
   fillTargets();
 }
 
 export function setUpTend() {
   whenGameChosen(async () => {
+    for (const id of ["rest-who", "harm-who"]) delete $(id).dataset.picked;
     $("rest-outcome").textContent = "";
     $("harm-outcome").textContent = "";
     drawRests();
   });
   whenPartyLoaded(redraw);
+  for (const id of ["rest-who", "harm-who"]) {
+    $(id).addEventListener("change", () => {
+      $(id).dataset.picked = $(id).value;
+    });
+  }
   $("harm-who").addEventListener("change", fillTargets);
   $("harm-what").addEventListener("change", fillKinds);
   const outcome = $("harm-outcome");

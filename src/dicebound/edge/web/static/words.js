@@ -59,6 +59,7 @@ function marksWords(track, wounds) {
 }
 
 function stateValue(declaredState, value) {
+  if (value === null || value === undefined) return "none";
   const labels = (declaredState && declaredState.valueLabels) || {};
   return labels[value] || String(value);
 }
@@ -76,10 +77,11 @@ export function changeLine({ who, what, from, to }) {
     const found = declared(partName, id);
     return found ? found.label : id;
   };
+  const was = from === null || from === undefined ? "none" : from; // not on the sheet before
   let words;
-  if (part === "pool") words = `${poolLabel(who, id)} ${from} → ${to}`;
-  else if (part === "temp") words = `${poolLabel(who, id)} temporary points ${from} → ${to}`;
-  else if (part === "track") words = `${label("tracks")} ${from} → ${to}`;
+  if (part === "pool") words = `${poolLabel(who, id)} ${was} → ${to}`;
+  else if (part === "temp") words = `${poolLabel(who, id)} temporary points ${was} → ${to}`;
+  else if (part === "track") words = `${label("tracks")} ${was} → ${to}`;
   else if (part === "wounds") {
     const track = declared("tracks", id);
     words = `${label("tracks")} ${marksWords(track, from)} → ${marksWords(track, to)}`;
@@ -110,5 +112,7 @@ export function sheetAsk(tag) {
   if (!a.op) return "an unreadable sheet command";
   const target = a.name || a.pool || a.track || a.condition || (a.op === "state" ? a.state : "") || a.field || a.rest || "";
   const amount = a.amount !== undefined ? a.amount : a.to !== undefined ? `to ${a.to}` : a.by !== undefined ? `by ${a.by}` : "";
+  // a wound track heals by a negative damage
+  if (a.op === "damage" && a.track && amount.startsWith("-")) return ["heal", target, a.kind, amount.slice(1)].filter(Boolean).join(" ");
   return [a.op, target, a.kind, amount].filter(Boolean).join(" ");
 }
