@@ -8,6 +8,7 @@ kinds and a rest; the test adds a second rest so the page draws one button per r
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from dicebound.sheet_commands.reasons import REASONS
 from http_api_support import bearer
 from repo_paths import REPO
 from service_support import ServerProcess, admin_headers, store_url_for
@@ -195,3 +197,10 @@ def test_rest_damage_and_heal_from_the_play_tab(server: ServerProcess) -> None:
         shoot(page, "play-sheet-commands")
         assert page.errors == []  # type: ignore[attr-defined]
         page.close()
+
+
+def test_the_page_has_words_for_every_refusal_reason_and_no_other() -> None:
+    script = (REPO / "src/dicebound/edge/web/static/words.js").read_text(encoding="utf-8")
+    block = script[script.index("const REASONS = {") : script.index("};")]
+    named = re.findall(r'^\s+"?([a-z-]+)"?: "', block, flags=re.MULTILINE)
+    assert sorted(named) == sorted(REASONS) and len(named) == len(set(named))

@@ -4,25 +4,27 @@
 // refused, with why). The engine decides; the page only writes the command.
 
 import { Refused, state } from "./api.js";
-import { $, el } from "./dom.js";
+import { $, el, trying } from "./dom.js";
 import { sendText, whenGameChosen, whenPartyLoaded } from "./play.js";
 import { declared, reasonWords } from "./words.js";
 
 const PARTY = ""; // the who option that means the whole party
 
+// a refusal of the page's own, said beside the control
+const unwritable = (detail) => new Refused(0, { detail });
+
 // A value sits between double quotes and the tag ends at the first `]`: a value holding
 // either (or `[`, which could open another tag) cannot be written, so it is refused here.
-class Unwritable extends Error {}
-
 function attr(key, value) {
   const text = String(value);
   if (/["[\]]/.test(text)) {
-    throw new Unwritable(`"${text}" holds a double quote or a square bracket, which a [sheet:] tag cannot carry: rename it to act on it from here.`);
+    throw unwritable(`"${text}" holds a double quote or a square bracket, which a [sheet:] tag cannot carry: rename it to act on it from here.`);
   }
   return `${key}="${text}"`;
 }
 
-// the character key of SHEET.md 2.1: "Party" as a name would mean everyone in a tag
+// the character key (docs/design/sheet-commands.md "Targets"): a name whose key is
+// "party" would mean everyone in a tag
 function characterKey(name) {
   return name
     .normalize("NFKD")
@@ -35,7 +37,7 @@ function characterKey(name) {
 function whoAttr(name) {
   if (name === PARTY) return attr("who", "party");
   if (characterKey(name) === "party") {
-    throw new Unwritable(`"${name}" reads as the whole party in a [sheet:] tag: rename the character to act on them alone.`);
+    throw unwritable(`"${name}" reads as the whole party in a [sheet:] tag: rename the character to act on them alone.`);
   }
   return attr("who", name);
 }
@@ -50,28 +52,19 @@ async function command(text, outcome) {
   outcome.className = "said";
   const answer = await sendText({ text });
   const [done] = answer.sheet || [];
-  if (!done) throw new Refused(0, { detail: "The service did not read the command." });
+  if (!done) throw unwritable("The service did not read the command.");
   outcome.className = `said ${done.ok ? "ok" : "refused"}`;
   outcome.textContent = done.ok
     ? `Done: ${done.who}, ${done.now}.`
     : `Refused: ${reasonWords(done.reason)}. Nothing changed.`;
 }
 
-// like dom.js's `trying`, but the sentence goes beside the control it is about
+// dom.js's `trying`, with the sentence beside the control it is about
 function besides(outcome, work) {
-  return async (event) => {
-    if (event) event.preventDefault();
-    try {
-      await work(event);
-    } catch (error) {
-      outcome.className = "said refused";
-      if (error instanceof Unwritable || error instanceof Refused) outcome.textContent = error.message;
-      else {
-        outcome.textContent = `Something went wrong: ${error.message}`;
-        console.error(error);
-      }
-    }
-  };
+  return trying(work, (sentence) => {
+    outcome.className = "said refused";
+    outcome.textContent = sentence;
+  });
 }
 
 // ── who ─────────────────────────────────────────────────────────────────────
@@ -166,14 +159,14 @@ function fillTargets() {
 
 function harmText(op) {
   const target = picked();
-  if (target === null) throw new Unwritable("Pick a pool or a wound track first.");
+  if (target === null) throw unwritable("Pick a pool or a wound track first.");
   const written = $("harm-amount").value.trim();
-  if (!/^\d{1,9}$/.test(written)) throw new Unwritable("Amount: write a whole number, 0 or more.");
+  if (!/^\d{1,9}$/.test(written)) throw unwritable("Amount: write a whole number, 0 or more.");
   const amount = Number(written);
   const who = whoAttr($("harm-who").value);
   if (target.part === "pool") return tag(attr("op", op), attr("pool", target.id), attr("amount", amount), who);
   const kind = $("harm-kind").value;
-  if (op === "damage" && !kind) throw new Unwritable("Pick the kind of harm to mark.");
+  if (op === "damage" && !kind) throw unwritable("Pick the kind of harm to mark.");
   // a wound track heals by a negative amount
   const signed = op === "damage" ? amount : -amount;
   return tag(attr("op", "damage"), attr("track", target.id), ...(kind ? [attr("kind", kind)] : []), attr("amount", signed), who);

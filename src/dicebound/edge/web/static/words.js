@@ -5,7 +5,7 @@
 
 import { state } from "./api.js";
 
-// why the engine refuses a sheet command (SHEET.md's reasons), in a few words
+// why the engine refuses a sheet command (sheet_commands/reasons.py), in a few words
 const REASONS = {
   "too-many": "more than 40 sheet commands in one text",
   malformed: "the command cannot be read",
