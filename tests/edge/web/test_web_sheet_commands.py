@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,8 +22,6 @@ from repo_paths import REPO
 from service_support import ServerProcess, admin_headers, store_url_for
 from web_support import DESKTOP, PHONE, UNNAMED_CONTROLS, api, browser, open_page, pick_game, shoot
 
-pytestmark = pytest.mark.server
-
 WREN = "Wren"
 OX = 'Tam "Ox" Reed'  # a double quote cannot be written into a tag
 NIGHT = {
@@ -32,16 +30,6 @@ NIGHT = {
     "restore": [{"track": "weariness", "to": "min"}, {"pool": "warmth", "to": "max"}],
     "clear": {"conditions": "all"},
 }
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("web-sheet")
-    with (
-        store_url_for("sqlite", folder) as url,
-        ServerProcess(url, log=folder / "server.log") as running,
-    ):
-        yield running
 
 
 def _hearth_game(server: ServerProcess) -> dict[str, Any]:
@@ -75,9 +63,14 @@ def _records(server: ServerProcess, game: dict[str, Any]) -> list[dict[str, Any]
     return records
 
 
-def test_rest_damage_and_heal_from_the_play_tab(server: ServerProcess) -> None:
-    game = _hearth_game(server)
-    with browser() as chrome:
+@pytest.mark.server
+def test_rest_damage_and_heal_from_the_play_tab(tmp_path: Path) -> None:
+    with (
+        store_url_for("sqlite", tmp_path) as url,
+        ServerProcess(url, log=tmp_path / "server.log") as server,
+        browser() as chrome,
+    ):
+        game = _hearth_game(server)
         page = open_page(chrome, server, DESKTOP)
         pick_game(page, game)
         grit = _value(page, WREN, "pool", "grit")
