@@ -10,6 +10,7 @@ our ``hearth`` in ``tests/cases``.
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,10 @@ import pytest
 from dicebound.compiler import compile_ruleset
 from dicebound.errors import RulesetInvalid
 from dicebound.ruleset.model import HideWhen, Rest, RestStep, Ruleset
+from repo_paths import REPO
 from ruleset_edits import Edit, drop, load_case, load_start, put
+
+DATA = REPO / "src" / "dicebound" / "data"
 
 
 def _compiled(name: str, marinara_dir: Path) -> Ruleset:
@@ -94,6 +98,47 @@ def test_the_5e_slots_and_spell_list_compile_their_hide_rule(marinara_dir: Path)
     assert len(slots) == 9 and all(p.hide_when == hidden for p in slots)
     assert next(p for p in sheet.pools if p.id == "hp").hide_when is None
     assert next(lst for lst in sheet.lists if lst.id == "spells").hide_when == hidden
+
+
+# -- the packaged rulesets' rests ---------------------------------------------------------
+
+PACKAGED = sorted(p.stem for p in (DATA / "rulesets").iterdir() if p.suffix == ".json")
+
+
+@pytest.mark.parametrize("ruleset_id", PACKAGED)
+def test_a_packaged_ruleset_covers_rests_exactly_when_it_declares_them(ruleset_id: str) -> None:
+    rs = compile_ruleset(json.loads((DATA / "rulesets" / f"{ruleset_id}.json").read_text("utf-8")))
+    assert rs.coverage["rests"] is bool(rs.rests)
+    assert ("rests" in rs.not_played) is False
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "rests"),
+    [
+        ("dnd5e-srd", {"short": 0, "long": 3}),
+        ("blades", {"downtime": 1}),
+        ("wod-pool", {"night": 1, "story": 1}),
+        ("fate-core", {"scene": 2}),
+        ("shadowrun-pool", {"session": 1, "sleep": 1}),
+        ("pbta-2d6", {}),
+        ("trophy-dark", {}),
+    ],
+)
+def test_the_packaged_rests_are_the_ones_their_games_have(
+    ruleset_id: str, rests: dict[str, int]
+) -> None:
+    rs = compile_ruleset(json.loads((DATA / "rulesets" / f"{ruleset_id}.json").read_text("utf-8")))
+    assert {r.id: len(r.restore) for r in rs.rests} == rests
+
+
+def test_the_packaged_5e_long_rest_heals_hit_points_hit_dice_and_exhaustion() -> None:
+    rs = compile_ruleset(json.loads((DATA / "rulesets" / "dnd5e-srd.json").read_text("utf-8")))
+    long = next(r for r in rs.rests if r.id == "long")
+    assert long.restore == (
+        RestStep("pool", "hit_points", to="max"),
+        RestStep("pool", "hit_dice", by_fraction=0.5, round="down", by_min=1),
+        RestStep("track", "exhaustion", by_const=-1),
+    )
 
 
 # -- hideWhen: each of its three tests ---------------------------------------------------

@@ -3,6 +3,7 @@ step clears, which rest a name means, and every rest fact of the reference rules
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -281,9 +282,35 @@ def test_five_e_rests(
     assert {key: after[key] for key in expected} == expected
 
 
-def test_a_short_rest_now_starts_with_its_label() -> None:
-    said, _ = rested(five_e(), character(five_e(), PACT, KI_LUCK, SPENT), "short")
-    assert said.startswith("Short rest: ")
+def test_the_short_rest_fact_played_through_one_pass() -> None:
+    """Spend pact slots 2, Ki 5, Luck 3, 1st-level slots 2, take 20 damage (31 max),
+    then a short rest: pact 2/2, Ki 5/5, Luck 0/3, 1st-level slots 0/2, hit points
+    11/31, and its now starts "Short rest: "."""
+    rs = five_e()
+    who = character(rs, PACT, KI_LUCK)
+    text = " ".join(
+        [
+            '[sheet: op="spend" pool="Pact Magic slots" amount="2"]',
+            '[sheet: op="spend" pool="ki" amount="5"]',
+            '[sheet: op="spend" pool="Luck" amount="3"]',
+            '[sheet: op="spend" pool="1st-level slots" amount="2"]',
+            '[sheet: op="damage" pool="hp" amount="20"]',
+            '[sheet: op="rest" rest="Short rest"]',
+        ]
+    )
+    passed = resolve_sheet_text(rs, (who,), text, who.name)
+    assert [o.ok for o in passed.outcomes] == [True] * 6
+    assert passed.outcomes[-1].now is not None
+    assert passed.outcomes[-1].now.startswith("Short rest: ")
+    assert passed.rests == (("Mira", "Short rest"),)
+    after = reads(rs, passed.party[0])
+    assert {k: after[k] for k in ("Pact Magic slots", "Ki", "Luck", "1st-level slots")} == {
+        "Pact Magic slots": "2/2",
+        "Ki": "5/5",
+        "Luck": "0/3",
+        "1st-level slots": "0/2",
+    }
+    assert after["Hit points"] == "11/31"
 
 
 def test_a_hidden_pool_keeps_its_stored_value_through_a_rest() -> None:
@@ -807,13 +834,7 @@ def _casts() -> list[tuple[Ruleset, Character]]:
     ]
 
 
-_CASTS: list[list[tuple[Ruleset, Character]]] = []
-
-
-def casts() -> list[tuple[Ruleset, Character]]:
-    if not _CASTS:
-        _CASTS.append(_casts())
-    return _CASTS[0]
+casts = functools.cache(_casts)
 
 
 @st.composite

@@ -5,14 +5,18 @@ Wind feature added to a copy of it, since the file ships neither."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Row, frozen_map
 from dicebound.sheet_commands.current import current_sheet
 from dicebound.sheet_commands.model import Applied
+from dicebound.sheet_commands.resolve import resolve_sheet_text
 from dicebound.values import replace
 from live_sheet_support import FIVE_E, apply, character, now_or_reason, variant
 
@@ -70,13 +74,9 @@ def with_catalogs(raw: dict[str, Any]) -> None:
     feats["entries"].append(SECOND_WIND)
 
 
-_RULESET: list[Ruleset] = []
-
-
+@functools.cache
 def five_e() -> Ruleset:
-    if not _RULESET:
-        _RULESET.append(variant(FIVE_E, with_catalogs))
-    return _RULESET[0]
+    return variant(FIVE_E, with_catalogs)
 
 
 CASTER = {
@@ -579,3 +579,75 @@ def test_a_counter_row_without_a_name(name: object) -> None:
     lists = frozen_map({**who.build.lists, "counters": (row,)})
     odd = replace(who, build=replace(who.build, lists=lists))
     assert used(odd, "Second Wind") == "Hit dice 4/5"
+
+
+# ── Properties ──────────────────────────────────────────────────────────────
+
+POOL_KEYS = ["hp", "hit_dice", "slots_1", "slots_2", "slots_3", "pact_slots"]
+COUNTER_KEY = "counters:second wind"
+LIVES = st.fixed_dictionaries(
+    {key: st.one_of(st.none(), st.integers(0, 3)) for key in [*POOL_KEYS, COUNTER_KEY]}
+).map(lambda values: {"pools": {k: {"value": v} for k, v in values.items() if v is not None}})
+NAMES = st.sampled_from(
+    ["Fireball", "Magic Missile", "Light", "Twin Bolt", "Blood Rite", "Second Wind", "Wish", "Nap"]
+)
+POOL_NAMES = st.sampled_from(
+    [None, "3rd-level slots", "2nd-level slots", "Hit points", "Hit dice", "Pact Magic slots", "x"]
+)
+
+
+def _tag(name: str, pool: str | None) -> str:
+    return f'[sheet: op="use" name="{name}"' + ("" if pool is None else f' pool="{pool}"') + "]"
+
+
+@settings(max_examples=300)
+@given(st.sampled_from([CASTER, FIGHTER]), LIVES, NAMES, POOL_NAMES)
+def test_a_use_is_all_or_nothing(
+    fields: dict[str, Any], live: dict[str, Any], name: str, pool: str | None
+) -> None:
+    """Through the whole pass: a refused use leaves the party exactly as it was and
+    stores nothing; one that is applied only ever lowers pools, by exactly the parts its
+    ``now`` lists, and touches nothing else."""
+    who = mira(live, fields)
+    passed = resolve_sheet_text(five_e(), (who,), _tag(name, pool), who.name)
+    (outcome,) = passed.outcomes
+    if not outcome.ok:
+        assert (passed.party, passed.changed) == ((who,), False)
+        return
+    assert outcome.now is not None
+    (after,) = passed.party
+    before_pools = {p.spec.label: p.value for p in current_sheet(five_e(), who).pools}
+    after_pools = {p.spec.label: p.value for p in current_sheet(five_e(), after).pools}
+    if outcome.now.endswith(": no cost"):
+        assert (after, passed.changed) == (who, False)
+        return
+    spent: dict[str, int] = {}
+    for part in outcome.now.split(", "):
+        label, reading = part.rsplit(" ", 1)
+        spent[label] = before_pools[label] - int(reading.split("/")[0])
+    assert {
+        k: before_pools[k] - after_pools[k]
+        for k in before_pools
+        if after_pools[k] != before_pools[k]
+    } == {k: v for k, v in spent.items() if v}
+    assert all(v > 0 for v in spent.values())
+    assert (after.build, after.live.tracks, after.live.text, after.live.conditions) == (
+        who.build,
+        who.live.tracks,
+        who.live.text,
+        who.live.conditions,
+    )
+
+
+def test_use_with_who_party_is_tried_on_every_member() -> None:
+    """The caster pays from her slots; the fighter's spells list is hidden and no slot
+    of the family is there for him."""
+    caster, fighter = mira(), replace(mira(fields=FIGHTER), name="Tam the Bold")
+    passed = resolve_sheet_text(
+        five_e(), (caster, fighter), '[sheet: who="party" op="cast" spell="Fireball"]', "Mira"
+    )
+    assert passed.text == (
+        '[sheet: who="party" op="use" name="Fireball" result="ok" '
+        'now="Mira 1st-level slots 1/2; Tam the Bold refused (insufficient)"]'
+    )
+    assert passed.party[1] == fighter

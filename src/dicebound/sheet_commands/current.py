@@ -68,6 +68,7 @@ __all__ = [
     "current_sheet",
     "effective_field_value",
     "is_hidden",
+    "kept_per",
     "name_eq",
     "sheet_layout",
     "tolerant_live",
@@ -88,7 +89,10 @@ _MAX_STATE_VALUE = 80
 _MEMBERS = ("pools", "tracks", "wounds", "text", "conditions", "states")
 """The members of a stored record."""
 _LAYOUTS = "sheet_commands layouts"
-_LAYOUTS_KEPT = 256
+_KEPT = 256
+"""The most owners one ``kept_per`` table holds before it starts again."""
+Owner = TypeVar("Owner")
+Made = TypeVar("Made")
 
 
 def name_eq(a: str, b: str) -> bool:
@@ -245,19 +249,26 @@ class SheetLayout:
         return next((t for t in self.text if name_eq(t.id, name) or name_eq(t.label, name)), None)
 
 
+def kept_per(ruleset: Ruleset, table: str, owner: Owner, make: Callable[[Owner], Made]) -> Made:
+    """``make(owner)``, worked out once per owner (the very same value, not an equal
+    one) and kept on ``ruleset.memo`` in ``table``, which holds at most 256 owners. The
+    owner is held beside its answer, so its id is not reused meanwhile."""
+    kept: dict[int, tuple[Owner, Made]] | None = ruleset.memo.get(table)
+    if kept is None:
+        kept = ruleset.memo[table] = {}
+    hit = kept.get(id(owner))
+    if hit is not None and hit[0] is owner:
+        return hit[1]
+    made = make(owner)
+    if len(kept) >= _KEPT:
+        kept.clear()
+    kept[id(owner)] = (owner, made)
+    return made
+
+
 def sheet_layout(ruleset: Ruleset, build: Build) -> SheetLayout:
     """The layout of ``build``'s live sheet, made once per build and kept on the ruleset."""
-    kept: dict[int, tuple[Build, SheetLayout]] | None = ruleset.memo.get(_LAYOUTS)
-    if kept is None:
-        kept = ruleset.memo[_LAYOUTS] = {}
-    hit = kept.get(id(build))
-    if hit is not None and hit[0] is build:
-        return hit[1]
-    layout = _make_layout(ruleset, build)
-    if len(kept) >= _LAYOUTS_KEPT:
-        kept.clear()
-    kept[id(build)] = (build, layout)  # the build is held, so its id is not reused meanwhile
-    return layout
+    return kept_per(ruleset, _LAYOUTS, build, lambda b: _make_layout(ruleset, b))
 
 
 def _make_layout(ruleset: Ruleset, build: Build) -> SheetLayout:

@@ -12,19 +12,28 @@ clearing is not mentioned.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 from dicebound.ruleset.model import Rest, RestStep, Ruleset
 from dicebound.sheet import exact, round_number
-from dicebound.sheet_commands.current import PoolSpec, WorkingSheet
+from dicebound.sheet_commands.current import (
+    PoolSpec,
+    SheetLayout,
+    StateSpec,
+    TrackSpec,
+    WorkingSheet,
+    kept_per,
+)
 from dicebound.sheet_commands.model import Refused, SheetRequest
 from dicebound.sheet_commands.reasons import UNKNOWN_REST
 from dicebound.sheet_commands.wounds import heal
+from dicebound.values import frozen
 
 __all__ = ["find_rest", "moved_value", "rest_command", "wound_clear_count"]
 
 _INDEX = ("sheet_commands.rests", "by name")
+_TARGETS = "sheet_commands rest targets"
 
 
 def find_rest(ruleset: Ruleset, written: str) -> Rest | None:
@@ -75,25 +84,50 @@ def wound_clear_count(step: RestStep, filled: int, levels: int, overflow: int) -
     return math.trunc(filled - moved)
 
 
-def _pool_step(sheet: WorkingSheet, step: RestStep) -> list[str]:
+@frozen
+class _Targets:
+    """A layout's pools, tracks and states as rest steps look them up: declared pools by
+    group, row pools by list, visible tracks and states by id. Made once per layout (a
+    layout is made once per build) and kept on ``ruleset.memo``."""
+
+    groups: Mapping[str, tuple[PoolSpec, ...]]
+    lists: Mapping[str, tuple[PoolSpec, ...]]
+    tracks: Mapping[str, TrackSpec]
+    states: Mapping[str, StateSpec]
+
+
+def _targets(layout: SheetLayout) -> _Targets:
+    groups: dict[str, tuple[PoolSpec, ...]] = {}
+    lists: dict[str, tuple[PoolSpec, ...]] = {}
+    for pool in layout.pools:
+        if pool.list is not None:
+            lists[pool.list] = (*lists.get(pool.list, ()), pool)
+        elif pool.group is not None:
+            groups[pool.group] = (*groups.get(pool.group, ()), pool)
+    return _Targets(
+        groups=groups,
+        lists=lists,
+        tracks={track.id: track for track in layout.tracks},
+        states={state.id: state for state in layout.states},
+    )
+
+
+def _pool_step(sheet: WorkingSheet, targets: _Targets, step: RestStep) -> list[str]:
     """Refill (or drain) the pools the step names: a declared pool by key, every pool
     of a group, or a list's row pools (only those whose recharge value the step lists,
     when it lists any). Hidden and zero-maximum pools are not there to refill."""
-    layout = sheet.layout
-    targets: tuple[PoolSpec, ...]
+    pools: tuple[PoolSpec, ...]
     if step.on == "pool":
-        one = layout.pool_by_key.get(step.id)
-        targets = () if one is None or one.is_row else (one,)
+        one = sheet.layout.pool_by_key.get(step.id)
+        pools = () if one is None or one.is_row else (one,)
     elif step.on == "poolGroup":
-        targets = tuple(p for p in layout.pools if not p.is_row and p.group == step.id)
+        pools = targets.groups.get(step.id, ())
     else:
-        targets = tuple(
-            p
-            for p in layout.pools
-            if p.list == step.id and (step.recharge is None or p.recharge in step.recharge)
-        )
+        pools = targets.lists.get(step.id, ())
+        if step.recharge is not None:
+            pools = tuple(p for p in pools if p.recharge in step.recharge)
     changes = []
-    for pool in targets:
+    for pool in pools:
         value = sheet.pool_value(pool)
         moved = moved_value(step, value, pool.max, 0)
         if moved is None:
@@ -105,11 +139,11 @@ def _pool_step(sheet: WorkingSheet, step: RestStep) -> list[str]:
     return changes
 
 
-def _track_step(sheet: WorkingSheet, step: RestStep) -> list[str]:
+def _track_step(sheet: WorkingSheet, targets: _Targets, step: RestStep) -> list[str]:
     """Move a plain track within its range, or heal a wound track (a rest never marks
     one): overflow first, then the lightest marks, of the step's kind when it names one.
     A hidden track is not there."""
-    track = next((t for t in sheet.layout.tracks if t.id == step.id), None)
+    track = targets.tracks.get(step.id)
     if track is None:
         return []
     if not track.is_wound:
@@ -130,10 +164,10 @@ def _track_step(sheet: WorkingSheet, step: RestStep) -> list[str]:
     return [f"{track.label} {work.filled}/{work.length}"]  # said even if nothing was there
 
 
-def _state_step(sheet: WorkingSheet, step: RestStep) -> list[str]:
+def _state_step(sheet: WorkingSheet, targets: _Targets, step: RestStep) -> list[str]:
     """Set a visible state to its default (``"default"``) or to one of its values; a
     value it does not offer, or a hidden state, is passed over."""
-    state = next((s for s in sheet.layout.states if s.id == step.id), None)
+    state = targets.states.get(step.id)
     if state is None or not isinstance(step.to, str):
         return []
     target = state.default if step.to == "default" else step.to
@@ -144,7 +178,7 @@ def _state_step(sheet: WorkingSheet, step: RestStep) -> list[str]:
     return [f"{state.label} {state.value_label(target)}"] if target != before else []
 
 
-_STEPS: dict[str, Callable[[WorkingSheet, RestStep], list[str]]] = {
+_STEPS: dict[str, Callable[[WorkingSheet, _Targets, RestStep], list[str]]] = {
     "pool": _pool_step,
     "poolGroup": _pool_step,
     "listPools": _pool_step,
@@ -159,7 +193,8 @@ def rest_command(sheet: WorkingSheet, request: SheetRequest) -> str | Refused:
     rest = find_rest(sheet.ruleset, request.rest or "")
     if rest is None:
         return Refused(UNKNOWN_REST)
-    changes = [change for step in rest.restore for change in _STEPS[step.on](sheet, step)]
+    targets = kept_per(sheet.ruleset, _TARGETS, sheet.layout, _targets)
+    changes = [change for step in rest.restore for change in _STEPS[step.on](sheet, targets, step)]
     for text_id in rest.clear_text:
         sheet.set_text(text_id, "")
     if rest.clear_conditions == "all":

@@ -135,8 +135,12 @@ def test_dnd5e_srd_has_abilities_two_tiered_groups_and_a_pool() -> None:
         "max_length": None,
         "values": [],
     }
-    assert [(p.id, p.label) for p in form.pools] == [("inspiration", "Inspiration")]
-    assert form.tracks == ()
+    assert [(p.id, p.label) for p in form.pools] == [
+        ("hit_points", "Hit points"),
+        ("hit_dice", "Hit dice"),
+        ("inspiration", "Inspiration"),
+    ]
+    assert [(t.id, t.min, t.max) for t in form.tracks] == [("exhaustion", 0, 6)]
 
 
 def test_wod_pool_leaves_its_wound_track_out_and_has_no_saves() -> None:
@@ -185,17 +189,17 @@ def test_enum_labels_whole_bounds_dice_and_tracks() -> None:
         {"id": "notes", "label": "Notes", "type": "longtext", "maxLength": 900},
         {"id": "brave", "label": "Brave", "type": "boolean", "default": True},
     ]
-    file["sheet"]["live"]["tracks"] = [
+    file["sheet"]["live"]["tracks"] += [
         {"id": "luck", "label": "Luck", "min": 0, "max": 3},
         {"id": "grit", "label": "Grit", "min": 1, "max": {"field": "level"}},
     ]
     form = sheet_form(load_ruleset_text(json.dumps(file)))
     assert form.to_json() == _as_the_page_read_it(file)
-    speed, side, weapon, notes, brave = form.fields[2:]
+    speed, side, weapon, notes, brave = form.fields[3:]
     assert (speed.min, speed.max) == (None, 9)
     assert [(v.value, v.label) for v in side.values] == [("law", "Lawful"), ("chaos", "chaos")]
     assert (weapon.max_length, notes.max_length, brave.default) == (40, 900, True)
-    assert [(t.id, t.min, t.max) for t in form.tracks] == [("luck", 0, 3), ("grit", 1, None)]
+    assert [(t.id, t.min, t.max) for t in form.tracks][1:] == [("luck", 0, 3), ("grit", 1, None)]
 
 
 # ── the route ────────────────────────────────────────────────────────────────

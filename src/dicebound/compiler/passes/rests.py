@@ -68,7 +68,7 @@ def _step(ctx: Context, raw: dict[str, Any], here: Path) -> RestStep:
         name,
         recharge=None if "recharge" not in raw else tuple(str(v) for v in raw["recharge"]),
         kind=None if "kind" not in raw else str(raw["kind"]),
-        to=None if "to" not in raw else raw["to"] if isinstance(raw["to"], str) else int(raw["to"]),
+        to=_to(raw.get("to")),
         by_const=None if "const" not in by else int(by["const"]),
         by_fraction=None if "fractionOfMax" not in by else float(by["fractionOfMax"]),
         round=cast(Rounding, by.get("round", "down")),
@@ -91,6 +91,13 @@ def _step(ctx: Context, raw: dict[str, Any], here: Path) -> RestStep:
     else:
         _check_state(ctx, step, here)
     return step
+
+
+def _to(raw: object) -> int | str | None:
+    """A step's ``to``: a word as written, a whole number (3.0 is 3), or None."""
+    if raw is None or isinstance(raw, str):
+        return raw
+    return int(cast(float, raw))
 
 
 def _check_pool(ctx: Context, name: str, here: Path) -> None:
