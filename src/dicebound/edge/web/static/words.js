@@ -106,11 +106,25 @@ export function tagAttrs(tag) {
   return attrs;
 }
 
-// a sheet command in a few words: its op and what it names ("damage hp 7", "rest long")
+// a written name by its label when it is a declared id, else as written
+function labelOf(part, written) {
+  if (written === undefined) return "";
+  const found = part === "rests" ? ((state.ruleset && state.ruleset.rests) || []).find((r) => r.id === written) : declared(part, written);
+  return (found && found.label) || written;
+}
+
+// a sheet command in a few words: its op and what it names ("damage Hit points 7")
 export function sheetAsk(tag) {
   const a = tagAttrs(tag);
   if (!a.op) return "an unreadable sheet command";
-  const target = a.name || a.pool || a.track || a.condition || (a.op === "state" ? a.state : "") || a.field || a.rest || "";
+  const target =
+    a.name ||
+    labelOf("pools", a.pool) ||
+    labelOf("tracks", a.track) ||
+    labelOf("conditions", a.condition) ||
+    (a.op === "state" ? labelOf("states", a.state) : "") ||
+    labelOf("text", a.field) ||
+    labelOf("rests", a.rest);
   const amount = a.amount !== undefined ? a.amount : a.to !== undefined ? `to ${a.to}` : a.by !== undefined ? `by ${a.by}` : "";
   // a wound track heals by a negative damage
   if (a.op === "damage" && a.track && amount.startsWith("-")) return ["heal", target, a.kind, amount.slice(1)].filter(Boolean).join(" ");
