@@ -12,12 +12,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from dicebound.sheet_commands.reasons import REASONS
-from http_api_support import bearer, character_file
+from http_api_support import character_file
 from repo_paths import REPO
 from service_support import ServerProcess, store_url_for
 from web_support import (
@@ -29,6 +28,7 @@ from web_support import (
     new_game,
     open_page,
     pick_game,
+    put_character,
     shoot,
 )
 
@@ -39,13 +39,7 @@ OX = 'Tam "Ox" Reed'  # Tobias under a name a tag cannot carry (a double quote)
 
 def _game(server: ServerProcess) -> dict[str, Any]:
     game = new_game(server, "wod-pool", "lucia", "tobias")
-    ox = {**character_file("wod-pool", "tobias"), "name": OX}
-    put = httpx.put(
-        server.base + f"/games/{game['id']}/characters/{OX}",
-        json=ox,
-        headers=bearer(game["token"]),
-    )
-    assert put.status_code == 201, put.text
+    put_character(server, game, {**character_file("wod-pool", "tobias"), "name": OX})
     return game
 
 
