@@ -69,7 +69,9 @@ function besides(outcome, work) {
 
 // ── who ─────────────────────────────────────────────────────────────────────
 
-// `first`: who is picked before anyone was (the party for a rest, else the first character)
+// A select remembers what the person picked (`dataset.picked`) while the party is drawn
+// again; `first`: who is picked before anyone was (the party for a rest, else the first
+// character)
 function fillWho(select, first) {
   const kept = select.dataset.picked ?? first();
   select.replaceChildren(
@@ -133,7 +135,8 @@ function fillKinds() {
   const track = wound ? declared("tracks", target.id) : null;
   const kinds = (track && track.kinds) || [];
   const select = $("harm-kind");
-  const kept = select.value;
+  // the kind picked last, else the track's first: a damage needs one
+  const kept = select.dataset.picked ?? (kinds.length ? kinds[0].id : "");
   select.replaceChildren(
     ...kinds.map((k) => el("option", { value: k.id, text: k.label === k.id ? k.label : `${k.label} (${k.id})` })),
     el("option", { value: "", text: "any kind (heal only, lightest first)" }),
@@ -182,13 +185,13 @@ function redraw() {
 
 export function setUpTend() {
   whenGameChosen(async () => {
-    for (const id of ["rest-who", "harm-who"]) delete $(id).dataset.picked;
+    for (const id of ["rest-who", "harm-who", "harm-kind"]) delete $(id).dataset.picked;
     $("rest-outcome").textContent = "";
     $("harm-outcome").textContent = "";
     drawRests();
   });
   whenPartyLoaded(redraw);
-  for (const id of ["rest-who", "harm-who"]) {
+  for (const id of ["rest-who", "harm-who", "harm-kind"]) {
     $(id).addEventListener("change", () => {
       $(id).dataset.picked = $(id).value;
     });
