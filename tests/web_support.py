@@ -32,6 +32,16 @@ ARTIFACTS = Path(
 )
 
 
+# the visible controls that no label, aria-label or text names (the list must be empty)
+UNNAMED_CONTROLS = """
+() => [...document.querySelectorAll('input, select, textarea, button, [role="tab"]')]
+  .filter(c => c.checkVisibility())
+  .filter(c => !(c.labels && c.labels.length) && !c.getAttribute('aria-label')
+               && !c.getAttribute('aria-labelledby') && !(c.textContent || '').trim())
+  .map(c => c.outerHTML.slice(0, 120))
+"""
+
+
 def chromium_or_skip() -> str:
     found = CHROMIUM if Path(CHROMIUM).is_file() else shutil.which("chromium")
     if found is None:
@@ -97,14 +107,18 @@ def new_game(server: ServerProcess, ruleset: str, *characters: str) -> dict[str,
     assert made.status_code == 201, made.text
     game: dict[str, Any] = made.json()
     for short in characters:
-        file = character_file(ruleset, short)
-        put = httpx.put(
-            server.base + f"/games/{game['id']}/characters/{file['name']}",
-            json=file,
-            headers=bearer(game["token"]),
-        )
-        assert put.status_code == 201, put.text
+        put_character(server, game, character_file(ruleset, short))
     return game
+
+
+def put_character(server: ServerProcess, game: dict[str, Any], file: dict[str, Any]) -> None:
+    """A new character in a game, by its file, with the game's token."""
+    put = httpx.put(
+        server.base + f"/games/{game['id']}/characters/{file['name']}",
+        json=file,
+        headers=bearer(game["token"]),
+    )
+    assert put.status_code == 201, put.text
 
 
 def api(server: ServerProcess, path: str) -> Any:

@@ -19,7 +19,17 @@ from dicebound.edge.files import ruleset_text
 from http_api_support import LUCIA_SPENDS
 from repo_paths import REPO
 from service_support import ServerProcess, admin_headers, store_url_for
-from web_support import DESKTOP, PHONE, api, browser, new_game, open_page, pick_game, shoot
+from web_support import (
+    DESKTOP,
+    PHONE,
+    UNNAMED_CONTROLS,
+    api,
+    browser,
+    new_game,
+    open_page,
+    pick_game,
+    shoot,
+)
 
 pytestmark = pytest.mark.server
 
@@ -328,14 +338,6 @@ def test_a_sheet_from_the_rulesets_declarations(page: Page, server: ServerProces
 
 # ── accessibility ────────────────────────────────────────────────────────────
 
-_UNNAMED = """
-() => [...document.querySelectorAll('input, select, textarea, button, [role="tab"]')]
-  .filter(c => c.checkVisibility())
-  .filter(c => !(c.labels && c.labels.length) && !c.getAttribute('aria-label')
-               && !c.getAttribute('aria-labelledby') && !(c.textContent || '').trim())
-  .map(c => c.outerHTML.slice(0, 120))
-"""
-
 _FOCUSABLE = """
 () => [...document.querySelectorAll('a[href], summary, input, select, textarea, button, [tabindex]')]
   .filter(c => c.checkVisibility() && c.tabIndex >= 0 && !c.disabled)
@@ -348,7 +350,7 @@ def test_labels_roles_and_focus_order(page: Page, server: ServerProcess) -> None
     pick_game(page, game)
     for name in ("Play", "Author", "Balance", "Sheet"):
         _tab(page, name)
-        assert page.evaluate(_UNNAMED) == [], name
+        assert page.evaluate(UNNAMED_CONTROLS) == [], name
         expect(page.get_by_role("tab", name=name)).to_have_attribute("aria-selected", "true")
     expect(page.get_by_role("tablist")).to_have_count(1)
     expect(page.get_by_role("main")).to_have_count(1)

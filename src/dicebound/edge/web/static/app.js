@@ -1,7 +1,7 @@
 // dicebound's page: play, author, balance and sheets over the service's own API.
 // No framework and no build step: the browser runs these modules as they ship, one a
-// tab (play.js, author.js, balance.js, sheet.js) over api.js and dom.js; this one
-// wires the tabs and starts. Every number on the page comes from the engine; the
+// tab (play.js with tend.js for rests, damage and heal; author.js, balance.js,
+// sheet.js) over api.js, dom.js and words.js; this one wires the tabs and starts. Every number on the page comes from the engine; the
 // scripts only ask and draw.
 
 import { state } from "./api.js";
@@ -10,6 +10,7 @@ import { setUpBalance } from "./balance.js";
 import { $, say, trying } from "./dom.js";
 import { loadGames, loadRulesets, setUpPlay } from "./play.js";
 import { setUpSheet } from "./sheet.js";
+import { setUpTend } from "./tend.js";
 
 // ── tabs (WAI-ARIA tabs: arrows move between them) ──────────────────────────
 
@@ -52,6 +53,7 @@ function start() {
     say(state.token ? "Token in use." : "No token: only the rulesets can be read.");
   }));
   setUpPlay();
+  setUpTend();
   setUpAuthor();
   setUpBalance();
   setUpSheet();

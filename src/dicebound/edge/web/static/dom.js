@@ -9,13 +9,14 @@ export function say(text) {
   $("status").textContent = text;
 }
 
-export function trying(work) {
+// `tell` says the sentence: the status line, unless a control says it beside itself
+export function trying(work, tell = say) {
   return async (event) => {
     if (event) event.preventDefault();
     try {
       await work(event);
     } catch (error) {
-      say(error instanceof Refused ? error.message : `Something went wrong: ${error.message}`);
+      tell(error instanceof Refused ? error.message : `Something went wrong: ${error.message}`);
       if (!(error instanceof Refused)) console.error(error);
     }
   };

@@ -1,16 +1,24 @@
 // The Play tab and the game row above the tabs: the games a token may see, making one,
-// the party's live state, resolving the Game Master's text into dice cards, answering
-// an offer or a choice after the roll, and the records' history.
+// the party's live state and what the last text changed on it, resolving the Game
+// Master's text into dice cards, answering an offer or a choice after the roll, and the
+// records' history (checks and sheet commands).
 
 import { Refused, api, gamePath, state } from "./api.js";
 import { $, el, say, trying } from "./dom.js";
+import { changeLine, paidChange, reasonWords, sheetAsk } from "./words.js";
 
 let next = null; // the history's next page, from the last one read
 const whenChosen = []; // what the other tabs read for a game once it is picked
+const whenDrawn = []; // what redraws itself from the party once it is read
 
 // `hook(game)` runs, awaited, each time a game is picked, before the page says so
 export function whenGameChosen(hook) {
   whenChosen.push(hook);
+}
+
+// `hook()` runs each time the party is read and drawn
+export function whenPartyLoaded(hook) {
+  whenDrawn.push(hook);
 }
 
 // ── games and the party ─────────────────────────────────────────────────────
@@ -48,11 +56,15 @@ export async function loadGames(pick) {
 async function chooseGame(id) {
   const game = ($("game")._games || []).find((g) => g.id === id) || null;
   state.game = game;
+  state.ruleset = null;
+  state.changes = null;
   next = null;
   $("cards").replaceChildren();
   $("rewritten").textContent = "";
   $("tag-errors").replaceChildren();
   if (!game) return;
+  // the file the game plays, at its version: the labels, rests and kinds of harm
+  state.ruleset = await api("GET", `/rulesets/${encodeURIComponent(game.ruleset)}?version=${game.version}`);
   for (const hook of whenChosen) await hook(game);
   await Promise.all([loadParty(), loadHistory(true)]);
   say(`Playing ${game.name}.`);
@@ -61,6 +73,8 @@ async function chooseGame(id) {
 export async function loadParty() {
   const answer = await api("GET", gamePath("party"));
   state.party = answer.characters;
+  // a value the last text changed is marked (`picks` says which changes are about it)
+  const mark = (base, who, picks) => ((state.changes || []).some((c) => c.who === who && picks(c.what)) ? `${base} changed` : base);
   $("party").replaceChildren(
     ...state.party.map((member) =>
       el(
@@ -70,27 +84,40 @@ export async function loadParty() {
         member.state.pools.map((pool) =>
           el(
             "span",
-            { class: "pool", "data-pool": pool.key },
+            { class: mark("pool", member.name, (w) => w === `pool ${pool.key}` || w === `temp ${pool.key}`), "data-pool": pool.key },
             `${pool.label} `,
             el("b", { class: "value", text: String(pool.value) }),
             `/${pool.max}`,
           ),
         ),
         member.state.tracks.map((track) =>
-          el("span", { class: "track", "data-track": track.id }, `${track.label} `, el("b", { class: "value", text: String(track.value) }), ` (${track.min}-${track.max})`),
+          el("span", { class: mark("track", member.name, (w) => w === `track ${track.id}`), "data-track": track.id }, `${track.label} `, el("b", { class: "value", text: String(track.value) }), ` (${track.min}-${track.max})`),
         ),
         member.state.wounds.map((track) =>
-          el("span", { class: "track", "data-track": track.id }, `${track.label}: `, el("b", { class: "value", text: track.marks.filter(Boolean).join(", ") || "unmarked" }), track.penalty ? ` (penalty ${track.penalty})` : ""),
+          el("span", { class: mark("track", member.name, (w) => w === `wounds ${track.id}`), "data-track": track.id }, `${track.label}: `, el("b", { class: "value", text: track.marks.filter(Boolean).join(", ") || "unmarked" }), track.penalty ? ` (penalty ${track.penalty})` : ""),
         ),
         member.state.conditions.length
-          ? el("span", { class: "conditions", text: `Conditions: ${member.state.conditions.join(", ")}` })
+          ? el("span", { class: mark("conditions", member.name, (w) => w.startsWith("condition ")), text: `Conditions: ${member.state.conditions.join(", ")}` })
           : null,
       ),
     ),
   );
+  drawChanges();
   const names = state.party.map((m) => el("option", { value: m.name, text: m.name }));
   $("balance-character").replaceChildren(...names.map((n) => n.cloneNode(true)));
   $("sheet-character").replaceChildren(el("option", { value: "", text: "(a new character)" }), ...names);
+  for (const hook of whenDrawn) hook();
+}
+
+// what the last text changed, one line each, until the next text
+function drawChanges() {
+  const changes = state.changes;
+  $("changes").hidden = changes === null;
+  $("change-list").replaceChildren(
+    ...(changes && changes.length
+      ? changes.map((c) => el("li", { text: changeLine(c) }))
+      : [el("li", { class: "none", text: "Nothing on the sheets changed." })]),
+  );
 }
 
 async function makeGame() {
@@ -119,18 +146,40 @@ export async function loadRulesets() {
 
 // ── checks, cards, history ──────────────────────────────────────────────────
 
-async function resolveText() {
+// A text sent to the service (the Game Master's, or a sheet command the page wrote):
+// its checks and sheet commands resolved in one go, what they changed kept for the party
+// panel, the party and the history read again.
+export async function sendText(body) {
   if (!state.game) throw new Refused(0, { detail: "Pick a game first." });
+  const answer = await api("POST", gamePath("checks"), body);
+  const sheet = answer.sheet || [];
+  // a sheet command's changes are on its record; a refused one changed nothing
+  const applied = await Promise.all(sheet.filter((s) => s.ok).map((s) => api("GET", gamePath("records", s.id))));
+  const changed = [
+    ...answer.results.map((r) => ({ id: r.id, changes: r.changes.map(paidChange) })),
+    ...applied.map((r) => ({ id: r.id, changes: r.changes })),
+  ];
+  changed.sort((a, b) => a.id - b.id); // records are written in text order
+  state.changes = changed.flatMap((r) => r.changes);
+  await Promise.all([loadParty(), loadHistory(true)]);
+  return answer;
+}
+
+async function resolveText() {
   const body = { text: $("gm-text").value };
   const seed = $("seed").value.trim();
   if (seed) body.seed = seed;
-  const answer = await api("POST", gamePath("checks"), body);
+  const answer = await sendText(body);
   $("rewritten").textContent = answer.text;
   $("tag-errors").replaceChildren(...answer.errors.map((e) => el("li", { text: `${e.tag}: ${e.error}` })));
-  const cards = await Promise.all(answer.results.map((r) => cardFor(r)));
-  $("cards").replaceChildren(...cards);
-  await Promise.all([loadParty(), loadHistory(true)]);
-  say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.`);
+  const sheet = answer.sheet || [];
+  // every record's card in text order (ids grow in text order): checks and sheet commands
+  const steps = [...answer.results.map((r) => [r.id, () => cardFor(r)]), ...sheet.map((c) => [c.id, () => sheetCardFor(c)])];
+  steps.sort((a, b) => a[0] - b[0]);
+  $("cards").replaceChildren(...(await Promise.all(steps.map(([, draw]) => draw()))));
+  const done = sheet.filter((s) => s.ok).length;
+  const commands = sheet.length ? ` ${done} sheet command(s) applied, ${sheet.length - done} refused.` : "";
+  say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.${commands}`);
 }
 
 async function cardFor(result) {
@@ -140,12 +189,12 @@ async function cardFor(result) {
   const node = el(
     "article",
     {
-      class: `card ${open ? "open" : (result.success ?? result.ok) ? "success" : "failure"}`,
+      class: `card ${open ? "open" : result.success ? "success" : "failure"}`,
       "data-record": String(result.id),
       "aria-labelledby": `card-${result.id}`,
     },
     el("h3", { id: `card-${result.id}`, text: card.title }),
-    el("p", { class: "outcome", text: result.kind === "sheet" ? said(result) : `${result.outcome}${result.critical ? ` (critical ${result.critical})` : ""}` }),
+    el("p", { class: "outcome", text: `${result.outcome}${result.critical ? ` (critical ${result.critical})` : ""}` }),
     el(
       "ul",
       { class: "dice", "aria-label": "Dice thrown" },
@@ -164,26 +213,36 @@ async function cardFor(result) {
       ),
     ),
     markKey(card.dice),
-    el("dl", {}, card.lines.map(([term, text]) => [el("dt", { text: term }), el("dd", { text })])),
+    cardLines(card),
   );
-  const verdict = el("p", { class: "verdict", role: "status" });
-  node.append(
-    el(
-      "div",
-      { class: "row" },
-      el("button", { type: "button", class: "quiet", onclick: trying(() => verify(result.id, verdict)) }, "Verify"),
-    ),
-    verdict,
-  );
+  node.append(...verifying(result.id));
   // the card names the offer's pools: only those the roller can pay from
   if (card.offer && card.offer.pools.length) node.append(raiseForm(result, node, card.offer));
   if (open) node.append(choiceButtons(result, node));
   return node;
 }
 
-// a sheet command's record: what it came to
-function said(record) {
-  return record.ok ? record.now : `refused (${record.reason})`;
+// a sheet command's card: no dice, its command, outcome and changes in the service's lines
+async function sheetCardFor(record) {
+  const card = await api("GET", gamePath("records", record.id, "card"));
+  return el(
+    "article",
+    { class: `card sheet ${record.ok ? "success" : "failure"}`, "data-record": String(record.id), "aria-labelledby": `card-${record.id}` },
+    el("h3", { id: `card-${record.id}`, text: card.title }),
+    el("p", { class: "outcome", text: record.ok ? `Done: ${record.now}` : `Refused: ${reasonWords(record.reason)}` }),
+    cardLines(card),
+    ...verifying(record.id, "applying the command again to the party as it stood gives this record"),
+  );
+}
+
+function cardLines(card) {
+  return el("dl", {}, card.lines.map(([term, text]) => [el("dt", { text: term }), el("dd", { text })]));
+}
+
+function verifying(id, how = "replaying the seed gives this record") {
+  const verdict = el("p", { class: "verdict", role: "status" });
+  const button = el("button", { type: "button", class: "quiet", onclick: trying(() => verify(id, verdict, how)) }, "Verify");
+  return [el("div", { class: "row" }, button), verdict];
 }
 
 function dieWords(die) {
@@ -195,10 +254,10 @@ function markKey(dice) {
   return seen.length ? el("p", { class: "die-key", text: `Marks: ${seen.map((m) => m.replace("-", " ")).join(", ")}` }) : null;
 }
 
-async function verify(id, verdict) {
+async function verify(id, verdict, how) {
   const answer = await api("GET", gamePath("records", id, "verify"));
   verdict.textContent = answer.verified
-    ? "Verified: replaying the seed gives this record."
+    ? `Verified: ${how}.`
     : `Not verified: ${answer.differences.map((d) => d.field).join(", ")} differ.`;
 }
 
@@ -249,6 +308,8 @@ function choiceButtons(result, card) {
 async function answerAfter(result, card, body) {
   const record = await api("POST", gamePath("records", result.id, "after"), body);
   card.replaceWith(await cardFor(record));
+  // what the answer paid belongs with what its text changed
+  state.changes = [...(state.changes || []), ...record.paid.map(paidChange)];
   await Promise.all([loadParty(), loadHistory(true)]);
   const paid = record.paid.map((c) => `${c.who}'s ${c.pool} ${c.from} → ${c.to}`).join("; ");
   const still = record.choice === "open" ? "; the choice is open: fail, or succeed at a cost" : "";
@@ -259,12 +320,20 @@ async function loadHistory(fresh) {
   const before = fresh ? "" : `&before=${next}`;
   const page = await api("GET", gamePath(`records?limit=10${before}`));
   const items = page.records.map((r) =>
-    el(
-      "li",
-      { "data-record": String(r.id) },
-      `#${r.id} ${r.who}: ${r.kind === "sheet" ? `${r.ask}, ${said(r)}` : `${r.attrs.skill || "check"}, ${r.outcome}`} `,
-      el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await cardFor(r))) }, `Show card #${r.id}`),
-    ),
+    r.kind === "sheet"
+      ? el(
+          "li",
+          { "data-record": String(r.id), "data-kind": "sheet", class: r.ok ? "sheet-ok" : "sheet-refused" },
+          `#${r.id} ${r.who}: sheet, ${sheetAsk(r.tag)}, `,
+          r.ok ? `done: ${r.now} ` : el("span", { class: "refused", text: `refused: ${reasonWords(r.reason)} ` }),
+          el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await sheetCardFor(r))) }, `Show card #${r.id}`),
+        )
+      : el(
+          "li",
+          { "data-record": String(r.id), "data-kind": "check" },
+          `#${r.id} ${r.who}: ${r.attrs.skill || "check"}, ${r.outcome} `,
+          el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await cardFor(r))) }, `Show card #${r.id}`),
+        ),
   );
   if (fresh) $("history").replaceChildren(...items);
   else $("history").append(...items);
