@@ -68,6 +68,7 @@ class PartyMember:
     revision: int
     live: Any
     state: dict[str, Any]
+    records: dict[str, int]
 
 
 @frozen
@@ -159,16 +160,22 @@ def delete_game(session: Session, access: Access, game_id: str) -> None:
 
 
 def party_of_game(session: Session, access: Access, game_id: str) -> list[PartyMember]:
-    """Every character of a game with its live state as stored and as numbers: each
-    pool and track with its value and range."""
+    """Every character of a game with its live state as stored and as numbers (each
+    pool and track with its value and range), and how many records are about them:
+    checks they rolled, and sheet commands that named them or the whole party."""
     repo = Repo(session)
     game = visible_game(repo, access, game_id)
     ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)
+    counts = repo.record_counts(game.id)
     members = []
     for row in repo.members(game.id):
         character = load_member(ruleset, game, row)
         state = sheet_state(ruleset, character)
-        members.append(PartyMember(row.name, row.revision, json.loads(row.live), state))
+        records = {
+            "checks": counts.get((row.name, "check"), 0),
+            "sheet": counts.get((row.name, "sheet"), 0) + counts.get(("party", "sheet"), 0),
+        }
+        members.append(PartyMember(row.name, row.revision, json.loads(row.live), state, records))
     return members
 
 

@@ -453,11 +453,20 @@ class SheetState(BaseModel):
     conditions: list[str]
 
 
+class RecordCounts(BaseModel):
+    """Records about one character: checks rolled, sheet commands (their own or the
+    party's)."""
+
+    checks: int
+    sheet: int
+
+
 class PartyMember(BaseModel):
     name: str
     revision: int
     live: dict[str, Any]
     state: SheetState
+    records: RecordCounts
 
 
 class PartyOut(BaseModel):

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     delete,
+    func,
     insert,
     select,
     tuple_,
@@ -275,6 +276,11 @@ _VERSION = _NEWEST.where(_RULESETS.c.version == bindparam("version"))
 _RULESET_IDS = select(_RULESETS.c.id).distinct()
 _RULESET_DIGEST = select(_RULESETS.c.digest).where(
     _RULESETS.c.id == bindparam("id"), _RULESETS.c.version == bindparam("version")
+)
+_COUNTS = (
+    select(_RECORDS.c.who, _RECORDS.c.kind, func.count().label("count"))
+    .where(_RECORDS.c.game_id == bindparam("game"))
+    .group_by(_RECORDS.c.who, _RECORDS.c.kind)
 )
 
 
@@ -540,6 +546,12 @@ class Repo:
         else:
             rows = self._run(_PAGE_BEFORE, {"game": game_id, "most": most, "before": before})
         return [RecordHead(**_with_ask(row)) for row in rows]
+
+    def record_counts(self, game_id: str) -> dict[tuple[str, str], int]:
+        """How many records a game holds per ``(who, kind)``: a sheet command for the
+        whole party is counted under ``party``."""
+        rows = self._run(_COUNTS, {"game": game_id})
+        return {(row.who, row.kind): row.count for row in rows}
 
     def answer_record(
         self,

@@ -453,3 +453,20 @@ def test_fifty_commands_spend_one_pool_of_twenty_on_sqlite(tmp_path: Path) -> No
 def test_fifty_commands_two_processes_one_postgresql_pool_of_twenty(tmp_path: Path) -> None:
     with store_url_for("postgresql", tmp_path) as db, running(db, tmp_path, count=2) as servers:
         _sheet_spends_at_once([s.base for s in servers])
+
+
+def test_the_party_view_counts_each_members_checks_and_sheet_commands(
+    service: TestClient,
+) -> None:
+    game = _gravewatch_game(service, ASH, BO)
+    _resolve(
+        service,
+        game,
+        f'{WARD} {TEAR_TWO} [sheet: op="spend" pool="resolve" amount="1" who="{BO}"] '
+        '[sheet: op="rest" rest="vigil" who="party"] [sheet: op="spend" pool="nope" amount="1"]',
+    )
+    party = service.get(f"/games/{game.id}/party", headers=bearer(game.token))
+    assert party.status_code == 200, party.text
+    counts = {m["name"]: m["records"] for m in party.json()["characters"]}
+    # Ash rolled the check and took the tear and the refused spend; Bo spent; both rested
+    assert counts == {ASH: {"checks": 1, "sheet": 3}, BO: {"checks": 0, "sheet": 2}}
