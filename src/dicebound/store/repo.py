@@ -278,7 +278,7 @@ _RULESET_DIGEST = select(_RULESETS.c.digest).where(
     _RULESETS.c.id == bindparam("id"), _RULESETS.c.version == bindparam("version")
 )
 _COUNTS = (
-    select(_RECORDS.c.who, _RECORDS.c.kind, func.count().label("count"))
+    select(_RECORDS.c.who, _RECORDS.c.kind, func.count().label("how_many"))
     .where(_RECORDS.c.game_id == bindparam("game"))
     .group_by(_RECORDS.c.who, _RECORDS.c.kind)
 )
@@ -551,7 +551,7 @@ class Repo:
         """How many records a game holds per ``(who, kind)``: a sheet command for the
         whole party is counted under ``party``."""
         rows = self._run(_COUNTS, {"game": game_id})
-        return {(row.who, row.kind): row.count for row in rows}
+        return {(row.who, row.kind): int(row.how_many) for row in rows}
 
     def answer_record(
         self,
