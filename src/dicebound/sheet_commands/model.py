@@ -25,7 +25,9 @@ __all__ = [
     "Unreadable",
 ]
 
-Op = Literal["spend", "restore", "damage", "temp", "track", "condition", "state", "note", "rest", "use"]
+Op = Literal[
+    "spend", "restore", "damage", "temp", "track", "condition", "state", "note", "rest", "use"
+]
 OPS: tuple[Op, ...] = (
     "spend",
     "restore",
