@@ -120,3 +120,22 @@ def load_case(name: str) -> dict[str, Any]:
     """One of our own hand-written rulesets in ``tests/cases``."""
     loaded: dict[str, Any] = json.loads((CASES / f"ruleset_{name}.json").read_text("utf-8"))
     return loaded
+
+
+MARINARA_FILES = {
+    "ember-roads": "ember-roads.json",
+    "gravewatch": "gravewatch.json",
+    "5e": "ruleset-5e-2014.example.json",
+}
+"""The short names refusal tables start from for Marinara's three example rulesets."""
+
+
+def load_start(name: str, marinara_dir: Path) -> dict[str, Any]:
+    """A refusal table's starting ruleset: one of Marinara's examples by its short name
+    (read from the shared folder), else one of ours in ``tests/cases``."""
+    if name in MARINARA_FILES:
+        loaded: dict[str, Any] = json.loads(
+            (marinara_dir / MARINARA_FILES[name]).read_text("utf-8")
+        )
+        return loaded
+    return load_case(name)

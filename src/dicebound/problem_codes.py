@@ -14,6 +14,9 @@ ALWAYS_FIRES = "always-fires"
 #: Two symbol-pool dice share an id or a label, so a die thrown by name is ambiguous.
 AMBIGUOUS_DIE_NAME = "ambiguous-die-name"
 
+#: Two rests a written name cannot tell apart: a label that is another rest's label or id.
+AMBIGUOUS_REST_NAME = "ambiguous-rest-name"
+
 #: A catalog's asset is not named after the catalog (`catalogs/ID.json`).
 ASSET_PATH = "asset-path"
 
@@ -167,6 +170,9 @@ LEVELS_AND_BOXES = "levels-and-boxes"
 #: A track with named levels whose max is not the number of levels.
 LEVELS_LENGTH = "levels-length"
 
+#: A rest refills the row pools of a list whose rows are not pools.
+LIST_HAS_NO_POOLS = "list-has-no-pools"
+
 #: An override sets a resolution key overrides may not change.
 LOCKED_KEY = "locked-key"
 
@@ -187,6 +193,9 @@ MISSING_AT_LEAST = "missing-at-least"
 
 #: A key the object requires is absent.
 MISSING_KEY = "missing-key"
+
+#: A rest step that could never change anything: by 0, or a rise on a wound track.
+MOVES_NOTHING = "moves-nothing"
 
 #: A character's name in the body differs from the one in the address.
 NAME_MISMATCH = "name-mismatch"
@@ -227,6 +236,9 @@ NO_FAILURE_BAND = "no-failure-band"
 #: Outcome bands that are all on criticals.
 NO_NUMBER_BAND = "no-number-band"
 
+#: A rest filters row pools by recharge on a list that declares no rechargeColumn.
+NO_RECHARGE_COLUMN = "no-recharge-column"
+
 #: Outcome bands none of which succeeds.
 NO_SUCCESS_BAND = "no-success-band"
 
@@ -262,6 +274,9 @@ NOT_FED = "not-fed"
 
 #: A key this kind of resolution has no use for.
 NOT_FOR_KIND = "not-for-kind"
+
+#: A rest step key its target does not take (recharge, kind, or by on a state).
+NOT_FOR_TARGET = "not-for-target"
 
 #: Text that is not JSON (with its line and column).
 NOT_JSON = "not-json"

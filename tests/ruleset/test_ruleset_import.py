@@ -61,7 +61,7 @@ def test_ember_roads_imports_with_its_2d6_sum(marinara_dir: Path) -> None:
     ]
     assert [a.abilities for a in rs.resolution.adjust] == [("brawn",), ("brawn",)]
     assert rs.resolution.adjust[0].value == ValueRef("derived", "burdened")
-    assert rs.not_played == ("rests", "items", "battle", "combat")
+    assert rs.not_played == ("items", "battle", "combat")
     tinker = rs.sheet.skill("tinker")
     assert tinker is not None and tinker.untrained == Untrained("by", -2)
     burden = next(d for d in rs.sheet.derived if d.id == "burden")
@@ -122,7 +122,7 @@ def test_gravewatch_imports_with_its_d10_pool(marinara_dir: Path) -> None:
     (night,) = rs.layers
     assert night.ladder is not None
     assert [(s.successes, s.target) for s in night.ladder] == [(1, 7), (2, 8), (4, 9), (6, 9)]
-    assert rs.not_played == ("rests", "items", "combat")
+    assert rs.not_played == ("items", "combat")
 
 
 def test_the_5e_example_imports_with_its_d20(marinara_dir: Path) -> None:
@@ -232,7 +232,7 @@ def test_hearthstead_compiles_every_sheet_declaration() -> None:
     assert kettle.per_cost_step is not None and kettle.per_cost_step["dice"] == "1d4+1"
     assert rs.gm.world_guidance is not None
     assert rs.edition == "Test edition" and rs.coverage["summary"].startswith("A d20")
-    assert rs.not_played == ("rests", "items")
+    assert rs.not_played == ("items",)
 
 
 def test_lanternfall_compiles_its_pool_and_charms() -> None:
@@ -426,7 +426,7 @@ def test_deep_nesting_in_a_kept_block_is_not_a_crash() -> None:
     for _ in range(5000):
         deep = [deep]
     doc["combat"] = {"deep": deep}
-    assert compile_ruleset(doc).not_played == ("rests", "items", "combat")
+    assert compile_ruleset(doc).not_played == ("items", "combat")
 
 
 def test_edit_paths_parse_the_way_problems_render() -> None:

@@ -5,7 +5,7 @@ Then the cross-checks the file format (docs/design/format.md) and the page name 
 that must exist, with a "did you mean"; order; live reads that may not feed a maximum;
 rules that could never fire; the kind's own checks), run as the named passes of
 ``compiler.passes`` (sheet, tracks, derived, maxima, resolution, combat, gm, catalogs,
-layers) only on the parts whose structure is sound, so a broken file never crashes the
+layers, rests) only on the parts whose structure is sound, so a broken file never crashes the
 compiler and one fault is reported once. Every problem is collected; ``RulesetInvalid``
 carries them all, ordered by where they stand in the file.
 """

@@ -24,7 +24,10 @@ from dicebound.problem_codes import (
     DUPLICATE_VALUE,
     KIND_NOT_BUILT,
     MISSING_KEY,
+    NOT_ALLOWED,
     NOT_ASCENDING,
+    NOT_FOR_TARGET,
+    ONE_SOURCE,
     RESERVED_ID,
     TOO_FEW,
     TOO_LONG,
@@ -50,6 +53,7 @@ from dicebound.ruleset.spec import (
     Node,
     Num,
     Obj,
+    OneOf,
     Str,
     describe,
     is_int,
@@ -63,6 +67,7 @@ __all__ = [
     "MECHANICS_KEYS",
     "NOT_PLAYED",
     "RESERVED_IDS",
+    "REST_TARGETS",
     "SHARED_RESOLUTION_KEYS",
     "Tagged",
     "built_kinds",
@@ -76,7 +81,7 @@ MAX_RULESET_BYTES = 256 * 1024
 file as a whole")."""
 
 RESERVED_IDS: tuple[str, ...] = ("engine-legacy", "traditional")
-NOT_PLAYED: tuple[str, ...] = ("rests", "items", "battle", "combat")
+NOT_PLAYED: tuple[str, ...] = ("items", "battle", "combat")
 """Top-level blocks accepted and kept with a type check only, in the key order of
 docs/design/format.md "Top-level keys"."""
 
@@ -874,11 +879,159 @@ def _check_ruleset_id(value: object, path: Path) -> Iterator[Problem]:
         )
 
 
-def _check_rests(value: object, path: Path) -> Iterator[Problem]:
-    if not isinstance(value, list):
-        yield _wrong_type(path, "a list", value)
-    elif len(value) > 12:
-        yield Problem(path, TOO_MANY, f"takes at most 12 rest(s), not {len(value)}.")
+# -- rests (docs/design/format.md "Rests") ---------------------------------------------
+
+REST_TARGETS: tuple[str, ...] = ("pool", "poolGroup", "listPools", "track", "state")
+"""What a restore step may name, exactly one per step."""
+
+_TARGET_OF_KEY: Mapping[str, str] = {"recharge": "listPools", "kind": "track"}
+"""Keys a step takes only beside one target: the listPools filter, the wound kind."""
+
+
+def _check_step_to(value: object, path: Path) -> Iterator[Problem]:
+    if is_int(value):
+        return
+    if isinstance(value, str):
+        yield from Str(hi=80, one_line=False).check(value, path)
+        return
+    yield _wrong_type(path, '"max", "min", a whole number or a state\'s value', value)
+
+
+_STEP_TO = Custom(
+    _check_step_to,
+    {"anyOf": [{"type": "integer"}, {"type": "string", "minLength": 1, "maxLength": 80}]},
+)
+_BY_CONST = Obj({"const": Int()}, required=("const",))
+_BY_FRACTION = Obj(
+    {"fractionOfMax": Num(hi=1, above=0), "round": Enum(ROUNDING), "min": Int(lo=0)},
+    required=("fractionOfMax",),
+)
+
+
+def _pick_by(value: object) -> str | None:
+    if not isinstance(value, dict):
+        return None
+    if "const" in value:
+        return "const"
+    return "fraction" if "fractionOfMax" in value else None
+
+
+_STEP_BY = OneOf(
+    {"const": _BY_CONST, "fraction": _BY_FRACTION},
+    _pick_by,
+    '{ "const": n } or { "fractionOfMax": f }',
+)
+_STEP_KEYS = Obj(
+    {
+        **dict.fromkeys(REST_TARGETS, Id()),
+        "recharge": Arr(Str(hi=80, one_line=False), 1, 12, noun="recharge value"),
+        "kind": Id(),
+        "to": _STEP_TO,
+        "by": _STEP_BY,
+    },
+    exactly_one=REST_TARGETS,
+)
+
+
+def _check_step(value: object, path: Path) -> Iterator[Problem]:
+    """A restore step: its keys, then the rules that tie them to its one target."""
+    yield from _STEP_KEYS.check(value, path)
+    if not isinstance(value, dict):
+        return
+    targets = [k for k in REST_TARGETS if k in value]
+    for key, target in _TARGET_OF_KEY.items():
+        if key in value and target not in value:
+            yield Problem(
+                (*path, key),
+                NOT_FOR_TARGET,
+                f'{key} belongs to a "{target}" step; this step names '
+                f"{_said(targets)}, so nothing would read it.",
+            )
+    to = value.get("to")
+    if "state" in value:
+        if "by" in value:
+            yield Problem(
+                (*path, "by"),
+                NOT_FOR_TARGET,
+                'a state has no number to move by; write "to": "default" or one of its values.',
+            )
+        if "to" not in value:
+            yield Problem(
+                path,
+                MISSING_KEY,
+                'a state step needs "to": "default" or one of the state\'s values.',
+            )
+        elif not isinstance(to, str):
+            yield _wrong_type((*path, "to"), '"default" or one of the state\'s values', to)
+        return
+    if ("to" in value) == ("by" in value):
+        count = 2 if "to" in value else 0
+        yield Problem(path, ONE_SOURCE, f'needs exactly one of "to", "by", not {count}.')
+    if isinstance(to, str) and to not in ("max", "min"):
+        yield Problem(
+            (*path, "to"),
+            NOT_ALLOWED,
+            f'must be "max", "min" or a whole number, not {describe(to)}; only a state step '
+            f"takes a value by name.{did_you_mean(to, ('max', 'min'))}",
+        )
+
+
+def _said(targets: Sequence[str]) -> str:
+    return " and ".join(f'"{t}"' for t in targets) if targets else "no target"
+
+
+def _step_schema() -> JsonSchema:
+    out = _STEP_KEYS.schema()
+    out["dependencies"] = {key: [target] for key, target in _TARGET_OF_KEY.items()}
+    out["allOf"] = [
+        {
+            "if": {"required": ["state"]},
+            "then": {
+                "required": ["to"],
+                "properties": {"to": {"type": "string"}},
+                "not": {"required": ["by"]},
+            },
+            "else": {
+                "oneOf": [{"required": ["to"]}, {"required": ["by"]}],
+                "properties": {"to": {"anyOf": [{"enum": ["max", "min"]}, {"type": "integer"}]}},
+            },
+        }
+    ]
+    return out
+
+
+REST_STEP = Custom(_check_step, _step_schema())
+
+
+def _check_clear_conditions(value: object, path: Path) -> Iterator[Problem]:
+    if isinstance(value, list):
+        yield from Arr(Id(), hi=80, noun="condition").check(value, path)
+    elif value != "all":
+        yield _wrong_type(path, '"all" or a list of condition ids', value)
+
+
+REST = Obj(
+    {
+        "id": Id(),
+        "label": _no_quote(LABEL),
+        "restore": Arr(REST_STEP, hi=40, noun="restore step"),
+        "clear": Obj(
+            {
+                "text": Arr(Id(), hi=12, noun="text"),
+                "conditions": Custom(
+                    _check_clear_conditions,
+                    {
+                        "anyOf": [
+                            {"const": "all"},
+                            {"type": "array", "items": Id().schema(), "maxItems": 80},
+                        ]
+                    },
+                ),
+            }
+        ),
+    },
+    required=("id", "label"),
+)
 
 
 def ruleset_node(kind: str | None, *, for_schema: bool = False) -> Obj:
@@ -911,7 +1064,7 @@ def ruleset_node(kind: str | None, *, for_schema: bool = False) -> Obj:
             "resolution": RESOLUTION,
             "sheet": SHEET,
             "gm": GM,
-            "rests": Custom(_check_rests, {"type": "array", "maxItems": 12}),
+            "rests": Arr(REST, hi=12, unique_key="id", noun="rest"),
             "catalogs": Arr(CATALOG, hi=12, unique_key="id", noun="catalog"),
             "items": Loose("object"),
             "battle": Loose("object"),

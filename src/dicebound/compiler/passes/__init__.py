@@ -5,7 +5,8 @@ Each pass reads the file and what the passes before it built from one shared
 in this order because each reads the last: the sheet's declarations, then its live
 pools and tracks, the derived values, the caps and maxima that read those, then the
 resolution (which reads the sheet), the combat block, the Game Master's summary, the
-catalogs and the layers. ``compiler.compile`` runs them, with the work's checkpoint
+catalogs, the layers, and the rests (whose steps name pools, tracks and states).
+``compiler.compile`` runs them, with the work's checkpoint
 between each two.
 """
 
@@ -23,6 +24,7 @@ from dicebound.compiler.passes import (
     layers,
     maxima,
     resolution,
+    rests,
     sheet,
     tracks,
 )
@@ -50,6 +52,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("gm", gm.run),
     Pass("catalogs", catalogs.run),
     Pass("layers", layers.run),
+    Pass("rests", rests.run),
 )
 
 
@@ -74,6 +77,7 @@ def assemble(ctx: Context) -> Ruleset | None:
         ),
         catalogs=ctx.catalogs,
         layers=ctx.layers,
+        rests=ctx.rests,
         edition=raw.get("edition"),
         coverage=MappingProxyType(dict(raw["coverage"])),
         not_played=present,

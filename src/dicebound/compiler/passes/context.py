@@ -18,9 +18,11 @@ from dicebound.problems import Path, Problem, not_a_column
 from dicebound.ruleset.model import (
     Catalog,
     Field,
+    HideWhen,
     Layer,
     ListColumn,
     Resolution,
+    Rest,
     Sheet,
     Untrained,
     ValueRef,
@@ -36,6 +38,7 @@ __all__ = [
     "as_dict",
     "as_list",
     "declared_ids",
+    "hide_rule",
     "misfit",
     "number",
     "untrained_rule",
@@ -83,6 +86,19 @@ def declared_ids(items: object) -> Ids:
 def number(value: Any) -> float:
     """A JSON number the structure already checked, as a float."""
     return float(value)
+
+
+def hide_rule(raw: object) -> HideWhen | None:
+    """An item's ``hideWhen``, or None when it has none. ``in`` wins over ``notEquals``,
+    which wins over ``equals`` (docs/design/format.md "The sheet")."""
+    if not isinstance(raw, dict):
+        return None
+    name = str(raw["field"])
+    if "in" in raw:
+        return HideWhen(name, "in", tuple(as_list(raw["in"])))
+    if "notEquals" in raw:
+        return HideWhen(name, "notEquals", (raw["notEquals"],))
+    return HideWhen(name, "equals", (raw.get("equals"),))
 
 
 def untrained_rule(raw: object) -> Untrained | None:
@@ -177,6 +193,7 @@ class Context:
         self.resolution: Resolution | None = None
         self.catalogs: tuple[Catalog, ...] = ()
         self.layers: tuple[Layer, ...] = ()
+        self.rests: tuple[Rest, ...] = ()
 
     def clean(self, path: Path) -> bool:
         """No structural problem stands at or below ``path``: the part may be read."""

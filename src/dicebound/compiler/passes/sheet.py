@@ -7,6 +7,7 @@ maxima that read them, after that.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, Literal
 
 from dicebound.compiler.passes.context import (
@@ -15,6 +16,7 @@ from dicebound.compiler.passes.context import (
     as_dict,
     as_list,
     declared_ids,
+    hide_rule,
     misfit,
     number,
     untrained_rule,
@@ -226,7 +228,12 @@ def _list_decl(ctx: Context, item: dict[str, Any], here: Path) -> ListDecl:
             None if "rechargeColumn" not in spec else str(spec["rechargeColumn"]),
         )
     return ListDecl(
-        str(item["id"]), str(item["label"]), int(item["maxItems"]), tuple(columns), pools
+        str(item["id"]),
+        str(item["label"]),
+        int(item["maxItems"]),
+        tuple(columns),
+        pools,
+        hide_rule(item.get("hideWhen")),
     )
 
 
@@ -241,14 +248,27 @@ def _state(ctx: Context, item: dict[str, Any], here: Path) -> LiveState:
             f"{describe(default)} is not one of this state's values: {shown}."
             f"{did_you_mean(str(default), values)}",
         )
-    for key in as_dict(item.get("valueLabels")):
-        if key != "$comment" and key not in values:
+    labels: dict[str, str] = {}
+    for key, label in as_dict(item.get("valueLabels")).items():
+        if key == "$comment":
+            continue
+        if key in values:
+            labels[key] = str(label)
+        else:
             ctx.add(
                 (*here, "valueLabels", key),
                 NOT_A_VALUE,
-                f'"{key}" is not one of the values, so it needs no label.{did_you_mean(key, values)}',
+                f'"{key}" is not one of this state\'s values, so its label could never be '
+                f"shown.{did_you_mean(key, values)}",
             )
-    return LiveState(str(item["id"]), str(item["label"]), values, str(default))
+    return LiveState(
+        str(item["id"]),
+        str(item["label"]),
+        values,
+        str(default),
+        MappingProxyType(labels),
+        hide_rule(item.get("hideWhen")),
+    )
 
 
 def _skill(

@@ -8,6 +8,7 @@ from dicebound.compiler.passes.context import (
     PLACEHOLDER,
     Context,
     as_dict,
+    hide_rule,
 )
 from dicebound.problem_codes import (
     DUPLICATE_SEVERITY,
@@ -72,6 +73,7 @@ def _pool_shell(ctx: Context, item: dict[str, Any], here: Path) -> LivePool:
         allow_temp=bool(item.get("allowTemp", False)),
         group=None if group is None else str(group),
         start=item.get("start", "full"),
+        hide_when=hide_rule(item.get("hideWhen")),
     )
 
 
@@ -104,6 +106,7 @@ def _track_shell(ctx: Context, item: dict[str, Any], here: Path) -> Track:
         extra=(str(extra["list"]), str(extra["countColumn"]), str(extra["penaltyColumn"]))
         if extra
         else None,
+        hide_when=hide_rule(item.get("hideWhen")),
     )
 
 

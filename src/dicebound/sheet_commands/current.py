@@ -1,0 +1,686 @@
+"""What one character's live sheet currently has, and the working copy commands change.
+
+Three layers, cheapest first (docs/design/sheet-commands.md "The live sheet"):
+
+- ``SheetLayout``: what the build gives the live sheet: which pools, tracks, text
+  fields, conditions and states it has (``hideWhen`` applied, zero-maximum pools left
+  out, rows of visible pool lists, at most 600 pools), with their maxima and defaults.
+  It depends only on the ruleset and the build (a maximum never reads live state), so it
+  is made once per build and kept in ``ruleset.memo``.
+- ``WorkingSheet``: the stored record, read tolerantly, that one command changes
+  through ``set_*``; each setter keeps the record sparse. Reading a value resolves it
+  against the layout (clamped, defaulted), so a later step sees an earlier one's result.
+- ``current_sheet``: a frozen snapshot of every value as the sheet reads it, which
+  ``changes_between`` compares.
+
+Stored entries for ids the layout does not show (a hidden pool, a condition the ruleset
+no longer declares) are kept and carried through every write: hiding a pool must not
+refill it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Literal, TypeVar
+
+from dicebound.ruleset.model import (
+    Condition,
+    HideWhen,
+    LiveState,
+    Ruleset,
+    Track,
+    TrackKind,
+    TrackLevel,
+)
+from dicebound.sheet import (
+    MAX_WOUND_RUNGS,
+    Build,
+    Character,
+    Live,
+    PoolValue,
+    SheetView,
+    Wounds,
+    field_default,
+    frozen_map,
+)
+from dicebound.sheet_commands.model import JsonValue, SheetChange
+from dicebound.sheet_commands.wounds import WoundTrack, read_wounds, stored_wounds
+from dicebound.values import frozen
+
+__all__ = [
+    "MAX_CONDITIONS",
+    "MAX_NUMBER",
+    "MAX_POOLS",
+    "CurrentCondition",
+    "CurrentPool",
+    "CurrentSheet",
+    "CurrentState",
+    "CurrentText",
+    "CurrentTrack",
+    "PoolSpec",
+    "SheetLayout",
+    "StateSpec",
+    "TextSpec",
+    "TrackSpec",
+    "WorkingSheet",
+    "changes_between",
+    "current_sheet",
+    "effective_field_value",
+    "is_hidden",
+    "name_eq",
+    "sheet_layout",
+    "tolerant_live",
+]
+
+MAX_NUMBER = 1_000_000
+"""Every stored number, pool maximum and temporary buffer stays within this (+/-)."""
+MAX_POOLS = 600
+"""The most pools one sheet has, and the most pool entries a stored record keeps."""
+MAX_CONDITIONS = 80
+"""The most condition ids a stored record keeps (and the longest one, in characters)."""
+_MAX_KEY = 200
+_MAX_TRACKS = 30
+_MAX_TEXTS = 12
+_MAX_TEXT = 500
+_MAX_STATES = 30
+_MAX_STATE_VALUE = 80
+_LAYOUTS = "sheet_commands layouts"
+_LAYOUTS_KEPT = 256
+
+
+def name_eq(a: str, b: str) -> bool:
+    """NAME-EQ: how a written name matches an id or a label. Trimmed and lowercased,
+    then equal; no accent, punctuation or partial matching."""
+    return a.strip().lower() == b.strip().lower()
+
+
+# ── The hidden rule ──────────────────────────────────────────────────────────
+
+
+def effective_field_value(ruleset: Ruleset, build: Build, field_id: str) -> object:
+    """What a ``hideWhen`` reads: an enum field's stored value if the field still offers
+    it, else its declared default, else its first value; any other field's stored value,
+    else its blank-sheet default. A field the ruleset does not declare reads None."""
+    decl = next((f for f in ruleset.sheet.fields if f.id == field_id), None)
+    stored = build.fields.get(field_id)
+    if decl is None:
+        return stored
+    if decl.type == "enum":
+        if isinstance(stored, str) and stored in decl.values:
+            return stored
+        if decl.default is not None:
+            return decl.default
+        return decl.values[0] if decl.values else None
+    return stored if stored is not None else field_default(ruleset, field_id)
+
+
+def _same(a: object, b: object) -> bool:
+    """JSON equality: a boolean is never a number (true is not 1), 1 is 1.0."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    return a == b
+
+
+def is_hidden(ruleset: Ruleset, build: Build, hide: HideWhen | None) -> bool:
+    """Whether an item's ``hideWhen`` hides it on this build: ``in`` hides while the
+    field's effective value is one of the values, ``notEquals`` while it differs from the
+    value, ``equals`` while it is the value."""
+    if hide is None:
+        return False
+    value = effective_field_value(ruleset, build, hide.field)
+    if hide.test == "in":
+        return value is not None and any(_same(value, v) for v in hide.values)
+    wanted = hide.values[0] if hide.values else None
+    if hide.test == "notEquals":
+        return not _same(value, wanted)
+    return _same(value, wanted)
+
+
+# ── The layout: what a build gives the live sheet ────────────────────────────
+
+
+@frozen
+class PoolSpec:
+    """One pool this build has: a declared pool (``list`` None) or a list row's
+    (``list`` its list id, key ``<list id>:<lowercased name>``, label the row's name)."""
+
+    key: str
+    label: str
+    max: int
+    allow_temp: bool = False
+    group: str | None = None
+    start: Literal["full", "empty"] = "full"
+    list: str | None = None
+    recharge: str | None = None
+    catalog: str | None = None
+
+    @property
+    def is_row(self) -> bool:
+        return self.list is not None
+
+    @property
+    def start_value(self) -> int:
+        """What an untouched pool holds: its maximum, or 0 when it starts empty."""
+        return self.max if self.start == "full" else 0
+
+
+@frozen
+class TrackSpec:
+    """One visible track: its range and where it starts; a wound track carries this
+    build's ``levels`` (its length is their count) and its declaration's kinds."""
+
+    id: str
+    label: str
+    min: int
+    max: int
+    start: int
+    decl: Track
+    levels: tuple[TrackLevel, ...] = ()
+
+    @property
+    def is_wound(self) -> bool:
+        return self.decl.is_wound_track
+
+    @property
+    def numbered(self) -> bool:
+        """Boxes, not named levels: a box's label is only its number."""
+        return self.decl.boxes_by is not None
+
+    def kind_named(self, name: str) -> TrackKind | None:
+        """The kind whose id or label is NAME-EQ to ``name``."""
+        return next(
+            (k for k in self.decl.kinds if name_eq(k.id, name) or name_eq(k.label, name)), None
+        )
+
+
+@frozen
+class TextSpec:
+    id: str
+    label: str
+    max_length: int
+
+
+@frozen
+class StateSpec:
+    """One visible live state; ``default`` is its declared default when that is one of
+    its values, else its first value."""
+
+    id: str
+    label: str
+    values: tuple[str, ...]
+    default: str
+    value_labels: Mapping[str, str]
+
+    def value_label(self, value: str) -> str:
+        return self.value_labels.get(value, value)
+
+
+@frozen
+class SheetLayout:
+    """Everything of the live sheet one build decides, in sheet order."""
+
+    pools: tuple[PoolSpec, ...]
+    tracks: tuple[TrackSpec, ...]
+    text: tuple[TextSpec, ...]
+    conditions: tuple[Condition, ...]
+    states: tuple[StateSpec, ...]
+    pool_by_key: Mapping[str, PoolSpec]
+
+    def track_named(self, name: str) -> TrackSpec | None:
+        """The visible track whose id or label is NAME-EQ to ``name``."""
+        return next((t for t in self.tracks if name_eq(t.id, name) or name_eq(t.label, name)), None)
+
+    def condition_named(self, name: str) -> Condition | None:
+        return next(
+            (c for c in self.conditions if name_eq(c.id, name) or name_eq(c.label, name)), None
+        )
+
+    def state_named(self, name: str) -> StateSpec | None:
+        return next((s for s in self.states if name_eq(s.id, name) or name_eq(s.label, name)), None)
+
+    def text_named(self, name: str) -> TextSpec | None:
+        return next((t for t in self.text if name_eq(t.id, name) or name_eq(t.label, name)), None)
+
+
+def sheet_layout(ruleset: Ruleset, build: Build) -> SheetLayout:
+    """The layout of ``build``'s live sheet, made once per build and kept on the ruleset."""
+    kept: dict[int, tuple[Build, SheetLayout]] | None = ruleset.memo.get(_LAYOUTS)
+    if kept is None:
+        kept = ruleset.memo[_LAYOUTS] = {}
+    hit = kept.get(id(build))
+    if hit is not None and hit[0] is build:
+        return hit[1]
+    layout = _make_layout(ruleset, build)
+    if len(kept) >= _LAYOUTS_KEPT:
+        kept.clear()
+    kept[id(build)] = (build, layout)  # the build is held, so its id is not reused meanwhile
+    return layout
+
+
+def _make_layout(ruleset: Ruleset, build: Build) -> SheetLayout:
+    sheet = ruleset.sheet
+    view = SheetView(ruleset, Character("", build))
+    pools: list[PoolSpec] = []
+    for pool in sheet.pools:
+        if is_hidden(ruleset, build, pool.hide_when):
+            continue
+        top = min(view.pool_max(pool.id), MAX_NUMBER)
+        if top > 0:
+            pools.append(
+                PoolSpec(pool.id, pool.label, top, pool.allow_temp, pool.group, pool.start)
+            )
+    visible_lists = {
+        decl.id
+        for decl in sheet.lists
+        if decl.pools is not None and not is_hidden(ruleset, build, decl.hide_when)
+    }
+    for row in view.row_pools():  # first row of a name wins; lists in definition order
+        if len(pools) >= MAX_POOLS:
+            break
+        if row.list in visible_lists:
+            pools.append(
+                PoolSpec(
+                    row.key,
+                    row.label,
+                    min(row.max, MAX_NUMBER),
+                    list=row.list,
+                    recharge=row.recharge,
+                    catalog=row.catalog,
+                )
+            )
+    tracks = tuple(
+        _track_spec(ruleset, build, view, track)
+        for track in sheet.tracks
+        if not is_hidden(ruleset, build, track.hide_when)
+    )
+    states = tuple(
+        _state_spec(state)
+        for state in sheet.states
+        if not is_hidden(ruleset, build, state.hide_when)
+    )
+    return SheetLayout(
+        pools=tuple(pools),
+        tracks=tracks,
+        text=tuple(TextSpec(tid, label, cap) for tid, label, cap in sheet.text),
+        conditions=sheet.conditions,
+        states=states,
+        pool_by_key=frozen_map((p.key, p) for p in pools),
+    )
+
+
+def _track_spec(ruleset: Ruleset, build: Build, view: SheetView, track: Track) -> TrackSpec:
+    if track.is_wound_track:
+        levels = _wound_levels(ruleset, build, view, track)
+        return TrackSpec(track.id, track.label, 0, len(levels), 0, track, levels)
+    top = max(track.min, min(view.track_max(track.id), MAX_NUMBER))
+    start = track.min if track.default is None else track.default
+    return TrackSpec(track.id, track.label, track.min, top, _clamp(start, track.min, top), track)
+
+
+def _wound_levels(
+    ruleset: Ruleset, build: Build, view: SheetView, track: Track
+) -> tuple[TrackLevel, ...]:
+    """This build's levels of a wound track: SheetView's, except that an ``extra`` list
+    the sheet hides adds none."""
+    if track.extra is not None:
+        decl = next((lst for lst in ruleset.sheet.lists if lst.id == track.extra[0]), None)
+        if decl is None or is_hidden(ruleset, build, decl.hide_when):
+            return track.levels[:MAX_WOUND_RUNGS]
+    return view.wound_rungs(track.id)
+
+
+def _state_spec(state: LiveState) -> StateSpec:
+    default = state.default if state.default in state.values else state.values[0]
+    return StateSpec(state.id, state.label, state.values, default, state.value_labels)
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return min(max(value, low), high)
+
+
+# ── Tolerant reading ─────────────────────────────────────────────────────────
+
+T = TypeVar("T")
+
+
+def _whole(value: object) -> int | None:
+    """A stored integer within +/-1,000,000 (a whole float counts, as JSON's 2.0 does)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        return None
+    return int(value) if -MAX_NUMBER <= value <= MAX_NUMBER else None
+
+
+def _read_map(raw: object, read: Callable[[object], T | None], cap: int) -> dict[str, T]:
+    """The first ``cap`` entries of a stored map that read; keys over 200 characters and
+    entries that break their rule are skipped."""
+    out: dict[str, T] = {}
+    if not isinstance(raw, Mapping):
+        return out
+    for key, value in raw.items():
+        if len(out) >= cap:
+            break
+        if isinstance(key, str) and len(key) <= _MAX_KEY:
+            entry = read(value)
+            if entry is not None:
+                out[key] = entry
+    return out
+
+
+def _read_pool(value: object) -> PoolValue | None:
+    if isinstance(value, PoolValue):
+        number, temp = _whole(value.value), _whole(value.temp)
+    elif isinstance(value, Mapping) and "value" in value and not set(value) - {"value", "temp"}:
+        number, temp = _whole(value["value"]), _whole(value.get("temp", 0))
+    else:
+        return None
+    if number is None or temp is None or temp < 0:
+        return None
+    if isinstance(value, PoolValue):
+        return value
+    return PoolValue(number, temp)
+
+
+def _read_wounds(value: object) -> Wounds | None:
+    if isinstance(value, Wounds):
+        marks: object = value.marks
+        overflow = _whole(value.overflow)
+    elif isinstance(value, Mapping) and "marks" in value and not set(value) - {"marks", "overflow"}:
+        marks, overflow = value["marks"], _whole(value.get("overflow", 0))
+    else:
+        return None
+    if overflow is None or overflow < 0 or not isinstance(marks, list | tuple):
+        return None
+    if len(marks) > MAX_WOUND_RUNGS or not all(
+        isinstance(m, str) and len(m) <= _MAX_KEY for m in marks
+    ):
+        return None
+    return value if isinstance(value, Wounds) else Wounds(tuple(marks), overflow)
+
+
+def _read_string(cap: int) -> Callable[[object], str | None]:
+    return lambda value: value if isinstance(value, str) and len(value) <= cap else None
+
+
+_read_text = _read_string(_MAX_TEXT)
+_read_state = _read_string(_MAX_STATE_VALUE)
+
+
+def _read_conditions(raw: object) -> list[str]:
+    if not isinstance(raw, list | tuple):
+        return []
+    kept = dict.fromkeys(c for c in raw if isinstance(c, str) and len(c) <= MAX_CONDITIONS)
+    return list(kept)[:MAX_CONDITIONS]
+
+
+def _stored_members(raw: object) -> Mapping[str, object]:
+    if isinstance(raw, Live):
+        return {
+            "pools": raw.pools,
+            "tracks": raw.tracks,
+            "wounds": raw.wounds,
+            "text": raw.text,
+            "conditions": raw.conditions,
+            "states": raw.states,
+        }
+    return raw if isinstance(raw, Mapping) else {}
+
+
+def tolerant_live(raw: object) -> Live:
+    """A stored live record read entry by entry (docs/design/sheet-commands.md "The live
+    sheet"): an entry that breaks its rule is dropped and the others survive; anything
+    not an object reads as empty. Takes the JSON shape or a ``Live``."""
+    return _Stored(raw).live()
+
+
+class _Stored:
+    """The stored record, read tolerantly, as plain dicts a command may change."""
+
+    __slots__ = ("conditions", "pools", "states", "text", "tracks", "wounds")
+
+    def __init__(self, raw: object) -> None:
+        members = _stored_members(raw)
+        self.pools = _read_map(members.get("pools"), _read_pool, MAX_POOLS)
+        self.tracks = _read_map(members.get("tracks"), _whole, _MAX_TRACKS)
+        self.wounds = _read_map(members.get("wounds"), _read_wounds, _MAX_TRACKS)
+        self.text = _read_map(members.get("text"), _read_text, _MAX_TEXTS)
+        self.conditions = _read_conditions(members.get("conditions"))
+        self.states = _read_map(members.get("states"), _read_state, _MAX_STATES)
+
+    def live(self) -> Live:
+        return Live(
+            pools=frozen_map(self.pools),
+            tracks=frozen_map(self.tracks),
+            wounds=frozen_map(self.wounds),
+            text=frozen_map(self.text),
+            conditions=tuple(self.conditions),
+            states=frozen_map(self.states),
+        )
+
+
+# ── The working copy ─────────────────────────────────────────────────────────
+
+
+class WorkingSheet:
+    """One character's live sheet while commands change it.
+
+    ``layout`` says what the sheet has; ``stored`` is the stored record read tolerantly,
+    which only the ``set_*`` methods change, each keeping it sparse (an entry back at its
+    default goes away). Reads resolve a stored entry against the layout, so a later step
+    sees an earlier one's result. ``result`` is the character afterwards; the character
+    given is never changed, so dropping a working sheet undoes everything done to it.
+    """
+
+    __slots__ = ("character", "layout", "ruleset", "stored")
+
+    def __init__(self, ruleset: Ruleset, character: Character) -> None:
+        self.ruleset = ruleset
+        self.character = character
+        self.layout = sheet_layout(ruleset, character.build)
+        self.stored = _Stored(character.live)
+
+    # -- reading --------------------------------------------------------------------
+
+    def pool_value(self, pool: PoolSpec) -> int:
+        """The stored value, else where the pool starts, held to 0..maximum."""
+        entry = self.stored.pools.get(pool.key)
+        return _clamp(pool.start_value if entry is None else entry.value, 0, pool.max)
+
+    def pool_temp(self, pool: PoolSpec) -> int:
+        """The temporary buffer; always 0 on a pool that keeps none."""
+        entry = self.stored.pools.get(pool.key)
+        return max(0, entry.temp) if pool.allow_temp and entry is not None else 0
+
+    def track_value(self, track: TrackSpec) -> int:
+        """A plain track's stored number, else where it starts, held to its range."""
+        stored = self.stored.tracks.get(track.id)
+        return _clamp(track.start if stored is None else stored, track.min, track.max)
+
+    def wound_track(self, track: TrackSpec) -> WoundTrack:
+        """A wound track's stored marks read onto this build's levels."""
+        return read_wounds(track.decl, len(track.levels), self.stored.wounds.get(track.id))
+
+    def text_value(self, text: TextSpec) -> str:
+        return self.stored.text.get(text.id, "")[: text.max_length]
+
+    def has_condition(self, condition_id: str) -> bool:
+        return condition_id in self.stored.conditions
+
+    def state_value(self, state: StateSpec) -> str:
+        """The stored value if the state still offers it, else its default."""
+        stored = self.stored.states.get(state.id)
+        return stored if stored is not None and stored in state.values else state.default
+
+    # -- writing --------------------------------------------------------------------
+
+    def set_pool(self, pool: PoolSpec, value: int, temp: int) -> None:
+        """Store a pool; back at its start with no buffer, the entry goes (so an untouched
+        pool follows its maximum again)."""
+        if value == pool.start_value and temp == 0:
+            self.stored.pools.pop(pool.key, None)
+        else:
+            self.stored.pools[pool.key] = PoolValue(value, temp)
+
+    def set_track(self, track: TrackSpec, value: int) -> None:
+        if value == track.start:
+            self.stored.tracks.pop(track.id, None)
+        else:
+            self.stored.tracks[track.id] = value
+
+    def set_wounds(self, track: TrackSpec, work: WoundTrack) -> None:
+        """Store a worked wound track; no marks and no overflow removes the entry."""
+        wounds = stored_wounds(work)
+        if wounds.marks or wounds.overflow:
+            self.stored.wounds[track.id] = wounds
+        else:
+            self.stored.wounds.pop(track.id, None)
+
+    def set_text(self, text_id: str, value: str) -> None:
+        """Store a text field's text (already cut to its length); empty removes it."""
+        if value:
+            self.stored.text[text_id] = value
+        else:
+            self.stored.text.pop(text_id, None)
+
+    def set_condition(self, condition_id: str, on: bool) -> None:
+        """On appends the id when absent (the list keeps at most 80); off removes it.
+        Ids the ruleset does not declare stay."""
+        conditions = self.stored.conditions
+        if on and condition_id not in conditions:
+            conditions.append(condition_id)
+            del conditions[MAX_CONDITIONS:]
+        elif not on and condition_id in conditions:
+            conditions.remove(condition_id)
+
+    def clear_conditions(self) -> None:
+        """Every stored condition id goes, declared or not."""
+        self.stored.conditions.clear()
+
+    def set_state(self, state: StateSpec, value: str) -> None:
+        if value == state.default:
+            self.stored.states.pop(state.id, None)
+        else:
+            self.stored.states[state.id] = value
+
+    def result(self) -> Character:
+        """The character with the record as it now stands."""
+        return Character(self.character.name, self.character.build, self.stored.live())
+
+
+# ── The current sheet, and what changed ──────────────────────────────────────
+
+
+@frozen
+class CurrentPool:
+    spec: PoolSpec
+    value: int
+    temp: int
+
+
+@frozen
+class CurrentTrack:
+    """A track as it reads: a plain track's number; a wound track's marked levels, with
+    its marks and overflow as they read (``wounds``)."""
+
+    spec: TrackSpec
+    value: int
+    wounds: Wounds | None = None
+
+
+@frozen
+class CurrentText:
+    spec: TextSpec
+    value: str
+
+
+@frozen
+class CurrentCondition:
+    condition: Condition
+    active: bool
+
+
+@frozen
+class CurrentState:
+    spec: StateSpec
+    value: str
+
+    @property
+    def value_label(self) -> str:
+        return self.spec.value_label(self.value)
+
+
+@frozen
+class CurrentSheet:
+    """Every value of one character's live sheet as it reads now, in sheet order:
+    visible pools (declared, then list rows), visible tracks, every text field, every
+    declared condition, visible states."""
+
+    pools: tuple[CurrentPool, ...]
+    tracks: tuple[CurrentTrack, ...]
+    text: tuple[CurrentText, ...]
+    conditions: tuple[CurrentCondition, ...]
+    states: tuple[CurrentState, ...]
+
+
+def _current(sheet: WorkingSheet) -> CurrentSheet:
+    layout = sheet.layout
+    tracks: list[CurrentTrack] = []
+    for track in layout.tracks:
+        if track.is_wound:
+            work = sheet.wound_track(track)
+            tracks.append(CurrentTrack(track, work.filled, stored_wounds(work)))
+        else:
+            tracks.append(CurrentTrack(track, sheet.track_value(track)))
+    return CurrentSheet(
+        pools=tuple(CurrentPool(p, sheet.pool_value(p), sheet.pool_temp(p)) for p in layout.pools),
+        tracks=tuple(tracks),
+        text=tuple(CurrentText(t, sheet.text_value(t)) for t in layout.text),
+        conditions=tuple(CurrentCondition(c, sheet.has_condition(c.id)) for c in layout.conditions),
+        states=tuple(CurrentState(s, sheet.state_value(s)) for s in layout.states),
+    )
+
+
+def current_sheet(ruleset: Ruleset, character: Character) -> CurrentSheet:
+    """What ``character``'s live sheet currently has (docs/design/sheet-commands.md "The
+    live sheet")."""
+    return _current(WorkingSheet(ruleset, character))
+
+
+def _wounds_json(wounds: Wounds | None) -> JsonValue:
+    if wounds is None:
+        return None
+    return {"marks": list(wounds.marks), "overflow": wounds.overflow}
+
+
+def _readings(sheet: CurrentSheet) -> list[tuple[str, JsonValue]]:
+    """Every value of the sheet under its ``SheetChange.what`` name, in sheet order."""
+    out: list[tuple[str, JsonValue]] = []
+    for p in sheet.pools:
+        out += [(f"pool {p.spec.key}", p.value), (f"temp {p.spec.key}", p.temp)]
+    out += [(f"track {t.spec.id}", t.value) for t in sheet.tracks if not t.spec.is_wound]
+    out += [
+        (f"wounds {t.spec.id}", _wounds_json(t.wounds)) for t in sheet.tracks if t.spec.is_wound
+    ]
+    out += [(f"text {t.spec.id}", t.value) for t in sheet.text]
+    out += [(f"condition {c.condition.id}", c.active) for c in sheet.conditions]
+    out += [(f"state {s.spec.id}", s.value) for s in sheet.states]
+    return out
+
+
+def changes_between(
+    ruleset: Ruleset, before: Character, after: Character
+) -> tuple[SheetChange, ...]:
+    """What reads differently on ``after``'s live sheet than on ``before``'s, in sheet
+    order: pools (``pool <key>``, and ``temp <key>`` when the buffer changed), tracks,
+    wound tracks, text, conditions, states. Something ``before`` did not have at all
+    changes from None."""
+    if before.live == after.live and before.build is after.build:
+        return ()
+    old = dict(_readings(current_sheet(ruleset, before)))
+    return tuple(
+        SheetChange(after.name, what, old.get(what), value)
+        for what, value in _readings(current_sheet(ruleset, after))
+        if what not in old or old[what] != value
+    )
