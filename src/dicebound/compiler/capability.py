@@ -11,8 +11,10 @@ The versions are the table docs/design/format.md "Capability API versions" descr
 (``data/capability.json``), made precise by Marinara's authoring guide where it says
 which key a version brought (sections on abilities, skills and saves are 1.41;
 sections on fields, derived values and lists are older). Inside the blocks dicebound
-accepts but does not play (``rests``, ``battle``, ``combat``, ``items``), only the block
-itself and the few item and creature keys the guide dates are gated.
+accepts but does not play (``battle``, ``combat``, ``items``), only the block itself and
+the few item and creature keys the guide dates are gated. ``rests`` came with rulesets
+themselves and gate nothing of their own (a state step names a state, which is gated
+where it is declared).
 """
 
 from __future__ import annotations

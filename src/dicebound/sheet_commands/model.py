@@ -124,7 +124,9 @@ class SheetOutcome:
     ``now`` says or why it was refused, and what it changed.
 
     ``span`` is where the tag stood in the text; ``rests`` holds one ``(card name, rest
-    as written)`` per character whose rest succeeded."""
+    as written)`` per character whose rest succeeded; ``stored`` says whether any
+    character's state was stored (even one equal to the old: a pass has ``changed``
+    as soon as one is)."""
 
     tag: str
     who: str
@@ -135,6 +137,7 @@ class SheetOutcome:
     span: tuple[int, int] = (0, 0)
     changes: tuple[SheetChange, ...] = ()
     rests: tuple[tuple[str, str], ...] = ()
+    stored: bool = False
 
     def to_json(self) -> dict[str, object]:
         """The CLI's ``--json`` entry: ``{"tag", "who", "ok", "now", "reason"}``."""
