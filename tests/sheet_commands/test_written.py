@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dicebound.sheet_commands.grammar import find_sheet_tags, read_request
-from dicebound.sheet_commands.model import SheetRequest, Unreadable
+from dicebound.sheet_commands.model import Op, SheetRequest, Unreadable
 from dicebound.sheet_commands.written import (
     MAX_NOW,
     MAX_VALUE,
@@ -218,6 +218,7 @@ def test_a_written_tag_is_one_tag_whatever_the_values(value: str, who: str | Non
 _NAMES = st.text(min_size=1, max_size=40).map(sanitise).filter(bool)
 _WHO = st.none() | _NAMES
 _INTS = st.integers(-999_999_999, 999_999_999)
+_POOL_OPS: tuple[Op, ...] = ("spend", "restore", "temp", "damage")
 
 
 @st.composite
@@ -226,7 +227,7 @@ def requests(draw: st.DrawFn) -> SheetRequest:
     who = draw(_WHO)
     op = draw(
         st.sampled_from(
-            ["spend", "restore", "temp", "damage", "wound", "track"] * 2
+            ["pool", "pool", "pool", "pool", "wound", "track"] * 2
             + ["condition", "state", "note", "rest", "use"]
         )
     )
@@ -235,8 +236,9 @@ def requests(draw: st.DrawFn) -> SheetRequest:
         amount = draw(st.integers(-999_999_999, -1) if not kind else _INTS)
         box = draw(st.none() | _INTS)
         return R("damage", who=who, track=draw(_NAMES), kind=kind, amount=amount, box=box)
-    if op in ("spend", "restore", "temp", "damage"):
-        return R(op, who=who, pool=draw(_NAMES), amount=draw(_INTS))
+    if op == "pool":
+        pool_op = draw(st.sampled_from(_POOL_OPS))
+        return R(pool_op, who=who, pool=draw(_NAMES), amount=draw(_INTS))
     if op == "track":
         step = draw(_INTS)
         if draw(st.booleans()):

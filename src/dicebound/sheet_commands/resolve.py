@@ -1,0 +1,180 @@
+"""One pass over a text's sheet tags: each read, its targets found, applied or refused
+against the party as the tags before it left it, and rewritten in place with its
+outcome (docs/design/sheet-commands.md "One pass").
+
+The pass never raises and never changes what it was given: a command that fails in an
+unexpected way is refused ``malformed`` for that character, and the party comes back as
+a new tuple. Text outside the tags is never changed.
+
+Every ``Character`` carries its own live state. Where two cards share a character key
+(Marinara keeps one state per key) the player card stands for the key: it is the only
+card of that key a command reaches (see ``targets``), so it is the one whose state is
+read and stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character
+from dicebound.sheet_commands.apply import apply_request
+from dicebound.sheet_commands.current import changes_between
+from dicebound.sheet_commands.grammar import SheetTag, find_sheet_tags, read_request
+from dicebound.sheet_commands.model import (
+    Applied,
+    Refused,
+    SheetChange,
+    SheetOutcome,
+    SheetRequest,
+    Unreadable,
+)
+from dicebound.sheet_commands.reasons import MALFORMED, TOO_MANY
+from dicebound.sheet_commands.targets import Unresolved, resolve_targets
+from dicebound.sheet_commands.written import MAX_NOW, cut, write_tag
+from dicebound.values import frozen
+
+__all__ = ["MAX_COMMANDS", "SheetPass", "apply_sheet_tag", "resolve_sheet_text"]
+
+MAX_COMMANDS = 40
+"""The most sheet commands one text may hold; from the 41st on each is refused
+``too-many`` (and still rewritten)."""
+
+
+@frozen
+class SheetPass:
+    """A text's sheet tags resolved: the text with every tag rewritten, the party as it
+    stands after (same order), one outcome per tag in text order, whether any state
+    was stored, and the rests taken as ``(card name, rest as written)``."""
+
+    text: str
+    party: tuple[Character, ...]
+    outcomes: tuple[SheetOutcome, ...]
+    changed: bool
+    rests: tuple[tuple[str, str], ...]
+
+
+def _try(
+    ruleset: Ruleset, character: Character, request: SheetRequest
+) -> tuple[Applied | Refused, tuple[SheetChange, ...]]:
+    """The command applied to one card, and what it changed; any unexpected failure is
+    a ``malformed`` refusal for that card alone."""
+    try:
+        result = apply_request(ruleset, character, request)
+        changes: tuple[SheetChange, ...] = ()
+        if isinstance(result, Applied) and result.stored:
+            changes = changes_between(ruleset, character, result.character)
+    except Exception:  # any failure of one command on one card refuses only that
+        return Refused(MALFORMED), ()
+    return result, changes
+
+
+def _early(
+    request: SheetRequest | Unreadable, tag: SheetTag, player: str | None, reason: str
+) -> SheetOutcome:
+    """A tag refused before any card is tried (too many, unreadable, nobody found): its
+    ``who`` as written, else the player's name, else empty."""
+    return SheetOutcome(
+        tag=write_tag(request, who=request.who, reason=reason),
+        who=request.who or player or "",
+        ok=False,
+        now=None,
+        reason=reason,
+        request=request,
+        span=tag.span,
+    )
+
+
+def apply_sheet_tag(
+    ruleset: Ruleset,
+    party: Sequence[Character],
+    player: str | None,
+    tag: SheetTag,
+    number: int,
+) -> tuple[SheetOutcome, tuple[Character, ...]]:
+    """One tag, the ``number``-th sheet tag of its text (counting from 1), applied to
+    ``party`` as it stands; the outcome and the party after it.
+
+    ``player`` is the name of the card a tag without ``who`` is about. With
+    ``who="party"`` every member is tried: the tag is ok when any member succeeded,
+    its ``now`` the successes then the refusals, each named, joined by ``"; "``.
+    """
+    members = tuple(party)
+    request = read_request(tag.body)
+    if number > MAX_COMMANDS:
+        return _early(request, tag, player, TOO_MANY), members
+    if isinstance(request, Unreadable):
+        return _early(request, tag, player, MALFORMED), members
+    targets = resolve_targets([member.name for member in members], player, request.who)
+    if isinstance(targets, Unresolved):
+        return _early(request, tag, player, targets.reason), members
+    after = list(members)
+    applied: list[tuple[str, Applied, tuple[SheetChange, ...]]] = []
+    refused: list[tuple[str, Refused]] = []
+    for index in targets.members:
+        character = members[index]
+        result, changes = _try(ruleset, character, request)
+        if isinstance(result, Applied):
+            after[index] = result.character
+            applied.append((character.name, result, changes))
+        else:
+            refused.append((character.name, result))
+    now, reason = _summary(
+        [(name, result.now) for name, result, _ in applied],
+        [(name, result.reason) for name, result in refused],
+    )
+    outcome = SheetOutcome(
+        tag=write_tag(request, who=targets.who, now=now, reason=reason),
+        who=targets.who,
+        ok=reason is None,
+        now=now,
+        reason=reason,
+        request=request,
+        span=tag.span,
+        changes=tuple(change for _, _, changes in applied for change in changes),
+        rests=tuple((name, request.rest or "") for name, _, _ in applied if request.op == "rest"),
+        stored=any(result.stored for _, result, _ in applied),
+    )
+    return outcome, tuple(after)
+
+
+def _summary(
+    applied: list[tuple[str, str]], refused: list[tuple[str, str]]
+) -> tuple[str | None, str | None]:
+    """``(now, None)`` when the tag is ok, ``(None, reason)`` when refused, from each
+    card's ``(name, now)`` or ``(name, reason)``. One card reads as its own result;
+    several name each card, successes first, and are refused only when none
+    succeeded (with the first refusal's reason)."""
+    if len(applied) + len(refused) == 1:
+        return (applied[0][1], None) if applied else (None, refused[0][1])
+    if not applied:
+        return None, refused[0][1] if refused else MALFORMED
+    entries = [f"{name} {now}" for name, now in applied]
+    entries += [f"{name} refused ({reason})" for name, reason in refused]
+    return cut("; ".join(entries), MAX_NOW), None
+
+
+def resolve_sheet_text(
+    ruleset: Ruleset, party: Sequence[Character], text: str, player: str | None
+) -> SheetPass:
+    """Every sheet tag of ``text`` applied in text order, each against the party as the
+    ones before it left it, and rewritten in place; the text between tags is kept as
+    it is. ``changed`` is true as soon as any command stored a state."""
+    members = tuple(party)
+    outcomes: list[SheetOutcome] = []
+    pieces: list[str] = []
+    kept = 0
+    for number, tag in enumerate(find_sheet_tags(text), start=1):
+        outcome, members = apply_sheet_tag(ruleset, members, player, tag, number)
+        start, end = tag.span
+        pieces += [text[kept:start], outcome.tag]
+        kept = end
+        outcomes.append(outcome)
+    pieces.append(text[kept:])
+    return SheetPass(
+        text="".join(pieces),
+        party=members,
+        outcomes=tuple(outcomes),
+        changed=any(outcome.stored for outcome in outcomes),
+        rests=tuple(rest for outcome in outcomes for rest in outcome.rests),
+    )
