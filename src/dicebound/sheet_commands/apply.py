@@ -20,7 +20,8 @@ from dicebound.sheet_commands.ops import (
     track_command,
 )
 from dicebound.sheet_commands.pools import POOL_OPS, PoolOp, pool_command
-from dicebound.sheet_commands.reasons import MALFORMED
+from dicebound.sheet_commands.rests import rest_command
+from dicebound.sheet_commands.use import use_command
 from dicebound.sheet_commands.wounds import wound_command
 
 __all__ = ["MAX_NOW", "apply_request"]
@@ -38,12 +39,6 @@ def _pool(sheet: WorkingSheet, request: SheetRequest) -> str | Refused:
     return pool_command(sheet, _POOL_OPS[request.op], request.pool, request.amount)
 
 
-def _not_here(sheet: WorkingSheet, request: SheetRequest) -> str | Refused:
-    """``use`` is made spends before it reaches the op layer; one that gets here is
-    ``malformed``."""
-    return Refused(MALFORMED)
-
-
 _COMMANDS: dict[str, _Command] = {
     "spend": _pool,
     "restore": _pool,
@@ -53,9 +48,7 @@ _COMMANDS: dict[str, _Command] = {
     "condition": condition_command,
     "state": state_command,
     "note": note_command,
-    # rest and use: helper A3's rests.py and use.py take these two places.
-    "rest": _not_here,
-    "use": _not_here,
+    "rest": rest_command,
 }
 
 
@@ -65,6 +58,8 @@ def apply_request(
     """Apply ``request`` to ``character``: the character afterwards and what ``now``
     says, or why it was refused (then nothing changed)."""
     sheet = WorkingSheet(ruleset, character)
+    if request.op == "use":  # made of spends, each part cut, the whole not; may store nothing
+        return use_command(sheet, request)
     command = wound_command if request.wound_form else _COMMANDS[request.op]
     outcome = command(sheet, request)
     if isinstance(outcome, Refused):
