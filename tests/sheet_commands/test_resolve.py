@@ -33,6 +33,7 @@ from dicebound.sheet_commands.reasons import (
     TOO_MANY,
     UNKNOWN_CHARACTER,
     UNKNOWN_POOL,
+    UNKNOWN_REST,
 )
 from dicebound.sheet_commands.resolve import (
     MAX_COMMANDS,
@@ -370,6 +371,24 @@ def test_an_unexpected_failure_is_malformed_for_that_character_only(
     assert done.outcomes[0].now == "Mira 28/31; Tam the Bold refused (malformed)"
     assert (done.outcomes[1].ok, done.outcomes[1].reason) == (False, MALFORMED)
     assert done.party[1] == _fighter()
+
+
+def test_each_successful_rest_is_listed_per_character_as_the_tag_wrote_it() -> None:
+    done = _pass(
+        '[sheet: op="damage" pool="hp" amount="11"] '
+        '[sheet: op="rest" rest=" Long " who="party"] '
+        '[sheet: op="rest" rest="nap"] '
+        '[sheet: op="rest" rest="short" who="tam the bold"]'
+    )
+    assert [o.rests for o in done.outcomes] == [
+        (),
+        (("Mira", "Long"), ("Tam the Bold", "Long")),
+        (),
+        (("Tam the Bold", "short"),),
+    ]
+    assert done.rests == (("Mira", "Long"), ("Tam the Bold", "Long"), ("Tam the Bold", "short"))
+    assert done.outcomes[1].changes == (SheetChange("Mira", "pool hp", 20, 31),)
+    assert done.outcomes[2].reason == UNKNOWN_REST
 
 
 def test_a_text_without_tags_is_returned_as_it_is() -> None:
