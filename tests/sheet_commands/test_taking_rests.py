@@ -3,10 +3,29 @@ step clears, which rest a name means, and every rest fact of the reference rules
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
-from dicebound.ruleset.model import Rest, RestStep, Rounding
+from dicebound.compiler import compile_ruleset
+from dicebound.ruleset.model import Rest, RestStep, Rounding, Ruleset
+from dicebound.sheet import Character
+from dicebound.sheet_commands.current import current_sheet
+from dicebound.sheet_commands.model import Applied
 from dicebound.sheet_commands.rests import moved_value, wound_clear_count
+from dicebound.values import replace
+from kind_samples import ruleset_of_kind
+from live_sheet_support import (
+    EMBER,
+    FIVE_E,
+    GRAVEWATCH,
+    apply,
+    character,
+    marinara,
+    now_or_reason,
+    variant,
+)
 
 
 def _by_fraction(fraction: float, how: Rounding = "down", least: int = 0) -> RestStep:
@@ -89,3 +108,651 @@ def test_wound_clear_count(
     step: RestStep, filled: int, levels: int, overflow: int, count: int
 ) -> None:
     assert wound_clear_count(step, filled, levels, overflow) == count
+
+
+# ── The rest facts, on the reference rulesets ─────────────────────────────────
+
+
+def five_e() -> Ruleset:
+    return marinara(FIVE_E)
+
+
+CASTER = {"level": 5, "hp_max": 31, "spellcasting_ability": "cha", "slots_max_1": 2}
+PACT = {**CASTER, "pact_slots_max": 2}
+KI_LUCK = {
+    "counters": [
+        {"name": "Ki", "max": 5, "recharge": "short"},
+        {"name": "Luck", "max": 3, "recharge": "long"},
+        {"name": "Oath", "max": 1, "recharge": "none"},
+    ]
+}
+SPENT: dict[str, Any] = {
+    "pools": {
+        "pact_slots": {"value": 0},
+        "counters:ki": {"value": 0},
+        "counters:luck": {"value": 0},
+        "counters:oath": {"value": 0},
+        "slots_1": {"value": 0},
+        "hp": {"value": 11},
+    }
+}
+WEARY: dict[str, Any] = {
+    **SPENT,
+    "tracks": {"exhaustion": 3, "death_save_successes": 2, "death_save_failures": 1},
+    "text": {"concentration": "Bless"},
+    "conditions": ["poisoned"],
+}
+
+
+def reads(rs: Ruleset, who: Character) -> dict[str, Any]:
+    """The live sheet as it reads, by label: pools ``v/max`` (`` +t temp``), plain
+    tracks their number, wound tracks ``filled/L`` with their marks and overflow, text
+    fields by id, the active condition ids under ``conditions``, states their value."""
+    sheet = current_sheet(rs, who)
+    out: dict[str, Any] = {}
+    for pool in sheet.pools:
+        temp = f" +{pool.temp} temp" if pool.temp else ""
+        out[pool.spec.label] = f"{pool.value}/{pool.spec.max}{temp}"
+    for track in sheet.tracks:
+        if track.wounds is None:
+            out[track.spec.label] = track.value
+        else:
+            out[track.spec.label] = (
+                f"{track.value}/{track.spec.max} {list(track.wounds.marks)} +{track.wounds.overflow}"
+            )
+    out.update((text.spec.id, text.value) for text in sheet.text)
+    out["conditions"] = [c.condition.id for c in sheet.conditions if c.active]
+    out.update((state.spec.label, state.value) for state in sheet.states)
+    return out
+
+
+def rested(rs: Ruleset, who: Character, rest: str) -> tuple[str, dict[str, Any]]:
+    """The rest's ``now`` and the sheet as it reads after it."""
+    outcome = apply(rs, who, "rest", rest=rest)
+    assert isinstance(outcome, Applied), outcome
+    return outcome.now, reads(rs, outcome.character)
+
+
+FIVE_E_FACTS = [
+    pytest.param(
+        PACT,
+        SPENT,
+        "short",
+        "Short rest: Pact Magic slots 2/2, Ki 5/5",
+        {
+            "Pact Magic slots": "2/2",
+            "Ki": "5/5",
+            "Luck": "0/3",
+            "Oath": "0/1",
+            "1st-level slots": "0/2",
+            "Hit points": "11/31",
+        },
+        id="short rest: pact slots and counters recharging short to max; Luck, slots and hp stay",
+    ),
+    pytest.param(
+        PACT,
+        WEARY,
+        "long",
+        (
+            "Long rest: Hit points 31/31, 1st-level slots 2/2, Pact Magic slots 2/2, Ki 5/5, "
+            "Luck 3/3, Exhaustion 2, Death save successes 0, Death save failures 0"
+        )[:120],
+        {
+            "Hit points": "31/31",
+            "1st-level slots": "2/2",
+            "Pact Magic slots": "2/2",
+            "Ki": "5/5",
+            "Luck": "3/3",
+            "Oath": "0/1",
+            "Exhaustion": 2,
+            "Death save successes": 0,
+            "Death save failures": 0,
+            "concentration": "",
+            "conditions": ["poisoned"],
+        },
+        id="long rest: hp, slots, pact, counters short or long to max, exhaustion -1, "
+        "death saves to 0, concentration cleared and not said, now cut to 120; a counter "
+        "recharging none and a condition it does not name stay",
+    ),
+    pytest.param(
+        {"level": 1, "hp_max": 12},
+        {"pools": {"hit_dice": {"value": 0}}},
+        "long",
+        "Long rest: Hit dice 1/1",
+        {"Hit dice": "1/1"},
+        id="hit dice: half of one rounds to 0 and the minimum lifts it to 1",
+    ),
+    pytest.param(
+        {"level": 5, "hp_max": 31},
+        {"pools": {"hit_dice": {"value": 0}}},
+        "long",
+        "Long rest: Hit dice 2/5",
+        {"Hit dice": "2/5"},
+        id="hit dice: half of five rounds down to 2",
+    ),
+    pytest.param(
+        {"level": 5, "hp_max": 31},
+        {"pools": {"hit_dice": {"value": 4}}},
+        "long",
+        "Long rest: Hit dice 5/5",
+        {"Hit dice": "5/5"},
+        id="hit dice: two back on four of five is held to the maximum",
+    ),
+    pytest.param(
+        CASTER,
+        {"pools": {"hp": {"value": 20, "temp": 5}}},
+        "Long Rest",
+        "Long rest: Hit points 31/31",
+        {"Hit points": "31/31 +5 temp"},
+        id="the rest is found by its label in any case; the temporary buffer stays",
+    ),
+    pytest.param(
+        {"level": 1, "hp_max": 12, "slots_max_1": 2},
+        {"pools": {"slots_1": {"value": 0}, "hp": {"value": 3}}},
+        "  LONG ",
+        "Long rest: Hit points 12/12",
+        {"Hit points": "12/12"},
+        id="the rest is found by its id trimmed; a hidden pool of the group is not refilled",
+    ),
+    pytest.param(
+        CASTER,
+        {"text": {"concentration": "Bless"}},
+        "long",
+        "Long rest",
+        {"concentration": "", "Hit points": "31/31"},
+        id="nothing moved: now is the rest's label alone, clearing is not mentioned",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fields", "live", "rest", "now", "expected"), FIVE_E_FACTS)
+def test_five_e_rests(
+    fields: dict[str, Any],
+    live: dict[str, Any],
+    rest: str,
+    now: str,
+    expected: dict[str, Any],
+) -> None:
+    said, after = rested(five_e(), character(five_e(), fields, KI_LUCK, live), rest)
+    assert said == now
+    assert {key: after[key] for key in expected} == expected
+
+
+def test_a_short_rest_now_starts_with_its_label() -> None:
+    said, _ = rested(five_e(), character(five_e(), PACT, KI_LUCK, SPENT), "short")
+    assert said.startswith("Short rest: ")
+
+
+def test_a_hidden_pool_keeps_its_stored_value_through_a_rest() -> None:
+    """slots_1 is hidden on a sheet with no spellcasting: the long rest passes it over,
+    and the stored value is carried, not refilled."""
+    rs = five_e()
+    who = character(
+        rs, {"level": 1, "hp_max": 12, "slots_max_1": 2}, live={"pools": {"slots_1": {"value": 0}}}
+    )
+    outcome = apply(rs, who, "rest", rest="long")
+    assert isinstance(outcome, Applied)
+    assert outcome.character.live.pools["slots_1"].value == 0
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["nap", "", "   ", "short rest please", "longrest", "Long_rest"],
+    ids=[
+        "nap is unknown-rest",
+        "an empty name is unknown-rest",
+        "a name trimmed to nothing is unknown-rest",
+        "no partial matching",
+        "no folding of spaces",
+        "no folding of punctuation",
+    ],
+)
+def test_unknown_rest(written: str) -> None:
+    who = character(five_e(), PACT, KI_LUCK, WEARY)
+    assert now_or_reason(apply(five_e(), who, "rest", rest=written)) == "refused unknown-rest"
+
+
+def test_the_first_rest_answering_to_a_name_wins() -> None:
+    """A later rest whose label is an earlier rest's id (which the compiler refuses in a
+    file, so the ruleset is made here): the earlier rest answers."""
+    nap = Rest("nap", "short", (RestStep("pool", "hp", to="max"),))
+    rs = replace(five_e(), rests=(*five_e().rests, nap), memo={})
+    who = character(rs, PACT, KI_LUCK, SPENT)
+    assert now_or_reason(apply(rs, who, "rest", rest="short")).startswith("Short rest")
+    assert now_or_reason(apply(rs, who, "rest", rest="nap")) == "short: Hit points 31/31"
+
+
+# ── Star Trader: a small ruleset of its own ─────────────────────────────────
+
+
+def star_trader(*rests: dict[str, Any]) -> Ruleset:
+    """A ship's crew: stress and hull pools, a fatigue track, a course text, an Adrift
+    condition, a cargo list whose rows are pools, a drive state hidden on a ship with no
+    drive, and the ``downtime`` rest (plus any ``rests`` given)."""
+    raw = ruleset_of_kind("dice-sum")
+    raw["sheet"]["fields"] = [
+        {"id": "drive", "label": "Drive", "type": "enum", "values": ["none", "jump"]},
+    ]
+    raw["sheet"]["lists"] = [
+        {
+            "id": "cargo",
+            "label": "Cargo",
+            "maxItems": 6,
+            "columns": [
+                {"id": "name", "label": "Name", "type": "text", "maxLength": 40},
+                {"id": "units", "label": "Units", "type": "number", "min": 0, "max": 9},
+                {"id": "refill", "label": "Refills", "type": "enum", "values": ["port", "sea"]},
+            ],
+            "pools": {"nameColumn": "name", "maxColumn": "units", "rechargeColumn": "refill"},
+        }
+    ]
+    raw["sheet"]["live"] = {
+        "pools": [
+            {"id": "stress", "label": "Stress", "max": {"const": 6}, "start": "empty"},
+            {"id": "hull", "label": "Hull", "max": {"const": 12}},
+            {
+                "id": "fuel",
+                "label": "Fuel",
+                "max": {"const": 4},
+                "hideWhen": {"field": "drive", "equals": "none"},
+            },
+        ],
+        "tracks": [
+            {"id": "fatigue", "label": "Fatigue", "min": 0, "max": 6},
+            {
+                "id": "heat",
+                "label": "Heat",
+                "min": 0,
+                "max": 5,
+                "hideWhen": {"field": "drive", "equals": "none"},
+            },
+        ],
+        "text": [{"id": "course", "label": "Course", "maxLength": 80}],
+        "conditions": [{"id": "adrift", "label": "Adrift"}, {"id": "boarded", "label": "Boarded"}],
+        "states": [
+            {
+                "id": "trim",
+                "label": "Trim",
+                "values": ["level", "listing"],
+                "hideWhen": {"field": "drive", "equals": "none"},
+            }
+        ],
+    }
+    raw["rests"] = [
+        {
+            "id": "downtime",
+            "label": "Downtime",
+            "restore": [
+                {"pool": "stress", "to": "min"},
+                {"pool": "hull", "by": {"fractionOfMax": 0.25, "round": "up", "min": 1}},
+                {"track": "fatigue", "to": 0},
+            ],
+            "clear": {"text": ["course"], "conditions": "all"},
+        },
+        *rests,
+    ]
+    return compile_ruleset(raw)
+
+
+def crew(rs: Ruleset, live: object, drive: str = "none", cargo: Any = ()) -> Character:
+    return character(rs, {"drive": drive}, {"cargo": list(cargo)} if cargo else None, live)
+
+
+DOCKED = {
+    "pools": {"stress": {"value": 4}, "hull": {"value": 5}},
+    "tracks": {"fatigue": 4},
+    "text": {"course": "Vega"},
+    "conditions": ["adrift", "boarded", "no-longer-declared"],
+}
+
+STAR_TRADER = [
+    pytest.param(
+        (),
+        DOCKED,
+        "downtime",
+        "Downtime: Stress 0/6, Hull 8/12, Fatigue 0",
+        {"Stress": "0/6", "Hull": "8/12", "Fatigue": 0, "course": "", "conditions": []},
+        id="downtime: stress to min, hull by a quarter of max rounded up (min 1), fatigue "
+        "to 0, course empty, all conditions off",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "patch",
+                "label": "Patch up",
+                "restore": [
+                    {"pool": "hull", "by": {"const": 2}},
+                    {"pool": "hull", "by": {"const": 4}},
+                    {"pool": "hull", "by": {"fractionOfMax": 0.5, "round": "down"}},
+                ],
+                "clear": {"conditions": ["boarded"]},
+            },
+        ),
+        DOCKED,
+        "patch",
+        "Patch up: Hull 7/12, Hull 11/12, Hull 12/12",
+        {"Hull": "12/12", "conditions": ["adrift"], "course": "Vega", "Stress": "4/6"},
+        id="two steps on one pool compound, each said; a list of conditions clears only "
+        "those; what it does not name stays",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "port",
+                "label": "Port call",
+                "restore": [{"listPools": "cargo", "recharge": ["port"], "to": "max"}],
+            },
+        ),
+        {
+            "pools": {
+                "cargo:ore": {"value": 0},
+                "cargo:ice": {"value": 0},
+                "cargo:gas": {"value": 1},
+            }
+        },
+        "port",
+        "Port call: Ore 3/3",
+        {"Ore": "3/3", "Ice": "0/2", "Gas": "1/4"},
+        id="listPools with recharge: only rows whose recharge is listed; a row with no "
+        "recharge value is left out",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "haul",
+                "label": "Haul",
+                "restore": [{"listPools": "cargo", "by": {"const": 1}}],
+            },
+        ),
+        {
+            "pools": {
+                "cargo:ore": {"value": 0},
+                "cargo:ice": {"value": 2},
+                "cargo:gas": {"value": 1},
+            }
+        },
+        "haul",
+        "Haul: Ore 1/3, Gas 2/4",
+        {"Ore": "1/3", "Ice": "2/2", "Gas": "2/4"},
+        id="listPools without recharge: every row pool, each held to its maximum",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "drain",
+                "label": "Drain",
+                "restore": [
+                    {"pool": "hull", "by": {"const": -20}},
+                    {"track": "fatigue", "by": {"const": 9}},
+                    {"pool": "stress", "to": 3},
+                ],
+            },
+        ),
+        DOCKED,
+        "drain",
+        "Drain: Hull 0/12, Fatigue 6, Stress 3/6",
+        {"Hull": "0/12", "Fatigue": 6, "Stress": "3/6"},
+        id="moved values are held to the pool's 0..max and the track's min..max",
+    ),
+    pytest.param(
+        (
+            {
+                "id": "overhaul",
+                "label": "Overhaul",
+                "restore": [
+                    {"pool": "fuel", "to": "max"},
+                    {"track": "heat", "to": 0},
+                    {"state": "trim", "to": "level"},
+                ],
+            },
+        ),
+        {"pools": {"fuel": {"value": 1}}, "tracks": {"heat": 3}, "states": {"trim": "listing"}},
+        "overhaul",
+        "Overhaul",
+        {"conditions": []},
+        id="a hidden pool, track and state are passed over",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rests", "live", "rest", "now", "expected"), STAR_TRADER)
+def test_star_trader_rests(
+    rests: tuple[dict[str, Any], ...],
+    live: dict[str, Any],
+    rest: str,
+    now: str,
+    expected: dict[str, Any],
+) -> None:
+    rs = star_trader(*rests)
+    cargo = [
+        {"name": "Ore", "units": 3, "refill": "port"},
+        {"name": "Ice", "units": 2, "refill": "sea"},
+        {"name": "Gas", "units": 4},
+    ]
+    said, after = rested(rs, crew(rs, live, cargo=cargo), rest)
+    assert (said, {key: after[key] for key in expected}) == (now, expected)
+
+
+def test_a_hidden_item_keeps_its_stored_value_through_a_rest() -> None:
+    rs = star_trader(
+        {
+            "id": "overhaul",
+            "label": "Overhaul",
+            "restore": [
+                {"pool": "fuel", "to": "max"},
+                {"track": "heat", "to": 0},
+                {"state": "trim", "to": "level"},
+            ],
+        }
+    )
+    live = {"pools": {"fuel": {"value": 1}}, "tracks": {"heat": 3}, "states": {"trim": "listing"}}
+    outcome = apply(rs, crew(rs, live), "rest", rest="overhaul")
+    assert isinstance(outcome, Applied)
+    assert outcome.character.live == crew(rs, live).live
+    shown = apply(rs, crew(rs, live, drive="jump"), "rest", rest="overhaul")
+    assert now_or_reason(shown) == "Overhaul: Fuel 4/4, Heat 0, Trim level"
+
+
+# ── Gravewatch and Ember Roads ──────────────────────────────────────────────
+
+
+def harm(marks: list[str], overflow: int = 0, **more: Any) -> dict[str, Any]:
+    return {"wounds": {"harm": {"marks": marks, "overflow": overflow}}, **more}
+
+
+def with_rest(name: str, *steps: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    def edit(raw: dict[str, Any]) -> None:
+        raw["rests"].append({"id": name, "label": name.title(), "restore": list(steps)})
+
+    return edit
+
+
+GRAVEWATCH_FACTS = [
+    pytest.param(
+        None,
+        harm(
+            ["tear", "knock", "knock"],
+            3,
+            pools={"resolve": {"value": 0}},
+            states={"light": "out"},
+            conditions=["rattled", "marked"],
+        ),
+        "vigil",
+        "Stand down from the vigil: Resolve 4/4, Harm 0/4, Light Lit",
+        {"Harm": "0/4 [] +0", "Resolve": "4/4", "Light": "lit", "conditions": ["marked"]},
+        id="vigil clears harm to min taking the overflow with it, relights the lamp, "
+        "clears rattled and leaves marked",
+    ),
+    pytest.param(
+        None,
+        harm(["tear", "knock", "knock"], 0, states={"light": "out"}),
+        "breather",
+        "Catch your breath: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +0", "Light": "out"},
+        id="breather (harm, kind knock, to min) leaves tears, and leaves the lamp out",
+    ),
+    pytest.param(
+        None,
+        harm(["tear"], 2),
+        "breather",
+        "Catch your breath: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +0"},
+        id="a kind-limited step still takes the overflow first",
+    ),
+    pytest.param(
+        None,
+        harm(["tear"]),
+        "breather",
+        "Catch your breath: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +0"},
+        id="recorded whenever there was something to clear, even if nothing of the kind was",
+    ),
+    pytest.param(
+        None,
+        {},
+        "vigil",
+        "Stand down from the vigil",
+        {"Harm": "0/4 [] +0"},
+        id="a clean track: nothing to clear, nothing said",
+    ),
+    pytest.param(
+        with_rest("mend", {"track": "harm", "by": {"const": -2}}),
+        harm(["tear"], 3),
+        "mend",
+        "Mend: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +1"},
+        id="by const -2 on a tear with overflow 3 leaves the tear and overflow 1",
+    ),
+    pytest.param(
+        with_rest("mend", {"track": "harm", "by": {"const": -2}}),
+        harm(["tear", "knock", "knock"]),
+        "mend",
+        "Mend: Harm 1/4",
+        {"Harm": "1/4 ['tear'] +0"},
+        id="by const -2 clears the two lightest marks",
+    ),
+    pytest.param(
+        Rest("brace", "Brace", (RestStep("track", "harm", by_const=2),)),
+        harm(["knock"], 1),
+        "brace",
+        "Brace",
+        {"Harm": "1/4 ['knock'] +1"},
+        id="a positive constant never marks and clears nothing (made here: a file is refused)",
+    ),
+    pytest.param(
+        Rest("brace", "Brace", (RestStep("track", "harm", by_fraction=0.5),)),
+        harm(["knock"], 1),
+        "brace",
+        "Brace",
+        {"Harm": "1/4 ['knock'] +1"},
+        id="a fraction of the maximum clears nothing (made here: a file is refused)",
+    ),
+    pytest.param(
+        with_rest("settle", {"track": "harm", "to": "max"}),
+        harm(["tear", "tear", "knock", "knock"], 3),
+        "settle",
+        "Settle: Harm 4/4",
+        {"Harm": "4/4 ['tear', 'tear', 'knock', 'knock'] +0"},
+        id='to "max" on a full track with overflow clears exactly the overflow',
+    ),
+    pytest.param(
+        with_rest("settle", {"track": "harm", "to": 2}),
+        harm(["tear", "tear", "knock", "knock"], 3),
+        "settle",
+        "Settle: Harm 2/4",
+        {"Harm": "2/4 ['tear', 'tear'] +0"},
+        id="to 2 leaves two marks and no overflow",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "live", "rest", "now", "expected"), GRAVEWATCH_FACTS)
+def test_gravewatch_rests(
+    edit: Callable[[dict[str, Any]], None] | Rest | None,
+    live: dict[str, Any],
+    rest: str,
+    now: str,
+    expected: dict[str, Any],
+) -> None:
+    rs = marinara(GRAVEWATCH)
+    if isinstance(edit, Rest):
+        rs = replace(rs, rests=(*rs.rests, edit), memo={})
+    elif edit is not None:
+        rs = variant(GRAVEWATCH, edit)
+    said, after = rested(rs, character(rs, live=live), rest)
+    assert (said, {key: after[key] for key in expected}) == (now, expected)
+
+
+def test_scars_overflow_read_back_onto_a_shorter_track_clear_first() -> None:
+    """Six knocks stored while a scar made the track six long read as four marks and
+    two overflow; the breather clears overflow, then the knocks."""
+    rs = marinara(GRAVEWATCH)
+    said, after = rested(rs, character(rs, live=harm(["knock"] * 6)), "breather")
+    assert (said, after["Harm"]) == ("Catch your breath: Harm 0/4", "0/4 [] +0")
+
+
+EMBER_FACTS = [
+    pytest.param(
+        None,
+        {"states": {"stance": "reckless"}, "conditions": ["shaken", "pinned"]},
+        "camp",
+        "Make camp: Stance Steady",
+        {"Stance": "steady", "conditions": ["pinned"]},
+        id="camp returns Stance to its default, said by its label; clears shaken only",
+    ),
+    pytest.param(
+        None,
+        {"pools": {"grit": {"value": 1}, "luck": {"value": 1}}, "tracks": {"heat": 2}},
+        "camp",
+        "Make camp: Grit 6/6, Luck 2/3, Heat 1",
+        {"Stance": "steady", "Grit": "6/6", "Luck": "2/3", "Heat": 1},
+        id="a stance already at its default is not mentioned; grit to max, luck +1, heat -1",
+    ),
+    pytest.param(
+        with_rest("dig", {"state": "stance", "to": "guarded"}),
+        {},
+        "dig",
+        "Dig: Stance Guarded",
+        {"Stance": "guarded"},
+        id='a step saying to: "guarded" stores guarded',
+    ),
+    pytest.param(
+        with_rest("dig", {"state": "stance", "to": "guarded"}),
+        {"states": {"stance": "guarded"}},
+        "dig",
+        "Dig",
+        {"Stance": "guarded"},
+        id="a state already at the step's value is not mentioned",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "live", "rest", "now", "expected"), EMBER_FACTS)
+def test_ember_roads_rests(
+    edit: Callable[[dict[str, Any]], None] | None,
+    live: dict[str, Any],
+    rest: str,
+    now: str,
+    expected: dict[str, Any],
+) -> None:
+    rs = marinara(EMBER) if edit is None else variant(EMBER, edit)
+    tricks = {"tricks": [{"name": "Spark", "uses": 2, "recharge": "scene"}]}
+    said, after = rested(rs, character(rs, lists=tricks, live=live), rest)
+    assert (said, {key: after[key] for key in expected}) == (now, expected)
+
+
+def test_camp_refills_the_tricks_that_come_back_at_camp_only() -> None:
+    rs = marinara(EMBER)
+    tricks = {
+        "tricks": [
+            {"name": "Spark", "uses": 2, "recharge": "scene"},
+            {"name": "Last Ember", "uses": 1, "recharge": "camp"},
+        ]
+    }
+    live = {"pools": {"tricks:spark": {"value": 0}, "tricks:last ember": {"value": 0}}}
+    said, after = rested(rs, character(rs, lists=tricks, live=live), "camp")
+    assert (said, after["Spark"], after["Last Ember"]) == (
+        "Make camp: Last Ember 1/1",
+        "0/2",
+        "1/1",
+    )
