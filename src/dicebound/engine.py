@@ -126,6 +126,8 @@ class CheckReport(NamedTuple):
 
     ``items`` are the check tags; ``sheet`` the ``[sheet:]`` commands, each after as many
     check items as ``sheet_after`` says, so ``steps`` gives both in text order.
+    ``sheet_party`` is the party as each command found it (what a record of the command
+    keeps to replay it, as ``CheckResult.roller`` is for a check).
     """
 
     text: str
@@ -133,6 +135,7 @@ class CheckReport(NamedTuple):
     party: tuple[Character, ...] = ()
     sheet: tuple[SheetOutcome, ...] = ()
     sheet_after: tuple[int, ...] = ()
+    sheet_party: tuple[tuple[Character, ...], ...] = ()
 
     @property
     def results(self) -> tuple[CheckResult, ...]:
@@ -689,7 +692,7 @@ def _resolve_remembered(
         items.append(quick[0])
         replacements.append((match.span, quick[1]))
     report: CheckReport = new_tuple(
-        CheckReport, (rewrite(text, replacements), tuple(items), tuple(party), (), ())
+        CheckReport, (rewrite(text, replacements), tuple(items), tuple(party), (), (), ())
     )
     return report
 
@@ -761,9 +764,11 @@ def resolve_text(
     every_tag_resolved = True
     sheet: list[SheetOutcome] = []
     sheet_after: list[int] = []
+    sheet_party: list[tuple[Character, ...]] = []
     player = party[0].name if party else None
     for index, match in enumerate(matches):
         while commands and commands[0].span[0] < match.span[0]:
+            sheet_party.append(tuple(members))
             outcome, after_command = _apply_command(ruleset, members, player, commands, sheet)
             members = list(after_command)
             sheet.append(outcome)
@@ -788,6 +793,7 @@ def resolve_text(
         written = match.raw if match.error is not None else item.record.to_tag()
         replacements.append((match.span, written))
     while commands:
+        sheet_party.append(tuple(members))
         outcome, after_command = _apply_command(ruleset, members, player, commands, sheet)
         members = list(after_command)
         sheet.append(outcome)
@@ -807,6 +813,7 @@ def resolve_text(
             tuple(members),
             tuple(sheet),
             tuple(sheet_after),
+            tuple(sheet_party),
         ),
     )
     return report

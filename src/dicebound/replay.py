@@ -10,6 +10,9 @@ One replay for every edge, read from either of the two places a record lives:
   written, the seed or faces, the layers, the choice sent, and the answers taken after
   the roll), with the roller's sheet as it stood; ``compare_kept`` names the fields of
   the record that differ (``GET .../verify``, the dice card's marks).
+- ``replay_sheet``: a ``[sheet:]`` command's record applied again with the core to the
+  party as it stood and at its number in its text (the 41st is refused however it
+  reads); ``compare_sheet`` names the fields of its outcome and changes that differ.
 
 Pure: the caller reads the files and the store; this compares JSON values.
 """
@@ -17,7 +20,7 @@ Pure: the caller reads the files and the store; this compares JSON values.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from dicebound.engine import CheckResult, PlayerChoices, Settlement, resolve_text, settle_after
 from dicebound.errors import DiceboundError
@@ -28,15 +31,23 @@ from dicebound.sheet import Character
 from dicebound.tags.parse import parse_tags
 from dicebound.values import frozen
 
+if TYPE_CHECKING:
+    from dicebound.sheet_commands.model import SheetOutcome
+
 __all__ = [
     "KEPT_FIELDS",
+    "SHEET_KEPT_FIELDS",
     "Difference",
     "Thrown",
     "chosen",
     "compare_kept",
+    "compare_sheet",
     "replay_kept",
     "replay_record",
+    "replay_sheet",
     "settle_thrown",
+    "sheet_kept",
+    "sheet_touches",
 ]
 
 _FIELDS = ("who", "outcome", "success", "critical", "choice", "changes")
@@ -298,5 +309,68 @@ def compare_kept(stored: Mapping[str, Any], replayed: CheckResult | str) -> list
     return [
         Difference(key, stored.get(key), again.get(key))
         for key in KEPT_FIELDS
+        if stored.get(key) != again.get(key)
+    ]
+
+
+# ── a sheet command as the store keeps it ────────────────────────────────────
+# The sheet-command modules are imported when first needed, as the engine does: a
+# process that never meets a [sheet:] tag never loads them.
+
+SHEET_KEPT_FIELDS = ("tag", "who", "ok", "now", "reason", "changes")
+"""The fields of a kept sheet command's result that its replay must equal."""
+
+
+def sheet_kept(outcome: SheetOutcome) -> dict[str, Any]:
+    """What a sheet command's record keeps of its outcome: the CLI's entry (``tag``,
+    ``who``, ``ok``, ``now``, ``reason``) and every change, ``{who, what, from, to}``."""
+    return {**outcome.to_json(), "changes": [c.to_json() for c in outcome.changes]}
+
+
+def sheet_touches(outcome: SheetOutcome, number: int, names: Sequence[str]) -> tuple[int, ...]:
+    """The cards (indexes into ``names``, the party in order) the ``number``-th command
+    of its text could read or change: whom its ``who`` names (the first card when it
+    names nobody, every member for ``party``); none for a tag past the last one a text
+    may hold, an unreadable tag or a name that finds nobody. Its record keeps these
+    cards whole, and only the names of the others, which are all a replay reads of
+    them."""
+    from dicebound.sheet_commands.model import Unreadable
+    from dicebound.sheet_commands.resolve import MAX_COMMANDS
+    from dicebound.sheet_commands.targets import Targets, resolve_targets
+
+    request = outcome.request
+    if number > MAX_COMMANDS or isinstance(request, Unreadable):
+        return ()
+    found = resolve_targets(names, names[0] if names else None, request.who)
+    return found.members if isinstance(found, Targets) else ()
+
+
+def replay_sheet(
+    ruleset: Ruleset, ask: str, party: Sequence[Character], number: int
+) -> SheetOutcome | str:
+    """A kept sheet command applied again: ``ask`` the tag as written, ``party`` the
+    cards as the command found them (the first is the one a command naming nobody is
+    about), ``number`` its place among its text's sheet commands; or why it could not
+    be."""
+    from dicebound.sheet_commands.grammar import find_sheet_tags
+    from dicebound.sheet_commands.resolve import apply_sheet_tag
+
+    tags = find_sheet_tags(ask)
+    if len(tags) != 1 or tags[0].span != (0, len(ask)):
+        return "the record's ask is not one [sheet: ...] tag."
+    player = party[0].name if party else None
+    outcome, _ = apply_sheet_tag(ruleset, party, player, tags[0], number)
+    return outcome
+
+
+def compare_sheet(stored: Mapping[str, Any], replayed: SheetOutcome | str) -> list[Difference]:
+    """The fields of a kept sheet command's result (``stored``) that its replay does not
+    equal; a replay that could not be made differs in its tag."""
+    if isinstance(replayed, str):
+        return [Difference("tag", stored.get("tag"), replayed)]
+    again = sheet_kept(replayed)
+    return [
+        Difference(key, stored.get(key), again.get(key))
+        for key in SHEET_KEPT_FIELDS
         if stored.get(key) != again.get(key)
     ]

@@ -1,5 +1,6 @@
-"""Resolving a text's check tags against a game's party: thrown, paid and recorded in
-one transaction, and answered again, unchanged, to a retry with the same key."""
+"""Resolving a text's tags against a game's party: its checks thrown and paid, its
+``[sheet:]`` commands applied or refused, every one recorded in text order, in one
+transaction, and answered again, unchanged, to a retry with the same key."""
 
 from __future__ import annotations
 
@@ -14,14 +15,18 @@ from dicebound.app.loaded import compiled, load_member
 from dicebound.app.rulesets import digest_of
 from dicebound.character import live_to_json
 from dicebound.dice import fresh_seed
-from dicebound.engine import PlayerChoices, resolve_text
+from dicebound.engine import CheckFailure, CheckReport, CheckResult, PlayerChoices, resolve_text
 from dicebound.errors import DiceboundError
+from dicebound.replay import sheet_kept, sheet_touches
+from dicebound.sheet import Character
 from dicebound.store.models import dumps
-from dicebound.store.repo import Repo
+from dicebound.store.repo import Game, Member, Repo
 from dicebound.tags.parse import parse_tags
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
+
+    from dicebound.sheet_commands.model import SheetOutcome
 
 __all__ = ["run_checks", "snapshot_text"]
 
@@ -39,6 +44,72 @@ def snapshot_text(name: str, sheet: str, live: object) -> str:
     if sheet == "null":
         return dumps({"name": name, "live": live})
     return f'{{"name":{dumps(name)},"sheet":{sheet},"live":{dumps(live)}}}'
+
+
+def _sheet_party(
+    outcome: SheetOutcome, number: int, then: Sequence[Character], by_name: dict[str, Member]
+) -> list[str]:
+    """The party as a sheet command found it, as its record keeps it: each card it could
+    touch whole (sheet and live state), every other by its name alone."""
+    touched = set(sheet_touches(outcome, number, [c.name for c in then]))
+    return [
+        snapshot_text(c.name, by_name[c.name].sheet, live_to_json(c.live))
+        if i in touched
+        else dumps({"name": c.name})
+        for i, c in enumerate(then)
+    ]
+
+
+def _record_steps(
+    repo: Repo,
+    game: Game,
+    report: CheckReport,
+    text: str,
+    by_name: dict[str, Member],
+    choose: str | None,
+    now: datetime,
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """Write a record of every check thrown and every sheet command, in text order (so
+    ids grow in text order); the answer's ``results`` and ``sheet``. A check tag that
+    did not resolve writes none."""
+    results: list[dict[str, object]] = []
+    sheet: list[dict[str, object]] = []
+    for step in report.steps:
+        if isinstance(step, CheckFailure):
+            continue
+        if isinstance(step, CheckResult):
+            row_json = step.to_json()
+            roller = step.roller
+            assert roller is not None  # resolve_text fills it for every result
+            record_id = repo.add_record(
+                game,
+                created=now,
+                who=step.who,
+                ask=step.ask,
+                result=row_json,
+                seed=step.record.get("seed"),
+                faces=step.faces,
+                choose=choose,
+                layers=game.layers,
+                sheet=snapshot_text(
+                    roller.name, by_name[roller.name].sheet, live_to_json(roller.live)
+                ),
+            )
+            results.append({**row_json, "id": record_id})
+            continue
+        number = len(sheet) + 1
+        start, end = step.span
+        record_id = repo.add_sheet_record(
+            game,
+            created=now,
+            who=step.who,
+            ask=text[start:end],
+            result=sheet_kept(step),
+            number=number,
+            party=_sheet_party(step, number, report.sheet_party[number - 1], by_name),
+        )
+        sheet.append({"id": record_id, **step.to_json()})
+    return results, sheet
 
 
 def run_checks(
@@ -81,6 +152,8 @@ def run_checks(
             return seen.answer
     _check_limits(text)
     ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)
+    # every character, in a fixed order: all a check or a sheet command (a named one, the
+    # first for one naming nobody, everyone for who="party") can touch
     rows = repo.members(game.id, lock=True)
     party = [load_member(ruleset, game, row) for row in rows]
     if faces is None and seed is None:
@@ -108,28 +181,12 @@ def run_checks(
         if after is not before:
             live = dumps(live_to_json(after.live))
             repo.set_live(game.id, after.name, live, by_name[after.name].revision + 1, now)
-    results: list[dict[str, object]] = []
-    for result in report.results:
-        row_json = result.to_json()
-        roller = result.roller
-        assert roller is not None  # resolve_text fills it for every result
-        record_id = repo.add_record(
-            game,
-            created=now,
-            who=result.who,
-            ask=result.ask,
-            result=row_json,
-            seed=result.record.get("seed"),
-            faces=result.faces,
-            choose=choose,
-            layers=game.layers,
-            sheet=snapshot_text(roller.name, by_name[roller.name].sheet, live_to_json(roller.live)),
-        )
-        results.append({**row_json, "id": record_id})
+    results, sheet = _record_steps(repo, game, report, text, by_name, choose, now)
     answer: dict[str, Any] = {
         "text": report.text,
         "results": results,
         "errors": [e.to_json() for e in report.errors],
+        "sheet": sheet,
     }
     if idempotency_key is not None:
         assert digest is not None

@@ -1,5 +1,8 @@
 """A game's records: the history, a record's dice card, the player's answer after the
-roll (a raise, a choice), and a record replayed to verify it."""
+roll (a raise, a choice), and a record replayed to verify it. A record is a check
+thrown (``kind`` "check") or a ``[sheet:]`` command applied or refused ("sheet"): a
+sheet record reads differently, has a small card of its own, takes no answer, and is
+verified by applying its command again."""
 
 from __future__ import annotations
 
@@ -14,9 +17,18 @@ from dicebound.app.loaded import character_file, compiled, load_file, load_membe
 from dicebound.character import live_to_json
 from dicebound.engine import CheckResult, PlayerChoices
 from dicebound.errors import DiceboundError
-from dicebound.replay import Difference, Thrown, chosen, compare_kept, replay_kept, settle_thrown
+from dicebound.replay import (
+    Difference,
+    Thrown,
+    chosen,
+    compare_kept,
+    compare_sheet,
+    replay_kept,
+    replay_sheet,
+    settle_thrown,
+)
 from dicebound.ruleset.model import Ruleset
-from dicebound.sheet import Change, Character
+from dicebound.sheet import Change, Character, blank_build
 from dicebound.store.models import dumps
 from dicebound.store.repo import Game, Member, Record, RecordHead, Repo
 from dicebound.values import frozen, replace
@@ -25,10 +37,13 @@ from dicebound.views import card_json, offer_json, paid_lines
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from dicebound.sheet_commands.model import SheetOutcome
+
 __all__ = [
     "Answered",
     "RecordPage",
     "RecordView",
+    "SheetRecordView",
     "Verified",
     "answer_after",
     "get_record",
@@ -44,6 +59,7 @@ class RecordView:
     answers it took after the roll."""
 
     id: int
+    kind: Literal["check"]
     created: datetime
     tag: str
     attrs: dict[str, str]
@@ -61,10 +77,31 @@ class RecordView:
 
 
 @frozen
+class SheetRecordView:
+    """A sheet command's record as a caller reads it: whom it was about (a card's name,
+    ``party``, or as written when it found nobody), the tag as written (``ask``) and
+    as written back (``tag``), applied (``ok``, ``now``) or refused (``reason``), and
+    every change it made, ``{who, what, from, to}``."""
+
+    id: int
+    kind: Literal["sheet"]
+    created: datetime
+    who: str
+    tag: str
+    ask: str
+    ok: bool
+    now: str | None
+    reason: str | None
+    changes: list[dict[str, Any]]
+    ruleset: str
+    version: int
+
+
+@frozen
 class RecordPage:
     """A page of records, newest first; ``next`` is the ``before`` of the next page."""
 
-    records: tuple[RecordView, ...]
+    records: tuple[RecordView | SheetRecordView, ...]
     next: int | None
 
 
@@ -94,6 +131,7 @@ def _view(row: Record | RecordHead) -> RecordView:
     result = row.result
     return RecordView(
         id=row.id,
+        kind="check",
         created=row.created,
         tag=result["tag"],
         attrs=result["attrs"],
@@ -109,6 +147,28 @@ def _view(row: Record | RecordHead) -> RecordView:
         version=row.ruleset_version,
         answered=row.answer,
     )
+
+
+def _sheet_view(row: Record | RecordHead) -> SheetRecordView:
+    result = row.result
+    return SheetRecordView(
+        id=row.id,
+        kind="sheet",
+        created=row.created,
+        who=result["who"],
+        tag=result["tag"],
+        ask=row.ask,
+        ok=result["ok"],
+        now=result["now"],
+        reason=result["reason"],
+        changes=result["changes"],
+        ruleset=row.ruleset_id,
+        version=row.ruleset_version,
+    )
+
+
+def _any_view(row: Record | RecordHead) -> RecordView | SheetRecordView:
+    return _sheet_view(row) if row.kind == "sheet" else _view(row)
 
 
 def _record(repo: Repo, game: Game, record_id: int, *, lock: bool) -> Record:
@@ -129,13 +189,15 @@ def list_records(
     rows = repo.records(game.id, before, limit + 1)
     page = rows[:limit]
     more = len(rows) > limit
-    return RecordPage(tuple(_view(r) for r in page), page[-1].id if more and page else None)
+    return RecordPage(tuple(_any_view(r) for r in page), page[-1].id if more and page else None)
 
 
-def get_record(session: Session, access: Access, game_id: str, record_id: int) -> RecordView:
+def get_record(
+    session: Session, access: Access, game_id: str, record_id: int
+) -> RecordView | SheetRecordView:
     repo = Repo(session)
     game = visible_game(repo, access, game_id)
-    return _view(_record(repo, game, record_id, lock=False))
+    return _any_view(_record(repo, game, record_id, lock=False))
 
 
 def _thrown(row: Record) -> Thrown:
@@ -172,14 +234,64 @@ def _replay(repo: Repo, row: Record) -> CheckResult | str:
     return replay_kept(ruleset, _thrown(row), then, answered)
 
 
+def _sheet_party(ruleset: Ruleset, row: Record) -> list[Character]:
+    """The party as a sheet record kept it: each card the command could touch whole,
+    every other by its name alone (a blank sheet under that name: only its name is
+    read)."""
+    cards: list[dict[str, Any]] = row.sheet["party"]
+    return [
+        _snapshot(ruleset, row, card)
+        if "live" in card
+        else Character(card["name"], blank_build(ruleset))
+        for card in cards
+    ]
+
+
+def _replay_sheet(repo: Repo, row: Record) -> SheetOutcome | str:
+    """The record's sheet command applied again to the party as it stood, or why it
+    could not be (a kept party that no longer reads)."""
+    ruleset = compiled(repo, row.ruleset_id, row.ruleset_version)
+    try:
+        party = _sheet_party(ruleset, row)
+        number = row.sheet["number"]
+    except (DiceboundError, KeyError, TypeError, ValueError) as exc:
+        return f"the party the record keeps does not read ({exc})."
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        return "the record keeps no number for its command."
+    return replay_sheet(ruleset, row.ask, party, number)
+
+
+def _sheet_card(row: Record) -> dict[str, object]:
+    """A sheet record's small card: the command, what came of it and every change; no
+    dice, no seed, no offer."""
+    view = _sheet_view(row)
+    result = f"ok: {view.now}" if view.ok else f"refused ({view.reason})"
+    lines = [["Command", view.ask], ["Result", result]]
+    lines += [
+        ["Changed", f"{c['who']}'s {c['what']} {dumps(c['from'])} → {dumps(c['to'])}"]
+        for c in view.changes
+    ]
+    return {
+        "id": row.id,
+        "title": f"Sheet command — {view.who}" if view.who else "Sheet command",
+        "lines": lines,
+        "dice": [],
+        "seed": None,
+        "offer": None,
+    }
+
+
 def record_card(
     session: Session, access: Access, game_id: str, record_id: int
 ) -> dict[str, object]:
     """A record's dice card: the lines the terminal shows, every face thrown, and the
-    offer still open with the pools it names."""
+    offer still open with the pools it names. A sheet command's card is small: the
+    command, its outcome and its changes."""
     repo = Repo(session)
     game = visible_game(repo, access, game_id)
     row = _record(repo, game, record_id, lock=False)
+    if row.kind == "sheet":
+        return _sheet_card(row)
     result = row.result
     replayed = _replay(repo, row)  # the roller's own account of each die
     marks = (
@@ -253,6 +365,11 @@ def answer_after(
     repo = Repo(session)
     game = visible_game(repo, access, game_id, lock=True)
     row = _record(repo, game, record_id, lock=True)
+    if row.kind == "sheet":
+        raise Invalid(
+            f"record {row.id} is a sheet command, not a check: it threw no dice, so there is "
+            "nothing to answer after the roll."
+        )
     stored = row.result
     answer = dict(row.answer or {})
     conflict = _answer_conflict(row, stored.get("choice"), answer, pool, choose)
@@ -299,9 +416,14 @@ def answer_after(
 
 def verify_record(session: Session, access: Access, game_id: str, record_id: int) -> Verified:
     """Replay a record from its seed (or forced faces), its ruleset version and the
-    roller's sheet as it stood, and compare every field the record keeps."""
+    roller's sheet as it stood, and compare every field the record keeps. A sheet
+    command is applied again to the party as it stood, at its number in its text, and
+    its outcome and changes compared."""
     repo = Repo(session)
     game = visible_game(repo, access, game_id)
     row = _record(repo, game, record_id, lock=False)
-    differences = compare_kept(row.result, _replay(repo, row))
+    if row.kind == "sheet":
+        differences = compare_sheet(row.result, _replay_sheet(repo, row))
+    else:
+        differences = compare_kept(row.result, _replay(repo, row))
     return Verified(not differences, tuple(differences))

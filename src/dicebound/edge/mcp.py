@@ -385,7 +385,7 @@ def _check_tools(tool: _Tools, seat_of: SeatOf) -> None:
                 choose=choose,
                 idempotency_key=idempotency_key,
             )
-            if not answer["results"]:  # nothing happened: say why, and keep nothing
+            if not answer["results"] and not answer.get("sheet"):  # nothing happened: say why
                 raise ToolError(_nothing_resolved(answer))
             return answer
 

@@ -27,6 +27,7 @@ from dicebound.values import fields
 __all__ = [
     "AfterIn",
     "AfterOut",
+    "AnyRecordOut",
     "CardOffer",
     "CardOut",
     "ChangeOut",
@@ -58,6 +59,9 @@ __all__ = [
     "RulesetStored",
     "RulesetTried",
     "Seed",
+    "SheetChangeOut",
+    "SheetOut",
+    "SheetRecordOut",
     "SpendIn",
     "VerifyOut",
     "after_json",
@@ -232,7 +236,9 @@ class GmOut(BaseModel):
 
 
 class CheckIn(_In):
-    text: str = Field(description="Game Master text with [skill_check: ...] tags.")
+    text: str = Field(
+        description="Game Master text with [skill_check: ...] tags and [sheet: ...] commands."
+    )
     seed: Seed | None = Field(default=None, description=_SEED_SAYS)
     faces: list[int] | None = Field(default=None, description="Forced faces, in throw order.")
     choose: Literal["fail", "succeed"] | None = None
@@ -264,14 +270,32 @@ class CheckErrorOut(BaseModel):
     error: str
 
 
+class SheetOut(BaseModel):
+    """A ``[sheet:]`` command of the text, applied (``ok``, ``now``) or refused
+    (``reason``), with the id of its record."""
+
+    id: int
+    tag: str = Field(description="The command as written back, with its outcome.")
+    who: str = Field(description='A card\'s name, "party", or as written when nobody was found.')
+    ok: bool
+    now: str | None
+    reason: str | None = Field(description="Why it was refused: one of the fixed reasons.")
+
+
 class CheckOut(BaseModel):
     text: str
     results: list[CheckResultOut]
     errors: list[CheckErrorOut]
+    sheet: list[SheetOut] = Field(
+        default_factory=list, description="Every [sheet:] command, in text order."
+    )
 
 
 class RecordOut(BaseModel):
+    """A check's record."""
+
     id: int
+    kind: Literal["check"]
     created: str
     tag: str
     attrs: dict[str, str]
@@ -288,8 +312,42 @@ class RecordOut(BaseModel):
     answered: dict[str, Any] | None = None
 
 
+class SheetChangeOut(BaseModel):
+    """One thing a sheet command changed: ``what`` names it (``pool hp``, ``wounds
+    harm``, ``condition poisoned``...), ``from`` and ``to`` are its values as the sheet
+    reads them."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    who: str
+    what: str
+    from_: Any = Field(alias="from")
+    to: Any
+
+
+class SheetRecordOut(BaseModel):
+    """A ``[sheet:]`` command's record, applied or refused."""
+
+    id: int
+    kind: Literal["sheet"]
+    created: str
+    who: str
+    tag: str = Field(description="The command as written back, with its outcome.")
+    ask: str = Field(description="The command as the Game Master wrote it.")
+    ok: bool
+    now: str | None
+    reason: str | None
+    changes: list[SheetChangeOut]
+    ruleset: str
+    version: int
+
+
+AnyRecordOut = Annotated[RecordOut | SheetRecordOut, Field(discriminator="kind")]
+"""A record of either kind, told apart by ``kind``."""
+
+
 class RecordPage(BaseModel):
-    records: list[RecordOut]
+    records: list[AnyRecordOut]
     next: int | None = Field(description="Pass as ?before= for the next page; null on the last.")
 
 

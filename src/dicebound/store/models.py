@@ -4,14 +4,14 @@ JSON is kept as text written by ``JsonText`` (``json.dumps``, ASCII, no spaces),
 SQLite and PostgreSQL hold byte-for-byte the same documents and key order is the
 writer's. Times are fixed-width ISO 8601 text in UTC (``Timestamp``) for the same
 reason, and so that comparing the texts compares the times. Both types change only
-what Python sees: the columns and the bytes stored are those of migration 0004.
+what Python sees: the columns and the bytes stored are those of migration 0005.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import BigInteger, Boolean, Dialect, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -25,6 +25,7 @@ __all__ = [
     "JsonText",
     "MetaRow",
     "RawJson",
+    "RecordKind",
     "RecordRow",
     "RulesetRow",
     "Timestamp",
@@ -145,12 +146,20 @@ class CharacterRow(Base):
     updated: Mapped[datetime] = mapped_column(Timestamp())
 
 
+RecordKind = Literal["check", "sheet"]
+"""A check thrown, or a ``[sheet:]`` command applied or refused."""
+
+
 class RecordRow(Base):
-    """One resolved check: what the answer said, and what replays it."""
+    """One resolved tag: what the answer said, and what replays it. A ``check`` keeps its
+    seed (or faces), choice, answers and the roller's character file in ``sheet``; a
+    ``sheet`` command keeps none of those, and in ``sheet`` its number in its text and
+    the party as it stood (``{"number", "party"}``)."""
 
     __tablename__ = "records"
     id: Mapped[int] = mapped_column(RecordId, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(String(40), ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(10), server_default="check")
     created: Mapped[datetime] = mapped_column(Timestamp())
     who: Mapped[str] = mapped_column(String(100))
     ask: Mapped[str] = mapped_column(Text)

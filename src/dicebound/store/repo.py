@@ -40,6 +40,7 @@ from dicebound.store.models import (
     IdempotencyRow,
     MetaRow,
     RawJson,
+    RecordKind,
     RecordRow,
     RulesetRow,
     dumps,
@@ -97,10 +98,12 @@ class Member:
 
 @frozen
 class Record:
-    """One record as stored; ``ask`` is the tag as the model wrote it."""
+    """One record as stored; ``ask`` is the tag as the model wrote it. A ``sheet``
+    record's ``sheet`` is ``{"number", "party"}`` (``add_sheet_record``)."""
 
     id: int
     game_id: str
+    kind: RecordKind
     created: datetime
     who: str
     ask: str
@@ -122,7 +125,9 @@ class RecordHead:
     replay it."""
 
     id: int
+    kind: RecordKind
     created: datetime
+    ask: str
     result: dict[str, Any]
     seed: str | None
     ruleset_id: str
@@ -206,7 +211,9 @@ _RECORD_LOCKED = _RECORD.with_for_update()
 _PAGE = (
     select(
         _RECORDS.c.id,
+        _RECORDS.c.kind,
         _RECORDS.c.created,
+        _RECORDS.c.ask,
         _RECORDS.c.result,
         _RECORDS.c.seed,
         _RECORDS.c.ruleset_id,
@@ -280,10 +287,14 @@ def _ask(text: str) -> str:
     return text
 
 
-def _record(row: Any) -> Record:
+def _with_ask(row: Any) -> dict[str, Any]:
     values = dict(row._mapping)
     values["ask"] = _ask(values["ask"])
-    return Record(**values)
+    return values
+
+
+def _record(row: Any) -> Record:
+    return Record(**_with_ask(row))
 
 
 class Repo:
@@ -459,9 +470,10 @@ class Repo:
         layers: Sequence[str],
         sheet: str,
     ) -> int:
-        """Write a record; its id. ``sheet`` is the roller's character file as JSON
-        text, spliced by the caller from the stored texts."""
+        """Write a check's record; its id. ``sheet`` is the roller's character file as
+        JSON text, spliced by the caller from the stored texts."""
         values = {
+            "kind": "check",
             "game_id": game.id,
             "created": created,
             "who": who,
@@ -477,6 +489,43 @@ class Repo:
             "answer": None,
             "answer_sheet": None,
         }
+        return self._new_record(values)
+
+    def add_sheet_record(
+        self,
+        game: Game,
+        *,
+        created: datetime,
+        who: str,
+        ask: str,
+        result: Mapping[str, Any],
+        number: int,
+        party: Sequence[str],
+    ) -> int:
+        """Write a sheet command's record; its id. ``number`` is the command's place
+        among the text's sheet commands (from 1), ``party`` each card as it stood
+        before the command, in party order, as JSON text spliced by the caller."""
+        sheet = f'{{"number":{int(number)},"party":[{",".join(party)}]}}'
+        values = {
+            "kind": "sheet",
+            "game_id": game.id,
+            "created": created,
+            "who": who,
+            "ask": dumps(ask),
+            "result": result,
+            "seed": None,
+            "faces": None,
+            "choose": None,
+            "ruleset_id": game.ruleset_id,
+            "ruleset_version": game.ruleset_version,
+            "layers": list(game.layers),
+            "sheet": RawJson(sheet),
+            "answer": None,
+            "answer_sheet": None,
+        }
+        return self._new_record(values)
+
+    def _new_record(self, values: Mapping[str, Any]) -> int:
         made = self._run(_NEW_RECORD, values).inserted_primary_key
         assert made is not None
         record_id: int = made[0]
@@ -493,7 +542,7 @@ class Repo:
             rows = self._run(_PAGE, {"game": game_id, "most": most})
         else:
             rows = self._run(_PAGE_BEFORE, {"game": game_id, "most": most, "before": before})
-        return [RecordHead(**row._mapping) for row in rows]
+        return [RecordHead(**_with_ask(row)) for row in rows]
 
     def answer_record(
         self,

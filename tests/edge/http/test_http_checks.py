@@ -306,6 +306,7 @@ def test_a_record_reads_back_whole(service: TestClient) -> None:
     assert created.endswith("Z") and created[:4].isdigit() and "T" in created
     assert record == {
         **result,
+        "kind": "check",
         "offer": None,
         "seed": "42",
         "ruleset": "dnd5e-srd",

@@ -17,10 +17,10 @@ from dicebound.edge.http.problems import PROBLEMS, AsciiJSONResponse
 from dicebound.edge.schemas import (
     AfterIn,
     AfterOut,
+    AnyRecordOut,
     CardOut,
     CheckIn,
     CheckOut,
-    RecordOut,
     RecordPage,
     VerifyOut,
     after_json,
@@ -56,6 +56,18 @@ def _check_out(answer: Mapping[str, Any]) -> dict[str, object]:
             for r in answer["results"]
         ],
         "errors": [{"tag": e["tag"], "error": e["error"]} for e in answer["errors"]],
+        # an answer kept for an idempotency key before sheet commands has none
+        "sheet": [
+            {
+                "id": c["id"],
+                "tag": c["tag"],
+                "who": c["who"],
+                "ok": c["ok"],
+                "now": c["now"],
+                "reason": c["reason"],
+            }
+            for c in answer.get("sheet", ())
+        ],
     }
 
 
@@ -67,8 +79,9 @@ def checks(
     store: StoreDep,
     idempotency_key: Annotated[str | None, Header(min_length=1, max_length=200)] = None,
 ) -> Response:
-    """Resolve every tag of a text: dice thrown, sheet applied, spends and charms paid,
-    every record written, in one transaction. Each result carries its record ``id``."""
+    """Resolve every tag of a text in the order written: dice thrown, sheet applied,
+    spends and charms paid, each ``[sheet:]`` command applied or refused, every record
+    written, in one transaction. Each result and command carries its record ``id``."""
     if body.seed is not None and body.faces is not None:
         raise Invalid("give a seed or faces, not both.")
     seed = seed_text(body.seed)
@@ -99,8 +112,9 @@ def records(
         return plain(app_records.list_records(session, caller, game, before, limit))
 
 
-@router.get("/games/{game}/records/{record_id}", response_model=RecordOut)
+@router.get("/games/{game}/records/{record_id}", response_model=AnyRecordOut)
 def record(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> Any:
+    """A record: a check (``kind`` "check") or a sheet command ("sheet")."""
     with store.read() as session:
         return plain(app_records.get_record(session, caller, game, record_id))
 
@@ -109,7 +123,8 @@ def record(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> A
 def after(game: str, record_id: RecordId, body: AfterIn, caller: Caller, store: StoreDep) -> Any:
     """The player's answer after the roll: a step-pool raise (``pool``, ``points``), a
     Sacrifice's ``choose``, or both. Each is accepted once: a raise that opens a Sacrifice
-    takes its ``choose`` in a later answer. An answer that buys nothing changes nothing."""
+    takes its ``choose`` in a later answer. An answer that buys nothing changes nothing.
+    A sheet command's record takes no answer (422)."""
     with store.write() as session:
         answered = app_records.answer_after(
             session,
@@ -125,13 +140,15 @@ def after(game: str, record_id: RecordId, body: AfterIn, caller: Caller, store: 
 
 @router.get("/games/{game}/records/{record_id}/verify", response_model=VerifyOut)
 def verify(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> Any:
-    """Replay the record from its seed, its ruleset version and the sheet as it stood."""
+    """Replay the record from its seed, its ruleset version and the sheet as it stood; a
+    sheet command is applied again to the party as it stood."""
     with store.read() as session:
         return plain(app_records.verify_record(session, caller, game, record_id))
 
 
 @router.get("/games/{game}/records/{record_id}/card", response_model=CardOut)
 def card(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> dict[str, object]:
-    """The record's dice card: its lines as the terminal shows them, and every face."""
+    """The record's dice card: its lines as the terminal shows them, and every face; a
+    sheet command's card is its command, outcome and changes, without dice."""
     with store.read() as session:
         return app_records.record_card(session, caller, game, record_id)
