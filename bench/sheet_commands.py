@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import socket
 import statistics
@@ -310,6 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     api = bench_api(ruleset, party, args.texts)
+    load_after_api = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     service: list[tuple[str, str, float, float, float, int]] = []
     if not args.no_service:
         with tempfile.TemporaryDirectory(prefix="dicebound-bench-logs-") as logs:
@@ -331,6 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name:<26}{median:>11.2f}{p90:>9.2f}")
     whole = api[0][1]
     print(f"goal: the whole text under 5 ms (median): {'yes' if whole < 5 else 'NO'}")
+    print(f"load average when (a) ended: {load_after_api}, {os.cpu_count()} CPUs")
     if service:
         print()
         print("(b) POST /games/{game}/checks, one client, the two texts in turn")
@@ -344,6 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"goal {backend}: the whole text within 20% of the checks alone: "
                 f"{full / alone:.2f} of its rate, {'yes' if within else 'NO'}"
             )
+        print(f"load average when (b) ended: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -76,6 +76,7 @@ class Table:
     party: tuple[Character, ...]
     pools: tuple[str, ...]
     tracks: tuple[str, ...]
+    wound_tracks: tuple[str, ...]
     kinds: tuple[str, ...]
     conditions: tuple[str, ...]
     states: tuple[str, ...]
@@ -99,21 +100,26 @@ def _names(ruleset: Ruleset, party: Sequence[Character]) -> dict[str, tuple[str,
                 if isinstance(name, str):
                     pools += [name, f"{decl.id}:{name.strip().lower()}"]
     groups = {p.group for p in sheet.pools if p.group}
-    entries = [n for c in ruleset.catalogs for e in c.entries for n in (e.id, e.label)]
+    labels = {f"{c.id}/{e.id}": e.label for c in ruleset.catalogs for e in c.entries}
+    picked = []  # the rows a party picked from a catalog: what a use can name
     for member in party:
         for rows in member.build.lists.values():
             for row in rows:
                 if row.catalog is not None:
-                    entries += [str(v) for v in row.cells.values() if isinstance(v, str)][:1]
+                    picked += [str(v) for v in row.cells.values() if isinstance(v, str)][:1]
+                    picked.append(labels.get(row.catalog, row.catalog))
+    entries = picked * 8 + [n for c in ruleset.catalogs for e in c.entries for n in (e.id, e.label)]
     return {
         "pools": tuple(pools) + tuple(sorted(groups)),
-        "tracks": tuple(n for t in sheet.tracks for n in (t.id, t.label)),
+        "tracks": tuple(n for t in sheet.tracks for n in (t.id, t.label) for _ in t.kinds or "1"),
+        "wound_tracks": tuple(n for t in sheet.tracks if t.kinds for n in (t.id, t.label)),
         "kinds": tuple(n for t in sheet.tracks for k in t.kinds for n in (k.id, k.label)),
         "conditions": tuple(n for c in sheet.conditions for n in (c.id, c.label)),
         "states": tuple(n for s in sheet.states for n in (s.id, s.label)),
         "values": tuple(
             n for s in sheet.states for v in s.values for n in (v, s.value_labels.get(v, v))
-        ),
+        )
+        * 3,
         "fields": tuple(n for t in sheet.text for n in t[:2]),
         "rests": tuple(n for r in ruleset.rests for n in (r.id, r.label)),
         "entries": tuple(entries),
@@ -311,8 +317,11 @@ def _integer(rng: random.Random) -> str:
     return str(rng.randint(-(10**12), 10**12))
 
 
-def _value(rng: random.Random, table: Table, key: str) -> str:
-    """A value for ``key``, mostly one the table answers to."""
+ON_OFF = ("on", "off", "add", "remove", "true", "false", "ON", " Off ", "maybe", "")
+
+
+def _value(rng: random.Random, table: Table, key: str, op: str = "") -> str:
+    """A value for ``key`` in a tag of ``op``, mostly one the table answers to."""
     if key in ("amount", "to", "by"):
         return _integer(rng)
     if key == "box":
@@ -323,11 +332,11 @@ def _value(rng: random.Random, table: Table, key: str) -> str:
         return rng.choice(OPS) if rng.random() < 0.85 else rng.choice(OP_SLIPS)
     known = {
         "pool": table.pools,
-        "track": table.tracks,
+        "track": table.wound_tracks if op == "damage" and rng.random() < 0.8 else table.tracks,
         "kind": table.kinds,
         "condition": table.conditions,
-        "state": (*table.states, "on", "off", "add", "remove", "true", "false", "maybe"),
-        "value": (*table.values, "Concentrating on Bless", "", " padded  "),
+        "state": ON_OFF if op == "condition" else table.states,
+        "value": table.values if op == "state" else ("Bless", "", " padded  ", "a; b" * 70),
         "field": table.fields,
         "rest": (*table.rests, "short", "long", "nap"),
         "name": table.entries,
@@ -412,7 +421,7 @@ def _body(rng: random.Random, table: Table) -> str:
     clean = rng.random() < 0.6
     pairs = []
     for key in keys:
-        value = op_value if key == "op" else _value(rng, table, key)
+        value = op_value if key == "op" else _value(rng, table, key, op)
         pairs.append(_pair(rng, key, value, clean))
     joint = rng.choice([" ", " ", " ", "  ", "\n", ", ", "", "\t"])
     body = joint.join(pairs)
