@@ -243,24 +243,55 @@ def marinara_tables() -> list[Table]:
 
 # ── the generator ────────────────────────────────────────────────────────────
 
-OPS = ("spend", "restore", "heal", "damage", "temp", "track", "condition")
+OPS: tuple[str, ...] = ("spend", "restore", "heal", "damage", "temp", "track", "condition")
 OPS += ("state", "note", "rest", "use", "cast")
-OP_SLIPS = ("SPEND", " Heal ", "Cast", "DaMaGe", "spends", "dmg", "hurt", "", "us\u0435")
+OP_SLIPS: tuple[str, ...] = (
+    "SPEND",
+    " Heal ",
+    "Cast",
+    "DaMaGe",
+    "spends",
+    "dmg",
+    "hurt",
+    "",
+    "us\u0435",
+)
 OP_SLIPS += ("rest rest", "'rest'", "use\u0301", "ｕｓｅ", "wound", "sheet", "op")
 HEADS = ("[sheet:", "[sheet:", "[sheet: ", "[sheet: ", "[SHEET: ", "[Sheet:", "[sHeEt:  ")
-HEAD_SLIPS = ("[sheet ", "[sheets: ", "[ sheet: ", "(sheet: ", "sheet: ", "[ſheet: ")
+HEAD_SLIPS: tuple[str, ...] = (
+    "[sheet ",
+    "[sheets: ",
+    "[ sheet: ",
+    "(sheet: ",
+    "sheet: ",
+    "[ſheet: ",
+)
 HEAD_SLIPS += ("[sheet\u200b: ", "［sheet: ", "[[sheet: ")
-ATTRIBUTES = ("who", "op", "pool", "amount", "track", "kind", "box", "to", "by")
+ATTRIBUTES: tuple[str, ...] = ("who", "op", "pool", "amount", "track", "kind", "box", "to", "by")
 ATTRIBUTES += ("condition", "state", "value", "field", "rest", "name", "spell")
 IGNORED = ("result", "now", "reason", "raw", "mode", "dice", "skill", "x", "_", "9")
-INTEGERS = ("1", "2", "3", "5", "7", "0", "-1", "-2", "-0", "+2", "+0", "007", "-007")
+INTEGERS: tuple[str, ...] = (
+    "1",
+    "2",
+    "3",
+    "5",
+    "7",
+    "0",
+    "-1",
+    "-2",
+    "-0",
+    "+2",
+    "+0",
+    "007",
+    "-007",
+)
 INTEGERS += ("1.5", "1e3", "1,000", "999999999", "-999999999", "1000000000", "-1000000000")
 INTEGERS += ("100000", "100001", "-100000", "-100001", "1000000", "1000001", "-1000001")
 INTEGERS += ("0x10", "", " 5 ", "\u0663", "five", "+-1", "--1", "1 2", "+", "-", "12abc")
 INTEGERS += ("99999999999999999999", "\uff15", "٣٣", "2²")
 BOXES = ("0", "1", "2", "4", "64", "65", "-1", "high", "1.0", "+1", "007")
 PARTY = ("party", "Party", "PARTY", "party!", " party ", "the party", "partý", "Party\u0301")
-NOISE = ("", " ", "\n", "\t", "\x00", "\x07", "\x85", "\u2028", "\u200b", "\ufeff")
+NOISE: tuple[str, ...] = ("", " ", "\n", "\t", "\x00", "\x07", "\x85", "\u2028", "\u200b", "\ufeff")
 NOISE += ("\ud800", "é", "漢字", "🎲", "\u202e", "[", "=", '"', "'", ";", "; ", ":", "\\")
 NOISE += ("\u0301", "<b>", "&amp;", "\r\n", "\x7f", "»", "“")
 PROSE = ("The door.", "", "She runs", "💥", "Mira winces.", "They camp.", "[", "]", "=")
@@ -487,7 +518,16 @@ def sheet_text(rng: random.Random, table: Table, check_tag: CheckTag) -> str:
 # ── the properties ───────────────────────────────────────────────────────────
 
 _HEAD = re.compile(r"\[sheet:", re.IGNORECASE | re.ASCII)
-_STRING_FIELDS = ("pool", "track", "kind", "condition", "state", "value", "field", "rest")
+_STRING_FIELDS: tuple[str, ...] = (
+    "pool",
+    "track",
+    "kind",
+    "condition",
+    "state",
+    "value",
+    "field",
+    "rest",
+)
 _STRING_FIELDS += ("name",)
 _EARLY = frozenset({TOO_MANY, UNKNOWN_CHARACTER, AMBIGUOUS_CHARACTER})
 
