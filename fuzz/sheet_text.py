@@ -150,24 +150,19 @@ def _marinara_party(name: str, ruleset: Ruleset) -> list[Character]:
                 "sheet": {
                     "v": 1,
                     "build": {
-                        "abilities": {"dex": 16, "wis": 14},
                         "fields": {
-                            "level": 5,
-                            "hp_max": 31,
-                            "spellcasting_ability": "wis",
-                            "slots_max_1": 2,
-                            "slots_max_2": 2,
-                            "slots_max_3": 1,
-                            "pact_slots_max": 2,
+                            "level": 3,
+                            "spellcasting_ability": "int",
+                            "slots_max_1": 3,
+                            "pact_slots_max": 1,
                         },
                         "lists": {
-                            "counters": [
-                                {"name": "Ki", "max": 5, "recharge": "short"},
-                                {"name": "Luck", "max": 3, "recharge": "long"},
-                                {
+                            "counters": [  # one pool: the first row's maximum holds
+                                {"name": "Focus", "max": 2, "recharge": "short"},
+                                {"name": "focus ", "max": 9, "recharge": "long"},
+                                {  # a counter with no uses never gives a free one
                                     "name": "Second Effort",
-                                    "max": 1,
-                                    "recharge": "short",
+                                    "max": 0,
                                     "_catalog": "feats/second-effort",
                                 },
                             ],
