@@ -648,3 +648,31 @@ def test_writing_the_current_sheet_unchanged_gives_the_same_live(
         sheet.set_condition(condition.condition.id, condition.active)
     assert sheet.result().live == who.live
     assert tolerant_live(live_to_json(who.live)) == who.live
+
+
+def test_members_a_command_did_not_touch_are_handed_back_as_they_were() -> None:
+    """What keeps a pass of 40 commands cheap: an untouched member is the same object,
+    so comparing it (here, and in changes_between) costs nothing."""
+    before = mira({"conditions": ["prone"], "tracks": {"exhaustion": 1}})
+    outcome = apply(five_e(), before, "damage", pool="hp", amount=1)
+    assert isinstance(outcome, Applied)
+    after = outcome.character.live
+    assert after.conditions is before.live.conditions
+    assert after.tracks is before.live.tracks
+    assert after.pools is not before.live.pools
+
+
+def test_changes_between_builds_read_every_value() -> None:
+    """A character whose build changed (levelled up) reads its whole sheet again; a pool
+    it did not have before changes from None."""
+    before, after = (
+        fighter(),
+        fighter(level=2, hp_max=20, spellcasting_ability="wis", slots_max_1=2),
+    )
+    changes = changes_between(five_e(), before, after)
+    assert [(c.what, c.from_, c.to) for c in changes] == [
+        ("pool hp", 12, 20),
+        ("pool hit_dice", 1, 2),
+        ("pool slots_1", None, 2),
+        ("temp slots_1", None, 0),
+    ]

@@ -18,11 +18,11 @@ from dicebound.sheet_commands.ops import (
     note_command,
     state_command,
     track_command,
+    wound_command,
 )
 from dicebound.sheet_commands.pools import POOL_OPS, PoolOp, pool_command
 from dicebound.sheet_commands.rests import rest_command
 from dicebound.sheet_commands.use import use_command
-from dicebound.sheet_commands.wounds import wound_command
 
 __all__ = ["MAX_NOW", "apply_request"]
 

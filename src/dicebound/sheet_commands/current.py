@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from dicebound.ruleset.model import (
     Condition,
@@ -85,6 +85,8 @@ _MAX_TEXTS = 12
 _MAX_TEXT = 500
 _MAX_STATES = 30
 _MAX_STATE_VALUE = 80
+_MEMBERS = ("pools", "tracks", "wounds", "text", "conditions", "states")
+"""The members of a stored record."""
 _LAYOUTS = "sheet_commands layouts"
 _LAYOUTS_KEPT = 256
 
@@ -357,7 +359,7 @@ def _read_map(raw: object, read: Callable[[object], T | None], cap: int) -> dict
     """The first ``cap`` entries of a stored map that read; keys over 200 characters and
     entries that break their rule are skipped."""
     out: dict[str, T] = {}
-    if not isinstance(raw, Mapping):
+    if not raw or not isinstance(raw, Mapping):
         return out
     for key, value in raw.items():
         if len(out) >= cap:
@@ -436,9 +438,23 @@ def tolerant_live(raw: object) -> Live:
 
 
 class _Stored:
-    """The stored record, read tolerantly, as plain dicts a command may change."""
+    """The stored record, read tolerantly, as plain dicts a command may change.
 
-    __slots__ = ("conditions", "pools", "states", "text", "tracks", "wounds")
+    ``dirty`` names the members a setter changed. A member of a ``Live`` that read whole
+    and was not changed is handed back as it was, so an unchanged member stays the
+    same object (and compares by identity, cheaply)."""
+
+    __slots__ = (
+        "conditions",
+        "dirty",
+        "pools",
+        "source",
+        "states",
+        "text",
+        "tracks",
+        "whole",
+        "wounds",
+    )
 
     def __init__(self, raw: object) -> None:
         members = _stored_members(raw)
@@ -448,16 +464,23 @@ class _Stored:
         self.text = _read_map(members.get("text"), _read_text, _MAX_TEXTS)
         self.conditions = _read_conditions(members.get("conditions"))
         self.states = _read_map(members.get("states"), _read_state, _MAX_STATES)
+        self.dirty: set[str] = set()
+        self.source = raw if isinstance(raw, Live) else None
+        self.whole: set[str] = set()
+        if self.source is not None:
+            source = self.source
+            self.whole = {n for n in _MEMBERS if len(getattr(self, n)) == len(getattr(source, n))}
 
     def live(self) -> Live:
-        return Live(
-            pools=frozen_map(self.pools),
-            tracks=frozen_map(self.tracks),
-            wounds=frozen_map(self.wounds),
-            text=frozen_map(self.text),
-            conditions=tuple(self.conditions),
-            states=frozen_map(self.states),
-        )
+        made: dict[str, Any] = {}
+        for name in _MEMBERS:
+            if self.source is not None and name in self.whole and name not in self.dirty:
+                made[name] = getattr(self.source, name)  # read whole, unchanged: as it was
+            elif name == "conditions":
+                made[name] = tuple(self.conditions)
+            else:
+                made[name] = frozen_map(getattr(self, name))
+        return Live(**made)
 
 
 # ── The working copy ─────────────────────────────────────────────────────────
@@ -518,12 +541,14 @@ class WorkingSheet:
     def set_pool(self, pool: PoolSpec, value: int, temp: int) -> None:
         """Store a pool; back at its start with no buffer, the entry goes (so an untouched
         pool follows its maximum again)."""
+        self.stored.dirty.add("pools")
         if value == pool.start_value and temp == 0:
             self.stored.pools.pop(pool.key, None)
         else:
             self.stored.pools[pool.key] = PoolValue(value, temp)
 
     def set_track(self, track: TrackSpec, value: int) -> None:
+        self.stored.dirty.add("tracks")
         if value == track.start:
             self.stored.tracks.pop(track.id, None)
         else:
@@ -531,6 +556,7 @@ class WorkingSheet:
 
     def set_wounds(self, track: TrackSpec, work: WoundTrack) -> None:
         """Store a worked wound track; no marks and no overflow removes the entry."""
+        self.stored.dirty.add("wounds")
         wounds = stored_wounds(work)
         if wounds.marks or wounds.overflow:
             self.stored.wounds[track.id] = wounds
@@ -539,6 +565,7 @@ class WorkingSheet:
 
     def set_text(self, text_id: str, value: str) -> None:
         """Store a text field's text (already cut to its length); empty removes it."""
+        self.stored.dirty.add("text")
         if value:
             self.stored.text[text_id] = value
         else:
@@ -547,6 +574,7 @@ class WorkingSheet:
     def set_condition(self, condition_id: str, on: bool) -> None:
         """On appends the id when absent (the list keeps at most 80); off removes it.
         Ids the ruleset does not declare stay."""
+        self.stored.dirty.add("conditions")
         conditions = self.stored.conditions
         if on and condition_id not in conditions:
             conditions.append(condition_id)
@@ -556,9 +584,11 @@ class WorkingSheet:
 
     def clear_conditions(self) -> None:
         """Every stored condition id goes, declared or not."""
+        self.stored.dirty.add("conditions")
         self.stored.conditions.clear()
 
     def set_state(self, state: StateSpec, value: str) -> None:
+        self.stored.dirty.add("states")
         if value == state.default:
             self.stored.states.pop(state.id, None)
         else:
@@ -648,25 +678,66 @@ def current_sheet(ruleset: Ruleset, character: Character) -> CurrentSheet:
     return _current(WorkingSheet(ruleset, character))
 
 
-def _wounds_json(wounds: Wounds | None) -> JsonValue:
-    if wounds is None:
-        return None
-    return {"marks": list(wounds.marks), "overflow": wounds.overflow}
+def _readings(
+    sheet: WorkingSheet, only: Mapping[str, set[str]] | None
+) -> list[tuple[str, JsonValue]]:
+    """The sheet's values under their ``SheetChange.what`` names, in sheet order: every
+    one, or (``only``) those whose stored entry is named there, member by member. A value
+    reads only its own stored entry, so the others cannot have changed."""
+    layout = sheet.layout
+    everything: set[str] = set()
 
+    def keys(member: str) -> set[str] | None:
+        """None for every id of the member; else the ids to read (maybe none)."""
+        return None if only is None else only.get(member, everything)
 
-def _readings(sheet: CurrentSheet) -> list[tuple[str, JsonValue]]:
-    """Every value of the sheet under its ``SheetChange.what`` name, in sheet order."""
     out: list[tuple[str, JsonValue]] = []
-    for p in sheet.pools:
-        out += [(f"pool {p.spec.key}", p.value), (f"temp {p.spec.key}", p.temp)]
-    out += [(f"track {t.spec.id}", t.value) for t in sheet.tracks if not t.spec.is_wound]
-    out += [
-        (f"wounds {t.spec.id}", _wounds_json(t.wounds)) for t in sheet.tracks if t.spec.is_wound
-    ]
-    out += [(f"text {t.spec.id}", t.value) for t in sheet.text]
-    out += [(f"condition {c.condition.id}", c.active) for c in sheet.conditions]
-    out += [(f"state {s.spec.id}", s.value) for s in sheet.states]
+    pools, tracks, wounds = keys("pools"), keys("tracks"), keys("wounds")
+    if pools is None or pools:
+        for p in layout.pools:
+            if pools is None or p.key in pools:
+                out.append((f"pool {p.key}", sheet.pool_value(p)))
+                out.append((f"temp {p.key}", sheet.pool_temp(p)))
+    if tracks is None or tracks:
+        for t in layout.tracks:
+            if not t.is_wound and (tracks is None or t.id in tracks):
+                out.append((f"track {t.id}", sheet.track_value(t)))
+    if wounds is None or wounds:
+        for t in layout.tracks:
+            if t.is_wound and (wounds is None or t.id in wounds):
+                read = stored_wounds(sheet.wound_track(t))
+                out.append(
+                    (f"wounds {t.id}", {"marks": list(read.marks), "overflow": read.overflow})
+                )
+    text, conditions, states = keys("text"), keys("conditions"), keys("states")
+    if text is None or text:
+        out += [
+            (f"text {t.id}", sheet.text_value(t))
+            for t in layout.text
+            if text is None or t.id in text
+        ]
+    if conditions is None or conditions:
+        out += [
+            (f"condition {c.id}", sheet.has_condition(c.id))
+            for c in layout.conditions
+            if conditions is None or c.id in conditions
+        ]
+    if states is None or states:
+        out += [
+            (f"state {st.id}", sheet.state_value(st))
+            for st in layout.states
+            if states is None or st.id in states
+        ]
     return out
+
+
+def _changed_entries(old: _Stored, new: _Stored) -> dict[str, set[str]]:
+    """Per member, the ids whose stored entries differ."""
+    found: dict[str, set[str]] = {"conditions": set(old.conditions) ^ set(new.conditions)}
+    for member in ("pools", "tracks", "wounds", "text", "states"):
+        before, after = getattr(old, member), getattr(new, member)
+        found[member] = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+    return found
 
 
 def changes_between(
@@ -675,12 +746,19 @@ def changes_between(
     """What reads differently on ``after``'s live sheet than on ``before``'s, in sheet
     order: pools (``pool <key>``, and ``temp <key>`` when the buffer changed), tracks,
     wound tracks, text, conditions, states. Something ``before`` did not have at all
-    changes from None."""
-    if before.live == after.live and before.build is after.build:
+    changes from None. On one build only the entries stored differently are read, so a
+    command costs what it touched."""
+    if before.build is after.build and before.live is after.live:
         return ()
-    old = dict(_readings(current_sheet(ruleset, before)))
+    old_sheet, new_sheet = WorkingSheet(ruleset, before), WorkingSheet(ruleset, after)
+    only = (
+        _changed_entries(old_sheet.stored, new_sheet.stored)
+        if before.build is after.build
+        else None
+    )
+    old = dict(_readings(old_sheet, only))
     return tuple(
         SheetChange(after.name, what, old.get(what), value)
-        for what, value in _readings(current_sheet(ruleset, after))
+        for what, value in _readings(new_sheet, only)
         if what not in old or old[what] != value
     )

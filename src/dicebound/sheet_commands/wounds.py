@@ -3,8 +3,10 @@
 The definition holds kinds (id, label, severity); the stored record holds marks (kind
 ids). A track is worked as severities (``WoundTrack``): read from the stored marks
 (``read_wounds``), marked (``mark``) or healed (``heal``) one mark at a time, then
-written back (``stored_wounds``). ``wound_command`` is the ``damage`` op with a
-``track``. docs/design/sheet-commands.md "Wound tracks" states every rule.
+written back (``stored_wounds``). Plain track math, below the sheet: the live sheet
+reads wound tracks through it, and the ``damage`` op with a ``track``
+(``ops.wound_command``) and rests change them through it.
+docs/design/sheet-commands.md "Wound tracks" states every rule.
 
 Settled here: a track whose length comes to 0 refuses every mark ``no-box``, whatever
 its ``onFull``.
@@ -12,21 +14,8 @@ its ``onFull``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dicebound.ruleset.model import Track, TrackKind
-from dicebound.sheet import MAX_WOUND_RUNGS, Wounds
-from dicebound.sheet_commands.model import Refused, SheetRequest
-from dicebound.sheet_commands.reasons import (
-    BAD_AMOUNT,
-    NO_BOX,
-    UNKNOWN_KIND,
-    UNKNOWN_TRACK,
-    WRONG_TRACK,
-)
-
-if TYPE_CHECKING:
-    from dicebound.sheet_commands.current import TrackSpec, WorkingSheet
+from dicebound.sheet import Wounds
 
 __all__ = [
     "MAX_MARKS",
@@ -35,8 +24,6 @@ __all__ = [
     "mark",
     "read_wounds",
     "stored_wounds",
-    "wound_command",
-    "wound_now",
 ]
 
 MAX_MARKS = 100_000
@@ -199,44 +186,3 @@ def stored_wounds(work: WoundTrack) -> Wounds:
     while marks and not marks[-1]:
         marks.pop()
     return Wounds(tuple(marks), min(work.overflow, _MAX_OVERFLOW))
-
-
-def wound_now(track: TrackSpec, work: WoundTrack, overflow_before: int) -> str:
-    """``Harm 2/4 Winded``: filled of length, the lowest marked level's label on named
-    levels, and `` +n over`` when the overflow grew."""
-    now = f"{track.label} {work.filled}/{work.length}"
-    lowest = work.lowest
-    if lowest >= 0 and not track.numbered:
-        now += f" {track.levels[lowest].label}"
-    if work.overflow > overflow_before:
-        now += f" +{work.overflow - overflow_before} over"
-    return now
-
-
-def wound_command(sheet: WorkingSheet, request: SheetRequest) -> str | Refused:
-    """``damage`` with a ``track``: a positive amount marks, a negative one heals. The
-    checks in order: the track, a wound track, the amount, the kind, the box, room."""
-    track = sheet.layout.track_named(request.track or "")
-    if track is None:
-        return Refused(UNKNOWN_TRACK)
-    if not track.is_wound:
-        return Refused(WRONG_TRACK)
-    amount = request.amount
-    if amount is None or amount == 0 or abs(amount) > MAX_MARKS:
-        return Refused(BAD_AMOUNT)
-    kind = track.kind_named(request.kind)
-    if kind is None and amount > 0:
-        return Refused(UNKNOWN_KIND)
-    box = request.box
-    if box is not None and not 1 <= box <= MAX_WOUND_RUNGS:
-        return Refused(BAD_AMOUNT)
-    work = sheet.wound_track(track)
-    before = work.overflow
-    if amount > 0:
-        assert kind is not None
-        if not mark(work, kind.severity, amount, 1 if box is None else box):
-            return Refused(NO_BOX)
-    else:
-        heal(work, -amount, None if kind is None else kind.severity)
-    sheet.set_wounds(track, work)
-    return wound_now(track, work, before)
