@@ -7,12 +7,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dicebound.compiler import compile_ruleset
 from dicebound.ruleset.model import Rest, RestStep, Rounding, Ruleset
-from dicebound.sheet import Character
-from dicebound.sheet_commands.current import current_sheet
+from dicebound.sheet import Character, SheetView
+from dicebound.sheet_commands.current import current_sheet, tolerant_live
 from dicebound.sheet_commands.model import Applied
+from dicebound.sheet_commands.resolve import resolve_sheet_text
 from dicebound.sheet_commands.rests import moved_value, wound_clear_count
 from dicebound.values import replace
 from kind_samples import ruleset_of_kind
@@ -756,3 +759,181 @@ def test_camp_refills_the_tricks_that_come_back_at_camp_only() -> None:
         "0/2",
         "1/1",
     )
+
+
+# ── Properties ──────────────────────────────────────────────────────────────
+
+
+def _casts() -> list[tuple[Ruleset, Character]]:
+    """One character per ruleset with something of every kind a rest can name: the 5e
+    caster with counters, a Gravewatch warden, an Ember Roads traveller with tricks,
+    and a Star Trader crew with a drive (so its hidden items show) and without."""
+    ember = marinara(EMBER)
+    trader = star_trader(
+        {
+            "id": "refit",
+            "label": "Refit",
+            "restore": [
+                {"listPools": "cargo", "recharge": ["port"], "to": "max"},
+                {"pool": "fuel", "to": "max"},
+                {"track": "heat", "to": 0},
+                {"state": "trim", "to": "default"},
+            ],
+            "clear": {"conditions": ["boarded"]},
+        }
+    )
+    cargo = [
+        {"name": "Ore", "units": 3, "refill": "port"},
+        {"name": "Ice", "units": 2, "refill": "sea"},
+        {"name": "Gas", "units": 4},
+    ]
+    return [
+        (five_e(), character(five_e(), PACT, KI_LUCK)),
+        (marinara(GRAVEWATCH), character(marinara(GRAVEWATCH))),
+        (
+            ember,
+            character(
+                ember,
+                lists={
+                    "tricks": [
+                        {"name": "Spark", "uses": 2, "recharge": "scene"},
+                        {"name": "Last Ember", "uses": 1, "recharge": "camp"},
+                    ]
+                },
+            ),
+        ),
+        (trader, crew(trader, None, "jump", cargo)),
+        (trader, crew(trader, None, "none", cargo)),
+    ]
+
+
+_CASTS: list[list[tuple[Ruleset, Character]]] = []
+
+
+def casts() -> list[tuple[Ruleset, Character]]:
+    if not _CASTS:
+        _CASTS.append(_casts())
+    return _CASTS[0]
+
+
+@st.composite
+def stored_lives(draw: st.DrawFn, rs: Ruleset, who: Character) -> Character:
+    """Any stored record this character's rests could meet: every pool (hidden ones
+    too) at any value with any buffer, every track, marks of any kind with overflow,
+    text, declared and undeclared conditions, states at any value (or a stale one)."""
+    sheet = rs.sheet
+    keys = [p.id for p in sheet.pools] + [p.key for p in SheetView(rs, who).row_pools()]
+    live: dict[str, Any] = {"pools": {}, "tracks": {}, "wounds": {}, "text": {}, "states": {}}
+    buffered = {p.id for p in sheet.pools if p.allow_temp}
+    for key in keys:
+        if key in buffered or draw(st.booleans()):
+            live["pools"][key] = {
+                "value": draw(st.integers(0, 14)),
+                "temp": draw(st.integers(0, 3)),
+            }
+    for track in sheet.tracks:
+        if track.is_wound_track:
+            kinds = [k.id for k in track.kinds] + [""]
+            live["wounds"][track.id] = {
+                "marks": draw(st.lists(st.sampled_from(kinds), max_size=7)),
+                "overflow": draw(st.integers(0, 4)),
+            }
+        elif draw(st.booleans()):
+            live["tracks"][track.id] = draw(st.integers(-2, 8))
+    for text_id, _, _ in sheet.text:
+        live["text"][text_id] = draw(st.sampled_from(["", "Bless", "Vega"]))
+    conditions = [c.id for c in sheet.conditions] + ["ghost"]
+    live["conditions"] = draw(st.lists(st.sampled_from(conditions), unique=True))
+    for state in sheet.states:
+        live["states"][state.id] = draw(st.sampled_from([*state.values, "stale"]))
+    return Character(who.name, who.build, tolerant_live(live))
+
+
+def _named(rs: Ruleset, who: Character, rest: Rest) -> dict[str, set[str]]:
+    """What a rest's definition names, read off the definition and the build alone:
+    pool keys (a pool, a group's pools, a list's row pools passing its recharge filter),
+    tracks (plain and wound), states and text fields."""
+    rows = SheetView(rs, who).row_pools()
+    named: dict[str, set[str]] = {"pools": set(), "tracks": set(), "states": set()}
+    for step in rest.restore:
+        if step.on == "pool":
+            named["pools"].add(step.id)
+        elif step.on == "poolGroup":
+            named["pools"] |= {p.id for p in rs.sheet.pools if p.group == step.id}
+        elif step.on == "listPools":
+            named["pools"] |= {
+                p.key
+                for p in rows
+                if p.list == step.id and (step.recharge is None or p.recharge in step.recharge)
+            }
+        elif step.on == "track":
+            named["tracks"].add(step.id)
+        else:
+            named["states"].add(step.id)
+    named["text"] = set(rest.clear_text)
+    return named
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_a_rest_never_touches_what_its_definition_does_not_name(data: st.DataObject) -> None:
+    rs, plain = data.draw(st.sampled_from(casts()))
+    who = data.draw(stored_lives(rs, plain))
+    rest = data.draw(st.sampled_from(rs.rests))
+    outcome = apply(rs, who, "rest", rest=rest.label)
+    assert isinstance(outcome, Applied)
+    before, after = who.live, outcome.character.live
+    named = _named(rs, who, rest)
+    buffered = {p.id for p in rs.sheet.pools if p.allow_temp}  # others read no buffer
+    for key in set(before.pools) | set(after.pools):
+        old, new = before.pools.get(key), after.pools.get(key)
+        if key not in named["pools"]:
+            assert new == old, key
+        elif key in buffered:  # a rest never drops (or adds to) a temporary buffer
+            assert (0 if new is None else new.temp) == (0 if old is None else old.temp), key
+    for member in ("tracks", "wounds", "states", "text"):
+        names = named["states" if member == "states" else "text" if member == "text" else "tracks"]
+        old_map, new_map = getattr(before, member), getattr(after, member)
+        for key in set(old_map) | set(new_map):
+            if key not in names:
+                assert new_map.get(key) == old_map.get(key), (member, key)
+    cleared = rest.clear_conditions
+    kept = () if cleared == "all" else tuple(c for c in before.conditions if c not in cleared)
+    assert after.conditions == kept
+
+
+def _noisy(name: str) -> st.SearchStrategy[str]:
+    """A rest's id or label written as a model might: any case, padded with spaces."""
+    return st.tuples(
+        st.sampled_from(["", " ", "  "]), st.booleans(), st.sampled_from(["", " "])
+    ).map(lambda t: t[0] + (name.upper() if t[1] else name) + t[2])
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_a_rest_is_found_exactly_by_name_eq_and_a_refusal_changes_nothing(
+    data: st.DataObject,
+) -> None:
+    """Through the whole pass: a written rest name answers iff it is NAME-EQ to some
+    rest's id or label; a refused rest leaves the party exactly as it was, stores
+    nothing and lists no rest taken."""
+    rs, plain = data.draw(st.sampled_from(casts()))
+    who = data.draw(stored_lives(rs, plain))
+    names = [n for rest in rs.rests for n in (rest.id, rest.label)]
+    written = data.draw(
+        st.one_of(
+            st.sampled_from(names).flatmap(_noisy),
+            st.text(alphabet="abcdeilmnorstvxy _-", max_size=12).filter(lambda t: '"' not in t),
+        )
+    )
+    known = any(written.strip().lower() == n.strip().lower() for n in names)
+    passed = resolve_sheet_text(rs, (who,), f'[sheet: op="rest" rest="{written}"]', who.name)
+    (outcome,) = passed.outcomes
+    if not written.strip():
+        assert outcome.reason == "malformed"  # the tag itself needs a rest
+    elif known:
+        assert outcome.ok and passed.rests == ((who.name, written.strip()),)
+        return
+    else:
+        assert outcome.reason == "unknown-rest"
+    assert (passed.party, passed.changed, passed.rests) == ((who,), False, ())
