@@ -192,9 +192,13 @@ def cli_check(ruleset: str, characters: Iterable[str], text: str, options: dict[
 
 
 def without_ids(answer: dict[str, Any]) -> dict[str, Any]:
-    """A check's answer as ``check --json`` prints it: each result without its record id."""
+    """A check's answer as ``check --json`` prints it: each result and sheet command
+    without its record id, ``sheet`` only when the text held a sheet command."""
     results = [{k: v for k, v in r.items() if k != "id"} for r in answer["results"]]
-    return {"results": results, "errors": answer["errors"], "text": answer["text"]}
+    out = {"results": results, "errors": answer["errors"], "text": answer["text"]}
+    if answer.get("sheet"):
+        out["sheet"] = [{k: v for k, v in c.items() if k != "id"} for c in answer["sheet"]]
+    return out
 
 
 def problem_of(response: Any, status: int) -> dict[str, Any]:

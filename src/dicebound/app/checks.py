@@ -177,8 +177,12 @@ def run_checks(
         )
     now = datetime.now(UTC)
     by_name = {row.name: row for row in rows}
+    # written (and its revision raised) when a check paid or a command changed
+    # something, even where a later one put it back; a rest that found nothing to
+    # restore stores an equal state, and the revision stays
+    moved = {change.who for outcome in report.sheet for change in outcome.changes}
     for before, after in zip(party, report.party, strict=True):
-        if after is not before:
+        if after is not before and (after.live != before.live or after.name in moved):
             live = dumps(live_to_json(after.live))
             repo.set_live(game.id, after.name, live, by_name[after.name].revision + 1, now)
     results, sheet = _record_steps(repo, game, report, text, by_name, choose, now)

@@ -17,19 +17,17 @@ Each server's log is under the test's ``tmp_path`` and printed when the test fai
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
+from collections.abc import Sequence
+from contextlib import ExitStack
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 import httpx
 import pytest
@@ -40,13 +38,24 @@ from dicebound.engine import resolve_text
 from dicebound.odds import check_odds
 from dicebound.throw import roll_json
 from repo_paths import REPO
-from service_support import ADMIN_TOKEN, JSON, ServerProcess, admin_headers, store_url_for
+from server_support import (
+    RESERVE_FILE,
+    all_records,
+    client,
+    logs_on_failure,
+    ok,
+    pool_value,
+    post_at_once,
+    reserve_character,
+    reserve_game,
+    running,
+)
+from service_support import ADMIN_TOKEN, JSON, admin_headers, store_url_for
 
 pytestmark = pytest.mark.server
 
 ROOT = REPO
 DATA = ROOT / "src" / "dicebound" / "data"
-RESERVE_FILE = ROOT / "tests" / "cases" / "ruleset_reserve.json"
 PEET_FILE = DATA / "characters" / "advanced-resolution" / "peet.json"
 BACKENDS = ["sqlite", "postgresql"]
 
@@ -54,122 +63,6 @@ SPEND_TAG = '[skill_check: skill="Push" difficulty="Steady" spend="resolve:1"]'
 LOCKPICK_TAG = (
     '[skill_check: skill="Scoundrel/Lockpick" difficulty="Uncommon" quality="agility" tool="1"]'
 )
-
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-
-# ── helpers ──────────────────────────────────────────────────────────────────
-
-
-def logs_on_failure(test: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Print every server log under the test's ``tmp_path`` when the test fails."""
-
-    @functools.wraps(test)
-    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        try:
-            return test(*args, **kwargs)
-        except BaseException:
-            tmp_path = kwargs.get("tmp_path")
-            if isinstance(tmp_path, Path):
-                for log in sorted(tmp_path.glob("*.log")):
-                    text = log.read_text(errors="replace")
-                    print(f"\n───── {log.name} (last 20,000 characters) ─────\n{text[-20_000:]}")
-            raise
-
-    return run
-
-
-@contextmanager
-def running(db_url: str, tmp_path: Path, count: int = 1) -> Iterator[list[ServerProcess]]:
-    """``count`` server processes on one store, stopped at the end whatever happens."""
-    with ExitStack() as stack:
-        servers = []
-        for _ in range(count):
-            server = ServerProcess(db_url, log=tmp_path / f"server-{_next_log(tmp_path)}.log")
-            stack.callback(server.stop)
-            servers.append(server.start())
-        yield servers
-
-
-def _next_log(tmp_path: Path) -> int:
-    return len(list(tmp_path.glob("server-*.log"))) + 1
-
-
-def client(base: str, token: str, timeout: float = 60.0) -> httpx.Client:
-    return httpx.Client(
-        base_url=base, headers={"Authorization": f"Bearer {token}"}, timeout=timeout
-    )
-
-
-def ok(response: httpx.Response, status: int = 200) -> Any:
-    assert response.status_code == status, (
-        f"{response.request.method} {response.request.url} answered "
-        f"{response.status_code}: {response.text}"
-    )
-    return response.json()
-
-
-def reserve_character(name: str, resolve: int) -> dict[str, Any]:
-    """A Reserve character whose Resolve pool holds ``resolve`` points, full."""
-    return {
-        "name": name,
-        "sheet": {
-            "v": 1,
-            "build": {
-                "abilities": {"grit": 3},
-                "skills": {"push": "r1"},
-                "fields": {"depth": max(resolve, 1)},
-            },
-        },
-        "live": {"pools": {"resolve": {"value": resolve}}},
-    }
-
-
-def reserve_game(base: str, resolve: int = 20) -> tuple[str, str]:
-    """Upload the Reserve ruleset (if not there yet), make a game, put Ann with
-    ``resolve`` points; (game id, game token)."""
-    with httpx.Client(base_url=base, headers=admin_headers(), timeout=30) as admin:
-        uploaded = admin.post("/rulesets", content=RESERVE_FILE.read_bytes(), headers=JSON)
-        assert uploaded.status_code in (200, 201), uploaded.text
-        game = ok(admin.post("/games", json={"name": "Reserve", "ruleset": "reserve-test"}), 201)
-    with client(base, game["token"]) as player:
-        ok(
-            player.put(
-                f"/games/{game['id']}/characters/Ann", json=reserve_character("Ann", resolve)
-            ),
-            201,
-        )
-    return game["id"], game["token"]
-
-
-def all_records(player: httpx.Client, game: str) -> list[dict[str, Any]]:
-    """Every record of a game, newest first, through the pages."""
-    out: list[dict[str, Any]] = []
-    before: int | None = None
-    while True:
-        params: dict[str, int] = {"limit": 100}
-        if before is not None:
-            params["before"] = before
-        page = ok(player.get(f"/games/{game}/records", params=params))
-        out.extend(page["records"])
-        if page["next"] is None:
-            return out
-        before = page["next"]
-
-
-def pool_value(
-    player: httpx.Client, game: str, name: str, pool: str, full: int | None = None
-) -> int:
-    """A pool's value as the store holds it. The live state is sparse: a pool the
-    character file never wrote and no check has paid from is absent, and full."""
-    live = ok(player.get(f"/games/{game}/characters/{name}"))["live"]
-    entry = live.get("pools", {}).get(pool)
-    if entry is None:
-        assert full is not None, f"{name} has no {pool} pool: {live}"
-        return full
-    value: int = entry["value"]
-    return value
 
 
 def without_id(result: dict[str, Any]) -> dict[str, Any]:
@@ -344,22 +237,11 @@ CLIENTS = 50
 POOL = 20
 
 
-def _one_check(base: str, token: str, game: str, i: int, barrier: threading.Barrier) -> Any:
-    with client(base, token) as player:
-        barrier.wait(timeout=60)
-        return ok(player.post(f"/games/{game}/checks", json={"text": SPEND_TAG, "seed": f"c{i}"}))
-
-
 def _spend_at_once(bases: Sequence[str]) -> None:
     """50 clients at once, spread over ``bases``, each spending one point of 20."""
     game, token = reserve_game(bases[0], resolve=POOL)
-    barrier = threading.Barrier(CLIENTS)
-    with ThreadPoolExecutor(max_workers=CLIENTS) as pool:
-        futures = [
-            pool.submit(_one_check, bases[i % len(bases)], token, game, i, barrier)
-            for i in range(CLIENTS)
-        ]
-        answers = [f.result(timeout=120) for f in futures]
+    bodies = [{"text": SPEND_TAG, "seed": f"c{i}"} for i in range(CLIENTS)]
+    answers = post_at_once(bases, token, f"/games/{game}/checks", bodies)
 
     results = [a["results"][0] for a in answers]
     assert all(a["errors"] == [] for a in answers)

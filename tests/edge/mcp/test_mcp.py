@@ -353,6 +353,35 @@ def test_resolve_checks_post_checks_and_check_json_give_the_same_records(
     assert [r["id"] for r in stored] == [r["id"] for r in tool_answer["results"]]
 
 
+SPEND_INSPIRATION = '[sheet: op="spend" pool="Inspiration" amount="1"]'
+
+
+def test_resolve_checks_answers_the_sheet_commands_as_post_checks(server: ServerProcess) -> None:
+    text = f'{SPEND_INSPIRATION} Mira creeps. [skill_check: skill="Stealth" dc="15"]'
+    through_tool = seat_a_table(server, "dnd5e-srd", "mira")
+    through_http = seat_a_table(server, "dnd5e-srd", "mira")
+
+    async def resolve() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with connect("http", through_tool) as client:
+            first = await ok(client, "resolve_checks", {"text": text, "seed": "42"})
+            # commands alone are no error, refused or not: each is a record
+            alone = await ok(client, "resolve_checks", {"text": SPEND_INSPIRATION})
+            return first, alone
+
+    tool_answer, alone = run(resolve)
+    http_answer = through_http.post("/checks", {"text": text, "seed": "42"})
+    assert without_ids(tool_answer) == without_ids(http_answer)
+    (command,) = tool_answer["sheet"]
+    assert (command["ok"], command["now"]) == (True, "0/1")
+    assert [(c["ok"], c["reason"]) for c in alone["sheet"]] == [(False, "insufficient")]
+    stored = through_tool.get("/records?limit=100")["records"][::-1]
+    assert [(r["kind"], r["id"]) for r in stored] == [
+        ("sheet", command["id"]),
+        ("check", tool_answer["results"][0]["id"]),
+        ("sheet", alone["sheet"][0]["id"]),
+    ]
+
+
 def test_the_same_over_stdio(server: ServerProcess) -> None:
     _, ruleset, characters, text, options = AS_CLI[1]  # a dice pool with a spend
     table = seat_a_table(server, ruleset, *characters)
