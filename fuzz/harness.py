@@ -132,7 +132,7 @@ def _keep(campaign: str, text: str, why: str) -> str:
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     path = FOUND / f"{campaign}-{digest}.txt"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    path.with_suffix(".why").write_text(why, encoding="utf-8")
+    path.with_suffix(".why").write_text(why, encoding="utf-8", errors="backslashreplace")
     return str(path)
 
 

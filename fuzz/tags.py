@@ -8,6 +8,12 @@ surrogates included), control characters, and now and then thousands of tags. Ea
 must give a report (every tag a result or an error) or dicebound's own error, within
 the harness's bounds; the text of every tag must come back at its place.
 
+Most texts also hold ``[sheet:]`` commands, on the packaged rulesets and on Marinara's
+examples (when ../shared is there), and are held to stronger properties
+(``sheet_text.py``): a text of sheet commands alone never raises, each tag is rewritten
+once into one that reads back answered and into the same request, and a refused
+command changes nothing.
+
 Run: ``python fuzz/tags.py --count 1000000`` (a full run) or ``--seconds 10``.
 """
 
@@ -21,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import budget_arguments, finish, run
+from sheet_text import Table, crowded, make_table, marinara_tables, sheet_text, verify
 
 from dicebound.edge.files import (
     packaged_characters,
@@ -38,6 +45,20 @@ for _id in packaged_rulesets():
     TABLES.append(
         (_ruleset, [read_character(_ruleset, f"{_id}/{c}") for c in packaged_characters(_id)])
     )
+SHEET_TABLES: dict[str, Table] = {}
+for _ruleset, _party in TABLES:
+    for _table in (
+        make_table(_ruleset.id, _ruleset, _party),
+        make_table(f"{_ruleset.id}+crowd", _ruleset, crowded(_ruleset, _party)),
+    ):
+        SHEET_TABLES[_table.key] = _table
+PACKAGED_KEYS = sorted(SHEET_TABLES)
+MARINARA_KEYS = []  # the examples hold every kind of thing a command names: more of them
+for _table in marinara_tables():
+    SHEET_TABLES[_table.key] = _table
+    MARINARA_KEYS.append(_table.key)
+SHEET = "sheet:"
+"""How an entry whose text holds sheet commands starts: ``sheet:<table>\x1f<text>``."""
 
 NAMES = [
     "skill_check",
@@ -208,6 +229,11 @@ def _tag(rng: random.Random, ruleset: Ruleset, party: list[Character]) -> str:
 def texts(seed: int) -> Iterator[str]:
     rng = random.Random(seed)
     while True:
+        if rng.random() < 0.6:
+            keys = MARINARA_KEYS if MARINARA_KEYS and rng.random() < 0.5 else PACKAGED_KEYS
+            table = SHEET_TABLES[rng.choice(keys)]
+            yield f"{SHEET}{table.key}\x1f{sheet_text(rng, table, _tag)}"
+            continue
         ruleset, party = rng.choice(TABLES)
         if rng.random() < 0.001:  # thousands of tags
             tags = [_tag(rng, ruleset, party) for _ in range(rng.choice([999, 1000, 1001, 3000]))]
@@ -219,6 +245,8 @@ def texts(seed: int) -> Iterator[str]:
 
 def resolve(entry: str) -> str:
     ruleset_id, _, text = entry.partition("\x1f")
+    if ruleset_id.startswith(SHEET):
+        return verify(SHEET_TABLES[ruleset_id.removeprefix(SHEET)], text, str(len(text)))
     ruleset, party = next(t for t in TABLES if t[0].id == ruleset_id)
     report = resolve_text(ruleset, party, text, seed=str(len(text)))
     return f"{len(report.results)} resolved" if len(report.results) < 3 else "3+ resolved"
