@@ -21,7 +21,7 @@ refill it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, TypeVar
 
 from dicebound.ruleset.model import (
@@ -89,6 +89,7 @@ _MAX_STATE_VALUE = 80
 _MEMBERS = ("pools", "tracks", "wounds", "text", "conditions", "states")
 """The members of a stored record."""
 _LAYOUTS = "sheet_commands layouts"
+_READINGS = "sheet_commands live readings"
 _KEPT = 256
 """The most owners one ``kept_per`` table holds before it starts again."""
 Owner = TypeVar("Owner")
@@ -254,16 +255,23 @@ def kept_per(ruleset: Ruleset, table: str, owner: Owner, make: Callable[[Owner],
     one) and kept on ``ruleset.memo`` in ``table``, which holds at most 256 owners. The
     owner is held beside its answer, so its id is not reused meanwhile."""
     kept: dict[int, tuple[Owner, Made]] | None = ruleset.memo.get(table)
-    if kept is None:
-        kept = ruleset.memo[table] = {}
-    hit = kept.get(id(owner))
+    hit = None if kept is None else kept.get(id(owner))
     if hit is not None and hit[0] is owner:
         return hit[1]
     made = make(owner)
+    keep_per(ruleset, table, owner, made)
+    return made
+
+
+def keep_per(ruleset: Ruleset, table: str, owner: Owner, made: Made) -> None:
+    """Keep ``made`` as ``kept_per``'s answer for ``owner`` in ``table``, when it was
+    worked out another way (the table as bounded as ``kept_per`` keeps it)."""
+    kept: dict[int, tuple[Owner, Made]] | None = ruleset.memo.get(table)
+    if kept is None:
+        kept = ruleset.memo[table] = {}
     if len(kept) >= _KEPT:
         kept.clear()
     kept[id(owner)] = (owner, made)
-    return made
 
 
 def sheet_layout(ruleset: Ruleset, build: Build) -> SheetLayout:
@@ -445,53 +453,144 @@ def tolerant_live(raw: object) -> Live:
     """A stored live record read entry by entry (docs/design/sheet-commands.md "The live
     sheet"): an entry that breaks its rule is dropped and the others survive; anything
     not an object reads as empty. Takes the JSON shape or a ``Live``."""
-    return _Stored(raw).live()
+    return _Stored(_read_live(raw)).live()
+
+
+class _Reading:
+    """A stored record read tolerantly: its members as plain containers, the ``Live``
+    it was read from (None for the JSON shape) and the members of that ``Live`` that
+    read whole (nothing dropped). Never changed once made: a working sheet copies a
+    member before its first write, so one reading serves every sheet made from it."""
+
+    __slots__ = ("conditions", "pools", "source", "states", "text", "tracks", "whole", "wounds")
+
+    def __init__(
+        self,
+        source: Live | None,
+        whole: frozenset[str],
+        members: tuple[
+            dict[str, PoolValue],
+            dict[str, int],
+            dict[str, Wounds],
+            dict[str, str],
+            list[str],
+            dict[str, str],
+        ],
+    ) -> None:
+        self.source = source
+        self.whole = whole
+        self.pools, self.tracks, self.wounds, self.text, self.conditions, self.states = members
+
+
+_EVERY_MEMBER = frozenset(_MEMBERS)
+
+
+def _read_live(raw: object) -> _Reading:
+    members = _stored_members(raw)
+    read = _Reading(
+        raw if isinstance(raw, Live) else None,
+        frozenset(),
+        (
+            _read_map(members.get("pools"), _read_pool, MAX_POOLS),
+            _read_map(members.get("tracks"), _whole, _MAX_TRACKS),
+            _read_map(members.get("wounds"), _read_wounds, _MAX_TRACKS),
+            _read_map(members.get("text"), _read_text, _MAX_TEXTS),
+            _read_conditions(members.get("conditions")),
+            _read_map(members.get("states"), _read_state, _MAX_STATES),
+        ),
+    )
+    if read.source is not None:
+        source = read.source
+        read.whole = frozenset(
+            n for n in _MEMBERS if len(getattr(read, n)) == len(getattr(source, n))
+        )
+    return read
+
+
+def _fits(key: str, member: Mapping[str, object], cap: int) -> bool:
+    """Whether a tolerant reading keeps the entry ``key`` of ``member``: its key is not
+    too long and the member holds no more entries than its cap."""
+    return len(key) <= _MAX_KEY and len(member) <= cap
+
+
+def _reading(ruleset: Ruleset, live: Live) -> _Reading:
+    """``live`` read tolerantly, once per ``Live`` (kept on ``ruleset.memo`` beside the
+    readings ``WorkingSheet.result`` hands over): a ``Live`` is immutable, so its reading
+    never changes."""
+    return kept_per(ruleset, _READINGS, live, _read_live)
 
 
 class _Stored:
-    """The stored record, read tolerantly, as plain dicts a command may change.
+    """The stored record, read tolerantly, as plain containers a command may change.
 
-    ``dirty`` names the members a setter changed. A member of a ``Live`` that read whole
-    and was not changed is handed back as it was, so an unchanged member stays the
-    same object (and compares by identity, cheaply)."""
+    Each member starts as the reading's own container and is copied on its first write
+    (``writable``), so the reading stays as it was read. ``dirty`` names the members a
+    setter wrote. A member of a ``Live`` that read whole and was not written is handed
+    back as it was, so an unchanged member stays the same object (and compares by
+    identity, cheaply).
+
+    ``exact`` stays true while every entry written is one a tolerant reading keeps as it
+    is (its key, its value and its member's cap): then ``live()`` reads back as exactly
+    these containers, and ``WorkingSheet`` may hand them over as that ``Live``'s reading
+    and compare them with the reading it started from instead of reading both again."""
 
     __slots__ = (
+        "base",
         "conditions",
         "dirty",
+        "exact",
+        "made",
+        "owned",
         "pools",
-        "source",
         "states",
         "text",
         "tracks",
-        "whole",
         "wounds",
     )
 
-    def __init__(self, raw: object) -> None:
-        members = _stored_members(raw)
-        self.pools = _read_map(members.get("pools"), _read_pool, MAX_POOLS)
-        self.tracks = _read_map(members.get("tracks"), _whole, _MAX_TRACKS)
-        self.wounds = _read_map(members.get("wounds"), _read_wounds, _MAX_TRACKS)
-        self.text = _read_map(members.get("text"), _read_text, _MAX_TEXTS)
-        self.conditions = _read_conditions(members.get("conditions"))
-        self.states = _read_map(members.get("states"), _read_state, _MAX_STATES)
+    def __init__(self, base: _Reading) -> None:
+        self.base = base
+        self.pools, self.tracks, self.wounds = base.pools, base.tracks, base.wounds
+        self.text, self.conditions, self.states = base.text, base.conditions, base.states
         self.dirty: set[str] = set()
-        self.source = raw if isinstance(raw, Live) else None
-        self.whole: set[str] = set()
-        if self.source is not None:
-            source = self.source
-            self.whole = {n for n in _MEMBERS if len(getattr(self, n)) == len(getattr(source, n))}
+        self.owned: set[str] = set()
+        self.exact = True
+        self.made: Live | None = None
+
+    def writable(self, name: str) -> Any:
+        """The member ``name`` as a container of this record's own, marked written."""
+        self.dirty.add(name)
+        if name not in self.owned:
+            self.owned.add(name)
+            mine = getattr(self, name)
+            setattr(self, name, list(mine) if name == "conditions" else dict(mine))
+        return getattr(self, name)
+
+    def kept(self, as_written: bool) -> None:
+        """Note one entry written, and whether a tolerant reading keeps it as written
+        (``_fits`` and its value reading as itself)."""
+        if not as_written:
+            self.exact = False
 
     def live(self) -> Live:
         made: dict[str, Any] = {}
+        source, whole = self.base.source, self.base.whole
         for name in _MEMBERS:
-            if self.source is not None and name in self.whole and name not in self.dirty:
-                made[name] = getattr(self.source, name)  # read whole, unchanged: as it was
+            if source is not None and name in whole and name not in self.dirty:
+                made[name] = getattr(source, name)  # read whole, unchanged: as it was
             elif name == "conditions":
                 made[name] = tuple(self.conditions)
             else:
                 made[name] = frozen_map(getattr(self, name))
-        return Live(**made)
+        live = self.made = Live(**made)
+        self.owned.clear()  # the containers may now be the reading of ``live``: copy again
+        return live
+
+    def reading_of(self, live: Live) -> _Reading:
+        """The reading of ``live`` (made by ``live()`` while ``exact``): these containers.
+        Every member read whole, since nothing written breaks its rule."""
+        members = (self.pools, self.tracks, self.wounds, self.text, self.conditions, self.states)
+        return _Reading(live, _EVERY_MEMBER, members)
 
 
 # ── The working copy ─────────────────────────────────────────────────────────
@@ -513,7 +612,18 @@ class WorkingSheet:
         self.ruleset = ruleset
         self.character = character
         self.layout = sheet_layout(ruleset, character.build)
-        self.stored = _Stored(character.live)
+        live = character.live
+        self.stored = _Stored(
+            _reading(ruleset, live) if isinstance(live, Live) else _read_live(live)
+        )
+
+    @classmethod
+    def _over(cls, sheet: WorkingSheet, base: _Reading) -> WorkingSheet:
+        """A sheet of the same character and layout reading ``base``."""
+        other = cls.__new__(cls)
+        other.ruleset, other.character, other.layout = sheet.ruleset, sheet.character, sheet.layout
+        other.stored = _Stored(base)
+        return other
 
     # -- reading --------------------------------------------------------------------
 
@@ -552,62 +662,87 @@ class WorkingSheet:
     def set_pool(self, pool: PoolSpec, value: int, temp: int) -> None:
         """Store a pool; back at its start with no buffer, the entry goes (so an untouched
         pool follows its maximum again)."""
-        self.stored.dirty.add("pools")
+        pools: dict[str, PoolValue] = self.stored.writable("pools")
         if value == pool.start_value and temp == 0:
-            self.stored.pools.pop(pool.key, None)
+            pools.pop(pool.key, None)
         else:
-            self.stored.pools[pool.key] = PoolValue(value, temp)
+            entry = pools[pool.key] = PoolValue(value, temp)
+            self.stored.kept(_read_pool(entry) is entry and _fits(pool.key, pools, MAX_POOLS))
 
     def set_track(self, track: TrackSpec, value: int) -> None:
-        self.stored.dirty.add("tracks")
+        tracks: dict[str, int] = self.stored.writable("tracks")
         if value == track.start:
-            self.stored.tracks.pop(track.id, None)
+            tracks.pop(track.id, None)
         else:
-            self.stored.tracks[track.id] = value
+            tracks[track.id] = value
+            whole = type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER  # _whole keeps it
+            self.stored.kept(whole and _fits(track.id, tracks, _MAX_TRACKS))
 
     def set_wounds(self, track: TrackSpec, work: WoundTrack) -> None:
         """Store a worked wound track; no marks and no overflow removes the entry."""
-        self.stored.dirty.add("wounds")
+        stored: dict[str, Wounds] = self.stored.writable("wounds")
         wounds = stored_wounds(work)
         if wounds.marks or wounds.overflow:
-            self.stored.wounds[track.id] = wounds
+            stored[track.id] = wounds
+            self.stored.kept(
+                _read_wounds(wounds) is wounds and _fits(track.id, stored, _MAX_TRACKS)
+            )
         else:
-            self.stored.wounds.pop(track.id, None)
+            stored.pop(track.id, None)
 
     def set_text(self, text_id: str, value: str) -> None:
         """Store a text field's text (already cut to its length); empty removes it."""
-        self.stored.dirty.add("text")
+        text: dict[str, str] = self.stored.writable("text")
         if value:
-            self.stored.text[text_id] = value
+            text[text_id] = value
+            self.stored.kept(_read_text(value) is value and _fits(text_id, text, _MAX_TEXTS))
         else:
-            self.stored.text.pop(text_id, None)
+            text.pop(text_id, None)
 
     def set_condition(self, condition_id: str, on: bool) -> None:
         """On appends the id when absent (the list keeps at most 80); off removes it.
         Ids the ruleset does not declare stay."""
-        self.stored.dirty.add("conditions")
-        conditions = self.stored.conditions
+        conditions: list[str] = self.stored.writable("conditions")
         if on and condition_id not in conditions:
             conditions.append(condition_id)
             del conditions[MAX_CONDITIONS:]
+            self.stored.kept(len(condition_id) <= MAX_CONDITIONS)  # the count is held above
         elif not on and condition_id in conditions:
             conditions.remove(condition_id)
 
     def clear_conditions(self) -> None:
         """Every stored condition id goes, declared or not."""
-        self.stored.dirty.add("conditions")
-        self.stored.conditions.clear()
+        self.stored.writable("conditions").clear()
 
     def set_state(self, state: StateSpec, value: str) -> None:
-        self.stored.dirty.add("states")
+        states: dict[str, str] = self.stored.writable("states")
         if value == state.default:
-            self.stored.states.pop(state.id, None)
+            states.pop(state.id, None)
         else:
-            self.stored.states[state.id] = value
+            states[state.id] = value
+            self.stored.kept(_read_state(value) is value and _fits(state.id, states, _MAX_STATES))
 
     def result(self) -> Character:
-        """The character with the record as it now stands."""
-        return Character(self.character.name, self.character.build, self.stored.live())
+        """The character with the record as it now stands. While the record is exact
+        (see ``_Stored``) its containers are kept as the new ``Live``'s reading, so the
+        next command on this character does not read it again."""
+        stored = self.stored
+        live = stored.live()
+        if stored.exact:
+            keep_per(self.ruleset, _READINGS, live, stored.reading_of(live))
+        return Character(self.character.name, self.character.build, live)
+
+    def changes(self, after: Character) -> tuple[SheetChange, ...]:
+        """``changes_between(ruleset, character, after)`` for ``after``, this sheet's
+        ``result``. While the record is exact, both readings ``changes_between`` would
+        make are at hand: the one this sheet started from, and its own containers (what
+        ``after``'s ``Live`` reads back as). Only members written can differ."""
+        stored = self.stored
+        if after.live is not stored.made or not stored.exact:
+            return changes_between(self.ruleset, self.character, after)
+        before = WorkingSheet._over(self, stored.base)
+        only = _changed_entries(before.stored, stored, stored.dirty)
+        return _changes(after.name, before, self, only)
 
 
 # ── The current sheet, and what changed ──────────────────────────────────────
@@ -742,13 +877,28 @@ def _readings(
     return out
 
 
-def _changed_entries(old: _Stored, new: _Stored) -> dict[str, set[str]]:
-    """Per member, the ids whose stored entries differ."""
-    found: dict[str, set[str]] = {"conditions": set(old.conditions) ^ set(new.conditions)}
-    for member in ("pools", "tracks", "wounds", "text", "states"):
+def _changed_entries(old: _Stored, new: _Stored, members: Iterable[str]) -> dict[str, set[str]]:
+    """Per member of ``members``, the ids whose stored entries differ (none for the
+    others)."""
+    found: dict[str, set[str]] = {}
+    for member in members:
+        if member == "conditions":
+            found[member] = set(old.conditions) ^ set(new.conditions)
+            continue
         before, after = getattr(old, member), getattr(new, member)
         found[member] = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
     return found
+
+
+def _changes(
+    who: str, old_sheet: WorkingSheet, new_sheet: WorkingSheet, only: Mapping[str, set[str]] | None
+) -> tuple[SheetChange, ...]:
+    old = dict(_readings(old_sheet, only))
+    return tuple(
+        SheetChange(who, what, old.get(what), value)
+        for what, value in _readings(new_sheet, only)
+        if what not in old or old[what] != value
+    )
 
 
 def changes_between(
@@ -763,13 +913,8 @@ def changes_between(
         return ()
     old_sheet, new_sheet = WorkingSheet(ruleset, before), WorkingSheet(ruleset, after)
     only = (
-        _changed_entries(old_sheet.stored, new_sheet.stored)
+        _changed_entries(old_sheet.stored, new_sheet.stored, _MEMBERS)
         if before.build is after.build
         else None
     )
-    old = dict(_readings(old_sheet, only))
-    return tuple(
-        SheetChange(after.name, what, old.get(what), value)
-        for what, value in _readings(new_sheet, only)
-        if what not in old or old[what] != value
-    )
+    return _changes(after.name, old_sheet, new_sheet, only)

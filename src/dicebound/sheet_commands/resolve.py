@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
-from dicebound.sheet_commands.apply import apply_request
-from dicebound.sheet_commands.current import changes_between
+from dicebound.sheet_commands.apply import apply_on
+from dicebound.sheet_commands.current import WorkingSheet
 from dicebound.sheet_commands.grammar import SheetTag, find_sheet_tags, read_request
 from dicebound.sheet_commands.model import (
     Applied,
@@ -60,10 +60,11 @@ def _try(
     """The command applied to one card, and what it changed; any unexpected failure is
     a ``malformed`` refusal for that card alone."""
     try:
-        result = apply_request(ruleset, character, request)
+        sheet = WorkingSheet(ruleset, character)
+        result = apply_on(sheet, request)
         changes: tuple[SheetChange, ...] = ()
         if isinstance(result, Applied) and result.stored:
-            changes = changes_between(ruleset, character, result.character)
+            changes = sheet.changes(result.character)  # changes_between, from what it read
     except Exception:  # any failure of one command on one card refuses only that
         return Refused(MALFORMED), ()
     return result, changes
