@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from dicebound.ruleset.model import (
     Condition,
@@ -46,7 +46,7 @@ from dicebound.sheet import (
 )
 from dicebound.sheet_commands.model import JsonValue, SheetChange
 from dicebound.sheet_commands.wounds import WoundTrack, read_wounds, stored_wounds
-from dicebound.values import frozen
+from dicebound.values import field, frozen
 
 __all__ = [
     "MAX_CONDITIONS",
@@ -58,6 +58,7 @@ __all__ = [
     "CurrentState",
     "CurrentText",
     "CurrentTrack",
+    "LayoutNames",
     "PoolSpec",
     "SheetLayout",
     "StateSpec",
@@ -67,6 +68,7 @@ __all__ = [
     "changes_between",
     "current_sheet",
     "effective_field_value",
+    "fold",
     "is_hidden",
     "kept_per",
     "name_eq",
@@ -100,6 +102,11 @@ def name_eq(a: str, b: str) -> bool:
     """NAME-EQ: how a written name matches an id or a label. Trimmed and lowercased,
     then equal; no accent, punctuation or partial matching."""
     return a.strip().lower() == b.strip().lower()
+
+
+def fold(name: str) -> str:
+    """What NAME-EQ compares of a name: ``name_eq(a, b)`` is ``fold(a) == fold(b)``."""
+    return name.strip().lower()
 
 
 # ── The hidden rule ──────────────────────────────────────────────────────────
@@ -225,7 +232,8 @@ class StateSpec:
 
 @frozen
 class SheetLayout:
-    """Everything of the live sheet one build decides, in sheet order."""
+    """Everything of the live sheet one build decides, in sheet order, and the names
+    each thing answers to, folded for NAME-EQ (made with the layout, once per build)."""
 
     pools: tuple[PoolSpec, ...]
     tracks: tuple[TrackSpec, ...]
@@ -233,21 +241,76 @@ class SheetLayout:
     conditions: tuple[Condition, ...]
     states: tuple[StateSpec, ...]
     pool_by_key: Mapping[str, PoolSpec]
+    names: LayoutNames = field(repr=False, compare=False)
 
     def track_named(self, name: str) -> TrackSpec | None:
         """The visible track whose id or label is NAME-EQ to ``name``."""
-        return next((t for t in self.tracks if name_eq(t.id, name) or name_eq(t.label, name)), None)
+        return self.names.tracks.get(fold(name))
 
     def condition_named(self, name: str) -> Condition | None:
-        return next(
-            (c for c in self.conditions if name_eq(c.id, name) or name_eq(c.label, name)), None
-        )
+        return self.names.conditions.get(fold(name))
 
     def state_named(self, name: str) -> StateSpec | None:
-        return next((s for s in self.states if name_eq(s.id, name) or name_eq(s.label, name)), None)
+        return self.names.states.get(fold(name))
 
     def text_named(self, name: str) -> TextSpec | None:
-        return next((t for t in self.text if name_eq(t.id, name) or name_eq(t.label, name)), None)
+        return self.names.text.get(fold(name))
+
+    def pools_named(self, name: str) -> tuple[PoolSpec, ...]:
+        """Every pool, in sheet order, whose key or label is NAME-EQ to ``name``."""
+        return self.names.pools.get(fold(name), ())
+
+
+class _Named(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+
+Named = TypeVar("Named", bound=_Named)
+
+
+@frozen
+class LayoutNames:
+    """A layout's things by every name they answer to, folded (``fold``): each name to
+    the first thing in sheet order whose id or label folds to it, so a look-up is what
+    scanning them with ``name_eq`` finds; pools to all of them, in sheet order."""
+
+    pools: Mapping[str, tuple[PoolSpec, ...]]
+    tracks: Mapping[str, TrackSpec]
+    text: Mapping[str, TextSpec]
+    conditions: Mapping[str, Condition]
+    states: Mapping[str, StateSpec]
+
+
+def _first_named(things: Iterable[Named]) -> Mapping[str, Named]:
+    index: dict[str, Named] = {}
+    for thing in things:
+        index.setdefault(fold(thing.id), thing)
+        index.setdefault(fold(thing.label), thing)
+    return frozen_map(index)
+
+
+def _layout_names(
+    pools: Iterable[PoolSpec],
+    tracks: Iterable[TrackSpec],
+    text: Iterable[TextSpec],
+    conditions: Iterable[Condition],
+    states: Iterable[StateSpec],
+) -> LayoutNames:
+    named: dict[str, list[PoolSpec]] = {}
+    for pool in pools:
+        for name in dict.fromkeys((fold(pool.key), fold(pool.label))):
+            named.setdefault(name, []).append(pool)
+    return LayoutNames(
+        pools=frozen_map((name, tuple(found)) for name, found in named.items()),
+        tracks=_first_named(tracks),
+        text=_first_named(text),
+        conditions=_first_named(conditions),
+        states=_first_named(states),
+    )
 
 
 def kept_per(ruleset: Ruleset, table: str, owner: Owner, make: Callable[[Owner], Made]) -> Made:
@@ -320,13 +383,15 @@ def _make_layout(ruleset: Ruleset, build: Build) -> SheetLayout:
         for state in sheet.states
         if not is_hidden(ruleset, build, state.hide_when)
     )
+    text = tuple(TextSpec(tid, label, cap) for tid, label, cap in sheet.text)
     return SheetLayout(
         pools=tuple(pools),
         tracks=tracks,
-        text=tuple(TextSpec(tid, label, cap) for tid, label, cap in sheet.text),
+        text=text,
         conditions=sheet.conditions,
         states=states,
         pool_by_key=frozen_map((p.key, p) for p in pools),
+        names=_layout_names(pools, tracks, text, sheet.conditions, states),
     )
 
 
@@ -824,56 +889,80 @@ def current_sheet(ruleset: Ruleset, character: Character) -> CurrentSheet:
     return _current(WorkingSheet(ruleset, character))
 
 
-def _readings(
-    sheet: WorkingSheet, only: Mapping[str, set[str]] | None
-) -> list[tuple[str, JsonValue]]:
+_Reads = list[tuple[str, JsonValue]]
+
+
+def _pool_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    out: _Reads = []
+    for p in sheet.layout.pools:
+        if ids is None or p.key in ids:
+            out += ((f"pool {p.key}", sheet.pool_value(p)), (f"temp {p.key}", sheet.pool_temp(p)))
+    return out
+
+
+def _track_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    return [
+        (f"track {t.id}", sheet.track_value(t))
+        for t in sheet.layout.tracks
+        if not t.is_wound and (ids is None or t.id in ids)
+    ]
+
+
+def _wound_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    out: _Reads = []
+    for t in sheet.layout.tracks:
+        if t.is_wound and (ids is None or t.id in ids):
+            read = stored_wounds(sheet.wound_track(t))
+            out.append((f"wounds {t.id}", {"marks": list(read.marks), "overflow": read.overflow}))
+    return out
+
+
+def _text_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    return [
+        (f"text {t.id}", sheet.text_value(t))
+        for t in sheet.layout.text
+        if ids is None or t.id in ids
+    ]
+
+
+def _condition_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    return [
+        (f"condition {c.id}", sheet.has_condition(c.id))
+        for c in sheet.layout.conditions
+        if ids is None or c.id in ids
+    ]
+
+
+def _state_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    return [
+        (f"state {st.id}", sheet.state_value(st))
+        for st in sheet.layout.states
+        if ids is None or st.id in ids
+    ]
+
+
+_READERS: tuple[tuple[str, Callable[[WorkingSheet, set[str] | None], _Reads]], ...] = (
+    ("pools", _pool_readings),
+    ("tracks", _track_readings),
+    ("wounds", _wound_readings),
+    ("text", _text_readings),
+    ("conditions", _condition_readings),
+    ("states", _state_readings),
+)
+"""Each member's values under their ``SheetChange.what`` names, in sheet order."""
+
+
+def _readings(sheet: WorkingSheet, only: Mapping[str, set[str]] | None) -> _Reads:
     """The sheet's values under their ``SheetChange.what`` names, in sheet order: every
     one, or (``only``) those whose stored entry is named there, member by member. A value
     reads only its own stored entry, so the others cannot have changed."""
-    layout = sheet.layout
-    everything: set[str] = set()
-
-    def keys(member: str) -> set[str] | None:
-        """None for every id of the member; else the ids to read (maybe none)."""
-        return None if only is None else only.get(member, everything)
-
-    out: list[tuple[str, JsonValue]] = []
-    pools, tracks, wounds = keys("pools"), keys("tracks"), keys("wounds")
-    if pools is None or pools:
-        for p in layout.pools:
-            if pools is None or p.key in pools:
-                out.append((f"pool {p.key}", sheet.pool_value(p)))
-                out.append((f"temp {p.key}", sheet.pool_temp(p)))
-    if tracks is None or tracks:
-        for t in layout.tracks:
-            if not t.is_wound and (tracks is None or t.id in tracks):
-                out.append((f"track {t.id}", sheet.track_value(t)))
-    if wounds is None or wounds:
-        for t in layout.tracks:
-            if t.is_wound and (wounds is None or t.id in wounds):
-                read = stored_wounds(sheet.wound_track(t))
-                out.append(
-                    (f"wounds {t.id}", {"marks": list(read.marks), "overflow": read.overflow})
-                )
-    text, conditions, states = keys("text"), keys("conditions"), keys("states")
-    if text is None or text:
-        out += [
-            (f"text {t.id}", sheet.text_value(t))
-            for t in layout.text
-            if text is None or t.id in text
-        ]
-    if conditions is None or conditions:
-        out += [
-            (f"condition {c.id}", sheet.has_condition(c.id))
-            for c in layout.conditions
-            if conditions is None or c.id in conditions
-        ]
-    if states is None or states:
-        out += [
-            (f"state {st.id}", sheet.state_value(st))
-            for st in layout.states
-            if states is None or st.id in states
-        ]
+    if only is None:
+        return [reading for _, read in _READERS for reading in read(sheet, None)]
+    out: _Reads = []
+    for member, read in _READERS:
+        ids = only.get(member)
+        if ids:
+            out += read(sheet, ids)
     return out
 
 

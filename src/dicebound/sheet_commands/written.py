@@ -11,6 +11,7 @@ back into the same request. Whitespace here is ASCII whitespace, as in the gramm
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from dicebound.sheet_commands.grammar import find_sheet_tags, read_attributes
 from dicebound.sheet_commands.model import OPS, SheetRequest, Unreadable
@@ -105,6 +106,17 @@ def write_tag(
     it for an early refusal); it replaces the request's own. An unreadable request is
     written as its sanitised body alone (``raw=``), with no ``who``.
     """
+    if reason is None:
+        return f'{_written_ask(request, who)} result="ok" now="{sanitise(now or "", MAX_NOW)}"]'
+    return f'{_written_ask(request, who)} result="refused" reason="{sanitise(reason)}"]'
+
+
+# The tag up to its outcome: a pure function of the request (frozen) and the name, which
+# a text writes again and again (1,024 kept: a body is at most 1,500 characters, so
+# under 4 MB).
+@lru_cache(maxsize=1024)
+def _written_ask(request: SheetRequest | Unreadable, who: str | None) -> str:
+    """``[sheet: `` and the request's attributes, sanitised, each ``key="value"``."""
     attributes: list[tuple[str, object]]
     if isinstance(request, Unreadable):
         attributes = [("raw", request.raw)]
@@ -112,12 +124,7 @@ def write_tag(
         attributes = _request_attributes(request)
         if who is not None:
             attributes.insert(0, ("who", who))
-    parts = [f'{key}="{sanitise(str(value))}"' for key, value in attributes]
-    if reason is None:
-        parts.append(f'result="ok" now="{sanitise(now or "", MAX_NOW)}"')
-    else:
-        parts.append(f'result="refused" reason="{sanitise(reason)}"')
-    return "[sheet: " + " ".join(parts) + "]"
+    return "[sheet: " + " ".join(f'{key}="{sanitise(str(value))}"' for key, value in attributes)
 
 
 @frozen
