@@ -15,6 +15,7 @@ read and stored.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
@@ -31,7 +32,7 @@ from dicebound.sheet_commands.model import (
 )
 from dicebound.sheet_commands.reasons import MALFORMED, TOO_MANY
 from dicebound.sheet_commands.targets import Unresolved, resolve_targets
-from dicebound.sheet_commands.written import MAX_NOW, cut, write_tag
+from dicebound.sheet_commands.written import MAX_NOW, cut, with_outcome, written_ask
 from dicebound.values import frozen
 
 __all__ = ["MAX_COMMANDS", "SheetPass", "apply_sheet_tag", "resolve_sheet_text"]
@@ -70,13 +71,22 @@ def _try(
     return result, changes
 
 
+# What a tag is written back with up to its outcome is a pure function of its body (the
+# request read from it) and the name written, and a Game Master writes the same command
+# again and again: remembered (1,024 of them; a body is at most 1,500 characters).
+@lru_cache(maxsize=1024)
+def _ask(body: str, who: str | None) -> str:
+    """``written_ask`` of the request ``body`` reads as, naming ``who``."""
+    return written_ask(read_request(body), who)
+
+
 def _early(
     request: SheetRequest | Unreadable, tag: SheetTag, player: str | None, reason: str
 ) -> SheetOutcome:
     """A tag refused before any card is tried (too many, unreadable, nobody found): its
     ``who`` as written, else the player's name, else empty."""
     return SheetOutcome(
-        tag=write_tag(request, who=request.who, reason=reason),
+        tag=with_outcome(_ask(tag.body, request.who), reason=reason),
         who=request.who or player or "",
         ok=False,
         now=None,
@@ -125,7 +135,7 @@ def apply_sheet_tag(
         [(name, result.reason) for name, result in refused],
     )
     outcome = SheetOutcome(
-        tag=write_tag(request, who=targets.who, now=now, reason=reason),
+        tag=with_outcome(_ask(tag.body, targets.who), now=now, reason=reason),
         who=targets.who,
         ok=reason is None,
         now=now,

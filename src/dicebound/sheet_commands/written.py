@@ -11,7 +11,6 @@ back into the same request. Whitespace here is ASCII whitespace, as in the gramm
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from dicebound.sheet_commands.grammar import find_sheet_tags, read_attributes
 from dicebound.sheet_commands.model import OPS, SheetRequest, Unreadable
@@ -25,7 +24,9 @@ __all__ = [
     "read_back",
     "sanitise",
     "strip_sheet_tags",
+    "with_outcome",
     "write_tag",
+    "written_ask",
 ]
 
 MAX_VALUE = 120
@@ -106,17 +107,12 @@ def write_tag(
     it for an early refusal); it replaces the request's own. An unreadable request is
     written as its sanitised body alone (``raw=``), with no ``who``.
     """
-    if reason is None:
-        return f'{_written_ask(request, who)} result="ok" now="{sanitise(now or "", MAX_NOW)}"]'
-    return f'{_written_ask(request, who)} result="refused" reason="{sanitise(reason)}"]'
+    return with_outcome(written_ask(request, who), now=now, reason=reason)
 
 
-# The tag up to its outcome: a pure function of the request (frozen) and the name, which
-# a text writes again and again (1,024 kept: a body is at most 1,500 characters, so
-# under 4 MB).
-@lru_cache(maxsize=1024)
-def _written_ask(request: SheetRequest | Unreadable, who: str | None) -> str:
-    """``[sheet: `` and the request's attributes, sanitised, each ``key="value"``."""
+def written_ask(request: SheetRequest | Unreadable, who: str | None) -> str:
+    """``write_tag``'s tag up to its outcome: ``[sheet: `` and the request's attributes,
+    sanitised, each ``key="value"``."""
     attributes: list[tuple[str, object]]
     if isinstance(request, Unreadable):
         attributes = [("raw", request.raw)]
@@ -125,6 +121,13 @@ def _written_ask(request: SheetRequest | Unreadable, who: str | None) -> str:
         if who is not None:
             attributes.insert(0, ("who", who))
     return "[sheet: " + " ".join(f'{key}="{sanitise(str(value))}"' for key, value in attributes)
+
+
+def with_outcome(ask: str, *, now: str | None = None, reason: str | None = None) -> str:
+    """A ``written_ask`` closed with its outcome, as ``write_tag`` writes it."""
+    if reason is None:
+        return f'{ask} result="ok" now="{sanitise(now or "", MAX_NOW)}"]'
+    return f'{ask} result="refused" reason="{sanitise(reason)}"]'
 
 
 @frozen
