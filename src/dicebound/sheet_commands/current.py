@@ -589,8 +589,8 @@ class _Stored:
     """The stored record, read tolerantly, as plain containers a command may change.
 
     Each member starts as the reading's own container and is copied on its first write
-    (``writable``), so the reading stays as it was read. ``dirty`` names the members a
-    setter wrote. A member of a ``Live`` that read whole and was not written is handed
+    (``writable``), so the reading stays as it was read. ``written`` names, per member a
+    setter wrote, the ids it wrote (none other can have changed). A member of a ``Live`` that read whole and was not written is handed
     back as it was, so an unchanged member stays the same object (and compares by
     identity, cheaply).
 
@@ -602,7 +602,6 @@ class _Stored:
     __slots__ = (
         "base",
         "conditions",
-        "dirty",
         "exact",
         "made",
         "owned",
@@ -611,20 +610,22 @@ class _Stored:
         "text",
         "tracks",
         "wounds",
+        "written",
     )
 
     def __init__(self, base: _Reading) -> None:
         self.base = base
         self.pools, self.tracks, self.wounds = base.pools, base.tracks, base.wounds
         self.text, self.conditions, self.states = base.text, base.conditions, base.states
-        self.dirty: set[str] = set()
+        self.written: dict[str, set[str]] = {}
         self.owned: set[str] = set()
         self.exact = True
         self.made: Live | None = None
 
-    def writable(self, name: str) -> Any:
-        """The member ``name`` as a container of this record's own, marked written."""
-        self.dirty.add(name)
+    def writable(self, name: str, *ids: str) -> Any:
+        """The member ``name`` as a container of this record's own, and ``ids`` marked
+        written in it."""
+        self.written.setdefault(name, set()).update(ids)
         if name not in self.owned:
             self.owned.add(name)
             mine = getattr(self, name)
@@ -641,7 +642,7 @@ class _Stored:
         made: dict[str, Any] = {}
         source, whole = self.base.source, self.base.whole
         for name in _MEMBERS:
-            if source is not None and name in whole and name not in self.dirty:
+            if source is not None and name in whole and name not in self.written:
                 made[name] = getattr(source, name)  # read whole, unchanged: as it was
             elif name == "conditions":
                 made[name] = tuple(self.conditions)
@@ -727,7 +728,7 @@ class WorkingSheet:
     def set_pool(self, pool: PoolSpec, value: int, temp: int) -> None:
         """Store a pool; back at its start with no buffer, the entry goes (so an untouched
         pool follows its maximum again)."""
-        pools: dict[str, PoolValue] = self.stored.writable("pools")
+        pools: dict[str, PoolValue] = self.stored.writable("pools", pool.key)
         if value == pool.start_value and temp == 0:
             pools.pop(pool.key, None)
         else:
@@ -735,7 +736,7 @@ class WorkingSheet:
             self.stored.kept(_read_pool(entry) is entry and _fits(pool.key, pools, MAX_POOLS))
 
     def set_track(self, track: TrackSpec, value: int) -> None:
-        tracks: dict[str, int] = self.stored.writable("tracks")
+        tracks: dict[str, int] = self.stored.writable("tracks", track.id)
         if value == track.start:
             tracks.pop(track.id, None)
         else:
@@ -745,7 +746,7 @@ class WorkingSheet:
 
     def set_wounds(self, track: TrackSpec, work: WoundTrack) -> None:
         """Store a worked wound track; no marks and no overflow removes the entry."""
-        stored: dict[str, Wounds] = self.stored.writable("wounds")
+        stored: dict[str, Wounds] = self.stored.writable("wounds", track.id)
         wounds = stored_wounds(work)
         if wounds.marks or wounds.overflow:
             stored[track.id] = wounds
@@ -757,7 +758,7 @@ class WorkingSheet:
 
     def set_text(self, text_id: str, value: str) -> None:
         """Store a text field's text (already cut to its length); empty removes it."""
-        text: dict[str, str] = self.stored.writable("text")
+        text: dict[str, str] = self.stored.writable("text", text_id)
         if value:
             text[text_id] = value
             self.stored.kept(_read_text(value) is value and _fits(text_id, text, _MAX_TEXTS))
@@ -767,7 +768,7 @@ class WorkingSheet:
     def set_condition(self, condition_id: str, on: bool) -> None:
         """On appends the id when absent (the list keeps at most 80); off removes it.
         Ids the ruleset does not declare stay."""
-        conditions: list[str] = self.stored.writable("conditions")
+        conditions: list[str] = self.stored.writable("conditions", condition_id)
         if on and condition_id not in conditions:
             conditions.append(condition_id)
             del conditions[MAX_CONDITIONS:]
@@ -777,10 +778,10 @@ class WorkingSheet:
 
     def clear_conditions(self) -> None:
         """Every stored condition id goes, declared or not."""
-        self.stored.writable("conditions").clear()
+        self.stored.writable("conditions", *self.stored.conditions).clear()
 
     def set_state(self, state: StateSpec, value: str) -> None:
-        states: dict[str, str] = self.stored.writable("states")
+        states: dict[str, str] = self.stored.writable("states", state.id)
         if value == state.default:
             states.pop(state.id, None)
         else:
@@ -801,13 +802,12 @@ class WorkingSheet:
         """``changes_between(ruleset, character, after)`` for ``after``, this sheet's
         ``result``. While the record is exact, both readings ``changes_between`` would
         make are at hand: the one this sheet started from, and its own containers (what
-        ``after``'s ``Live`` reads back as). Only members written can differ."""
+        ``after``'s ``Live`` reads back as). Only the ids written can differ (a value
+        reads its own entry alone), so only they are read."""
         stored = self.stored
         if after.live is not stored.made or not stored.exact:
             return changes_between(self.ruleset, self.character, after)
-        before = WorkingSheet._over(self, stored.base)
-        only = _changed_entries(before.stored, stored, stored.dirty)
-        return _changes(after.name, before, self, only)
+        return _changes(after.name, WorkingSheet._over(self, stored.base), self, stored.written)
 
 
 # ── The current sheet, and what changed ──────────────────────────────────────
@@ -966,14 +966,10 @@ def _readings(sheet: WorkingSheet, only: Mapping[str, set[str]] | None) -> _Read
     return out
 
 
-def _changed_entries(old: _Stored, new: _Stored, members: Iterable[str]) -> dict[str, set[str]]:
-    """Per member of ``members``, the ids whose stored entries differ (none for the
-    others)."""
-    found: dict[str, set[str]] = {}
-    for member in members:
-        if member == "conditions":
-            found[member] = set(old.conditions) ^ set(new.conditions)
-            continue
+def _changed_entries(old: _Stored, new: _Stored) -> dict[str, set[str]]:
+    """Per member, the ids whose stored entries differ."""
+    found: dict[str, set[str]] = {"conditions": set(old.conditions) ^ set(new.conditions)}
+    for member in ("pools", "tracks", "wounds", "text", "states"):
         before, after = getattr(old, member), getattr(new, member)
         found[member] = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
     return found
@@ -1002,7 +998,7 @@ def changes_between(
         return ()
     old_sheet, new_sheet = WorkingSheet(ruleset, before), WorkingSheet(ruleset, after)
     only = (
-        _changed_entries(old_sheet.stored, new_sheet.stored, _MEMBERS)
+        _changed_entries(old_sheet.stored, new_sheet.stored)
         if before.build is after.build
         else None
     )
