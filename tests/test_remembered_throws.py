@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -26,11 +27,11 @@ from dicebound.edge.files import (
     read_character,
     read_ruleset,
 )
-from dicebound.engine import CheckReport, PlayerChoices, ladder_in_force, resolve_text
+from dicebound.engine import CheckReport, CheckResult, PlayerChoices, ladder_in_force, resolve_text
 from dicebound.errors import DiceError
 from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
-from dicebound.sheet import Character
+from dicebound.sheet import Character, Live, PoolValue, Wounds, frozen_map
 from dicebound.tags.parse import parse_tags
 
 
@@ -291,3 +292,138 @@ def test_the_throws_remembered_on_a_ruleset_are_bounded(monkeypatch: pytest.Monk
             assert ruleset.memo.get("throws kept", 0) <= 30
             cleared += ruleset.memo.get("throws kept", 0) < before
     assert cleared >= 5  # 400 advantage throws and 20 plain ones cannot all be kept
+
+
+# ── Checks among sheet commands ─────────────────────────────────────────────
+
+
+def _the_long_way_among_commands(
+    ruleset: Ruleset, party: list[Character], text: str, seed: str | int
+) -> CheckReport:
+    """``resolve_text`` with no check among sheet commands read off the memo."""
+    saved = engine._quick_among_commands
+    engine._quick_among_commands = lambda *args: None  # type: ignore[assignment]
+    try:
+        return resolve_text(ruleset, party, text, seed=seed)
+    finally:
+        engine._quick_among_commands = saved
+
+
+def _commands(ruleset: Ruleset, who: str) -> list[str]:
+    """A command on each thing of the sheet a check might read: every plain track up
+    one, every wound track marked, every pool spent, every condition on."""
+    sheet = ruleset.sheet
+    said = f'who="{who}"'
+    out = [f'[sheet: op="track" track="{t.id}" by="1" {said}]' for t in sheet.tracks if not t.kinds]
+    out += [
+        f'[sheet: op="damage" track="{t.id}" kind="{t.kinds[-1].id}" amount="2" {said}]'
+        for t in sheet.tracks
+        if t.kinds
+    ]
+    out += [f'[sheet: op="spend" pool="{p.id}" amount="1" {said}]' for p in sheet.pools]
+    out += [f'[sheet: op="condition" condition="{c.id}" {said}]' for c in sheet.conditions]
+    return out
+
+
+def _scenes() -> Iterator[tuple[str, Ruleset, list[Character], str]]:
+    """Per packaged ruleset, a text of its two characters' checks (from their reports,
+    each naming its roller) between commands that change them one thing at a time."""
+    for ruleset_id in packaged_rulesets():
+        ruleset = read_ruleset(ruleset_id)
+        party = [
+            read_character(ruleset, f"{ruleset_id}/{n}") for n in packaged_characters(ruleset_id)
+        ]
+        pieces: list[str] = []
+        for turn, member in enumerate(party):
+            checks = [
+                cell.tag.replace("[skill_check:", f'[skill_check: who="{member.name}"', 1)
+                for row in build_report(ruleset, member).rows
+                for cell in row.cells
+                if cell.tag is not None
+            ][turn::5][:6]
+            for check, command in zip(checks, _commands(ruleset, member.name) * 3, strict=False):
+                pieces += [command, check, check.replace(f'who="{member.name}"', "")]
+        yield ruleset_id, ruleset, party, " ".join(pieces)
+
+
+def test_a_check_among_sheet_commands_reads_the_same_off_the_memo_as_thrown_afresh() -> None:
+    """Each check after a command is looked up by its roller's stand-in: the result is
+    the long way's, roller and all, on a first play, on a replay (the stand-ins met
+    again) and on the party the text left."""
+    answered = 0
+    real = engine._quick_among_commands
+
+    def counted(*args: Any) -> tuple[CheckResult, str] | None:
+        nonlocal answered
+        quick = real(*args)
+        answered += quick is not None
+        return quick
+
+    for why, ruleset, party, text in _scenes():
+        for seed in range(3):
+            engine._quick_among_commands = counted  # type: ignore[assignment]
+            try:
+                quick = resolve_text(ruleset, party, text, seed=seed)
+                again = resolve_text(ruleset, list(quick.party), text, seed=seed)
+            finally:
+                engine._quick_among_commands = real
+            _same(quick, _the_long_way_among_commands(ruleset, party, text, seed))
+            _same(again, _the_long_way_among_commands(ruleset, list(quick.party), text, seed))
+            assert quick.results, why
+    assert answered > 300
+
+
+LIVES_APART = [
+    pytest.param(Live(pools=frozen_map({"hp": PoolValue(2)})), True, id="a plain pool"),
+    pytest.param(
+        Live(pools=frozen_map({"hp": PoolValue(2.0)})),  # type: ignore[arg-type]
+        False,
+        id="2.0 is no int: it might read as 2.0",
+    ),
+    pytest.param(Live(tracks=frozen_map({"t": True})), False, id="true is no int"),
+    pytest.param(Live(pools=frozen_map({"hp": {"value": 2}})), False, id="a JSON-shaped pool"),  # type: ignore[dict-item]
+    pytest.param(Live(pools={"hp": PoolValue(2)}), False, id="a dict, not a FrozenMap"),
+    pytest.param(Live(conditions=["prone"]), False, id="a list of conditions"),  # type: ignore[arg-type]
+    pytest.param(Live(conditions=("prone", 3)), False, id="a condition that is no string"),  # type: ignore[arg-type]
+    pytest.param(
+        Live(wounds=frozen_map({"h": Wounds(("a", ""), 1)}), text=frozen_map({"n": "x"})),
+        True,
+        id="wounds and text",
+    ),
+]
+
+
+@pytest.mark.parametrize(("live", "keyed"), LIVES_APART)
+def test_a_live_state_has_a_key_only_when_every_entry_is_of_the_type_a_command_writes(
+    live: Live, keyed: bool
+) -> None:
+    assert (engine._live_key(live) is not None) == keyed
+
+
+def test_equal_keys_are_lives_no_reading_can_tell_apart() -> None:
+    """Equal values in the same members, in the same order, have equal keys; the same
+    entry in another member, or in another order, does not."""
+    one = Live(pools=frozen_map({"hp": PoolValue(3, 1), "ki": PoolValue(2)}), conditions=("a",))
+    same = Live(pools=frozen_map({"hp": PoolValue(3, 1), "ki": PoolValue(2)}), conditions=("a",))
+    reordered = Live(
+        pools=frozen_map({"ki": PoolValue(2), "hp": PoolValue(3, 1)}), conditions=("a",)
+    )
+    assert engine._live_key(one) == engine._live_key(same)
+    assert engine._live_key(one) != engine._live_key(reordered)
+    assert engine._live_key(Live(text=frozen_map({"x": "y"}))) != engine._live_key(
+        Live(states=frozen_map({"x": "y"}))
+    )
+
+
+def test_a_check_whose_roller_is_not_found_among_commands_is_the_long_ways_error() -> None:
+    ruleset = read_ruleset("dnd5e-srd")
+    party = [read_character(ruleset, "dnd5e-srd/mira"), read_character(ruleset, "dnd5e-srd/bram")]
+    text = (
+        '[sheet: op="damage" pool="hit_points" amount="2"] '
+        '[skill_check: skill="Stealth" dc="12" who="Nobody"] '
+        '[skill_check: skill="Stealth" dc="12" who="Bram"]'
+    )
+    quick = resolve_text(ruleset, party, text, seed=4)
+    assert len(quick.errors) == 1 and len(quick.results) == 1
+    assert quick.results[0].roller is quick.party[1]
+    _same(quick, _the_long_way_among_commands(ruleset, party, text, 4))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, read_band
@@ -27,7 +27,17 @@ from dicebound.overrides import Override, select_override
 from dicebound.problems import did_you_mean
 from dicebound.record import Record, build_record, sparse_record
 from dicebound.ruleset.model import LadderStep, Layer, Ruleset
-from dicebound.sheet import Change, Character, PaymentRefused, SheetView, pay
+from dicebound.sheet import (
+    Change,
+    Character,
+    FrozenMap,
+    Live,
+    PaymentRefused,
+    PoolValue,
+    SheetView,
+    Wounds,
+    pay,
+)
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
 from dicebound.values import frozen, new_tuple
@@ -697,6 +707,121 @@ def _resolve_remembered(
     return report
 
 
+_STAND_INS = "engine stand-ins"
+_STAND_INS_KEPT = 1024
+"""The most characters kept to stand in for equal ones (``_stand_in``) on one ruleset."""
+
+
+def _live_key(live: Live) -> tuple[object, ...] | None:
+    """Every entry of ``live``, member by member and in order, as plain values, when
+    each is of exactly the type a loader or a sheet command writes (whole numbers as
+    ``int``, text as ``str``, maps as ``FrozenMap``): two lives with equal keys are then
+    the same in every way a reading can tell (no 1 beside 1.0 or True, no order
+    apart). None for any other live."""
+    if type(live) is not Live or type(live.conditions) is not tuple:
+        return None
+    members = (live.pools, live.tracks, live.wounds, live.text, live.states)
+    if any(type(m) is not FrozenMap for m in members):
+        return None
+    key: list[object] = [live.conditions]
+    for plain, member in zip(_PLAIN, members, strict=True):
+        entries = tuple(member.items())
+        if not all(type(k) is str and plain(v) for k, v in entries):
+            return None
+        key.append(entries)
+    if not all(type(c) is str for c in live.conditions):
+        return None
+    return tuple(key)
+
+
+_PLAIN: tuple[Callable[[Any], bool], ...] = (
+    lambda v: type(v) is PoolValue and type(v.value) is int and type(v.temp) is int,
+    lambda v: type(v) is int,
+    lambda v: (
+        type(v) is Wounds
+        and type(v.overflow) is int
+        and type(v.marks) is tuple
+        and all(type(m) is str for m in v.marks)
+    ),
+    lambda v: type(v) is str,
+    lambda v: type(v) is str,
+)
+"""Whether an entry of pools, tracks, wounds, text and states (in that order) is of
+exactly the type a loader or a command writes."""
+
+
+def _kept_stand_in(ruleset: Ruleset, key: tuple[object, ...], character: Character) -> Character:
+    """The character kept under ``key`` on ``ruleset.memo`` (``character`` when none
+    is yet), at most ``_STAND_INS_KEPT`` of them. Each holds its build, so the id of a
+    build in a key stays that build's."""
+    kept: dict[tuple[object, ...], Character] | None = ruleset.memo.get(_STAND_INS)
+    if kept is None:
+        kept = ruleset.memo[_STAND_INS] = {}
+    found = kept.get(key)
+    if found is not None:
+        return found
+    if len(kept) >= _STAND_INS_KEPT:
+        kept.clear()
+    kept[key] = character
+    return character
+
+
+def _stand_in(ruleset: Ruleset, character: Character) -> Character | None:
+    """The character that stands for ``character`` in the memo of prepared checks: the
+    first one met with its name, its very build and a live state equal to its own
+    entry for entry and type for type (``_live_key``), which no check can tell from it;
+    None when its state has no such key."""
+    live_key = _live_key(character.live)
+    if live_key is None:
+        return None
+    return _kept_stand_in(ruleset, (character.name, id(character.build), live_key), character)
+
+
+def _quick_among_commands(
+    ruleset: Ruleset,
+    members: Sequence[Character],
+    match: TagMatch,
+    ladder: Sequence[LadderStep],
+    seed: str,
+    met: dict[int, tuple[Character, Character | None]],
+) -> tuple[CheckResult, str] | None:
+    """``_quick_result`` for a seeded check of a text that holds sheet commands, the party
+    as the tags before it left it. A command makes a new character, so the memo of
+    prepared checks (keyed by the very characters) would never meet it again. So the
+    party is looked up as what a prepared check reads of it: the roller's stand-in
+    (``_stand_in``), whose check reads exactly as the roller's, and of every other
+    member only the name (``prepare_check`` finds the roller by the names alone), each
+    name held by one character kept for it. The result names the roller itself.
+    ``met`` keeps each roller's stand-in for the rest of the text. None (the long
+    way, which gives the same result and says what went wrong) when the roller is not
+    found or has no stand-in, or the check is not one remembered per throw or does
+    not resolve."""
+    try:
+        roller = _find_character(members, match.get("who"))
+    except TagError:
+        return None
+    seen = met.get(id(roller))
+    if seen is None or seen[0] is not roller:
+        seen = met[id(roller)] = (roller, _stand_in(ruleset, roller))
+    stand_in = seen[1]
+    if stand_in is None:
+        return None
+    standing = [
+        stand_in if member is roller else _kept_stand_in(ruleset, (member.name,), member)
+        for member in members
+    ]
+    try:
+        quick = _quick_result(ruleset, standing, match, ladder, seed)
+    except TagError:
+        return None
+    if quick is None:
+        return None
+    result, tag = quick
+    if result.roller is not roller:  # it is the stand-in
+        result = result._replace(roller=roller)
+    return result, tag
+
+
 MAX_TEXT_CHARS = 1_000_000
 """The longest text ``resolve_text`` reads (the service takes 32 KB)."""
 
@@ -766,6 +891,10 @@ def resolve_text(
     sheet_after: list[int] = []
     sheet_party: list[tuple[Character, ...]] = []
     player = party[0].name if party else None
+    quick_seed = None  # commands, seeded, nothing to choose, a seed written unescaped
+    if commands and seed_text is not None and chosen == _NO_CHOICES:
+        quick_seed = seed_text if seed_text.isprintable() and '"' not in seed_text else None
+    met: dict[int, tuple[Character, Character | None]] = {}
     for index, match in enumerate(matches):
         while commands and commands[0].span[0] < match.span[0]:
             sheet_party.append(tuple(members))
@@ -775,6 +904,14 @@ def resolve_text(
             sheet_after.append(len(items))
             replacements.append((outcome.span, outcome.tag))
         tag_seed_text = None if seed_text is None else tag_seed(seed_text, index)
+        if quick_seed is not None:
+            quick = _quick_among_commands(
+                ruleset, members, match, ladder, tag_seed(quick_seed, index), met
+            )
+            if quick is not None:  # paid nothing: the party stands as it was
+                items.append(quick[0])
+                replacements.append((match.span, quick[1]))
+                continue
         dice: DiceSource = forced if forced is not None else SeededDice(str(tag_seed_text))
         item: CheckResult | CheckFailure
         first = forced.used if forced is not None else 0

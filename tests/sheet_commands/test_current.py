@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from dicebound.character import live_to_json
 from dicebound.ruleset.model import HideWhen, Ruleset
 from dicebound.sheet import Character, Live, PoolValue, Row, Wounds, frozen_map
-from dicebound.sheet_commands.apply import apply_request
+from dicebound.sheet_commands.apply import apply_on, apply_request
 from dicebound.sheet_commands.current import (
     WorkingSheet,
     changes_between,
@@ -676,3 +676,84 @@ def test_changes_between_builds_read_every_value() -> None:
         ("pool slots_1", None, 2),
         ("temp slots_1", None, 0),
     ]
+
+
+def _messy(
+    pools: dict[str, Any],
+    filler: int,
+    tracks: dict[str, Any],
+    text: dict[str, Any],
+    conditions: list[Any],
+) -> Live:
+    """A live value as no loader would make it: entries a tolerant reading drops or
+    changes (2.0 for 2), pools up to the cap, then the entries drawn."""
+    kept = {f"hidden {i}": PoolValue(1) for i in range(filler)} | pools
+    return Live(
+        pools=frozen_map(kept),
+        tracks=frozen_map(tracks),
+        text=frozen_map(text),
+        conditions=tuple(conditions),
+    )
+
+
+MESSY = st.builds(
+    _messy,
+    pools=st.dictionaries(
+        st.sampled_from(["hp", "hit_dice", "slots_1", "counters:ki", "gone", LONG]),
+        st.sampled_from(
+            [PoolValue(3), PoolValue(2.0), PoolValue(1, -1), PoolValue(True), PoolValue(0, 4)]  # type: ignore[arg-type]
+        ),
+        max_size=4,
+    ),
+    filler=st.sampled_from([0, 0, 597, 598, 599, 600]),
+    tracks=st.dictionaries(
+        st.sampled_from(["exhaustion", "death_save_failures", "gone"]),
+        st.sampled_from([1, 2.0, True, 9_000_000, -3]),
+        max_size=3,
+    ),
+    text=st.dictionaries(st.just("concentration"), st.sampled_from(["Bless", "x" * 600, 5])),
+    conditions=st.lists(st.sampled_from(["poisoned", "prone", "c" * 81, 7]), max_size=4),
+)
+
+
+def _afresh(who: Character) -> Character:
+    """The character with a copy of its live value: one no working sheet has read."""
+    live = who.live
+    copied = Live(
+        pools=frozen_map(live.pools),
+        tracks=frozen_map(live.tracks),
+        wounds=frozen_map(live.wounds),
+        text=frozen_map(live.text),
+        conditions=live.conditions,
+        states=frozen_map(live.states),
+    )
+    return Character(who.name, who.build, copied)
+
+
+def _read(sheet: WorkingSheet) -> str:
+    """What a working sheet read, every entry in order with its type (2 is not 2.0)."""
+    stored = sheet.stored
+    members = (stored.pools, stored.tracks, stored.wounds, stored.text, stored.states)
+    return repr((members, stored.conditions))
+
+
+@settings(max_examples=300)
+@given(MESSY, st.lists(REQUESTS, max_size=8))
+def test_a_commands_changes_and_the_reading_it_keeps_are_what_reading_afresh_gives(
+    live: Live, requests: list[SheetRequest]
+) -> None:
+    """A command's changes come from the reading its sheet started from and its own
+    entries, and those entries are kept as the reading of the live value it made: both
+    exactly what reading the two values again gives, junk, caps and all."""
+    rs = five_e()
+    who = Character("Mira", mira().build, live)
+    for request in requests:
+        sheet = WorkingSheet(rs, who)
+        outcome = apply_on(sheet, request)
+        if not isinstance(outcome, Applied):
+            continue
+        after = outcome.character
+        assert sheet.changes(after) == changes_between(rs, _afresh(who), _afresh(after))
+        assert _read(WorkingSheet(rs, after)) == _read(WorkingSheet(rs, _afresh(after)))
+        assert current_sheet(rs, after) == current_sheet(rs, _afresh(after))
+        who = after

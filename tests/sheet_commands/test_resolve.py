@@ -17,7 +17,8 @@ from dicebound.compiler import compile_ruleset
 from dicebound.edge.files import read_character, read_ruleset
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
-from dicebound.sheet_commands.apply import apply_request
+from dicebound.sheet_commands.apply import apply_on
+from dicebound.sheet_commands.current import WorkingSheet
 from dicebound.sheet_commands.grammar import SheetTag, find_sheet_tags
 from dicebound.sheet_commands.model import (
     Applied,
@@ -357,14 +358,12 @@ def test_a_refusal_stores_nothing_for_that_member() -> None:
 def test_an_unexpected_failure_is_malformed_for_that_character_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def failing_for_tam(
-        ruleset: Ruleset, character: Character, request: SheetRequest
-    ) -> Applied | Refused:
-        if character.name == "Tam the Bold":
+    def failing_for_tam(sheet: WorkingSheet, request: SheetRequest) -> Applied | Refused:
+        if sheet.character.name == "Tam the Bold":
             raise RuntimeError("a bug")
-        return apply_request(ruleset, character, request)
+        return apply_on(sheet, request)
 
-    monkeypatch.setattr("dicebound.sheet_commands.resolve.apply_request", failing_for_tam)
+    monkeypatch.setattr("dicebound.sheet_commands.resolve.apply_on", failing_for_tam)
     done = _pass(
         '[sheet: op="damage" pool="hp" amount="3" who=party] [sheet: op="damage" pool="hp" amount="1" who="tam the bold"]'
     )

@@ -24,7 +24,7 @@ from dicebound.sheet_commands.pools import POOL_OPS, PoolOp, pool_command
 from dicebound.sheet_commands.rests import rest_command
 from dicebound.sheet_commands.use import use_command
 
-__all__ = ["MAX_NOW", "apply_request"]
+__all__ = ["MAX_NOW", "apply_on", "apply_request"]
 
 MAX_NOW = 120
 """The longest ``now`` one command says; longer is cut."""
@@ -57,7 +57,12 @@ def apply_request(
 ) -> Applied | Refused:
     """Apply ``request`` to ``character``: the character afterwards and what ``now``
     says, or why it was refused (then nothing changed)."""
-    sheet = WorkingSheet(ruleset, character)
+    return apply_on(WorkingSheet(ruleset, character), request)
+
+
+def apply_on(sheet: WorkingSheet, request: SheetRequest) -> Applied | Refused:
+    """``apply_request`` on a working sheet of the character, which the caller keeps to
+    ask what changed (``WorkingSheet.changes``)."""
     if request.op == "use":  # made of spends, each part cut, the whole not; may store nothing
         return use_command(sheet, request)
     command = wound_command if request.wound_form else _COMMANDS[request.op]

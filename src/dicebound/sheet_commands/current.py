@@ -21,8 +21,8 @@ refill it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from typing import Any, Literal, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, Protocol, TypeVar
 
 from dicebound.ruleset.model import (
     Condition,
@@ -46,7 +46,7 @@ from dicebound.sheet import (
 )
 from dicebound.sheet_commands.model import JsonValue, SheetChange
 from dicebound.sheet_commands.wounds import WoundTrack, read_wounds, stored_wounds
-from dicebound.values import frozen
+from dicebound.values import field, frozen
 
 __all__ = [
     "MAX_CONDITIONS",
@@ -58,6 +58,7 @@ __all__ = [
     "CurrentState",
     "CurrentText",
     "CurrentTrack",
+    "LayoutNames",
     "PoolSpec",
     "SheetLayout",
     "StateSpec",
@@ -67,6 +68,7 @@ __all__ = [
     "changes_between",
     "current_sheet",
     "effective_field_value",
+    "fold",
     "is_hidden",
     "kept_per",
     "name_eq",
@@ -89,6 +91,7 @@ _MAX_STATE_VALUE = 80
 _MEMBERS = ("pools", "tracks", "wounds", "text", "conditions", "states")
 """The members of a stored record."""
 _LAYOUTS = "sheet_commands layouts"
+_READINGS = "sheet_commands live readings"
 _KEPT = 256
 """The most owners one ``kept_per`` table holds before it starts again."""
 Owner = TypeVar("Owner")
@@ -99,6 +102,11 @@ def name_eq(a: str, b: str) -> bool:
     """NAME-EQ: how a written name matches an id or a label. Trimmed and lowercased,
     then equal; no accent, punctuation or partial matching."""
     return a.strip().lower() == b.strip().lower()
+
+
+def fold(name: str) -> str:
+    """What NAME-EQ compares of a name: ``name_eq(a, b)`` is ``fold(a) == fold(b)``."""
+    return name.strip().lower()
 
 
 # ── The hidden rule ──────────────────────────────────────────────────────────
@@ -224,7 +232,8 @@ class StateSpec:
 
 @frozen
 class SheetLayout:
-    """Everything of the live sheet one build decides, in sheet order."""
+    """Everything of the live sheet one build decides, in sheet order, and the names
+    each thing answers to, folded for NAME-EQ (made with the layout, once per build)."""
 
     pools: tuple[PoolSpec, ...]
     tracks: tuple[TrackSpec, ...]
@@ -232,21 +241,76 @@ class SheetLayout:
     conditions: tuple[Condition, ...]
     states: tuple[StateSpec, ...]
     pool_by_key: Mapping[str, PoolSpec]
+    names: LayoutNames = field(repr=False, compare=False)
 
     def track_named(self, name: str) -> TrackSpec | None:
         """The visible track whose id or label is NAME-EQ to ``name``."""
-        return next((t for t in self.tracks if name_eq(t.id, name) or name_eq(t.label, name)), None)
+        return self.names.tracks.get(fold(name))
 
     def condition_named(self, name: str) -> Condition | None:
-        return next(
-            (c for c in self.conditions if name_eq(c.id, name) or name_eq(c.label, name)), None
-        )
+        return self.names.conditions.get(fold(name))
 
     def state_named(self, name: str) -> StateSpec | None:
-        return next((s for s in self.states if name_eq(s.id, name) or name_eq(s.label, name)), None)
+        return self.names.states.get(fold(name))
 
     def text_named(self, name: str) -> TextSpec | None:
-        return next((t for t in self.text if name_eq(t.id, name) or name_eq(t.label, name)), None)
+        return self.names.text.get(fold(name))
+
+    def pools_named(self, name: str) -> tuple[PoolSpec, ...]:
+        """Every pool, in sheet order, whose key or label is NAME-EQ to ``name``."""
+        return self.names.pools.get(fold(name), ())
+
+
+class _Named(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+
+Named = TypeVar("Named", bound=_Named)
+
+
+@frozen
+class LayoutNames:
+    """A layout's things by every name they answer to, folded (``fold``): each name to
+    the first thing in sheet order whose id or label folds to it, so a look-up is what
+    scanning them with ``name_eq`` finds; pools to all of them, in sheet order."""
+
+    pools: Mapping[str, tuple[PoolSpec, ...]]
+    tracks: Mapping[str, TrackSpec]
+    text: Mapping[str, TextSpec]
+    conditions: Mapping[str, Condition]
+    states: Mapping[str, StateSpec]
+
+
+def _first_named(things: Iterable[Named]) -> Mapping[str, Named]:
+    index: dict[str, Named] = {}
+    for thing in things:
+        index.setdefault(fold(thing.id), thing)
+        index.setdefault(fold(thing.label), thing)
+    return frozen_map(index)
+
+
+def _layout_names(
+    pools: Iterable[PoolSpec],
+    tracks: Iterable[TrackSpec],
+    text: Iterable[TextSpec],
+    conditions: Iterable[Condition],
+    states: Iterable[StateSpec],
+) -> LayoutNames:
+    named: dict[str, list[PoolSpec]] = {}
+    for pool in pools:
+        for name in dict.fromkeys((fold(pool.key), fold(pool.label))):
+            named.setdefault(name, []).append(pool)
+    return LayoutNames(
+        pools=frozen_map((name, tuple(found)) for name, found in named.items()),
+        tracks=_first_named(tracks),
+        text=_first_named(text),
+        conditions=_first_named(conditions),
+        states=_first_named(states),
+    )
 
 
 def kept_per(ruleset: Ruleset, table: str, owner: Owner, make: Callable[[Owner], Made]) -> Made:
@@ -254,16 +318,23 @@ def kept_per(ruleset: Ruleset, table: str, owner: Owner, make: Callable[[Owner],
     one) and kept on ``ruleset.memo`` in ``table``, which holds at most 256 owners. The
     owner is held beside its answer, so its id is not reused meanwhile."""
     kept: dict[int, tuple[Owner, Made]] | None = ruleset.memo.get(table)
-    if kept is None:
-        kept = ruleset.memo[table] = {}
-    hit = kept.get(id(owner))
+    hit = None if kept is None else kept.get(id(owner))
     if hit is not None and hit[0] is owner:
         return hit[1]
     made = make(owner)
+    keep_per(ruleset, table, owner, made)
+    return made
+
+
+def keep_per(ruleset: Ruleset, table: str, owner: Owner, made: Made) -> None:
+    """Keep ``made`` as ``kept_per``'s answer for ``owner`` in ``table``, when it was
+    worked out another way (the table as bounded as ``kept_per`` keeps it)."""
+    kept: dict[int, tuple[Owner, Made]] | None = ruleset.memo.get(table)
+    if kept is None:
+        kept = ruleset.memo[table] = {}
     if len(kept) >= _KEPT:
         kept.clear()
     kept[id(owner)] = (owner, made)
-    return made
 
 
 def sheet_layout(ruleset: Ruleset, build: Build) -> SheetLayout:
@@ -312,13 +383,15 @@ def _make_layout(ruleset: Ruleset, build: Build) -> SheetLayout:
         for state in sheet.states
         if not is_hidden(ruleset, build, state.hide_when)
     )
+    text = tuple(TextSpec(tid, label, cap) for tid, label, cap in sheet.text)
     return SheetLayout(
         pools=tuple(pools),
         tracks=tracks,
-        text=tuple(TextSpec(tid, label, cap) for tid, label, cap in sheet.text),
+        text=text,
         conditions=sheet.conditions,
         states=states,
         pool_by_key=frozen_map((p.key, p) for p in pools),
+        names=_layout_names(pools, tracks, text, sheet.conditions, states),
     )
 
 
@@ -445,53 +518,145 @@ def tolerant_live(raw: object) -> Live:
     """A stored live record read entry by entry (docs/design/sheet-commands.md "The live
     sheet"): an entry that breaks its rule is dropped and the others survive; anything
     not an object reads as empty. Takes the JSON shape or a ``Live``."""
-    return _Stored(raw).live()
+    return _Stored(_read_live(raw)).live()
+
+
+class _Reading:
+    """A stored record read tolerantly: its members as plain containers, the ``Live``
+    it was read from (None for the JSON shape) and the members of that ``Live`` that
+    read whole (nothing dropped). Never changed once made: a working sheet copies a
+    member before its first write, so one reading serves every sheet made from it."""
+
+    __slots__ = ("conditions", "pools", "source", "states", "text", "tracks", "whole", "wounds")
+
+    def __init__(
+        self,
+        source: Live | None,
+        whole: frozenset[str],
+        members: tuple[
+            dict[str, PoolValue],
+            dict[str, int],
+            dict[str, Wounds],
+            dict[str, str],
+            list[str],
+            dict[str, str],
+        ],
+    ) -> None:
+        self.source = source
+        self.whole = whole
+        self.pools, self.tracks, self.wounds, self.text, self.conditions, self.states = members
+
+
+_EVERY_MEMBER = frozenset(_MEMBERS)
+
+
+def _read_live(raw: object) -> _Reading:
+    members = _stored_members(raw)
+    read = _Reading(
+        raw if isinstance(raw, Live) else None,
+        frozenset(),
+        (
+            _read_map(members.get("pools"), _read_pool, MAX_POOLS),
+            _read_map(members.get("tracks"), _whole, _MAX_TRACKS),
+            _read_map(members.get("wounds"), _read_wounds, _MAX_TRACKS),
+            _read_map(members.get("text"), _read_text, _MAX_TEXTS),
+            _read_conditions(members.get("conditions")),
+            _read_map(members.get("states"), _read_state, _MAX_STATES),
+        ),
+    )
+    if read.source is not None:
+        source = read.source
+        read.whole = frozenset(
+            n for n in _MEMBERS if len(getattr(read, n)) == len(getattr(source, n))
+        )
+    return read
+
+
+def _fits(key: str, member: Mapping[str, object], cap: int) -> bool:
+    """Whether a tolerant reading keeps the entry ``key`` of ``member``: its key is not
+    too long and the member holds no more entries than its cap."""
+    return len(key) <= _MAX_KEY and len(member) <= cap
+
+
+def _reading(ruleset: Ruleset, live: Live) -> _Reading:
+    """``live`` read tolerantly, once per ``Live`` (kept on ``ruleset.memo`` beside the
+    readings ``WorkingSheet.result`` hands over): a ``Live`` is immutable, so its reading
+    never changes."""
+    return kept_per(ruleset, _READINGS, live, _read_live)
 
 
 class _Stored:
-    """The stored record, read tolerantly, as plain dicts a command may change.
+    """The stored record, read tolerantly, as plain containers a command may change.
 
-    ``dirty`` names the members a setter changed. A member of a ``Live`` that read whole
-    and was not changed is handed back as it was, so an unchanged member stays the
-    same object (and compares by identity, cheaply)."""
+    Each member starts as the reading's own container and is copied on its first write
+    (``writable``), so the reading stays as it was read. ``written`` names, per member a
+    setter wrote, the ids it wrote (none other can have changed). A member of a ``Live`` that read whole and was not written is handed
+    back as it was, so an unchanged member stays the same object (and compares by
+    identity, cheaply).
+
+    ``exact`` stays true while every entry written is one a tolerant reading keeps as it
+    is (its key, its value and its member's cap): then ``live()`` reads back as exactly
+    these containers, and ``WorkingSheet`` may hand them over as that ``Live``'s reading
+    and compare them with the reading it started from instead of reading both again."""
 
     __slots__ = (
+        "base",
         "conditions",
-        "dirty",
+        "exact",
+        "made",
+        "owned",
         "pools",
-        "source",
         "states",
         "text",
         "tracks",
-        "whole",
         "wounds",
+        "written",
     )
 
-    def __init__(self, raw: object) -> None:
-        members = _stored_members(raw)
-        self.pools = _read_map(members.get("pools"), _read_pool, MAX_POOLS)
-        self.tracks = _read_map(members.get("tracks"), _whole, _MAX_TRACKS)
-        self.wounds = _read_map(members.get("wounds"), _read_wounds, _MAX_TRACKS)
-        self.text = _read_map(members.get("text"), _read_text, _MAX_TEXTS)
-        self.conditions = _read_conditions(members.get("conditions"))
-        self.states = _read_map(members.get("states"), _read_state, _MAX_STATES)
-        self.dirty: set[str] = set()
-        self.source = raw if isinstance(raw, Live) else None
-        self.whole: set[str] = set()
-        if self.source is not None:
-            source = self.source
-            self.whole = {n for n in _MEMBERS if len(getattr(self, n)) == len(getattr(source, n))}
+    def __init__(self, base: _Reading) -> None:
+        self.base = base
+        self.pools, self.tracks, self.wounds = base.pools, base.tracks, base.wounds
+        self.text, self.conditions, self.states = base.text, base.conditions, base.states
+        self.written: dict[str, set[str]] = {}
+        self.owned: set[str] = set()
+        self.exact = True
+        self.made: Live | None = None
+
+    def writable(self, name: str, *ids: str) -> Any:
+        """The member ``name`` as a container of this record's own, and ``ids`` marked
+        written in it."""
+        self.written.setdefault(name, set()).update(ids)
+        if name not in self.owned:
+            self.owned.add(name)
+            mine = getattr(self, name)
+            setattr(self, name, list(mine) if name == "conditions" else dict(mine))
+        return getattr(self, name)
+
+    def kept(self, as_written: bool) -> None:
+        """Note one entry written, and whether a tolerant reading keeps it as written
+        (``_fits`` and its value reading as itself)."""
+        if not as_written:
+            self.exact = False
 
     def live(self) -> Live:
         made: dict[str, Any] = {}
+        source, whole = self.base.source, self.base.whole
         for name in _MEMBERS:
-            if self.source is not None and name in self.whole and name not in self.dirty:
-                made[name] = getattr(self.source, name)  # read whole, unchanged: as it was
+            if source is not None and name in whole and name not in self.written:
+                made[name] = getattr(source, name)  # read whole, unchanged: as it was
             elif name == "conditions":
                 made[name] = tuple(self.conditions)
             else:
                 made[name] = frozen_map(getattr(self, name))
-        return Live(**made)
+        live = self.made = Live(**made)
+        self.owned.clear()  # the containers may now be the reading of ``live``: copy again
+        return live
+
+    def reading_of(self, live: Live) -> _Reading:
+        """The reading of ``live`` (made by ``live()`` while ``exact``): these containers.
+        Every member read whole, since nothing written breaks its rule."""
+        members = (self.pools, self.tracks, self.wounds, self.text, self.conditions, self.states)
+        return _Reading(live, _EVERY_MEMBER, members)
 
 
 # ── The working copy ─────────────────────────────────────────────────────────
@@ -513,7 +678,18 @@ class WorkingSheet:
         self.ruleset = ruleset
         self.character = character
         self.layout = sheet_layout(ruleset, character.build)
-        self.stored = _Stored(character.live)
+        live = character.live
+        self.stored = _Stored(
+            _reading(ruleset, live) if isinstance(live, Live) else _read_live(live)
+        )
+
+    @classmethod
+    def _over(cls, sheet: WorkingSheet, base: _Reading) -> WorkingSheet:
+        """A sheet of the same character and layout reading ``base``."""
+        other = cls.__new__(cls)
+        other.ruleset, other.character, other.layout = sheet.ruleset, sheet.character, sheet.layout
+        other.stored = _Stored(base)
+        return other
 
     # -- reading --------------------------------------------------------------------
 
@@ -552,62 +728,86 @@ class WorkingSheet:
     def set_pool(self, pool: PoolSpec, value: int, temp: int) -> None:
         """Store a pool; back at its start with no buffer, the entry goes (so an untouched
         pool follows its maximum again)."""
-        self.stored.dirty.add("pools")
+        pools: dict[str, PoolValue] = self.stored.writable("pools", pool.key)
         if value == pool.start_value and temp == 0:
-            self.stored.pools.pop(pool.key, None)
+            pools.pop(pool.key, None)
         else:
-            self.stored.pools[pool.key] = PoolValue(value, temp)
+            entry = pools[pool.key] = PoolValue(value, temp)
+            self.stored.kept(_read_pool(entry) is entry and _fits(pool.key, pools, MAX_POOLS))
 
     def set_track(self, track: TrackSpec, value: int) -> None:
-        self.stored.dirty.add("tracks")
+        tracks: dict[str, int] = self.stored.writable("tracks", track.id)
         if value == track.start:
-            self.stored.tracks.pop(track.id, None)
+            tracks.pop(track.id, None)
         else:
-            self.stored.tracks[track.id] = value
+            tracks[track.id] = value
+            whole = type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER  # _whole keeps it
+            self.stored.kept(whole and _fits(track.id, tracks, _MAX_TRACKS))
 
     def set_wounds(self, track: TrackSpec, work: WoundTrack) -> None:
         """Store a worked wound track; no marks and no overflow removes the entry."""
-        self.stored.dirty.add("wounds")
+        stored: dict[str, Wounds] = self.stored.writable("wounds", track.id)
         wounds = stored_wounds(work)
         if wounds.marks or wounds.overflow:
-            self.stored.wounds[track.id] = wounds
+            stored[track.id] = wounds
+            self.stored.kept(
+                _read_wounds(wounds) is wounds and _fits(track.id, stored, _MAX_TRACKS)
+            )
         else:
-            self.stored.wounds.pop(track.id, None)
+            stored.pop(track.id, None)
 
     def set_text(self, text_id: str, value: str) -> None:
         """Store a text field's text (already cut to its length); empty removes it."""
-        self.stored.dirty.add("text")
+        text: dict[str, str] = self.stored.writable("text", text_id)
         if value:
-            self.stored.text[text_id] = value
+            text[text_id] = value
+            self.stored.kept(_read_text(value) is value and _fits(text_id, text, _MAX_TEXTS))
         else:
-            self.stored.text.pop(text_id, None)
+            text.pop(text_id, None)
 
     def set_condition(self, condition_id: str, on: bool) -> None:
         """On appends the id when absent (the list keeps at most 80); off removes it.
         Ids the ruleset does not declare stay."""
-        self.stored.dirty.add("conditions")
-        conditions = self.stored.conditions
+        conditions: list[str] = self.stored.writable("conditions", condition_id)
         if on and condition_id not in conditions:
             conditions.append(condition_id)
             del conditions[MAX_CONDITIONS:]
+            self.stored.kept(len(condition_id) <= MAX_CONDITIONS)  # the count is held above
         elif not on and condition_id in conditions:
             conditions.remove(condition_id)
 
     def clear_conditions(self) -> None:
         """Every stored condition id goes, declared or not."""
-        self.stored.dirty.add("conditions")
-        self.stored.conditions.clear()
+        self.stored.writable("conditions", *self.stored.conditions).clear()
 
     def set_state(self, state: StateSpec, value: str) -> None:
-        self.stored.dirty.add("states")
+        states: dict[str, str] = self.stored.writable("states", state.id)
         if value == state.default:
-            self.stored.states.pop(state.id, None)
+            states.pop(state.id, None)
         else:
-            self.stored.states[state.id] = value
+            states[state.id] = value
+            self.stored.kept(_read_state(value) is value and _fits(state.id, states, _MAX_STATES))
 
     def result(self) -> Character:
-        """The character with the record as it now stands."""
-        return Character(self.character.name, self.character.build, self.stored.live())
+        """The character with the record as it now stands. While the record is exact
+        (see ``_Stored``) its containers are kept as the new ``Live``'s reading, so the
+        next command on this character does not read it again."""
+        stored = self.stored
+        live = stored.live()
+        if stored.exact:
+            keep_per(self.ruleset, _READINGS, live, stored.reading_of(live))
+        return Character(self.character.name, self.character.build, live)
+
+    def changes(self, after: Character) -> tuple[SheetChange, ...]:
+        """``changes_between(ruleset, character, after)`` for ``after``, this sheet's
+        ``result``. While the record is exact, both readings ``changes_between`` would
+        make are at hand: the one this sheet started from, and its own containers (what
+        ``after``'s ``Live`` reads back as). Only the ids written can differ (a value
+        reads its own entry alone), so only they are read."""
+        stored = self.stored
+        if after.live is not stored.made or not stored.exact:
+            return changes_between(self.ruleset, self.character, after)
+        return _changes(after.name, WorkingSheet._over(self, stored.base), self, stored.written)
 
 
 # ── The current sheet, and what changed ──────────────────────────────────────
@@ -689,56 +889,80 @@ def current_sheet(ruleset: Ruleset, character: Character) -> CurrentSheet:
     return _current(WorkingSheet(ruleset, character))
 
 
-def _readings(
-    sheet: WorkingSheet, only: Mapping[str, set[str]] | None
-) -> list[tuple[str, JsonValue]]:
+_Reads = list[tuple[str, JsonValue]]
+
+
+def _pool_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    out: _Reads = []
+    for p in sheet.layout.pools:
+        if ids is None or p.key in ids:
+            out += ((f"pool {p.key}", sheet.pool_value(p)), (f"temp {p.key}", sheet.pool_temp(p)))
+    return out
+
+
+def _track_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    return [
+        (f"track {t.id}", sheet.track_value(t))
+        for t in sheet.layout.tracks
+        if not t.is_wound and (ids is None or t.id in ids)
+    ]
+
+
+def _wound_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    out: _Reads = []
+    for t in sheet.layout.tracks:
+        if t.is_wound and (ids is None or t.id in ids):
+            read = stored_wounds(sheet.wound_track(t))
+            out.append((f"wounds {t.id}", {"marks": list(read.marks), "overflow": read.overflow}))
+    return out
+
+
+def _text_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    return [
+        (f"text {t.id}", sheet.text_value(t))
+        for t in sheet.layout.text
+        if ids is None or t.id in ids
+    ]
+
+
+def _condition_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    return [
+        (f"condition {c.id}", sheet.has_condition(c.id))
+        for c in sheet.layout.conditions
+        if ids is None or c.id in ids
+    ]
+
+
+def _state_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
+    return [
+        (f"state {st.id}", sheet.state_value(st))
+        for st in sheet.layout.states
+        if ids is None or st.id in ids
+    ]
+
+
+_READERS: tuple[tuple[str, Callable[[WorkingSheet, set[str] | None], _Reads]], ...] = (
+    ("pools", _pool_readings),
+    ("tracks", _track_readings),
+    ("wounds", _wound_readings),
+    ("text", _text_readings),
+    ("conditions", _condition_readings),
+    ("states", _state_readings),
+)
+"""Each member's values under their ``SheetChange.what`` names, in sheet order."""
+
+
+def _readings(sheet: WorkingSheet, only: Mapping[str, set[str]] | None) -> _Reads:
     """The sheet's values under their ``SheetChange.what`` names, in sheet order: every
     one, or (``only``) those whose stored entry is named there, member by member. A value
     reads only its own stored entry, so the others cannot have changed."""
-    layout = sheet.layout
-    everything: set[str] = set()
-
-    def keys(member: str) -> set[str] | None:
-        """None for every id of the member; else the ids to read (maybe none)."""
-        return None if only is None else only.get(member, everything)
-
-    out: list[tuple[str, JsonValue]] = []
-    pools, tracks, wounds = keys("pools"), keys("tracks"), keys("wounds")
-    if pools is None or pools:
-        for p in layout.pools:
-            if pools is None or p.key in pools:
-                out.append((f"pool {p.key}", sheet.pool_value(p)))
-                out.append((f"temp {p.key}", sheet.pool_temp(p)))
-    if tracks is None or tracks:
-        for t in layout.tracks:
-            if not t.is_wound and (tracks is None or t.id in tracks):
-                out.append((f"track {t.id}", sheet.track_value(t)))
-    if wounds is None or wounds:
-        for t in layout.tracks:
-            if t.is_wound and (wounds is None or t.id in wounds):
-                read = stored_wounds(sheet.wound_track(t))
-                out.append(
-                    (f"wounds {t.id}", {"marks": list(read.marks), "overflow": read.overflow})
-                )
-    text, conditions, states = keys("text"), keys("conditions"), keys("states")
-    if text is None or text:
-        out += [
-            (f"text {t.id}", sheet.text_value(t))
-            for t in layout.text
-            if text is None or t.id in text
-        ]
-    if conditions is None or conditions:
-        out += [
-            (f"condition {c.id}", sheet.has_condition(c.id))
-            for c in layout.conditions
-            if conditions is None or c.id in conditions
-        ]
-    if states is None or states:
-        out += [
-            (f"state {st.id}", sheet.state_value(st))
-            for st in layout.states
-            if states is None or st.id in states
-        ]
+    if only is None:
+        return [reading for _, read in _READERS for reading in read(sheet, None)]
+    out: _Reads = []
+    for member, read in _READERS:
+        ids = only.get(member)
+        if ids:
+            out += read(sheet, ids)
     return out
 
 
@@ -749,6 +973,17 @@ def _changed_entries(old: _Stored, new: _Stored) -> dict[str, set[str]]:
         before, after = getattr(old, member), getattr(new, member)
         found[member] = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
     return found
+
+
+def _changes(
+    who: str, old_sheet: WorkingSheet, new_sheet: WorkingSheet, only: Mapping[str, set[str]] | None
+) -> tuple[SheetChange, ...]:
+    old = dict(_readings(old_sheet, only))
+    return tuple(
+        SheetChange(who, what, old.get(what), value)
+        for what, value in _readings(new_sheet, only)
+        if what not in old or old[what] != value
+    )
 
 
 def changes_between(
@@ -767,9 +1002,4 @@ def changes_between(
         if before.build is after.build
         else None
     )
-    old = dict(_readings(old_sheet, only))
-    return tuple(
-        SheetChange(after.name, what, old.get(what), value)
-        for what, value in _readings(new_sheet, only)
-        if what not in old or old[what] != value
-    )
+    return _changes(after.name, old_sheet, new_sheet, only)

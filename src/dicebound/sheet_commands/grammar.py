@@ -18,6 +18,7 @@ Choices the rules leave to us, settled here:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from dicebound.sheet_commands.model import Op, SheetRequest, Unreadable
 from dicebound.values import frozen
@@ -170,6 +171,23 @@ def read_request(body: str) -> SheetRequest | Unreadable:
     None when empty. Each op takes only its own attributes; the rest are ignored,
     ``result``, ``now`` and ``reason`` included, so a model cannot state an outcome.
     """
+    if len(body) <= _REMEMBERED_BODY:
+        return _remembered_request(body)
+    return _read_request(body)
+
+
+_REMEMBERED_BODY = 400
+"""The longest body whose reading is remembered (4,096 of them: well under 4 MB)."""
+
+
+# A pure function of the body, and its answer frozen: a Game Master writes the same
+# command in the same words again and again, so a body read once is not read again.
+@lru_cache(maxsize=4096)
+def _remembered_request(body: str) -> SheetRequest | Unreadable:
+    return _read_request(body)
+
+
+def _read_request(body: str) -> SheetRequest | Unreadable:
     attributes = read_attributes(body)
     who = attributes.get("who", "").strip()[:MAX_WHO] or None
     op = _OPS.get(attributes.get("op", "").strip().lower())

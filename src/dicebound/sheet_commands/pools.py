@@ -14,7 +14,6 @@ from dicebound.sheet_commands.current import (
     PoolSpec,
     SheetLayout,
     WorkingSheet,
-    name_eq,
 )
 from dicebound.sheet_commands.model import Refused
 from dicebound.sheet_commands.reasons import (
@@ -43,7 +42,7 @@ def find_pool(layout: SheetLayout, written: str) -> PoolSpec | Refused:
     exact = layout.pool_by_key.get(wanted)
     if exact is not None:
         return exact
-    named = [p for p in layout.pools if name_eq(p.key, wanted) or name_eq(p.label, wanted)]
+    named = layout.pools_named(wanted)
     declared = next((p for p in named if not p.is_row), None)
     if declared is not None:
         return declared

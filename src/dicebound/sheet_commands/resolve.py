@@ -15,11 +15,12 @@ read and stored.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
-from dicebound.sheet_commands.apply import apply_request
-from dicebound.sheet_commands.current import changes_between
+from dicebound.sheet_commands.apply import apply_on
+from dicebound.sheet_commands.current import WorkingSheet
 from dicebound.sheet_commands.grammar import SheetTag, find_sheet_tags, read_request
 from dicebound.sheet_commands.model import (
     Applied,
@@ -31,7 +32,7 @@ from dicebound.sheet_commands.model import (
 )
 from dicebound.sheet_commands.reasons import MALFORMED, TOO_MANY
 from dicebound.sheet_commands.targets import Unresolved, resolve_targets
-from dicebound.sheet_commands.written import MAX_NOW, cut, write_tag
+from dicebound.sheet_commands.written import MAX_NOW, cut, with_outcome, written_ask
 from dicebound.values import frozen
 
 __all__ = ["MAX_COMMANDS", "SheetPass", "apply_sheet_tag", "resolve_sheet_text"]
@@ -60,13 +61,23 @@ def _try(
     """The command applied to one card, and what it changed; any unexpected failure is
     a ``malformed`` refusal for that card alone."""
     try:
-        result = apply_request(ruleset, character, request)
+        sheet = WorkingSheet(ruleset, character)
+        result = apply_on(sheet, request)
         changes: tuple[SheetChange, ...] = ()
         if isinstance(result, Applied) and result.stored:
-            changes = changes_between(ruleset, character, result.character)
+            changes = sheet.changes(result.character)  # changes_between, from what it read
     except Exception:  # any failure of one command on one card refuses only that
         return Refused(MALFORMED), ()
     return result, changes
+
+
+# What a tag is written back with up to its outcome is a pure function of its body (the
+# request read from it) and the name written, and a Game Master writes the same command
+# again and again: remembered (1,024 of them; a body is at most 1,500 characters).
+@lru_cache(maxsize=1024)
+def _ask(body: str, who: str | None) -> str:
+    """``written_ask`` of the request ``body`` reads as, naming ``who``."""
+    return written_ask(read_request(body), who)
 
 
 def _early(
@@ -75,7 +86,7 @@ def _early(
     """A tag refused before any card is tried (too many, unreadable, nobody found): its
     ``who`` as written, else the player's name, else empty."""
     return SheetOutcome(
-        tag=write_tag(request, who=request.who, reason=reason),
+        tag=with_outcome(_ask(tag.body, request.who), reason=reason),
         who=request.who or player or "",
         ok=False,
         now=None,
@@ -124,7 +135,7 @@ def apply_sheet_tag(
         [(name, result.reason) for name, result in refused],
     )
     outcome = SheetOutcome(
-        tag=write_tag(request, who=targets.who, now=now, reason=reason),
+        tag=with_outcome(_ask(tag.body, targets.who), now=now, reason=reason),
         who=targets.who,
         ok=reason is None,
         now=now,

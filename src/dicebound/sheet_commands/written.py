@@ -24,7 +24,9 @@ __all__ = [
     "read_back",
     "sanitise",
     "strip_sheet_tags",
+    "with_outcome",
     "write_tag",
+    "written_ask",
 ]
 
 MAX_VALUE = 120
@@ -105,6 +107,12 @@ def write_tag(
     it for an early refusal); it replaces the request's own. An unreadable request is
     written as its sanitised body alone (``raw=``), with no ``who``.
     """
+    return with_outcome(written_ask(request, who), now=now, reason=reason)
+
+
+def written_ask(request: SheetRequest | Unreadable, who: str | None) -> str:
+    """``write_tag``'s tag up to its outcome: ``[sheet: `` and the request's attributes,
+    sanitised, each ``key="value"``."""
     attributes: list[tuple[str, object]]
     if isinstance(request, Unreadable):
         attributes = [("raw", request.raw)]
@@ -112,12 +120,14 @@ def write_tag(
         attributes = _request_attributes(request)
         if who is not None:
             attributes.insert(0, ("who", who))
-    parts = [f'{key}="{sanitise(str(value))}"' for key, value in attributes]
+    return "[sheet: " + " ".join(f'{key}="{sanitise(str(value))}"' for key, value in attributes)
+
+
+def with_outcome(ask: str, *, now: str | None = None, reason: str | None = None) -> str:
+    """A ``written_ask`` closed with its outcome, as ``write_tag`` writes it."""
     if reason is None:
-        parts.append(f'result="ok" now="{sanitise(now or "", MAX_NOW)}"')
-    else:
-        parts.append(f'result="refused" reason="{sanitise(reason)}"')
-    return "[sheet: " + " ".join(parts) + "]"
+        return f'{ask} result="ok" now="{sanitise(now or "", MAX_NOW)}"]'
+    return f'{ask} result="refused" reason="{sanitise(reason)}"]'
 
 
 @frozen
