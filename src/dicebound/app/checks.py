@@ -20,7 +20,7 @@ from dicebound.errors import DiceboundError
 from dicebound.replay import sheet_kept, sheet_touches
 from dicebound.sheet import Character
 from dicebound.store.models import dumps
-from dicebound.store.repo import Game, Member, Repo
+from dicebound.store.repo import Game, Member, NewCheck, NewSheetCommand, Repo
 from dicebound.tags.parse import parse_tags
 
 if TYPE_CHECKING:
@@ -70,10 +70,11 @@ def _record_steps(
     now: datetime,
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Write a record of every check thrown and every sheet command, in text order (so
-    ids grow in text order); the answer's ``results`` and ``sheet``. A check tag that
-    did not resolve writes none."""
-    results: list[dict[str, object]] = []
-    sheet: list[dict[str, object]] = []
+    ids grow in text order), all in one statement; the answer's ``results`` and
+    ``sheet``. A check tag that did not resolve writes none."""
+    records: list[NewCheck | NewSheetCommand] = []
+    entries: list[tuple[bool, dict[str, object]]] = []  # (a check's?, its answer)
+    number = 0  # the sheet commands so far
     for step in report.steps:
         if isinstance(step, CheckFailure):
             continue
@@ -81,35 +82,44 @@ def _record_steps(
             row_json = step.to_json()
             roller = step.roller
             assert roller is not None  # resolve_text fills it for every result
-            record_id = repo.add_record(
-                game,
-                created=now,
-                who=step.who,
-                ask=step.ask,
-                result=row_json,
-                seed=step.record.get("seed"),
-                faces=step.faces,
-                choose=choose,
-                layers=game.layers,
-                sheet=snapshot_text(
-                    roller.name, by_name[roller.name].sheet, live_to_json(roller.live)
-                ),
+            sheet = snapshot_text(
+                roller.name, by_name[roller.name].sheet, live_to_json(roller.live)
             )
-            results.append({**row_json, "id": record_id})
+            records.append(
+                NewCheck(
+                    who=step.who,
+                    ask=step.ask,
+                    result=row_json,
+                    seed=step.record.get("seed"),
+                    faces=step.faces,
+                    choose=choose,
+                    sheet=sheet,
+                )
+            )
+            entries.append((True, row_json))
             continue
-        number = len(sheet) + 1
+        number += 1
         start, end = step.span
-        record_id = repo.add_sheet_record(
-            game,
-            created=now,
-            who=step.who,
-            ask=text[start:end],
-            result=sheet_kept(step),
-            number=number,
-            party=_sheet_party(step, number, report.sheet_party[number - 1], by_name),
+        party = _sheet_party(step, number, report.sheet_party[number - 1], by_name)
+        records.append(
+            NewSheetCommand(
+                who=step.who,
+                ask=text[start:end],
+                result=sheet_kept(step),
+                number=number,
+                party=party,
+            )
         )
-        sheet.append({"id": record_id, **step.to_json()})
-    return results, sheet
+        entries.append((False, step.to_json()))
+    results: list[dict[str, object]] = []
+    sheet_answers: list[dict[str, object]] = []
+    ids = repo.add_records(game, now, records)
+    for record_id, (is_check, entry) in zip(ids, entries, strict=True):
+        if is_check:
+            results.append({**entry, "id": record_id})
+        else:
+            sheet_answers.append({"id": record_id, **entry})
+    return results, sheet_answers
 
 
 def run_checks(

@@ -48,7 +48,17 @@ from dicebound.store.models import (
 )
 from dicebound.values import frozen
 
-__all__ = ["Game", "Kept", "Member", "Record", "RecordHead", "Repo", "RulesetVersion"]
+__all__ = [
+    "Game",
+    "Kept",
+    "Member",
+    "NewCheck",
+    "NewSheetCommand",
+    "Record",
+    "RecordHead",
+    "Repo",
+    "RulesetVersion",
+]
 
 _ADMIN_KEY = "admin_token_hash"
 
@@ -137,6 +147,34 @@ class RecordHead:
 
 
 @frozen
+class NewCheck:
+    """A check's record to write: ``sheet`` is the roller's character file as JSON
+    text, spliced by the caller from the stored texts."""
+
+    who: str
+    ask: str
+    result: Mapping[str, Any]
+    seed: str | None
+    faces: Sequence[int] | None
+    choose: str | None
+    sheet: str
+
+
+@frozen
+class NewSheetCommand:
+    """A sheet command's record to write: ``number`` is its place among its text's
+    sheet commands (from 1), ``party`` each card as it stood before the command, in
+    party order, as JSON text spliced by the caller. It is thrown with nothing: no
+    seed, faces or choice."""
+
+    who: str
+    ask: str
+    result: Mapping[str, Any]
+    number: int
+    party: Sequence[str]
+
+
+@frozen
 class Kept:
     """What a check with an idempotency key answered, and when."""
 
@@ -204,7 +242,13 @@ _SET_LIVE = (
     )
 )
 
-_NEW_RECORD = insert(_RECORDS)
+# All of a text's records in one statement, their ids returned. Ids grow in the order
+# the rows are inserted: PostgreSQL draws them in parameter order in the form that
+# ``sort_by_parameter_order`` asks for (INSERT ... SELECT ... ORDER BY); SQLite inserts
+# a multi-row VALUES in the order written, where asking for that sort would run one
+# INSERT per row instead. So the ids, sorted, are the rows' in order, on both.
+_NEW_RECORDS = insert(_RECORDS).returning(_RECORDS.c.id)
+_NEW_RECORDS_IN_ORDER = insert(_RECORDS).returning(_RECORDS.c.id, sort_by_parameter_order=True)
 _RECORD = select(_RECORDS).where(
     _RECORDS.c.id == bindparam("record"), _RECORDS.c.game_id == bindparam("game")
 )
@@ -462,77 +506,28 @@ class Repo:
 
     # ── records ──────────────────────────────────────────────────────────────
 
-    def add_record(
-        self,
-        game: Game,
-        *,
-        created: datetime,
-        who: str,
-        ask: str,
-        result: Mapping[str, Any],
-        seed: str | None,
-        faces: Sequence[int] | None,
-        choose: str | None,
-        layers: Sequence[str],
-        sheet: str,
-    ) -> int:
-        """Write a check's record; its id. ``sheet`` is the roller's character file as
-        JSON text, spliced by the caller from the stored texts."""
-        thrown = {"seed": seed, "faces": list(faces) if faces else None, "choose": choose}
-        return self._new_record(game, "check", created, who, ask, result, sheet, layers, thrown)
-
-    def add_sheet_record(
-        self,
-        game: Game,
-        *,
-        created: datetime,
-        who: str,
-        ask: str,
-        result: Mapping[str, Any],
-        number: int,
-        party: Sequence[str],
-    ) -> int:
-        """Write a sheet command's record; its id. ``number`` is the command's place
-        among the text's sheet commands (from 1), ``party`` each card as it stood
-        before the command, in party order, as JSON text spliced by the caller. It is
-        thrown with nothing: no seed, faces or choice."""
-        sheet = f'{{"number":{int(number)},"party":[{",".join(party)}]}}'
-        unthrown = {"seed": None, "faces": None, "choose": None}
-        return self._new_record(
-            game, "sheet", created, who, ask, result, sheet, game.layers, unthrown
-        )
-
-    def _new_record(
-        self,
-        game: Game,
-        kind: RecordKind,
-        created: datetime,
-        who: str,
-        ask: str,
-        result: Mapping[str, Any],
-        sheet: str,
-        layers: Sequence[str],
-        thrown: Mapping[str, Any],
-    ) -> int:
-        values = {
-            "kind": kind,
+    def add_records(
+        self, game: Game, created: datetime, records: Sequence[NewCheck | NewSheetCommand]
+    ) -> list[int]:
+        """Write the records of one text, in one statement; their ids, in the order
+        given (ids grow in that order)."""
+        if not records:
+            return []
+        common = {
             "game_id": game.id,
             "created": created,
-            "who": who,
-            "ask": dumps(ask),
-            "result": result,
-            **thrown,
             "ruleset_id": game.ruleset_id,
             "ruleset_version": game.ruleset_version,
-            "layers": list(layers),
-            "sheet": RawJson(sheet),
+            "layers": RawJson(dumps(list(game.layers))),
             "answer": None,
             "answer_sheet": None,
         }
-        made = self._run(_NEW_RECORD, values).inserted_primary_key
-        assert made is not None
-        record_id: int = made[0]
-        return record_id
+        rows = [_record_values(record, common) for record in records]
+        ordered = self.connection.dialect.name == "postgresql"
+        made = self._run(_NEW_RECORDS_IN_ORDER if ordered else _NEW_RECORDS, rows)
+        ids: list[int] = sorted(made.scalars())
+        assert len(ids) == len(rows)
+        return ids
 
     def record(self, game_id: str, record_id: int, *, lock: bool = False) -> Record | None:
         statement = _RECORD_LOCKED if lock else _RECORD
@@ -586,6 +581,27 @@ class Repo:
     def sweep(self, cutoff: datetime, most: int) -> None:
         """Delete at most ``most`` keys older than ``cutoff``, so the table stays bounded."""
         self._run(_SWEEP_KEYS, {"cutoff": cutoff, "most": most})
+
+
+def _record_values(record: NewCheck | NewSheetCommand, common: Mapping[str, Any]) -> dict[str, Any]:
+    """One record's row: what every record of its text shares (``common``) and its own."""
+    if isinstance(record, NewCheck):
+        kind, sheet = "check", record.sheet
+        faces = list(record.faces) if record.faces else None
+        thrown = {"seed": record.seed, "faces": faces, "choose": record.choose}
+    else:
+        kind = "sheet"
+        sheet = f'{{"number":{int(record.number)},"party":[{",".join(record.party)}]}}'
+        thrown = {"seed": None, "faces": None, "choose": None}
+    return {
+        **common,
+        "kind": kind,
+        "who": record.who,
+        "ask": dumps(record.ask),
+        "result": record.result,
+        **thrown,
+        "sheet": RawJson(sheet),
+    }
 
 
 def _ruleset_values(version: RulesetVersion) -> dict[str, object]:
