@@ -1,6 +1,6 @@
 """The repository's writes of a text's records, on SQLite and PostgreSQL: one statement
 for them all, and ids that grow in the order the records were given (text order),
-each id the one of its own row."""
+each id the one of its own row, every text read back as it was written."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import text
 
 from dicebound.store import Store, open_store
+from dicebound.store.models import dumps
 from dicebound.store.repo import Game, NewCheck, NewSheetCommand, Repo
 
 GAME = Game("g1", "A game", "ruleset", 3, ["core", "grit"], "0" * 64)
@@ -27,25 +29,30 @@ def store(store_url: str) -> Iterator[Store]:
         opened.close()
 
 
+def _who(i: int) -> str:
+    """A name as a table writes them: accents, quotes, a backslash, past the BMP."""
+    return f'Zoë "{i}" \\ \U0001f409'
+
+
 def _check(i: int) -> NewCheck:
     return NewCheck(
-        who=f"who {i}",
-        ask=f'[skill_check: skill="S{i}"]',
+        who=_who(i),
+        ask=f'[skill_check: skill="S{i}" note="Zoë \U0001f409"]',
         result={"tag": i, "outcome": "success"},
         seed=f"seed-{i}",
-        faces=[i % 6 + 1, 2] if i % 3 == 0 else None,
-        choose="fail" if i % 4 == 0 else None,
-        sheet=f'{{"name":"who {i}","live":{{}}}}',
+        faces=[i % 6 + 1, 2] if i % 2 == 0 else None,
+        choose="fail" if i % 4 == 3 else None,
+        sheet=dumps({"name": _who(i), "live": {}}),
     )
 
 
 def _command(i: int) -> NewSheetCommand:
     return NewSheetCommand(
-        who=f"who {i}",
+        who=_who(i),
         ask=f'[sheet: op="spend" pool="P{i}" amount="1"]',
         result={"tag": i, "ok": True, "changes": []},
         number=i + 1,
-        party=[f'{{"name":"who {i}"}}', '{"name":"other"}'],
+        party=[dumps({"name": _who(i)}), '{"name":"other"}'],
     )
 
 
@@ -83,6 +90,31 @@ def test_records_of_one_text_get_ids_growing_in_text_order(store: Store, count: 
                 }
             assert (row.ruleset_id, row.ruleset_version, row.layers) == ("ruleset", 3, GAME.layers)
             assert (row.created, row.answer, row.answer_sheet) == (NOW, None, None)
+
+
+def test_records_keep_the_json_texts_given_byte_for_byte(store: Store) -> None:
+    """The JSON columns hold the very texts written (``dumps``, and a sheet as spliced),
+    the same bytes on both stores, never parsed and written again."""
+    records = _text(6)
+    with store.write() as session:
+        ids = Repo(session).add_records(GAME, NOW, records)
+    query = text("SELECT ask, result, faces, layers, sheet FROM records WHERE id = :id")
+    with store.read() as session:
+        for record_id, given in zip(ids, records, strict=True):
+            stored = session.execute(query, {"id": record_id}).one()
+            faces = given.faces if isinstance(given, NewCheck) else None
+            want_sheet = (
+                given.sheet
+                if isinstance(given, NewCheck)
+                else f'{{"number":{given.number},"party":[{",".join(given.party)}]}}'
+            )
+            assert tuple(stored) == (
+                dumps(given.ask),
+                dumps(given.result),
+                dumps(faces) if faces else None,
+                '["core","grit"]',
+                want_sheet,
+            )
 
 
 def test_a_later_text_s_records_come_after_an_earlier_one_s(store: Store) -> None:

@@ -26,6 +26,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    literal_column,
     select,
     tuple_,
     type_coerce,
@@ -242,13 +243,34 @@ _SET_LIVE = (
     )
 )
 
-# All of a text's records in one statement, their ids returned. Ids grow in the order
-# the rows are inserted: PostgreSQL draws them in parameter order in the form that
-# ``sort_by_parameter_order`` asks for (INSERT ... SELECT ... ORDER BY); SQLite inserts
-# a multi-row VALUES in the order written, where asking for that sort would run one
-# INSERT per row instead. So the ids, sorted, are the rows' in order, on both.
+# All of a text's records in one statement, their ids returned; ids grow in the order
+# the rows are inserted, so the ids, sorted, are the rows' in the order given.
+# SQLite: one multi-row VALUES, inserted in the order written (asking SQLAlchemy for
+# ``sort_by_parameter_order`` would run one INSERT per row instead).
+# PostgreSQL: the rows as one JSON array (each row an array of its texts, in
+# ``_PER_ROW`` order), read back in their order (INSERT ... SELECT ... ORDER BY, the
+# form that draws serial ids in that order): one parameter, so one short statement the
+# server prepares once, where a VALUES list takes a parameter per column per row that
+# the driver parses out of the statement on every call.
+_PER_ROW = ("kind", "who", "ask", "result", "seed", "faces", "choose", "sheet")
+_SHARED = ("game_id", "created", "ruleset_id", "ruleset_version", "layers")
 _NEW_RECORDS = insert(_RECORDS).returning(_RECORDS.c.id)
-_NEW_RECORDS_IN_ORDER = insert(_RECORDS).returning(_RECORDS.c.id, sort_by_parameter_order=True)
+_ROWS = (
+    func.json_array_elements(bindparam("rows", type_=Text()).cast(postgresql.JSON()))
+    .table_valued("item", with_ordinality="n")
+    .render_derived()
+)
+_NEW_RECORDS_FROM_JSON = (
+    insert(_RECORDS)
+    .from_select(
+        [*_PER_ROW, *_SHARED],
+        select(
+            *(_ROWS.c.item.op("->>")(literal_column(str(i))) for i in range(len(_PER_ROW))),
+            *(bindparam(name, type_=_RECORDS.c[name].type) for name in _SHARED),
+        ).order_by(_ROWS.c.n),
+    )
+    .returning(_RECORDS.c.id)
+)
 _RECORD = select(_RECORDS).where(
     _RECORDS.c.id == bindparam("record"), _RECORDS.c.game_id == bindparam("game")
 )
@@ -513,18 +535,18 @@ class Repo:
         given (ids grow in that order)."""
         if not records:
             return []
-        common = {
+        shared = {
             "game_id": game.id,
             "created": created,
             "ruleset_id": game.ruleset_id,
             "ruleset_version": game.ruleset_version,
             "layers": RawJson(dumps(list(game.layers))),
-            "answer": None,
-            "answer_sheet": None,
         }
-        rows = [_record_values(record, common) for record in records]
-        ordered = self.connection.dialect.name == "postgresql"
-        made = self._run(_NEW_RECORDS_IN_ORDER if ordered else _NEW_RECORDS, rows)
+        rows = [_record_texts(record) for record in records]
+        if self.connection.dialect.name == "postgresql":
+            made = self._run(_NEW_RECORDS_FROM_JSON, {**shared, "rows": dumps(rows)})
+        else:
+            made = self._run(_NEW_RECORDS, [_sqlite_values(row, shared) for row in rows])
         ids: list[int] = sorted(made.scalars())
         assert len(ids) == len(rows)
         return ids
@@ -583,25 +605,31 @@ class Repo:
         self._run(_SWEEP_KEYS, {"cutoff": cutoff, "most": most})
 
 
-def _record_values(record: NewCheck | NewSheetCommand, common: Mapping[str, Any]) -> dict[str, Any]:
-    """One record's row: what every record of its text shares (``common``) and its own."""
+def _record_texts(record: NewCheck | NewSheetCommand) -> list[str | None]:
+    """One record's own columns (``_PER_ROW``), as the texts stored: its JSON written."""
     if isinstance(record, NewCheck):
-        kind, sheet = "check", record.sheet
-        faces = list(record.faces) if record.faces else None
-        thrown = {"seed": record.seed, "faces": faces, "choose": record.choose}
-    else:
-        kind = "sheet"
-        sheet = f'{{"number":{int(record.number)},"party":[{",".join(record.party)}]}}'
-        thrown = {"seed": None, "faces": None, "choose": None}
-    return {
-        **common,
-        "kind": kind,
-        "who": record.who,
-        "ask": dumps(record.ask),
-        "result": record.result,
-        **thrown,
-        "sheet": RawJson(sheet),
-    }
+        faces = dumps(list(record.faces)) if record.faces else None
+        return [
+            "check",
+            record.who,
+            dumps(record.ask),
+            dumps(record.result),
+            record.seed,
+            faces,
+            record.choose,
+            record.sheet,
+        ]
+    sheet = f'{{"number":{int(record.number)},"party":[{",".join(record.party)}]}}'
+    return ["sheet", record.who, dumps(record.ask), dumps(record.result), None, None, None, sheet]
+
+
+def _sqlite_values(texts: Sequence[str | None], shared: Mapping[str, Any]) -> dict[str, Any]:
+    """A row of the multi-row VALUES: its JSON columns' texts kept as they are."""
+    row = dict(zip(_PER_ROW, texts, strict=True))
+    for name in ("result", "faces", "sheet"):
+        text = row[name]
+        row[name] = None if text is None else RawJson(text)
+    return {**row, **shared, "answer": None, "answer_sheet": None}
 
 
 def _ruleset_values(version: RulesetVersion) -> dict[str, object]:
