@@ -132,3 +132,24 @@ def test_a_text_with_nothing_to_record_writes_nothing(store: Store) -> None:
         assert Repo(session).add_records(GAME, NOW, []) == []
     with store.read() as session:
         assert Repo(session).records(GAME.id, None, 10) == []
+
+
+def test_set_lives_writes_each_member_s_live_state_and_revision(store: Store) -> None:
+    """Several members' live states in one call: each its own text and revision; a
+    member not named keeps what it had; none named changes nothing."""
+    with store.write() as session:
+        repo = Repo(session)
+        for name in ("Mira", "Tam the Bold", "Zoë"):
+            repo.add_member(GAME.id, name, "null", "{}", NOW)
+    with store.write() as session:
+        repo = Repo(session)
+        repo.set_lives(GAME.id, [], NOW)
+        lives = [("Mira", '{"tracks":{"x":1}}', 2), ("Zoë", '{"text":{"n":"\\u00e9"}}', 5)]
+        repo.set_lives(GAME.id, lives, NOW)
+    with store.read() as session:
+        members = {m.name: (m.live, m.revision) for m in Repo(session).members(GAME.id)}
+    assert members == {
+        "Mira": ('{"tracks":{"x":1}}', 2),
+        "Tam the Bold": ("{}", 1),
+        "Zoë": ('{"text":{"n":"\\u00e9"}}', 5),
+    }

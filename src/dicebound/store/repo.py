@@ -20,6 +20,7 @@ from typing import Any, cast
 from sqlalchemy import (
     Connection,
     Executable,
+    Integer,
     Table,
     Text,
     bindparam,
@@ -46,6 +47,7 @@ from dicebound.store.models import (
     RecordRow,
     RulesetRow,
     dumps,
+    stamp,
 )
 from dicebound.values import frozen
 
@@ -252,9 +254,15 @@ _SET_LIVE = (
 # form that draws serial ids in that order): one parameter, so one short statement the
 # server prepares once, where a VALUES list takes a parameter per column per row that
 # the driver parses out of the statement on every call.
+# Both take every value as the text stored (the JSON written, the time stamped), so
+# nothing is processed again per row.
 _PER_ROW = ("kind", "who", "ask", "result", "seed", "faces", "choose", "sheet")
 _SHARED = ("game_id", "created", "ruleset_id", "ruleset_version", "layers")
-_NEW_RECORDS = insert(_RECORDS).returning(_RECORDS.c.id)
+_AS_STORED = {
+    name: bindparam(name, type_=Integer() if name == "ruleset_version" else Text())
+    for name in (*_PER_ROW, *_SHARED)
+}
+_NEW_RECORDS = insert(_RECORDS).values(_AS_STORED).returning(_RECORDS.c.id)
 _ROWS = (
     func.json_array_elements(bindparam("rows", type_=Text()).cast(postgresql.JSON()))
     .table_valued("item", with_ordinality="n")
@@ -266,7 +274,7 @@ _NEW_RECORDS_FROM_JSON = (
         [*_PER_ROW, *_SHARED],
         select(
             *(_ROWS.c.item.op("->>")(literal_column(str(i))) for i in range(len(_PER_ROW))),
-            *(bindparam(name, type_=_RECORDS.c[name].type) for name in _SHARED),
+            *(_AS_STORED[name] for name in _SHARED),
         ).order_by(_ROWS.c.n),
     )
     .returning(_RECORDS.c.id)
@@ -526,6 +534,16 @@ class Repo:
         params = {"game": game_id, "who": name, "live": live, "revision": revision, "now": now}
         self._run(_SET_LIVE, params)
 
+    def set_lives(self, game_id: str, lives: Sequence[tuple[str, str, int]], now: datetime) -> None:
+        """``set_live`` for several members at once, each ``(name, live, revision)``:
+        one call (the driver sends them together)."""
+        if lives:
+            params = [
+                {"game": game_id, "who": name, "live": live, "revision": revision, "now": now}
+                for name, live, revision in lives
+            ]
+            self._run(_SET_LIVE, params)
+
     # ── records ──────────────────────────────────────────────────────────────
 
     def add_records(
@@ -537,16 +555,17 @@ class Repo:
             return []
         shared = {
             "game_id": game.id,
-            "created": created,
+            "created": stamp(created),
             "ruleset_id": game.ruleset_id,
             "ruleset_version": game.ruleset_version,
-            "layers": RawJson(dumps(list(game.layers))),
+            "layers": dumps(list(game.layers)),
         }
         rows = [_record_texts(record) for record in records]
         if self.connection.dialect.name == "postgresql":
             made = self._run(_NEW_RECORDS_FROM_JSON, {**shared, "rows": dumps(rows)})
         else:
-            made = self._run(_NEW_RECORDS, [_sqlite_values(row, shared) for row in rows])
+            values = [{**dict(zip(_PER_ROW, row, strict=True)), **shared} for row in rows]
+            made = self._run(_NEW_RECORDS, values)
         ids: list[int] = sorted(made.scalars())
         assert len(ids) == len(rows)
         return ids
@@ -621,15 +640,6 @@ def _record_texts(record: NewCheck | NewSheetCommand) -> list[str | None]:
         ]
     sheet = f'{{"number":{int(record.number)},"party":[{",".join(record.party)}]}}'
     return ["sheet", record.who, dumps(record.ask), dumps(record.result), None, None, None, sheet]
-
-
-def _sqlite_values(texts: Sequence[str | None], shared: Mapping[str, Any]) -> dict[str, Any]:
-    """A row of the multi-row VALUES: its JSON columns' texts kept as they are."""
-    row = dict(zip(_PER_ROW, texts, strict=True))
-    for name in ("result", "faces", "sheet"):
-        text = row[name]
-        row[name] = None if text is None else RawJson(text)
-    return {**row, **shared, "answer": None, "answer_sheet": None}
 
 
 def _ruleset_values(version: RulesetVersion) -> dict[str, object]:
