@@ -9,10 +9,13 @@ from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import StatementError
 
 from dicebound.store import Store, open_store
+from dicebound.store.db import fault_of
 from dicebound.store.models import dumps
 from dicebound.store.repo import Game, NewCheck, NewSheetCommand, Repo
+from dicebound.values import replace
 
 GAME = Game("g1", "A game", "ruleset", 3, ["core", "grit"], "0" * 64)
 NOW = datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
@@ -153,3 +156,25 @@ def test_set_lives_writes_each_member_s_live_state_and_revision(store: Store) ->
         "Tam the Bold": ("{}", 1),
         "Zoë": ('{"text":{"n":"\\u00e9"}}', 5),
     }
+
+
+def test_a_nul_in_a_name_is_kept_by_sqlite_and_refused_whole_by_postgresql(
+    store: Store,
+) -> None:
+    """A name written with a NUL (a command naming nobody of the party): SQLite keeps it
+    as written; PostgreSQL text cannot hold it, and the statement is refused as a value
+    the store cannot keep (the edges' 422), none of the text's records written."""
+    records: list[NewCheck | NewSheetCommand] = [_check(0), _command(1)]
+    records[1] = replace(records[1], who="no\x00body")
+    if store.dialect == "sqlite":
+        with store.write() as session:
+            ids = Repo(session).add_records(GAME, NOW, records)
+        with store.read() as session:
+            row = Repo(session).record(GAME.id, ids[1])
+        assert row is not None and row.who == "no\x00body"
+        return
+    with pytest.raises(StatementError) as refused, store.write() as session:
+        Repo(session).add_records(GAME, NOW, records)
+    assert fault_of(refused.value) == "refused"
+    with store.read() as session:
+        assert Repo(session).records(GAME.id, None, 10) == []

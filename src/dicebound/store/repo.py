@@ -249,7 +249,7 @@ _SET_LIVE = (
 # the rows are inserted, so the ids, sorted, are the rows' in the order given.
 # SQLite: one multi-row VALUES, inserted in the order written (asking SQLAlchemy for
 # ``sort_by_parameter_order`` would run one INSERT per row instead).
-# PostgreSQL: the rows as one JSON array (each row an array of its texts, in
+# PostgreSQL: the rows as one JSONB array (each row an array of its texts, in
 # ``_PER_ROW`` order), read back in their order (INSERT ... SELECT ... ORDER BY, the
 # form that draws serial ids in that order): one parameter, so one short statement the
 # server prepares once, where a VALUES list takes a parameter per column per row that
@@ -264,7 +264,7 @@ _AS_STORED = {
 }
 _NEW_RECORDS = insert(_RECORDS).values(_AS_STORED).returning(_RECORDS.c.id)
 _ROWS = (
-    func.json_array_elements(bindparam("rows", type_=Text()).cast(postgresql.JSON()))
+    func.jsonb_array_elements(bindparam("rows", type_=Text()).cast(postgresql.JSONB()))
     .table_valued("item", with_ordinality="n")
     .render_derived()
 )
