@@ -113,7 +113,7 @@ class Member:
 @frozen
 class Record:
     """One record as stored; ``ask`` is the tag as the model wrote it. A ``sheet``
-    record's ``sheet`` is ``{"number", "party"}`` (``add_sheet_record``)."""
+    record's ``sheet`` is ``{"number", "party"}`` (``NewSheetCommand``)."""
 
     id: int
     game_id: str
