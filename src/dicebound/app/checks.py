@@ -20,7 +20,7 @@ from dicebound.errors import DiceboundError
 from dicebound.replay import sheet_kept, sheet_touches
 from dicebound.sheet import Character
 from dicebound.store.models import dumps
-from dicebound.store.repo import Game, Member, Repo
+from dicebound.store.repo import Game, Member, NewCheck, NewSheetCommand, Repo
 from dicebound.tags.parse import parse_tags
 
 if TYPE_CHECKING:
@@ -46,18 +46,37 @@ def snapshot_text(name: str, sheet: str, live: object) -> str:
     return f'{{"name":{dumps(name)},"sheet":{sheet},"live":{dumps(live)}}}'
 
 
-def _sheet_party(
-    outcome: SheetOutcome, number: int, then: Sequence[Character], by_name: dict[str, Member]
-) -> list[str]:
-    """The party as a sheet command found it, as its record keeps it: each card it could
-    touch whole (sheet and live state), every other by its name alone."""
-    touched = set(sheet_touches(outcome, number, [c.name for c in then]))
-    return [
-        snapshot_text(c.name, by_name[c.name].sheet, live_to_json(c.live))
-        if i in touched
-        else dumps({"name": c.name})
-        for i, c in enumerate(then)
-    ]
+class _Cards:
+    """The cards a text's records keep, each written once per request: a card by its
+    name alone once per name, a whole card (sheet and live state) once per state. A
+    command that leaves a character as it was hands the next one the same value, so
+    the state is known by the value's identity (each kept here, so no id is reused)."""
+
+    def __init__(self, by_name: dict[str, Member]) -> None:
+        self.by_name = by_name
+        self.names: dict[str, str] = {}
+        self.states: dict[int, tuple[Character, str]] = {}
+
+    def whole(self, character: Character) -> str:
+        known = self.states.get(id(character))
+        if known is not None and known[0] is character:
+            return known[1]
+        sheet = self.by_name[character.name].sheet
+        text = snapshot_text(character.name, sheet, live_to_json(character.live))
+        self.states[id(character)] = (character, text)
+        return text
+
+    def named(self, name: str) -> str:
+        text = self.names.get(name)
+        if text is None:
+            text = self.names[name] = dumps({"name": name})
+        return text
+
+    def party(self, outcome: SheetOutcome, number: int, then: Sequence[Character]) -> list[str]:
+        """The party as a sheet command found it, as its record keeps it: each card it
+        could touch whole, every other by its name alone."""
+        touched = sheet_touches(outcome, number, [c.name for c in then])
+        return [self.whole(c) if i in touched else self.named(c.name) for i, c in enumerate(then)]
 
 
 def _record_steps(
@@ -70,10 +89,12 @@ def _record_steps(
     now: datetime,
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Write a record of every check thrown and every sheet command, in text order (so
-    ids grow in text order); the answer's ``results`` and ``sheet``. A check tag that
-    did not resolve writes none."""
-    results: list[dict[str, object]] = []
-    sheet: list[dict[str, object]] = []
+    ids grow in text order), all in one statement; the answer's ``results`` and
+    ``sheet``. A check tag that did not resolve writes none."""
+    cards = _Cards(by_name)
+    records: list[NewCheck | NewSheetCommand] = []
+    entries: list[tuple[bool, dict[str, object]]] = []  # (a check's?, its answer)
+    number = 0  # the sheet commands so far
     for step in report.steps:
         if isinstance(step, CheckFailure):
             continue
@@ -81,35 +102,41 @@ def _record_steps(
             row_json = step.to_json()
             roller = step.roller
             assert roller is not None  # resolve_text fills it for every result
-            record_id = repo.add_record(
-                game,
-                created=now,
-                who=step.who,
-                ask=step.ask,
-                result=row_json,
-                seed=step.record.get("seed"),
-                faces=step.faces,
-                choose=choose,
-                layers=game.layers,
-                sheet=snapshot_text(
-                    roller.name, by_name[roller.name].sheet, live_to_json(roller.live)
-                ),
+            records.append(
+                NewCheck(
+                    who=step.who,
+                    ask=step.ask,
+                    result=row_json,
+                    seed=step.record.get("seed"),
+                    faces=step.faces,
+                    choose=choose,
+                    sheet=cards.whole(roller),
+                )
             )
-            results.append({**row_json, "id": record_id})
+            entries.append((True, row_json))
             continue
-        number = len(sheet) + 1
+        number += 1
         start, end = step.span
-        record_id = repo.add_sheet_record(
-            game,
-            created=now,
-            who=step.who,
-            ask=text[start:end],
-            result=sheet_kept(step),
-            number=number,
-            party=_sheet_party(step, number, report.sheet_party[number - 1], by_name),
+        party = cards.party(step, number, report.sheet_party[number - 1])
+        records.append(
+            NewSheetCommand(
+                who=step.who,
+                ask=text[start:end],
+                result=sheet_kept(step),
+                number=number,
+                party=party,
+            )
         )
-        sheet.append({"id": record_id, **step.to_json()})
-    return results, sheet
+        entries.append((False, step.to_json()))
+    results: list[dict[str, object]] = []
+    sheet_answers: list[dict[str, object]] = []
+    ids = repo.add_records(game, now, records)
+    for record_id, (is_check, entry) in zip(ids, entries, strict=True):
+        if is_check:
+            results.append({**entry, "id": record_id})
+        else:
+            sheet_answers.append({"id": record_id, **entry})
+    return results, sheet_answers
 
 
 def run_checks(
@@ -181,10 +208,12 @@ def run_checks(
     # something, even where a later one put it back; a rest that found nothing to
     # restore stores an equal state, and the revision stays
     moved = {change.who for outcome in report.sheet for change in outcome.changes}
-    for before, after in zip(party, report.party, strict=True):
-        if after is not before and (after.live != before.live or after.name in moved):
-            live = dumps(live_to_json(after.live))
-            repo.set_live(game.id, after.name, live, by_name[after.name].revision + 1, now)
+    lives = [
+        (after.name, dumps(live_to_json(after.live)), by_name[after.name].revision + 1)
+        for before, after in zip(party, report.party, strict=True)
+        if after is not before and (after.live != before.live or after.name in moved)
+    ]
+    repo.set_lives(game.id, lives, now)
     results, sheet = _record_steps(repo, game, report, text, by_name, choose, now)
     answer: dict[str, Any] = {
         "text": report.text,

@@ -39,10 +39,14 @@ class RawJson(str):
     __slots__ = ()
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps makes one per call
+
+
 def dumps(value: object) -> str:
     """JSON as the store keeps it: ASCII only, so any text a client sent (a NUL, a lone
     surrogate) is kept as an escape that every database accepts."""
-    return json.dumps(value, separators=(",", ":"))
+    encoded: str = _ENCODE(value)
+    return encoded
 
 
 class JsonText(TypeDecorator[Any]):

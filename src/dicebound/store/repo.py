@@ -20,12 +20,14 @@ from typing import Any, cast
 from sqlalchemy import (
     Connection,
     Executable,
+    Integer,
     Table,
     Text,
     bindparam,
     delete,
     func,
     insert,
+    literal_column,
     select,
     tuple_,
     type_coerce,
@@ -45,10 +47,21 @@ from dicebound.store.models import (
     RecordRow,
     RulesetRow,
     dumps,
+    stamp,
 )
 from dicebound.values import frozen
 
-__all__ = ["Game", "Kept", "Member", "Record", "RecordHead", "Repo", "RulesetVersion"]
+__all__ = [
+    "Game",
+    "Kept",
+    "Member",
+    "NewCheck",
+    "NewSheetCommand",
+    "Record",
+    "RecordHead",
+    "Repo",
+    "RulesetVersion",
+]
 
 _ADMIN_KEY = "admin_token_hash"
 
@@ -100,7 +113,7 @@ class Member:
 @frozen
 class Record:
     """One record as stored; ``ask`` is the tag as the model wrote it. A ``sheet``
-    record's ``sheet`` is ``{"number", "party"}`` (``add_sheet_record``)."""
+    record's ``sheet`` is ``{"number", "party"}`` (``NewSheetCommand``)."""
 
     id: int
     game_id: str
@@ -134,6 +147,34 @@ class RecordHead:
     ruleset_id: str
     ruleset_version: int
     answer: dict[str, Any] | None
+
+
+@frozen
+class NewCheck:
+    """A check's record to write: ``sheet`` is the roller's character file as JSON
+    text, spliced by the caller from the stored texts."""
+
+    who: str
+    ask: str
+    result: Mapping[str, Any]
+    seed: str | None
+    faces: Sequence[int] | None
+    choose: str | None
+    sheet: str
+
+
+@frozen
+class NewSheetCommand:
+    """A sheet command's record to write: ``number`` is its place among its text's
+    sheet commands (from 1), ``party`` each card as it stood before the command, in
+    party order, as JSON text spliced by the caller. It is thrown with nothing: no
+    seed, faces or choice."""
+
+    who: str
+    ask: str
+    result: Mapping[str, Any]
+    number: int
+    party: Sequence[str]
 
 
 @frozen
@@ -204,7 +245,40 @@ _SET_LIVE = (
     )
 )
 
-_NEW_RECORD = insert(_RECORDS)
+# All of a text's records in one statement, their ids returned; ids grow in the order
+# the rows are inserted, so the ids, sorted, are the rows' in the order given.
+# SQLite: one multi-row VALUES, inserted in the order written (asking SQLAlchemy for
+# ``sort_by_parameter_order`` would run one INSERT per row instead).
+# PostgreSQL: the rows as one JSONB array (each row an array of its texts, in
+# ``_PER_ROW`` order), read back in their order (INSERT ... SELECT ... ORDER BY, the
+# form that draws serial ids in that order): one parameter, so one short statement the
+# server prepares once, where a VALUES list takes a parameter per column per row that
+# the driver parses out of the statement on every call.
+# Both take every value as the text stored (the JSON written, the time stamped), so
+# nothing is processed again per row.
+_PER_ROW = ("kind", "who", "ask", "result", "seed", "faces", "choose", "sheet")
+_SHARED = ("game_id", "created", "ruleset_id", "ruleset_version", "layers")
+_AS_STORED = {
+    name: bindparam(name, type_=Integer() if name == "ruleset_version" else Text())
+    for name in (*_PER_ROW, *_SHARED)
+}
+_NEW_RECORDS = insert(_RECORDS).values(_AS_STORED).returning(_RECORDS.c.id)
+_ROWS = (
+    func.jsonb_array_elements(bindparam("rows", type_=Text()).cast(postgresql.JSONB()))
+    .table_valued("item", with_ordinality="n")
+    .render_derived()
+)
+_NEW_RECORDS_FROM_JSON = (
+    insert(_RECORDS)
+    .from_select(
+        [*_PER_ROW, *_SHARED],
+        select(
+            *(_ROWS.c.item.op("->>")(literal_column(str(i))) for i in range(len(_PER_ROW))),
+            *(_AS_STORED[name] for name in _SHARED),
+        ).order_by(_ROWS.c.n),
+    )
+    .returning(_RECORDS.c.id)
+)
 _RECORD = select(_RECORDS).where(
     _RECORDS.c.id == bindparam("record"), _RECORDS.c.game_id == bindparam("game")
 )
@@ -460,79 +534,41 @@ class Repo:
         params = {"game": game_id, "who": name, "live": live, "revision": revision, "now": now}
         self._run(_SET_LIVE, params)
 
+    def set_lives(self, game_id: str, lives: Sequence[tuple[str, str, int]], now: datetime) -> None:
+        """``set_live`` for several members at once, each ``(name, live, revision)``:
+        one call (the driver sends them together)."""
+        if lives:
+            params = [
+                {"game": game_id, "who": name, "live": live, "revision": revision, "now": now}
+                for name, live, revision in lives
+            ]
+            self._run(_SET_LIVE, params)
+
     # ── records ──────────────────────────────────────────────────────────────
 
-    def add_record(
-        self,
-        game: Game,
-        *,
-        created: datetime,
-        who: str,
-        ask: str,
-        result: Mapping[str, Any],
-        seed: str | None,
-        faces: Sequence[int] | None,
-        choose: str | None,
-        layers: Sequence[str],
-        sheet: str,
-    ) -> int:
-        """Write a check's record; its id. ``sheet`` is the roller's character file as
-        JSON text, spliced by the caller from the stored texts."""
-        thrown = {"seed": seed, "faces": list(faces) if faces else None, "choose": choose}
-        return self._new_record(game, "check", created, who, ask, result, sheet, layers, thrown)
-
-    def add_sheet_record(
-        self,
-        game: Game,
-        *,
-        created: datetime,
-        who: str,
-        ask: str,
-        result: Mapping[str, Any],
-        number: int,
-        party: Sequence[str],
-    ) -> int:
-        """Write a sheet command's record; its id. ``number`` is the command's place
-        among the text's sheet commands (from 1), ``party`` each card as it stood
-        before the command, in party order, as JSON text spliced by the caller. It is
-        thrown with nothing: no seed, faces or choice."""
-        sheet = f'{{"number":{int(number)},"party":[{",".join(party)}]}}'
-        unthrown = {"seed": None, "faces": None, "choose": None}
-        return self._new_record(
-            game, "sheet", created, who, ask, result, sheet, game.layers, unthrown
-        )
-
-    def _new_record(
-        self,
-        game: Game,
-        kind: RecordKind,
-        created: datetime,
-        who: str,
-        ask: str,
-        result: Mapping[str, Any],
-        sheet: str,
-        layers: Sequence[str],
-        thrown: Mapping[str, Any],
-    ) -> int:
-        values = {
-            "kind": kind,
+    def add_records(
+        self, game: Game, created: datetime, records: Sequence[NewCheck | NewSheetCommand]
+    ) -> list[int]:
+        """Write the records of one text, in one statement; their ids, in the order
+        given (ids grow in that order)."""
+        if not records:
+            return []
+        shared = {
             "game_id": game.id,
-            "created": created,
-            "who": who,
-            "ask": dumps(ask),
-            "result": result,
-            **thrown,
+            "created": stamp(created),
             "ruleset_id": game.ruleset_id,
             "ruleset_version": game.ruleset_version,
-            "layers": list(layers),
-            "sheet": RawJson(sheet),
-            "answer": None,
-            "answer_sheet": None,
+            "layers": dumps(list(game.layers)),
         }
-        made = self._run(_NEW_RECORD, values).inserted_primary_key
-        assert made is not None
-        record_id: int = made[0]
-        return record_id
+        rows = [_record_texts(record) for record in records]
+        if self.connection.dialect.name == "postgresql":
+            made = self._run(_NEW_RECORDS_FROM_JSON, {**shared, "rows": dumps(rows)})
+        else:
+            values = [{**dict(zip(_PER_ROW, row, strict=True)), **shared} for row in rows]
+            made = self._run(_NEW_RECORDS, values)
+        ids: list[int] = sorted(made.scalars())
+        assert len(ids) == len(rows)
+        return ids
 
     def record(self, game_id: str, record_id: int, *, lock: bool = False) -> Record | None:
         statement = _RECORD_LOCKED if lock else _RECORD
@@ -586,6 +622,24 @@ class Repo:
     def sweep(self, cutoff: datetime, most: int) -> None:
         """Delete at most ``most`` keys older than ``cutoff``, so the table stays bounded."""
         self._run(_SWEEP_KEYS, {"cutoff": cutoff, "most": most})
+
+
+def _record_texts(record: NewCheck | NewSheetCommand) -> list[str | None]:
+    """One record's own columns (``_PER_ROW``), as the texts stored: its JSON written."""
+    if isinstance(record, NewCheck):
+        faces = dumps(list(record.faces)) if record.faces else None
+        return [
+            "check",
+            record.who,
+            dumps(record.ask),
+            dumps(record.result),
+            record.seed,
+            faces,
+            record.choose,
+            record.sheet,
+        ]
+    sheet = f'{{"number":{int(record.number)},"party":[{",".join(record.party)}]}}'
+    return ["sheet", record.who, dumps(record.ask), dumps(record.result), None, None, None, sheet]
 
 
 def _ruleset_values(version: RulesetVersion) -> dict[str, object]:

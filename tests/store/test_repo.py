@@ -1,0 +1,180 @@
+"""The repository's writes of a text's records, on SQLite and PostgreSQL: one statement
+for them all, and ids that grow in the order the records were given (text order),
+each id the one of its own row, every text read back as it was written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import StatementError
+
+from dicebound.store import Store, open_store
+from dicebound.store.db import fault_of
+from dicebound.store.models import dumps
+from dicebound.store.repo import Game, NewCheck, NewSheetCommand, Repo
+from dicebound.values import replace
+
+GAME = Game("g1", "A game", "ruleset", 3, ["core", "grit"], "0" * 64)
+NOW = datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[Store]:
+    opened = open_store(store_url)
+    try:
+        with opened.write() as session:
+            Repo(session).add_game(GAME, NOW)
+        yield opened
+    finally:
+        opened.close()
+
+
+def _who(i: int) -> str:
+    """A name as a table writes them: accents, quotes, a backslash, past the BMP."""
+    return f'Zoë "{i}" \\ \U0001f409'
+
+
+def _check(i: int) -> NewCheck:
+    return NewCheck(
+        who=_who(i),
+        ask=f'[skill_check: skill="S{i}" note="Zoë \U0001f409"]',
+        result={"tag": i, "outcome": "success"},
+        seed=f"seed-{i}",
+        faces=[i % 6 + 1, 2] if i % 2 == 0 else None,
+        choose="fail" if i % 4 == 3 else None,
+        sheet=dumps({"name": _who(i), "live": {}}),
+    )
+
+
+def _command(i: int) -> NewSheetCommand:
+    return NewSheetCommand(
+        who=_who(i),
+        ask=f'[sheet: op="spend" pool="P{i}" amount="1"]',
+        result={"tag": i, "ok": True, "changes": []},
+        number=i + 1,
+        party=[dumps({"name": _who(i)}), '{"name":"other"}'],
+    )
+
+
+def _text(count: int) -> list[NewCheck | NewSheetCommand]:
+    """Checks and commands interleaved as a text writes them: every third a check."""
+    return [_check(i) if i % 3 == 0 else _command(i) for i in range(count)]
+
+
+@pytest.mark.parametrize("count", [1, 2, 45, 2500], ids=lambda n: f"{n} records")
+def test_records_of_one_text_get_ids_growing_in_text_order(store: Store, count: int) -> None:
+    """Each id given back is the row of the record at its place: read by its id, it
+    holds that record's own ask, kind, result and sheet; ids grow in text order, also
+    past the rows one statement's page holds (2500)."""
+    records = _text(count)
+    with store.write() as session:
+        ids = Repo(session).add_records(GAME, NOW, records)
+    assert len(ids) == count and ids == sorted(set(ids))
+    with store.read() as session:
+        repo = Repo(session)
+        for record_id, given in zip(ids, records, strict=True):
+            row = repo.record(GAME.id, record_id)
+            assert row is not None
+            assert (row.ask, row.who, row.result) == (given.ask, given.who, given.result)
+            if isinstance(given, NewCheck):
+                assert row.kind == "check"
+                assert (row.seed, row.choose) == (given.seed, given.choose)
+                assert row.faces == (list(given.faces) if given.faces else None)
+                assert row.sheet == {"name": given.who, "live": {}}
+            else:
+                assert row.kind == "sheet"
+                assert (row.seed, row.faces, row.choose) == (None, None, None)
+                assert row.sheet == {
+                    "number": given.number,
+                    "party": [{"name": given.who}, {"name": "other"}],
+                }
+            assert (row.ruleset_id, row.ruleset_version, row.layers) == ("ruleset", 3, GAME.layers)
+            assert (row.created, row.answer, row.answer_sheet) == (NOW, None, None)
+
+
+def test_records_keep_the_json_texts_given_byte_for_byte(store: Store) -> None:
+    """The JSON columns hold the very texts written (``dumps``, and a sheet as spliced),
+    the same bytes on both stores, never parsed and written again."""
+    records = _text(6)
+    with store.write() as session:
+        ids = Repo(session).add_records(GAME, NOW, records)
+    query = text("SELECT ask, result, faces, layers, sheet FROM records WHERE id = :id")
+    with store.read() as session:
+        for record_id, given in zip(ids, records, strict=True):
+            stored = session.execute(query, {"id": record_id}).one()
+            faces = given.faces if isinstance(given, NewCheck) else None
+            want_sheet = (
+                given.sheet
+                if isinstance(given, NewCheck)
+                else f'{{"number":{given.number},"party":[{",".join(given.party)}]}}'
+            )
+            assert tuple(stored) == (
+                dumps(given.ask),
+                dumps(given.result),
+                dumps(faces) if faces else None,
+                '["core","grit"]',
+                want_sheet,
+            )
+
+
+def test_a_later_text_s_records_come_after_an_earlier_one_s(store: Store) -> None:
+    """Ids grow across texts too: the history reads newest first by id."""
+    with store.write() as session:
+        first = Repo(session).add_records(GAME, NOW, _text(10))
+    with store.write() as session:
+        second = Repo(session).add_records(GAME, NOW, _text(10))
+    assert max(first) < min(second)
+
+
+def test_a_text_with_nothing_to_record_writes_nothing(store: Store) -> None:
+    """No records given: no statement, no ids (a text whose every tag failed)."""
+    with store.write() as session:
+        assert Repo(session).add_records(GAME, NOW, []) == []
+    with store.read() as session:
+        assert Repo(session).records(GAME.id, None, 10) == []
+
+
+def test_set_lives_writes_each_member_s_live_state_and_revision(store: Store) -> None:
+    """Several members' live states in one call: each its own text and revision; a
+    member not named keeps what it had; none named changes nothing."""
+    with store.write() as session:
+        repo = Repo(session)
+        for name in ("Mira", "Tam the Bold", "Zoë"):
+            repo.add_member(GAME.id, name, "null", "{}", NOW)
+    with store.write() as session:
+        repo = Repo(session)
+        repo.set_lives(GAME.id, [], NOW)
+        lives = [("Mira", '{"tracks":{"x":1}}', 2), ("Zoë", '{"text":{"n":"\\u00e9"}}', 5)]
+        repo.set_lives(GAME.id, lives, NOW)
+    with store.read() as session:
+        members = {m.name: (m.live, m.revision) for m in Repo(session).members(GAME.id)}
+    assert members == {
+        "Mira": ('{"tracks":{"x":1}}', 2),
+        "Tam the Bold": ("{}", 1),
+        "Zoë": ('{"text":{"n":"\\u00e9"}}', 5),
+    }
+
+
+def test_a_nul_in_a_name_is_kept_by_sqlite_and_refused_whole_by_postgresql(
+    store: Store,
+) -> None:
+    """A name written with a NUL (a command naming nobody of the party): SQLite keeps it
+    as written; PostgreSQL text cannot hold it, and the statement is refused as a value
+    the store cannot keep (the edges' 422), none of the text's records written."""
+    records: list[NewCheck | NewSheetCommand] = [_check(0), _command(1)]
+    records[1] = replace(records[1], who="no\x00body")
+    if store.dialect == "sqlite":
+        with store.write() as session:
+            ids = Repo(session).add_records(GAME, NOW, records)
+        with store.read() as session:
+            row = Repo(session).record(GAME.id, ids[1])
+        assert row is not None and row.who == "no\x00body"
+        return
+    with pytest.raises(StatementError) as refused, store.write() as session:
+        Repo(session).add_records(GAME, NOW, records)
+    assert fault_of(refused.value) == "refused"
+    with store.read() as session:
+        assert Repo(session).records(GAME.id, None, 10) == []
