@@ -27,7 +27,14 @@ from dicebound.edge.files import (
     read_character,
     read_ruleset,
 )
-from dicebound.engine import CheckReport, CheckResult, PlayerChoices, ladder_in_force, resolve_text
+from dicebound.engine import (
+    CheckReport,
+    CheckResult,
+    PlayerChoices,
+    PreparedCheck,
+    ladder_in_force,
+    resolve_text,
+)
 from dicebound.errors import DiceError
 from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
@@ -353,10 +360,10 @@ def test_a_check_among_sheet_commands_reads_the_same_off_the_memo_as_thrown_afre
     answered = 0
     real = engine._quick_among_commands
 
-    def counted(*args: Any) -> tuple[CheckResult, str] | None:
+    def counted(*args: Any) -> tuple[CheckResult, str] | PreparedCheck | None:
         nonlocal answered
         quick = real(*args)
-        answered += quick is not None
+        answered += isinstance(quick, tuple)
         return quick
 
     for why, ruleset, party, text in _scenes():
@@ -427,3 +434,36 @@ def test_a_check_whose_roller_is_not_found_among_commands_is_the_long_ways_error
     assert len(quick.errors) == 1 and len(quick.results) == 1
     assert quick.results[0].roller is quick.party[1]
     _same(quick, _the_long_way_among_commands(ruleset, party, text, 4))
+
+
+def test_a_check_among_commands_that_pays_is_prepared_once_and_paid_by_its_roller() -> None:
+    """Bram's Soothe spends Resolve: never read off the memo, it comes back prepared
+    for him, is thrown the long way and paid from him as he stands after the command."""
+    from thornwatch import warden, watch
+
+    ruleset = watch()
+    party = [warden(ruleset)]
+    text = (
+        '[sheet: op="spend" pool="resolve" amount="1"] '
+        '[skill_check: skill="Soothe" dc="1" spend="resolve:1"] '
+        '[sheet: op="restore" pool="resolve" amount="1"] '
+        '[skill_check: skill="Soothe" dc="1" spend="resolve:1"]'
+    )
+    prepared = 0
+    real = engine._quick_among_commands
+
+    def counted(*args: Any) -> tuple[CheckResult, str] | PreparedCheck | None:
+        nonlocal prepared
+        found = real(*args)
+        prepared += isinstance(found, PreparedCheck)
+        return found
+
+    for seed in range(4):
+        engine._quick_among_commands = counted  # type: ignore[assignment]
+        try:
+            quick = resolve_text(ruleset, party, text, seed=seed)
+        finally:
+            engine._quick_among_commands = real
+        assert all(r.changes for r in quick.results) and len(quick.results) == 2
+        _same(quick, _the_long_way_among_commands(ruleset, party, text, seed))
+    assert prepared == 8
