@@ -722,11 +722,11 @@ _STAND_INS_KEPT = 1024
 
 
 def _live_key(live: Live) -> tuple[object, ...] | None:
-    """Every entry of ``live``, member by member and in order, as plain values, when
-    each is of exactly the type a loader or a sheet command writes (whole numbers as
-    ``int``, text as ``str``, maps as ``FrozenMap``): two lives with equal keys are then
-    the same in every way a reading can tell (no 1 beside 1.0 or True, no order
-    apart). None for any other live."""
+    """Every entry of ``live``, member by member and in order, when each is of exactly
+    the type a loader or a sheet command writes (whole numbers as ``int``, text as
+    ``str``, maps as ``FrozenMap``): two lives with equal keys are then the same in
+    every way a reading can tell (no 1 beside 1.0 or True, no order apart). None for
+    any other live."""
     if type(live) is not Live or type(live.conditions) is not tuple:
         return None
     members = (live.pools, live.tracks, live.wounds, live.text, live.states)
