@@ -353,31 +353,34 @@ def _scenes() -> Iterator[tuple[str, Ruleset, list[Character], str]]:
         yield ruleset_id, ruleset, party, " ".join(pieces)
 
 
-def test_a_check_among_sheet_commands_reads_the_same_off_the_memo_as_thrown_afresh() -> None:
+def _answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """What ``_quick_among_commands`` answers, each time, from now on in the test."""
+    answers: list[object] = []
+    real = engine._quick_among_commands
+
+    def kept(*args: Any) -> tuple[CheckResult, str] | PreparedCheck | None:
+        answers.append(real(*args))
+        return answers[-1]  # type: ignore[return-value]
+
+    monkeypatch.setattr(engine, "_quick_among_commands", kept)
+    return answers
+
+
+def test_a_check_among_sheet_commands_reads_the_same_off_the_memo_as_thrown_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Each check after a command is looked up by its roller's stand-in: the result is
     the long way's, roller and all, on a first play, on a replay (the stand-ins met
     again) and on the party the text left."""
-    answered = 0
-    real = engine._quick_among_commands
-
-    def counted(*args: Any) -> tuple[CheckResult, str] | PreparedCheck | None:
-        nonlocal answered
-        quick = real(*args)
-        answered += isinstance(quick, tuple)
-        return quick
-
+    answers = _answers(monkeypatch)
     for why, ruleset, party, text in _scenes():
         for seed in range(3):
-            engine._quick_among_commands = counted  # type: ignore[assignment]
-            try:
-                quick = resolve_text(ruleset, party, text, seed=seed)
-                again = resolve_text(ruleset, list(quick.party), text, seed=seed)
-            finally:
-                engine._quick_among_commands = real
+            quick = resolve_text(ruleset, party, text, seed=seed)
+            again = resolve_text(ruleset, list(quick.party), text, seed=seed)
             _same(quick, _the_long_way_among_commands(ruleset, party, text, seed))
             _same(again, _the_long_way_among_commands(ruleset, list(quick.party), text, seed))
             assert quick.results, why
-    assert answered > 300
+    assert sum(isinstance(a, tuple) for a in answers) > 300
 
 
 def _odd(**members: Any) -> Live:
@@ -444,7 +447,9 @@ def test_a_check_whose_roller_is_not_found_among_commands_is_the_long_ways_error
     _same(quick, _the_long_way_among_commands(ruleset, party, text, 4))
 
 
-def test_a_check_among_commands_that_pays_is_prepared_once_and_paid_by_its_roller() -> None:
+def test_a_check_among_commands_that_pays_is_prepared_once_and_paid_by_its_roller(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Bram's Soothe spends Resolve: never read off the memo, it comes back prepared
     for him, is thrown the long way and paid from him as he stands after the command."""
     from thornwatch import warden, watch
@@ -457,21 +462,9 @@ def test_a_check_among_commands_that_pays_is_prepared_once_and_paid_by_its_rolle
         '[sheet: op="restore" pool="resolve" amount="1"] '
         '[skill_check: skill="Soothe" dc="1" spend="resolve:1"]'
     )
-    prepared = 0
-    real = engine._quick_among_commands
-
-    def counted(*args: Any) -> tuple[CheckResult, str] | PreparedCheck | None:
-        nonlocal prepared
-        found = real(*args)
-        prepared += isinstance(found, PreparedCheck)
-        return found
-
+    answers = _answers(monkeypatch)
     for seed in range(4):
-        engine._quick_among_commands = counted  # type: ignore[assignment]
-        try:
-            quick = resolve_text(ruleset, party, text, seed=seed)
-        finally:
-            engine._quick_among_commands = real
+        quick = resolve_text(ruleset, party, text, seed=seed)
         assert all(r.changes for r in quick.results) and len(quick.results) == 2
         _same(quick, _the_long_way_among_commands(ruleset, party, text, seed))
-    assert prepared == 8
+    assert [type(a) for a in answers] == [PreparedCheck] * 8
