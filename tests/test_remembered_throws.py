@@ -27,7 +27,14 @@ from dicebound.edge.files import (
     read_character,
     read_ruleset,
 )
-from dicebound.engine import CheckReport, CheckResult, PlayerChoices, ladder_in_force, resolve_text
+from dicebound.engine import (
+    CheckReport,
+    CheckResult,
+    PlayerChoices,
+    PreparedCheck,
+    ladder_in_force,
+    resolve_text,
+)
 from dicebound.errors import DiceError
 from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
@@ -346,45 +353,56 @@ def _scenes() -> Iterator[tuple[str, Ruleset, list[Character], str]]:
         yield ruleset_id, ruleset, party, " ".join(pieces)
 
 
-def test_a_check_among_sheet_commands_reads_the_same_off_the_memo_as_thrown_afresh() -> None:
+def _answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """What ``_quick_among_commands`` answers, each time, from now on in the test."""
+    answers: list[object] = []
+    real = engine._quick_among_commands
+
+    def kept(*args: Any) -> tuple[CheckResult, str] | PreparedCheck | None:
+        answers.append(real(*args))
+        return answers[-1]  # type: ignore[return-value]
+
+    monkeypatch.setattr(engine, "_quick_among_commands", kept)
+    return answers
+
+
+def test_a_check_among_sheet_commands_reads_the_same_off_the_memo_as_thrown_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Each check after a command is looked up by its roller's stand-in: the result is
     the long way's, roller and all, on a first play, on a replay (the stand-ins met
     again) and on the party the text left."""
-    answered = 0
-    real = engine._quick_among_commands
-
-    def counted(*args: Any) -> tuple[CheckResult, str] | None:
-        nonlocal answered
-        quick = real(*args)
-        answered += quick is not None
-        return quick
-
+    answers = _answers(monkeypatch)
     for why, ruleset, party, text in _scenes():
         for seed in range(3):
-            engine._quick_among_commands = counted  # type: ignore[assignment]
-            try:
-                quick = resolve_text(ruleset, party, text, seed=seed)
-                again = resolve_text(ruleset, list(quick.party), text, seed=seed)
-            finally:
-                engine._quick_among_commands = real
+            quick = resolve_text(ruleset, party, text, seed=seed)
+            again = resolve_text(ruleset, list(quick.party), text, seed=seed)
             _same(quick, _the_long_way_among_commands(ruleset, party, text, seed))
             _same(again, _the_long_way_among_commands(ruleset, list(quick.party), text, seed))
             assert quick.results, why
-    assert answered > 300
+    assert sum(isinstance(a, tuple) for a in answers) > 300
+
+
+def _odd(**members: Any) -> Live:
+    """A live value holding what its types do not admit: no loader or command makes one."""
+    return Live(**members)
+
+
+def _pool(value: Any, temp: Any = 0) -> PoolValue:
+    return PoolValue(value, temp)
 
 
 LIVES_APART = [
     pytest.param(Live(pools=frozen_map({"hp": PoolValue(2)})), True, id="a plain pool"),
     pytest.param(
-        Live(pools=frozen_map({"hp": PoolValue(2.0)})),  # type: ignore[arg-type]
-        False,
-        id="2.0 is no int: it might read as 2.0",
+        _odd(pools=frozen_map({"hp": _pool(2.0)})), False, id="2.0 is no int: it reads as 2.0"
     ),
-    pytest.param(Live(tracks=frozen_map({"t": True})), False, id="true is no int"),
-    pytest.param(Live(pools=frozen_map({"hp": {"value": 2}})), False, id="a JSON-shaped pool"),  # type: ignore[dict-item]
-    pytest.param(Live(pools={"hp": PoolValue(2)}), False, id="a dict, not a FrozenMap"),
-    pytest.param(Live(conditions=["prone"]), False, id="a list of conditions"),  # type: ignore[arg-type]
-    pytest.param(Live(conditions=("prone", 3)), False, id="a condition that is no string"),  # type: ignore[arg-type]
+    pytest.param(_odd(pools=frozen_map({"hp": _pool(2, True)})), False, id="true is no int"),
+    pytest.param(_odd(tracks=frozen_map({"t": True})), False, id="a track of true"),
+    pytest.param(_odd(pools=frozen_map({"hp": {"value": 2}})), False, id="a JSON-shaped pool"),
+    pytest.param(_odd(pools={"hp": PoolValue(2)}), False, id="a dict, not a FrozenMap"),
+    pytest.param(_odd(conditions=["prone"]), False, id="a list of conditions"),
+    pytest.param(_odd(conditions=("prone", 3)), False, id="a condition that is no string"),
     pytest.param(
         Live(wounds=frozen_map({"h": Wounds(("a", ""), 1)}), text=frozen_map({"n": "x"})),
         True,
@@ -427,3 +445,26 @@ def test_a_check_whose_roller_is_not_found_among_commands_is_the_long_ways_error
     assert len(quick.errors) == 1 and len(quick.results) == 1
     assert quick.results[0].roller is quick.party[1]
     _same(quick, _the_long_way_among_commands(ruleset, party, text, 4))
+
+
+def test_a_check_among_commands_that_pays_is_prepared_once_and_paid_by_its_roller(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bram's Soothe spends Resolve: never read off the memo, it comes back prepared
+    for him, is thrown the long way and paid from him as he stands after the command."""
+    from thornwatch import warden, watch
+
+    ruleset = watch()
+    party = [warden(ruleset)]
+    text = (
+        '[sheet: op="spend" pool="resolve" amount="1"] '
+        '[skill_check: skill="Soothe" dc="1" spend="resolve:1"] '
+        '[sheet: op="restore" pool="resolve" amount="1"] '
+        '[skill_check: skill="Soothe" dc="1" spend="resolve:1"]'
+    )
+    answers = _answers(monkeypatch)
+    for seed in range(4):
+        quick = resolve_text(ruleset, party, text, seed=seed)
+        assert all(r.changes for r in quick.results) and len(quick.results) == 2
+        _same(quick, _the_long_way_among_commands(ruleset, party, text, seed))
+    assert [type(a) for a in answers] == [PreparedCheck] * 8

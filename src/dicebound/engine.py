@@ -40,7 +40,7 @@ from dicebound.sheet import (
 )
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
 from dicebound.tags.parse import TagMatch, parse_tags, rewrite
-from dicebound.values import frozen, new_tuple
+from dicebound.values import frozen, new_tuple, replace
 
 if TYPE_CHECKING:
     from dicebound.sheet_commands.grammar import SheetTag
@@ -465,7 +465,13 @@ def _quick_result(
     the result of those faces read off the memo (made the first time they show), with
     ``seed`` written in. The same result and tag as ``_resolve_one``, whose work the memo
     holds; None when the check is not one remembered per throw (see ``_throw_sides``)."""
-    remembered = _remembered(ruleset, party, match, ladder)
+    return _quick_from(ruleset, _remembered(ruleset, party, match, ladder), match, seed)
+
+
+def _quick_from(
+    ruleset: Ruleset, remembered: _Remembered, match: TagMatch, seed: str
+) -> tuple[CheckResult, str] | None:
+    """``_quick_result`` of a check already remembered."""
     if remembered.dice is None:
         return None
     faces = remembered.dice.faces(seed)
@@ -556,8 +562,10 @@ def _throw(
     match: TagMatch,
     ladder: Sequence[LadderStep],
     dice: DiceSource,
+    prepared: PreparedCheck | None = None,
 ) -> _Thrown:
-    prepared = _remembered(ruleset, party, match, ladder).prepared
+    if prepared is None:
+        prepared = _remembered(ruleset, party, match, ladder).prepared
     try:
         rolled = prepared.player.roll(prepared.prepared.check, dice)
     except DiceError as exc:
@@ -666,10 +674,11 @@ def _resolve_one(
     dice: DiceSource,
     seed: str | None,
     choices: PlayerChoices,
+    prepared: PreparedCheck | None = None,
 ) -> tuple[CheckResult, Character | None]:
-    """Throw one tag's check; give its result and the roller as they stand after it
-    (None when the check changed nothing)."""
-    thrown = _throw(ruleset, party, match, ladder, dice)
+    """Throw one tag's check (``prepared`` when it is at hand already); give its result
+    and the roller as they stand after it (None when the check changed nothing)."""
+    thrown = _throw(ruleset, party, match, ladder, dice, prepared)
     prepared = thrown.prepared
     settled = _settle(ruleset, match, thrown, prepared.who, prepared.prepared.costs, seed, choices)
     return settled.result, settled.after
@@ -713,11 +722,11 @@ _STAND_INS_KEPT = 1024
 
 
 def _live_key(live: Live) -> tuple[object, ...] | None:
-    """Every entry of ``live``, member by member and in order, as plain values, when
-    each is of exactly the type a loader or a sheet command writes (whole numbers as
-    ``int``, text as ``str``, maps as ``FrozenMap``): two lives with equal keys are then
-    the same in every way a reading can tell (no 1 beside 1.0 or True, no order
-    apart). None for any other live."""
+    """Every entry of ``live``, member by member and in order, when each is of exactly
+    the type a loader or a sheet command writes (whole numbers as ``int``, text as
+    ``str``, maps as ``FrozenMap``): two lives with equal keys are then the same in
+    every way a reading can tell (no 1 beside 1.0 or True, no order apart). None for
+    any other live."""
     if type(live) is not Live or type(live.conditions) is not tuple:
         return None
     members = (live.pools, live.tracks, live.wounds, live.text, live.states)
@@ -784,7 +793,7 @@ def _quick_among_commands(
     ladder: Sequence[LadderStep],
     seed: str,
     met: dict[int, tuple[Character, Character | None]],
-) -> tuple[CheckResult, str] | None:
+) -> tuple[CheckResult, str] | PreparedCheck | None:
     """``_quick_result`` for a seeded check of a text that holds sheet commands, the party
     as the tags before it left it. A command makes a new character, so the memo of
     prepared checks (keyed by the very characters) would never meet it again. So the
@@ -792,10 +801,12 @@ def _quick_among_commands(
     (``_stand_in``), whose check reads exactly as the roller's, and of every other
     member only the name (``prepare_check`` finds the roller by the names alone), each
     name held by one character kept for it. The result names the roller itself.
-    ``met`` keeps each roller's stand-in for the rest of the text. None (the long
-    way, which gives the same result and says what went wrong) when the roller is not
-    found or has no stand-in, or the check is not one remembered per throw or does
-    not resolve."""
+    ``met`` keeps each roller's stand-in for the rest of the text.
+
+    A check not remembered per throw comes back prepared for the roller, for the long
+    way to throw without preparing it again; a tag that does not resolve raises the
+    long way's error. None (the long way) when the roller is not found (the long way
+    says why, in its own order) or has no stand-in."""
     try:
         roller = _find_character(members, match.get("who"))
     except TagError:
@@ -810,12 +821,10 @@ def _quick_among_commands(
         stand_in if member is roller else _kept_stand_in(ruleset, (member.name,), member)
         for member in members
     ]
-    try:
-        quick = _quick_result(ruleset, standing, match, ladder, seed)
-    except TagError:
-        return None
+    remembered = _remembered(ruleset, standing, match, ladder)  # raises as prepare_check
+    quick = _quick_from(ruleset, remembered, match, seed)
     if quick is None:
-        return None
+        return replace(remembered.prepared, who=roller)
     result, tag = quick
     if result.roller is not roller:  # it is the stand-in
         result = result._replace(roller=roller)
@@ -904,19 +913,23 @@ def resolve_text(
             sheet_after.append(len(items))
             replacements.append((outcome.span, outcome.tag))
         tag_seed_text = None if seed_text is None else tag_seed(seed_text, index)
-        if quick_seed is not None:
-            quick = _quick_among_commands(
-                ruleset, members, match, ladder, tag_seed(quick_seed, index), met
-            )
-            if quick is not None:  # paid nothing: the party stands as it was
-                items.append(quick[0])
-                replacements.append((match.span, quick[1]))
-                continue
         dice: DiceSource = forced if forced is not None else SeededDice(str(tag_seed_text))
         item: CheckResult | CheckFailure
         first = forced.used if forced is not None else 0
         try:
-            item, after = _resolve_one(ruleset, members, match, ladder, dice, tag_seed_text, chosen)
+            ready = None
+            if quick_seed is not None:
+                found = _quick_among_commands(
+                    ruleset, members, match, ladder, tag_seed(quick_seed, index), met
+                )
+                if isinstance(found, tuple):  # paid nothing: the party stands as it was
+                    items.append(found[0])
+                    replacements.append((match.span, found[1]))
+                    continue
+                ready = found
+            item, after = _resolve_one(
+                ruleset, members, match, ladder, dice, tag_seed_text, chosen, ready
+            )
             if forced is not None:
                 item = item._replace(faces=given[first : forced.used])
             if after is not None:  # a pool was paid: later tags see the new values

@@ -590,9 +590,9 @@ class _Stored:
 
     Each member starts as the reading's own container and is copied on its first write
     (``writable``), so the reading stays as it was read. ``written`` names, per member a
-    setter wrote, the ids it wrote (none other can have changed). A member of a ``Live`` that read whole and was not written is handed
-    back as it was, so an unchanged member stays the same object (and compares by
-    identity, cheaply).
+    setter wrote, the ids it wrote (no other entry can have changed). A member of a
+    ``Live`` that read whole and was not written is handed back as it was, so an
+    unchanged member stays the same object (and compares by identity, cheaply).
 
     ``exact`` stays true while every entry written is one a tolerant reading keeps as it
     is (its key, its value and its member's cap): then ``live()`` reads back as exactly
