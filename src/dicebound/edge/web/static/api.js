@@ -5,6 +5,7 @@
 export const state = {
   token: sessionStorage.getItem("dicebound-token") || "",
   game: null,
+  seat: null, // {character} when the token is a player's seat in the picked game
   party: [],
   ruleset: null, // the picked game's ruleset file, at the game's version
   changes: null, // [{who, what, from, to}] of the last text, in text order; null before one

@@ -26,10 +26,11 @@ function showTab(tab, focus = false) {
 }
 
 function setUpTabs() {
-  const tabs = [...document.querySelectorAll('[role="tab"]')];
-  for (const tab of tabs) {
+  const all = [...document.querySelectorAll('[role="tab"]')];
+  for (const tab of all) {
     tab.addEventListener("click", () => showTab(tab));
     tab.addEventListener("keydown", (event) => {
+      const tabs = all.filter((t) => !t.hidden); // a player's view hides some
       const at = tabs.indexOf(tab);
       const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
       if (step) showTab(tabs[(at + step + tabs.length) % tabs.length], true);
@@ -37,7 +38,7 @@ function setUpTabs() {
       if (event.key === "End") showTab(tabs[tabs.length - 1], true);
     });
   }
-  const wanted = tabs.find((t) => `#${t.getAttribute("aria-controls")}` === location.hash);
+  const wanted = all.find((t) => `#${t.getAttribute("aria-controls")}` === location.hash);
   if (wanted) showTab(wanted);
 }
 
