@@ -1,6 +1,7 @@
-// Talking to the service: the one fetch of the page, the token it sends, and what is
-// shared between the tabs (the token, the game picked, its party, its ruleset file, and
-// what the last text sent changed on the sheets).
+// Talking to the service: the page's one fetch of an answer (live.js reads the event
+// stream), the token it sends, and what is shared between the tabs (the token, the
+// game picked, the seat the token holds in it, its party, its ruleset file, and what
+// the last text sent changed on the sheets).
 
 export const state = {
   token: sessionStorage.getItem("dicebound-token") || "",

@@ -1,8 +1,9 @@
 // dicebound's page: play, author, balance and sheets over the service's own API.
 // No framework and no build step: the browser runs these modules as they ship, one a
 // tab (play.js with tend.js for rests, damage and heal; author.js, balance.js,
-// sheet.js) over api.js, dom.js and words.js; this one wires the tabs and starts. Every number on the page comes from the engine; the
-// scripts only ask and draw.
+// sheet.js) over api.js, dom.js and words.js, and live.js (with sse.js) follows the
+// game's events; this one wires the tabs and starts. Every number on the page comes
+// from the engine; the scripts only ask and draw.
 
 import { state } from "./api.js";
 import { setUpAuthor } from "./author.js";
