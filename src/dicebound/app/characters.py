@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from dicebound.app.access import Access, storable, visible_game
+from dicebound.app.access import Access, Use, seat_in, storable, visible_game
 from dicebound.app.errors import Invalid, NotFound, RevisionRequired, Stale
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import character_file, compiled
@@ -94,7 +94,7 @@ def put_character(
     the name in the path."""
     LIMITS.check_character(len(raw))
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, lock=True)
+    game = visible_game(repo, access, game_id, Use.PUT_CHARACTER, lock=True)
     _addressable(name)
     body = _parse_object(raw, "character file")
     written = body.get("name", name)
@@ -133,7 +133,7 @@ def member_of(repo: Repo, game: Game, name: str, *, lock: bool) -> Member:
 
 def get_character(session: Session, access: Access, game_id: str, name: str) -> CharacterRead:
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
+    game = visible_game(repo, access, game_id, Use.READ_CHARACTER)
     row = member_of(repo, game, name, lock=False)
     return CharacterRead(row.name, json.loads(row.sheet), json.loads(row.live), row.revision)
 
@@ -178,9 +178,12 @@ def patch_live(
     patch: Mapping[str, Any],
 ) -> LiveChanged:
     """Change a character's live state, if the caller saw its current revision
-    (``seen``, as the caller wrote it; None: it said none)."""
+    (``seen``, as the caller wrote it; None: it said none). A patch of ``text`` alone
+    edits the character's notes, which its player may do; any other is the game
+    master's."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, lock=True)
+    use = Use.EDIT_NOTES if set(patch) <= {"text"} else Use.CHANGE_LIVE
+    game = seat_in(repo, access, game_id, lock=True).allow(use, name)
     row = member_of(repo, game, name, lock=True)
     if seen is None:
         raise RevisionRequired(

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
-from dicebound.app.access import Access, storable, visible_game
+from dicebound.app.access import Access, Use, storable, visible_game
 from dicebound.app.errors import Invalid
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import compiled, load_member
@@ -128,7 +128,9 @@ def run_checks(
     idempotency key keeps). A retry with the same key answers the same, for
     ``LIMITS.idempotency_hours``; after that the key is forgotten and the request is new."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, lock=True)  # one check of a game at a time
+    game = visible_game(
+        repo, access, game_id, Use.RUN_CHECKS, lock=True
+    )  # one check of a game at a time
     if idempotency_key is not None and not storable(idempotency_key, 200):
         raise Invalid(
             "an idempotency key is 1 to 200 printable characters (no NUL or other control "

@@ -58,6 +58,7 @@ __all__ = [
     "RulesetEntry",
     "RulesetStored",
     "RulesetTried",
+    "SeatToken",
     "Seed",
     "SheetChangeOut",
     "SheetOut",
@@ -181,6 +182,13 @@ class GameToken(BaseModel):
     token: str = Field(
         description="The game's new token: shown once, stored only as a hash; the old one "
         "no longer works."
+    )
+
+
+class SeatToken(BaseModel):
+    token: str = Field(
+        description="The character's player token: shown once, stored only as a hash; it "
+        "replaces the seat's old one, which no longer works."
     )
 
 

@@ -44,6 +44,7 @@ from dicebound.store.models import (
     RecordKind,
     RecordRow,
     RulesetRow,
+    SeatRow,
     dumps,
 )
 from dicebound.values import frozen
@@ -58,6 +59,7 @@ _GAMES = cast(Table, GameRow.__table__)
 _CHARACTERS = cast(Table, CharacterRow.__table__)
 _RECORDS = cast(Table, RecordRow.__table__)
 _IDEMPOTENCY = cast(Table, IdempotencyRow.__table__)
+_SEATS = cast(Table, SeatRow.__table__)
 
 
 @frozen
@@ -261,6 +263,15 @@ _SWEEP_KEYS = delete(_IDEMPOTENCY).where(
     tuple_(_IDEMPOTENCY.c.game_id, _IDEMPOTENCY.c.key).in_(_EXPIRED_KEYS)
 )
 
+_SEAT_IN_GAME = select(_SEATS.c.character).where(
+    _SEATS.c.game_id == bindparam("game"), _SEATS.c.token_hash == bindparam("hash")
+)
+_GAME_OF_SEAT = select(_SEATS.c.game_id).where(_SEATS.c.token_hash == bindparam("hash"))
+_GAMES_OF_SEAT = _GAMES_ALL.where(_GAMES.c.id.in_(_GAME_OF_SEAT.scalar_subquery()))
+_DELETE_SEAT = delete(_SEATS).where(
+    _SEATS.c.game_id == bindparam("game"), _SEATS.c.character == bindparam("who")
+)
+
 _ADMIN_HASH = select(_META.c.value).where(_META.c.key == _ADMIN_KEY)
 _STORED_VERSIONS = select(_RULESETS.c.id, _RULESETS.c.version)
 _LISTING = select(
@@ -401,6 +412,10 @@ class Repo:
         found: str | None = self._run(_GAME_OF_TOKEN, {"hash": token_hash}).scalar()
         return found
 
+    def games_of_seat(self, token_hash: str) -> list[Game]:
+        """The game a player's token (by its hash) has a seat in: none or one."""
+        return [Game(**row._mapping) for row in self._run(_GAMES_OF_SEAT, {"hash": token_hash})]
+
     def add_game(self, game: Game, created: datetime) -> None:
         values = {
             "id": game.id,
@@ -417,7 +432,8 @@ class Repo:
         self._run(_NEW_TOKEN, {"game": game_id, "hash": token_hash})
 
     def delete_game(self, game_id: str) -> None:
-        """The game, and by ON DELETE CASCADE its characters, records and keys."""
+        """The game, and by ON DELETE CASCADE its characters (with their seats), records
+        and keys."""
         self._run(_DELETE_GAME, {"game": game_id})
 
     # ── characters ───────────────────────────────────────────────────────────
@@ -566,6 +582,35 @@ class Repo:
             self._run(_ANSWER_KEEPS_SHEET, params)
         else:
             self._run(_ANSWER, {**params, "answer_sheet": answer_sheet})
+
+    # ── players' seats ───────────────────────────────────────────────────────
+
+    def seat_of(self, game_id: str, token_hash: str) -> str | None:
+        """The character whose seat in ``game_id`` a token (by its hash) holds, or None."""
+        found: str | None = self._run(_SEAT_IN_GAME, {"game": game_id, "hash": token_hash}).scalar()
+        return found
+
+    def game_of_seat(self, token_hash: str) -> str | None:
+        """The game a player's token (by its hash) has its seat in, or None."""
+        found: str | None = self._run(_GAME_OF_SEAT, {"hash": token_hash}).scalar()
+        return found
+
+    def put_seat(self, game_id: str, character: str, token_hash: str, now: datetime) -> None:
+        """Give a character's seat a new token (by its hash), replacing any it had."""
+        values = {"game_id": game_id, "character": character, "token_hash": token_hash}
+        upsert = self._insert(_SEATS).values(**values, created=now)
+        self._run(
+            upsert.on_conflict_do_update(
+                index_elements=["game_id", "character"],
+                set_={"token_hash": token_hash, "created": upsert.excluded.created},
+            ),
+            {},
+        )
+
+    def delete_seat(self, game_id: str, character: str) -> bool:
+        """Revoke a character's seat; whether it had one."""
+        deleted = self._run(_DELETE_SEAT, {"game": game_id, "who": character})
+        return deleted.rowcount > 0
 
     # ── idempotency keys ─────────────────────────────────────────────────────
 

@@ -36,7 +36,7 @@ from dicebound.edge.http.problems import (
     CutShort,
     install_handlers,
 )
-from dicebound.edge.http.routes import checks, games, rulesets, sheet_form
+from dicebound.edge.http.routes import checks, games, rulesets, seats, sheet_form
 from dicebound.edge.mcp import build_server, http_routes, seat_of_http_request
 from dicebound.edge.schemas import HealthOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
@@ -141,6 +141,7 @@ def create_app(
     app.include_router(sheet_form.router)
     app.include_router(games.router)
     app.include_router(checks.router)
+    app.include_router(seats.router)
     # the last added runs first: the rate, then the token, then the body
     app.add_middleware(BodyLimit, body_timeout=guards.body_timeout)
     app.add_middleware(TokenFirst)
