@@ -220,6 +220,7 @@ _TABLES = {
     "characters": "game_id, name",
     "records": "id",
     "idempotency": "game_id, key",
+    "events": "game_id, id",
 }
 
 
