@@ -245,8 +245,10 @@ _ADMIN_ONLY: dict[tuple[str, tuple[str, ...]], str] = {
     ("POST", ("rulesets",)): "upload a ruleset",
     ("POST", ("games",)): "make a game",
 }
-# a game's routes that take a body: they answer 401 without a token (access.visible_game)
+# a game's routes that take a body, and its event stream (a connection held open):
+# they answer 401 without a token (access.visible_game)
 _GAME_ROUTES: set[tuple[str, tuple[str, ...]]] = {
+    ("GET", ("games", "*", "events")),
     ("POST", ("games", "*", "checks")),
     ("POST", ("games", "*", "odds")),
     ("POST", ("games", "*", "records", "#", "after")),
