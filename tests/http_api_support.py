@@ -221,6 +221,7 @@ _TABLES = {
     "records": "id",
     "idempotency": "game_id, key",
     "seats": "game_id, character",
+    "events": "game_id, id",
 }
 
 

@@ -17,6 +17,8 @@ without its payment. Each edge words a refusal in its own transport.
 - ``characters``: character files and their live state.
 - ``checks``: resolving a text's tags, paying and recording; idempotency.
 - ``records``: the history, answers after the roll, cards and replays.
+- ``events``: a game's events, written with each change and read for its streams.
+- ``plain``: typed results as JSON values, for the edges and the events alike.
 - ``version``: the version that answers.
 
 Choices where the service's contract is silent are in ``docs/service.md``; the layers,

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from dicebound.app import events
 from dicebound.app.access import Access, Use, seat_in, storable, visible_game
 from dicebound.app.errors import Invalid, NotFound, RevisionRequired, Stale
 from dicebound.app.limits import LIMITS
@@ -115,11 +116,14 @@ def put_character(
     live = dumps(live_to_json(character.live))
     row = repo.member(game.id, name, lock=True)
     now = datetime.now(UTC)
+    revision = 1 if row is None else row.revision + 1
     if row is None:
         repo.add_member(game.id, name, sheet, live, now)
-        return CharacterStored(name, 1, True)
-    repo.put_member(game.id, name, sheet, live, row.revision + 1, now)
-    return CharacterStored(name, row.revision + 1, False)
+    else:
+        repo.put_member(game.id, name, sheet, live, revision, now)
+    stored = Member(name, sheet, live, revision)
+    events.publish(repo, game.id, events.character_items(repo, ruleset, game, [stored]))
+    return CharacterStored(name, revision, row is None)
 
 
 def member_of(repo: Repo, game: Game, name: str, *, lock: bool) -> Member:
@@ -201,5 +205,7 @@ def patch_live(
             f"the live state was refused: {len(exc.problems)} problem(s).", exc.problems
         ) from exc
     live = live_to_json(character.live)
-    repo.set_live(game.id, name, dumps(live), row.revision + 1, datetime.now(UTC))
-    return LiveChanged(row.revision + 1, live)
+    stored = Member(name, row.sheet, dumps(live), row.revision + 1)
+    repo.set_live(game.id, name, stored.live, stored.revision, datetime.now(UTC))
+    events.publish(repo, game.id, events.character_items(repo, ruleset, game, [stored]))
+    return LiveChanged(stored.revision, live)

@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
+from dicebound.app import events
 from dicebound.app.access import Access, Use, storable, visible_game
 from dicebound.app.errors import Invalid
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import compiled, load_member
+from dicebound.app.records import record_view
 from dicebound.app.rulesets import digest_of
 from dicebound.character import live_to_json
 from dicebound.dice import fresh_seed
@@ -19,8 +21,8 @@ from dicebound.engine import CheckFailure, CheckReport, CheckResult, PlayerChoic
 from dicebound.errors import DiceboundError
 from dicebound.replay import sheet_kept, sheet_touches
 from dicebound.sheet import Character
-from dicebound.store.models import dumps
-from dicebound.store.repo import Game, Member, Repo
+from dicebound.store.models import RecordKind, dumps
+from dicebound.store.repo import Game, Member, RecordHead, Repo
 from dicebound.tags.parse import parse_tags
 
 if TYPE_CHECKING:
@@ -60,6 +62,34 @@ def _sheet_party(
     ]
 
 
+class _Written:
+    """What a text's records answer: its ``results`` and ``sheet``, and the event of
+    each record, in text order."""
+
+    def __init__(self, game: Game, now: datetime) -> None:
+        self.game = game
+        self.now = now
+        self.results: list[dict[str, object]] = []
+        self.sheet: list[dict[str, object]] = []
+        self.told: list[events.Item] = []
+
+    def tell(self, record_id: int, kind: RecordKind, ask: str, result: Any, seed: Any) -> None:
+        """The record just written, as ``GET .../records/{id}`` will read it."""
+        game = self.game
+        head = RecordHead(
+            record_id,
+            kind,
+            self.now,
+            ask,
+            result,
+            seed,
+            game.ruleset_id,
+            game.ruleset_version,
+            None,
+        )
+        self.told.append(events.record_item(record_view(head)))
+
+
 def _record_steps(
     repo: Repo,
     game: Game,
@@ -68,12 +98,12 @@ def _record_steps(
     by_name: dict[str, Member],
     choose: str | None,
     now: datetime,
-) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+) -> _Written:
     """Write a record of every check thrown and every sheet command, in text order (so
-    ids grow in text order); the answer's ``results`` and ``sheet``. A check tag that
-    did not resolve writes none."""
-    results: list[dict[str, object]] = []
-    sheet: list[dict[str, object]] = []
+    ids grow in text order); the answer's ``results`` and ``sheet``, and their events.
+    A check tag that did not resolve writes none."""
+    written = _Written(game, now)
+    results, sheet = written.results, written.sheet
     for step in report.steps:
         if isinstance(step, CheckFailure):
             continue
@@ -96,20 +126,23 @@ def _record_steps(
                 ),
             )
             results.append({**row_json, "id": record_id})
+            written.tell(record_id, "check", step.ask, row_json, step.record.get("seed"))
             continue
         number = len(sheet) + 1
         start, end = step.span
+        kept = sheet_kept(step)
         record_id = repo.add_sheet_record(
             game,
             created=now,
             who=step.who,
             ask=text[start:end],
-            result=sheet_kept(step),
+            result=kept,
             number=number,
             party=_sheet_party(step, number, report.sheet_party[number - 1], by_name),
         )
         sheet.append({"id": record_id, **step.to_json()})
-    return results, sheet
+        written.tell(record_id, "sheet", text[start:end], kept, None)
+    return written
 
 
 def run_checks(
@@ -183,16 +216,23 @@ def run_checks(
     # something, even where a later one put it back; a rest that found nothing to
     # restore stores an equal state, and the revision stays
     moved = {change.who for outcome in report.sheet for change in outcome.changes}
+    changed: list[Member] = []
     for before, after in zip(party, report.party, strict=True):
         if after is not before and (after.live != before.live or after.name in moved):
-            live = dumps(live_to_json(after.live))
-            repo.set_live(game.id, after.name, live, by_name[after.name].revision + 1, now)
-    results, sheet = _record_steps(repo, game, report, text, by_name, choose, now)
+            row = by_name[after.name]
+            changed.append(
+                Member(row.name, row.sheet, dumps(live_to_json(after.live)), row.revision + 1)
+            )
+            repo.set_live(game.id, row.name, changed[-1].live, changed[-1].revision, now)
+    written = _record_steps(repo, game, report, text, by_name, choose, now)
+    # the records in text order, then each character the text changed, as it is now
+    told = [*written.told, *events.character_items(repo, ruleset, game, changed)]
+    events.publish(repo, game.id, told)
     answer: dict[str, Any] = {
         "text": report.text,
-        "results": results,
+        "results": written.results,
         "errors": [e.to_json() for e in report.errors],
-        "sheet": sheet,
+        "sheet": written.sheet,
     }
     if idempotency_key is not None:
         assert digest is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,7 @@ from dicebound.problems import did_you_mean
 from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
-from dicebound.store.repo import Game, Repo
+from dicebound.store.repo import Game, Member, Repo
 from dicebound.teach_sheet import has_sheet_commands
 from dicebound.values import frozen
 from dicebound.views import report_json, sheet_state
@@ -51,6 +51,7 @@ __all__ = [
     "list_games",
     "new_game_token",
     "odds_for_game",
+    "party_member",
     "party_of_game",
     "report_for_game",
 ]
@@ -160,6 +161,7 @@ def new_game_token(session: Session, access: Access, game_id: str) -> str:
     game = visible_game(repo, access, game_id, Use.NEW_TOKEN, lock=True)
     token = game_token()
     repo.set_game_token(game.id, token_hash(token))
+    repo.announce(game.id, None)  # its streams read with the old token end
     return token
 
 
@@ -172,6 +174,7 @@ def delete_game(session: Session, access: Access, game_id: str) -> None:
         repo, access, game_id, Use.DELETE_GAME, lock=True
     )  # waits for a check in progress
     repo.delete_game(game.id)
+    repo.announce(game.id, None)  # its event streams end
 
 
 def party_of_game(session: Session, access: Access, game_id: str) -> list[PartyMember]:
@@ -182,16 +185,21 @@ def party_of_game(session: Session, access: Access, game_id: str) -> list[PartyM
     game = visible_game(repo, access, game_id, Use.READ_PARTY)
     ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)
     counts = repo.record_counts(game.id)
-    members = []
-    for row in repo.members(game.id):
-        character = load_member(ruleset, game, row)
-        state = sheet_state(ruleset, character)
-        records = {
-            "checks": counts.get((row.name, "check"), 0),
-            "sheet": counts.get((row.name, "sheet"), 0) + counts.get(("party", "sheet"), 0),
-        }
-        members.append(PartyMember(row.name, row.revision, json.loads(row.live), state, records))
-    return members
+    return [party_member(ruleset, game, row, counts) for row in repo.members(game.id)]
+
+
+def party_member(
+    ruleset: Ruleset, game: Game, row: Member, counts: Mapping[tuple[str, str], int]
+) -> PartyMember:
+    """One member as the party view reads them, from their stored texts and the game's
+    record counts (``Repo.record_counts``; those about them and ``party`` suffice)."""
+    character = load_member(ruleset, game, row)
+    records = {
+        "checks": counts.get((row.name, "check"), 0),
+        "sheet": counts.get((row.name, "sheet"), 0) + counts.get(("party", "sheet"), 0),
+    }
+    state = sheet_state(ruleset, character)
+    return PartyMember(row.name, row.revision, json.loads(row.live), state, records)
 
 
 def game_of_caller(session: Session, access: Access, game_id: str | None) -> str:

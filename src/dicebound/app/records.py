@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from dicebound.app import events
 from dicebound.app.access import Access, Use, seat_in, visible_game
 from dicebound.app.errors import Conflict, Invalid, NotFound
 from dicebound.app.limits import LIMITS
@@ -49,6 +50,7 @@ __all__ = [
     "get_record",
     "list_records",
     "record_card",
+    "record_view",
     "verify_record",
 ]
 
@@ -167,7 +169,8 @@ def _sheet_view(row: Record | RecordHead) -> SheetRecordView:
     )
 
 
-def _any_view(row: Record | RecordHead) -> RecordView | SheetRecordView:
+def record_view(row: Record | RecordHead) -> RecordView | SheetRecordView:
+    """A record of either kind as a caller reads it."""
     return _sheet_view(row) if row.kind == "sheet" else _view(row)
 
 
@@ -189,7 +192,7 @@ def list_records(
     rows = repo.records(game.id, before, limit + 1)
     page = rows[:limit]
     more = len(rows) > limit
-    return RecordPage(tuple(_any_view(r) for r in page), page[-1].id if more and page else None)
+    return RecordPage(tuple(record_view(r) for r in page), page[-1].id if more and page else None)
 
 
 def get_record(
@@ -197,7 +200,7 @@ def get_record(
 ) -> RecordView | SheetRecordView:
     repo = Repo(session)
     game = visible_game(repo, access, game_id, Use.READ_RECORD)
-    return _any_view(_record(repo, game, record_id, lock=False))
+    return record_view(_record(repo, game, record_id, lock=False))
 
 
 def _thrown(row: Record) -> Thrown:
@@ -408,12 +411,16 @@ def answer_after(
     if member is not None:
         answer_sheet = character_file(now.name, member.sheet, live_to_json(now.live))
     repo.answer_record(row.id, result, answer, answer_sheet)
+    changed: list[Member] = []
     if settled.character is not None:
         assert member is not None
         live = dumps(live_to_json(settled.character.live))
         repo.set_live(game.id, member.name, live, member.revision + 1, datetime.now(UTC))
-    answered_row = replace(row, result=result, answer=answer)
-    return Answered(_view(answered_row), tuple(c.to_json() for c in settled.paid))
+        changed.append(replace(member, live=live, revision=member.revision + 1))
+    view = _view(replace(row, result=result, answer=answer))
+    told = [events.answer_item(view), *events.character_items(repo, ruleset, game, changed)]
+    events.publish(repo, game.id, told)
+    return Answered(view, tuple(c.to_json() for c in settled.paid))
 
 
 def verify_record(session: Session, access: Access, game_id: str, record_id: int) -> Verified:

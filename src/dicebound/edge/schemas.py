@@ -11,7 +11,6 @@ results into the JSON values these models read.
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator
@@ -19,10 +18,9 @@ from pydantic_core import PydanticCustomError
 
 from dicebound.app.errors import Invalid
 from dicebound.app.limits import LIMITS
+from dicebound.app.plain import plain
 from dicebound.app.records import Answered
 from dicebound.app.seeds import SEED_RULE, seed_text
-from dicebound.store.models import stamp
-from dicebound.values import fields
 
 __all__ = [
     "AfterIn",
@@ -71,20 +69,6 @@ __all__ = [
 
 Critical = Literal["success", "failure", "both"] | None
 Choice = Literal["open", "succeed", "fail"] | None
-
-
-def plain(value: Any) -> Any:
-    """A typed result of the application as JSON values: a value class as an object of
-    its fields, in their order; a tuple as a list; a time as the store writes it."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, datetime):
-        return stamp(value)
-    if hasattr(type(value), "__value_fields__"):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-    return value
 
 
 def after_json(answered: Answered) -> dict[str, Any]:

@@ -35,8 +35,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
+from dicebound.store.db import EVENTS_CHANNEL, EVENTS_TOLD
 from dicebound.store.models import (
     CharacterRow,
+    EventRow,
     GameRow,
     IdempotencyRow,
     MetaRow,
@@ -49,7 +51,16 @@ from dicebound.store.models import (
 )
 from dicebound.values import frozen
 
-__all__ = ["Game", "Kept", "Member", "Record", "RecordHead", "Repo", "RulesetVersion"]
+__all__ = [
+    "Event",
+    "Game",
+    "Kept",
+    "Member",
+    "Record",
+    "RecordHead",
+    "Repo",
+    "RulesetVersion",
+]
 
 _ADMIN_KEY = "admin_token_hash"
 
@@ -60,6 +71,7 @@ _CHARACTERS = cast(Table, CharacterRow.__table__)
 _RECORDS = cast(Table, RecordRow.__table__)
 _IDEMPOTENCY = cast(Table, IdempotencyRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
+_EVENTS = cast(Table, EventRow.__table__)
 
 
 @frozen
@@ -136,6 +148,16 @@ class RecordHead:
     ruleset_id: str
     ruleset_version: int
     answer: dict[str, Any] | None
+
+
+@frozen
+class Event:
+    """One event of a game's stream: its id in the game, its kind, and its ``data`` as
+    the JSON text written when it happened."""
+
+    id: int
+    kind: str
+    payload: str
 
 
 @frozen
@@ -293,6 +315,20 @@ _COUNTS = (
     .where(_RECORDS.c.game_id == bindparam("game"))
     .group_by(_RECORDS.c.who, _RECORDS.c.kind)
 )
+_COUNTS_OF = _COUNTS.where(_RECORDS.c.who.in_(bindparam("who", expanding=True)))
+
+_THIS_GAMES_EVENTS = _EVENTS.c.game_id == bindparam("game")
+_EVENT_SPAN = select(func.min(_EVENTS.c.id), func.max(_EVENTS.c.id)).where(_THIS_GAMES_EVENTS)
+_NEWEST_EVENT = select(func.max(_EVENTS.c.id)).where(_THIS_GAMES_EVENTS)
+_NEW_EVENT = insert(_EVENTS)
+_FORGET_EVENTS = delete(_EVENTS).where(_THIS_GAMES_EVENTS, _EVENTS.c.id <= bindparam("upto"))
+_EVENTS_AFTER = (
+    select(_EVENTS.c.id, _EVENTS.c.kind, _EVENTS.c.payload)
+    .where(_THIS_GAMES_EVENTS, _EVENTS.c.id > bindparam("after"))
+    .order_by(_EVENTS.c.id)
+    .limit(bindparam("most"))
+)
+_NOTIFY = select(func.pg_notify(EVENTS_CHANNEL, bindparam("payload", type_=Text())))
 
 
 def _ask(text: str) -> str:
@@ -563,10 +599,15 @@ class Repo:
             rows = self._run(_PAGE_BEFORE, {"game": game_id, "most": most, "before": before})
         return [RecordHead(**_with_ask(row)) for row in rows]
 
-    def record_counts(self, game_id: str) -> dict[tuple[str, str], int]:
+    def record_counts(
+        self, game_id: str, who: Sequence[str] | None = None
+    ) -> dict[tuple[str, str], int]:
         """How many records a game holds per ``(who, kind)``: a sheet command for the
-        whole party is counted under ``party``."""
-        rows = self._run(_COUNTS, {"game": game_id})
+        whole party is counted under ``party``. ``who``: only those about these names."""
+        if who is None:
+            rows = self._run(_COUNTS, {"game": game_id})
+        else:
+            rows = self._run(_COUNTS_OF, {"game": game_id, "who": list(who)})
         return {(row.who, row.kind): int(row.how_many) for row in rows}
 
     def answer_record(
@@ -631,6 +672,47 @@ class Repo:
     def sweep(self, cutoff: datetime, most: int) -> None:
         """Delete at most ``most`` keys older than ``cutoff``, so the table stays bounded."""
         self._run(_SWEEP_KEYS, {"cutoff": cutoff, "most": most})
+
+    # ── events ───────────────────────────────────────────────────────────────
+
+    def event_span(self, game_id: str) -> tuple[int, int] | None:
+        """The oldest and the newest id of the events a game keeps; None when none."""
+        oldest, newest = cast(tuple[Any, Any], self._run(_EVENT_SPAN, {"game": game_id}).one())
+        return None if newest is None else (int(oldest), int(newest))
+
+    def add_events(
+        self, game_id: str, events: Sequence[tuple[str, str]], now: datetime, keep: int
+    ) -> int:
+        """Append ``(kind, payload)`` events to a game's, ids following its newest, and
+        forget all but the newest ``keep``; the last id given. Ids follow commit order
+        only when the caller holds the game's row lock (``game(..., lock=True)``)."""
+        newest: int = self._run(_NEWEST_EVENT, {"game": game_id}).scalar() or 0
+        rows = [
+            {"game_id": game_id, "id": newest + i, "kind": kind, "payload": payload, "created": now}
+            for i, (kind, payload) in enumerate(events, start=1)
+        ]
+        self._run(_NEW_EVENT, rows)
+        last = newest + len(rows)
+        if last > keep:
+            self._run(_FORGET_EVENTS, {"game": game_id, "upto": last - keep})
+        self.announce(game_id, last)
+        return last
+
+    def events_after(self, game_id: str, after: int, most: int) -> list[Event]:
+        """At most ``most`` of a game's events after id ``after``, oldest first."""
+        rows = self._run(_EVENTS_AFTER, {"game": game_id, "after": after, "most": most})
+        return [Event(int(row.id), row.kind, row.payload) for row in rows]
+
+    def announce(self, game_id: str, last: int | None) -> None:
+        """Say, once this transaction commits, that a game's events changed (``last``:
+        its newest event now; None: the game itself changed, as when deleted): to every
+        process through PostgreSQL's NOTIFY, which is sent at commit and never if the
+        transaction rolls back, and to this process through the store
+        (``Store.on_events``). The note carries no content: listeners read the table."""
+        if self.connection.dialect.name == "postgresql":
+            payload = f"{game_id}:{'' if last is None else last}"
+            self._run(_NOTIFY, {"payload": payload})
+        self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last))
 
 
 def _ruleset_values(version: RulesetVersion) -> dict[str, object]:

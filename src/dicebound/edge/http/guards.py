@@ -245,9 +245,10 @@ _ADMIN_ONLY: dict[tuple[str, tuple[str, ...]], Use] = {
     ("POST", ("rulesets",)): Use.UPLOAD_RULESET,
     ("POST", ("games",)): Use.MAKE_GAME,
 }
-# a game's routes that take a body, or write without one: they answer 401 without a
-# token (access.seat_in)
+# a game's routes that take a body, or write without one, and its event stream (a
+# connection held open): they answer 401 without a token (access.seat_in)
 _GAME_ROUTES: set[tuple[str, tuple[str, ...]]] = {
+    ("GET", ("games", "*", "events")),
     ("POST", ("games", "*", "checks")),
     ("POST", ("games", "*", "odds")),
     ("POST", ("games", "*", "records", "#", "after")),
