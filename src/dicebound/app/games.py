@@ -7,7 +7,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from dicebound.app.access import (
     Access,
@@ -42,6 +42,7 @@ __all__ = [
     "Brief",
     "GameView",
     "PartyMember",
+    "SeatView",
     "create_game",
     "delete_game",
     "game_master_brief",
@@ -67,6 +68,16 @@ class GameView:
     version: int
     layers: list[str]
     characters: tuple[str, ...] | None = None
+    seat: SeatView | None = None  # only where the games a token may see are listed
+
+
+@frozen
+class SeatView:
+    """Whose token lists a game: the admin's, its game master's or a player's (with the
+    character it holds), so a client shows what that seat may do."""
+
+    kind: Literal["admin", "game-master", "player"]
+    character: str | None = None
 
 
 @frozen
@@ -93,9 +104,11 @@ class Brief:
     sheet_commands: bool = False
 
 
-def _view(game: Game, characters: tuple[str, ...] | None = None) -> GameView:
+def _view(
+    game: Game, characters: tuple[str, ...] | None = None, seat: SeatView | None = None
+) -> GameView:
     return GameView(
-        game.id, game.name, game.ruleset_id, game.ruleset_version, game.layers, characters
+        game.id, game.name, game.ruleset_id, game.ruleset_version, game.layers, characters, seat
     )
 
 
@@ -144,13 +157,16 @@ def list_games(session: Session, access: Access) -> list[GameView]:
     reads as "no games"."""
     token = access.require_token()
     repo = Repo(session)
+    hashed = token_hash(token)
     if access.admin:
-        games = repo.games(None)
-    else:
-        games = repo.games(token_hash(token)) or repo.games_of_seat(token_hash(token))
-    if not games and not access.admin:
+        return [_view(g, seat=SeatView("admin")) for g in repo.games(None)]
+    games = repo.games(hashed)
+    if games:
+        return [_view(g, seat=SeatView("game-master")) for g in games]
+    seated = [(g, repo.seat_of(g.id, hashed)) for g in repo.games_of_seat(hashed)]
+    if not seated:
         raise Unauthorized("the token sent is neither the admin token nor a game's token.")
-    return [_view(g) for g in games]
+    return [_view(g, seat=SeatView("player", who)) for g, who in seated]
 
 
 def new_game_token(session: Session, access: Access, game_id: str) -> str:

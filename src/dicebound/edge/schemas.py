@@ -56,6 +56,7 @@ __all__ = [
     "RulesetEntry",
     "RulesetStored",
     "RulesetTried",
+    "SeatOut",
     "SeatToken",
     "Seed",
     "SheetChangeOut",
@@ -404,12 +405,21 @@ class RollOut(BaseModel):
     success: bool
 
 
+class SeatOut(BaseModel):
+    """Whose token lists the game: ``admin``, ``game-master``, or ``player`` with the
+    character whose seat it holds."""
+
+    kind: Literal["admin", "game-master", "player"]
+    character: str | None
+
+
 class GameEntry(BaseModel):
     id: str
     name: str
     ruleset: str
     version: int
     layers: list[str]
+    seat: SeatOut
 
 
 class PoolState(BaseModel):
