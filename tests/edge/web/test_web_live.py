@@ -50,9 +50,10 @@ def _pool(page: Page, pool: str) -> Any:
     return page.locator(f'[data-character="{MAUD}"] [data-pool="{pool}"] .value')
 
 
-def _following(page: Page) -> None:
-    expect(page.locator("#status")).to_contain_text("Playing")
+def _following(page: Page, game: dict[str, Any]) -> None:
+    expect(page.get_by_label("Game", exact=True)).to_have_value(game["id"])
     expect(page.locator("#live")).to_have_attribute("data-mode", "on")
+    expect(_pool(page, "body")).to_have_text("7")
 
 
 def test_a_roll_shows_at_the_players_seat_and_the_raise_at_the_game_masters(
@@ -66,16 +67,16 @@ def test_a_roll_shows_at_the_players_seat_and_the_raise_at_the_game_masters(
     assert made.status_code == 201, made.text
     gm = open_page(chrome, server, DESKTOP, token=game["token"])
     pick_game(gm, game)
-    player = open_page(chrome, server, DESKTOP, token=made.json()["token"])
-    _following(gm)
-    _following(player)  # the seat's one game is picked by itself
+    seat = made.json()["token"]
+    player = open_page(chrome, server, DESKTOP, token=seat)
+    _following(gm, game)
+    _following(player, game)  # the seat's one game is picked by itself
 
     # the player's view: no Game Master's control, the seat named, every control labelled
     expect(player.locator("#seat")).to_have_text(f"Seat: {MAUD}'s player")
     for hidden in ("#check-form", "#rest-form", "#new-game", "#tab-balance", "#tab-sheet"):
         expect(player.locator(hidden)).to_be_hidden()
     assert player.evaluate(UNNAMED_CONTROLS) == []
-    expect(_pool(player, "body")).to_have_text("7")
 
     # the game master resolves: the player's page shows both cards and the pool, unasked
     gm.get_by_label("Game Master text").fill(TEXT)
@@ -109,8 +110,10 @@ def test_a_roll_shows_at_the_players_seat_and_the_raise_at_the_game_masters(
     player.get_by_label("Start from").select_option("advanced-resolution@1")
     player.get_by_role("button", name="Load", exact=True).click()
     player.get_by_role("button", name="Save as a new version").click()
-    expect(player.locator("#status")).to_contain_text(f"Not for {MAUD}'s seat: ")
-    expect(player.locator("#status")).to_contain_text("a player's seat may read the game")
+    refused = httpx.post(f"{server.base}/rulesets", headers=bearer(seat), json={})
+    assert refused.status_code == 403, refused.text
+    said = f"Not for {MAUD}'s seat: {refused.json()['detail']}"
+    expect(player.locator("#status")).to_have_text(said)
 
     for page in (gm, player):
         errors = page.errors  # type: ignore[attr-defined]

@@ -1,13 +1,15 @@
 // Reading a Server-Sent Events stream from text chunks, as the HTML standard's
-// "event stream interpretation" says: lines end at CR LF, LF or CR (a CR at a chunk's
-// end may be the first half of a CR LF); a blank line sends the event; `:` starts a
-// comment (the keep-alive); `data` lines join with LF; `id` is kept across events; a
-// field without a colon has an empty value. The page reads the stream with fetch,
-// because EventSource cannot send the Authorization header, so it parses it here.
+// "event stream interpretation" says: lines end at CR LF, LF or CR (a CR that ends a
+// chunk ends its line, and an LF opening the next chunk is its pair); a blank line
+// sends the event; `:` starts a comment (the keep-alive); `data` lines join with LF;
+// `id` is kept across events; a field without a colon has an empty value. The page
+// reads the stream with fetch, because EventSource cannot send the Authorization
+// header, so it parses it here.
 
 export class EventStream {
   constructor() {
     this.rest = ""; // text after the last whole line
+    this.afterCR = false; // the last chunk ended with CR: a LF first in the next is its pair
     this.lastId = null; // the last `id` the stream gave, sent back as Last-Event-ID
     this.retry = null; // the reconnection time the stream asked for, in ms
     this.kind = "";
@@ -16,11 +18,12 @@ export class EventStream {
 
   // every event the chunk completes, in order: [{id, kind, data}], data as text
   push(chunk) {
-    let text = this.rest + chunk;
-    // a trailing CR waits for the next chunk: it may be half of a CR LF
-    const held = text.endsWith("\r") ? 1 : 0;
-    const lines = text.slice(0, text.length - held).split(/\r\n|\r|\n/);
-    this.rest = lines.pop() + (held ? "\r" : "");
+    let text = chunk;
+    // a CR ended the last chunk's line at once; an LF after it is the same line end
+    if (this.afterCR && text.startsWith("\n")) text = text.slice(1);
+    if (chunk) this.afterCR = chunk.endsWith("\r");
+    const lines = (this.rest + text).split(/\r\n|\r|\n/);
+    this.rest = lines.pop();
     const events = [];
     for (const line of lines) {
       const event = this.line(line);
