@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import re
 import secrets
 import sys
@@ -52,12 +53,14 @@ from http_checks import (
     TEXT,
     Connection,
     Server,
+    _cpu_seconds,
     _percentile,
     _setup_games,
     postgresql_store,
     sqlite_store,
 )
 
+nan = float("nan")
 READY_WITHIN = 60.0  # s for every subscriber's stream to open
 DRAIN_WITHIN = 15.0  # s after the last check for every subscriber to have it
 RECORD_ID = re.compile(rb'"id":\s*(\d+)')
@@ -194,8 +197,16 @@ def _check(conn: Connection, game: str, writer: int) -> Check:
     return Check(json.loads(body)["results"][0]["id"], writer, sent, time.time(), ms)
 
 
+def _fresh(conns: Sequence[Connection]) -> None:
+    """Each connection opened again at its next request: one left idle longer than the
+    server's keep-alive (5 s) was closed at its end."""
+    for conn in conns:
+        conn.close()
+
+
 def paced(conns: Sequence[Connection], game: str, events: int, gap: float) -> list[Check]:
     """``events`` checks, one every ``gap`` seconds, through each process in turn."""
+    _fresh(conns)
     made = []
     start = time.perf_counter()
     for i in range(events):
@@ -208,6 +219,7 @@ def paced(conns: Sequence[Connection], game: str, events: int, gap: float) -> li
 
 def flat_out(conn: Connection, game: str, seconds: float) -> list[Check]:
     """Checks back to back through one process for ``seconds``."""
+    _fresh([conn])
     made = []
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
@@ -253,6 +265,8 @@ class Cost:
     p50: float
     p99: float
     missed: int
+    server_cpu: float  # CPU ms the service processes spent a check (Linux; else NaN)
+    client_cpu: float  # CPU ms the subscribers' process spent a check
 
 
 def _fan_out(
@@ -290,6 +304,11 @@ def _fan_out(
     )
 
 
+def _cpu_of(pids: Sequence[int | None]) -> float:
+    """CPU seconds so far of the processes named (None: none)."""
+    return sum(_cpu_seconds(pid) for pid in pids if pid)
+
+
 def bench_topology(
     topology: str, db_url: str, processes: int, args: argparse.Namespace, logs: Path
 ) -> tuple[list[FanOut], list[Cost]]:
@@ -316,7 +335,18 @@ def bench_topology(
             subscribers = Subscribers(ports, game, token, count) if count else None
             try:
                 checks = paced(conns, game, args.events, args.gap / 1000)
-                rush = flat_out(conns[0], game, args.seconds) if count in (0, most) else []
+                rush: list[Check] = []
+                if count in (0, most):
+                    groups: tuple[list[int | None], ...] = (
+                        [s.process.pid for s in servers],
+                        [subscribers.process.pid if subscribers else None],
+                    )
+                    before = [_cpu_of(group) for group in groups]
+                    rush = flat_out(conns[0], game, args.seconds)
+                    cpu = [
+                        (_cpu_of(group) - then) * 1000 / len(rush)
+                        for group, then in zip(groups, before, strict=True)
+                    ]
                 seen = subscribers.collect((rush or checks)[-1].record) if subscribers else []
             finally:
                 if subscribers:
@@ -328,9 +358,8 @@ def bench_topology(
                 missed = sum(1 for s in got for c in rush if c.record not in s)
                 ms = [c.ms for c in rush]
                 rate = len(rush) / (sum(ms) / 1000)
-                costs.append(
-                    Cost(topology, count, rate, _percentile(ms, 0.5), _percentile(ms, 0.99), missed)
-                )
+                p50, p99 = _percentile(ms, 0.5), _percentile(ms, 0.99)
+                costs.append(Cost(topology, count, rate, p50, p99, missed, *cpu))
             print(f"  {topology}: {count} subscribers done", file=sys.stderr)
     return fan_outs, costs
 
@@ -356,12 +385,16 @@ def print_tables(
         )
     print()
     print(f"A check's cost: one writer, checks back to back for {args.seconds:g} s")
-    print(f"{'topology':<16}{'subs':>5}{'checks/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'missed':>8}")
+    print(
+        f"{'topology':<16}{'subs':>5}{'checks/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'missed':>8}"
+        f"{'service cpu ms/check':>22}{'subscribers cpu':>17}"
+    )
     for c in costs:
         print(
             f"{c.topology:<16}{c.subscribers:>5}{c.rate:>10.0f}{c.p50:>9.1f}{c.p99:>9.1f}"
-            f"{c.missed:>8}"
+            f"{c.missed:>8}{c.server_cpu:>22.1f}{c.client_cpu if c.subscribers else '-':>17}"
         )
+    print(f"({os.cpu_count()} CPUs: the service and the subscribers' process share them)")
     print()
     for topology in dict.fromkeys(c.topology for c in costs):
         none, most = [c for c in costs if c.topology == topology]
