@@ -157,6 +157,7 @@ class Use(Enum):
     READ_CARD = "read a record's card"
     VERIFY = "verify a record"
     FOLLOW_EVENTS = "follow the game's events"
+    SEE_SEAT_CHANGE = "see {who}'s seat made or revoked"
     ANSWER_OFFER = "answer the after-roll offer of a record {who} rolled"
     EDIT_NOTES = "edit {who}'s notes"
     ASK_ODDS = "ask {who}'s odds"
@@ -192,6 +193,7 @@ RIGHTS: Mapping[Use, Who] = MappingProxyType(
         Use.READ_CARD: Who.EVERY_SEAT,
         Use.VERIFY: Who.EVERY_SEAT,
         Use.FOLLOW_EVENTS: Who.EVERY_SEAT,
+        Use.SEE_SEAT_CHANGE: Who.OWN_CHARACTER,
         Use.ANSWER_OFFER: Who.OWN_CHARACTER,
         Use.EDIT_NOTES: Who.OWN_CHARACTER,
         Use.ASK_ODDS: Who.OWN_CHARACTER,

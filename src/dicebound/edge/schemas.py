@@ -372,7 +372,12 @@ class SpendIn(_In):
 
 class OddsIn(_In):
     tag: str
-    who: str | None = Field(default=None, max_length=100)
+    who: str | None = Field(
+        default=None,
+        max_length=100,
+        description="The character's exact name; if absent, the first of the party (a "
+        "player's own character, with a player's token).",
+    )
     after: SpendIn | None = None
 
 
