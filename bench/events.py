@@ -392,7 +392,8 @@ def print_tables(
     for c in costs:
         print(
             f"{c.topology:<16}{c.subscribers:>5}{c.rate:>10.0f}{c.p50:>9.1f}{c.p99:>9.1f}"
-            f"{c.missed:>8}{c.server_cpu:>22.1f}{c.client_cpu if c.subscribers else '-':>17}"
+            f"{c.missed:>8}{c.server_cpu:>22.1f}"
+            f"{f'{c.client_cpu:.1f}' if c.subscribers else '-':>17}"
         )
     print(f"({os.cpu_count()} CPUs: the service and the subscribers' process share them)")
     print()
