@@ -6,7 +6,6 @@ And the page's event-stream reader, fed chunks cut where a network may cut them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -15,8 +14,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from http_api_support import bearer
-from service_support import ServerProcess, store_url_for
-from web_support import DESKTOP, UNNAMED_CONTROLS, browser, new_game, open_page, pick_game, shoot
+from service_support import ServerProcess
+from web_support import DESKTOP, UNNAMED_CONTROLS, new_game, open_page, pick_game, shoot
 
 pytestmark = pytest.mark.server
 
@@ -28,22 +27,6 @@ TEXT = (
     f'[skill_check: skill="Martial/Swordplay" difficulty="Rare" who="{MAUD}"]'
 )
 SOON = 1_000  # ms: what "at once" means at the table
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("live")
-    with (
-        store_url_for("sqlite", folder) as url,
-        ServerProcess(url, log=folder / "server.log") as running,
-    ):
-        yield running
-
-
-@pytest.fixture(scope="module")
-def chrome() -> Iterator[Browser]:
-    with browser() as launched:
-        yield launched
 
 
 def _pool(page: Page, pool: str) -> Any:
