@@ -220,6 +220,8 @@ _TABLES = {
     "characters": "game_id, name",
     "records": "id",
     "idempotency": "game_id, key",
+    "seats": "game_id, character",
+    "events": "game_id, id",
 }
 
 

@@ -76,8 +76,11 @@ def shoot(page: Page, name: str) -> Path:
     return path
 
 
-def open_page(chrome: Browser, server: ServerProcess, viewport: dict[str, int]) -> Page:
-    """The page, signed in with the admin token, every browser error collected."""
+def open_page(
+    chrome: Browser, server: ServerProcess, viewport: dict[str, int], token: str = ADMIN_TOKEN
+) -> Page:
+    """The page in a browser context of its own, signed in with ``token`` (the admin's
+    unless told), every browser error collected."""
     page = chrome.new_page(viewport=viewport)  # type: ignore[arg-type]
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -92,7 +95,7 @@ def open_page(chrome: Browser, server: ServerProcess, viewport: dict[str, int]) 
     )
     page.errors = errors  # type: ignore[attr-defined]
     page.goto(server.base + "/")
-    page.get_by_label("Token").fill(ADMIN_TOKEN)
+    page.get_by_label("Token").fill(token)
     page.get_by_role("button", name="Use this token").click()
     expect(page.locator("#status")).to_contain_text("Token in use")
     return page

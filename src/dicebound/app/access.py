@@ -1,7 +1,12 @@
-"""Who is calling, and what they may see: bearer tokens, the admin token, a game's own.
+"""Who is calling, and what they may do: bearer tokens, the seats they hold in a game,
+and the one table of rights (``RIGHTS``).
 
-Tokens are kept only as their SHA-256 hashes; a token sent is compared with a kept
-hash in constant time.
+A token is the admin's (every game), a game's own (its game master: everything in
+that game) or a player's (one character's seat: what ``RIGHTS`` gives a player). Tokens
+are kept only as their SHA-256 hashes; a token sent is compared with a kept hash in
+constant time, and a player's is looked up by its hash in the store on every request,
+so a seat revoked stops at once on every process (docs/design/store-and-service.md,
+"Seats and rights").
 """
 
 from __future__ import annotations
@@ -10,6 +15,9 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Mapping
+from enum import Enum
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from dicebound.app.errors import Forbidden, NotFound, Unauthorized
@@ -23,11 +31,24 @@ if TYPE_CHECKING:
 __all__ = [
     "ADMIN_TOKEN_LEAST",
     "NO_TOKEN",
+    "PLAYER_MAY",
+    "RIGHTS",
     "Access",
+    "Admin",
+    "GameMaster",
+    "Player",
+    "Seat",
+    "Seated",
+    "Use",
+    "Who",
     "admin_token_hash",
     "check_admin_token",
     "ensure_admin_token",
     "game_token",
+    "may",
+    "permit",
+    "player_token",
+    "seat_in",
     "storable",
     "token_hash",
     "visible_game",
@@ -65,12 +86,13 @@ class Access:
         store itself may already do everything in it."""
         return Access("", True)
 
-    def require_admin(self, action: str) -> None:
-        """Refuse anyone but the admin; ``action`` completes "only the admin token may"."""
+    def require_admin(self, use: Use) -> None:
+        """Refuse anyone but the admin, for a use ``RIGHTS`` gives the admin alone."""
+        assert RIGHTS[use] is Who.ADMIN, use
         if self.token is None:
-            raise Unauthorized(f"only the admin token may {action}, and no token was sent.")
+            raise Unauthorized(f"only the admin token may {use.value}, and no token was sent.")
         if not self.admin:
-            raise Forbidden(f"only the admin token may {action}; the token sent is not it.")
+            raise Forbidden(_admin_only(use))
 
     def require_token(self) -> str:
         """The token sent; refused when none was."""
@@ -89,19 +111,180 @@ def game_token() -> str:
     return "dbg_" + secrets.token_urlsafe(32)
 
 
-def visible_game(repo: Repo, access: Access, game_id: str, *, lock: bool = False) -> Game:
-    """The game, if the caller may see it: the admin, or this game's own token.
+def player_token() -> str:
+    """A new player's token: 256 random bits."""
+    return "dbp_" + secrets.token_urlsafe(32)
 
-    Any other token is answered exactly as a game that does not exist.
-    """
+
+# ── seats and rights ─────────────────────────────────────────────────────────
+
+
+@frozen
+class Admin:
+    """The admin token (or the machine's own user): every game, every right."""
+
+
+@frozen
+class GameMaster:
+    """A game's own token: everything in its game."""
+
+    game: str
+
+
+@frozen
+class Player:
+    """A player's token: the seat of one character of one game, with a player's rights."""
+
+    game: str
+    character: str
+
+
+Seat = Admin | GameMaster | Player
+
+
+class Use(Enum):
+    """What a request asks to do. Each value completes "this asks to ..."; ``{who}`` is
+    the character a use is about, where a player may make it for its own alone."""
+
+    UPLOAD_RULESET = "upload a ruleset"
+    MAKE_GAME = "make a game"
+    DELETE_GAME = "delete a game"
+    READ_GAME = "read the game"
+    READ_PARTY = "read the party"
+    READ_CHARACTER = "read a character"
+    READ_RECORDS = "read the records"
+    READ_RECORD = "read a record"
+    READ_CARD = "read a record's card"
+    VERIFY = "verify a record"
+    FOLLOW_EVENTS = "follow the game's events"
+    SEE_SEAT_CHANGE = "see {who}'s seat made or revoked"
+    ANSWER_OFFER = "answer the after-roll offer of a record {who} rolled"
+    EDIT_NOTES = "edit {who}'s notes"
+    ASK_ODDS = "ask {who}'s odds"
+    CHANGE_LIVE = "change a character's live state beyond its notes"
+    PUT_CHARACTER = "put a character file"
+    RUN_CHECKS = "resolve checks and sheet commands"
+    READ_LESSON = "read the Game Master's lesson"
+    READ_REPORT = "read the report of a character's chances"
+    NEW_TOKEN = "make a new game-master token"
+    MAKE_SEAT = "make a player's seat"
+    REVOKE_SEAT = "revoke a player's seat"
+
+
+class Who(Enum):
+    """The seats a use is open to."""
+
+    EVERY_SEAT = "every seat of the game"
+    OWN_CHARACTER = "the admin, the game master, and a player for its own character"
+    GAME_MASTER = "the admin and the game master"
+    ADMIN = "the admin alone"
+
+
+RIGHTS: Mapping[Use, Who] = MappingProxyType(
+    {
+        Use.UPLOAD_RULESET: Who.ADMIN,
+        Use.MAKE_GAME: Who.ADMIN,
+        Use.DELETE_GAME: Who.ADMIN,
+        Use.READ_GAME: Who.EVERY_SEAT,
+        Use.READ_PARTY: Who.EVERY_SEAT,
+        Use.READ_CHARACTER: Who.EVERY_SEAT,
+        Use.READ_RECORDS: Who.EVERY_SEAT,
+        Use.READ_RECORD: Who.EVERY_SEAT,
+        Use.READ_CARD: Who.EVERY_SEAT,
+        Use.VERIFY: Who.EVERY_SEAT,
+        Use.FOLLOW_EVENTS: Who.EVERY_SEAT,
+        Use.SEE_SEAT_CHANGE: Who.OWN_CHARACTER,
+        Use.ANSWER_OFFER: Who.OWN_CHARACTER,
+        Use.EDIT_NOTES: Who.OWN_CHARACTER,
+        Use.ASK_ODDS: Who.OWN_CHARACTER,
+        Use.CHANGE_LIVE: Who.GAME_MASTER,
+        Use.PUT_CHARACTER: Who.GAME_MASTER,
+        Use.RUN_CHECKS: Who.GAME_MASTER,
+        Use.READ_LESSON: Who.GAME_MASTER,
+        Use.READ_REPORT: Who.GAME_MASTER,
+        Use.NEW_TOKEN: Who.GAME_MASTER,
+        Use.MAKE_SEAT: Who.GAME_MASTER,
+        Use.REVOKE_SEAT: Who.GAME_MASTER,
+    }
+)
+"""Every use and the seats it is open to: the one place a right is decided. Routes and
+tools name their use; ``permit`` reads this table and words the refusal."""
+
+PLAYER_MAY = (
+    "a player's seat may read the game, the party, the records and the cards, answer its "
+    "own character's after-roll offer, edit its own character's notes and ask its own odds"
+)
+"""What a player may do, as every refusal of a player says it."""
+
+
+def may(seat: Seat, use: Use, character: str | None = None) -> bool:
+    """Whether ``RIGHTS`` lets ``seat`` make ``use``; ``character`` is whom the use is
+    about, for a use a player may make for its own character alone."""
+    who = RIGHTS[use]
+    if isinstance(seat, Admin):
+        return True
+    if who is Who.ADMIN:
+        return False
+    if isinstance(seat, GameMaster) or who is Who.EVERY_SEAT:
+        return True
+    return who is Who.OWN_CHARACTER and character == seat.character
+
+
+def _admin_only(use: Use) -> str:
+    return f"only the admin token may {use.value}; the token sent is not it."
+
+
+def permit(seat: Seat, use: Use, character: str | None = None) -> None:
+    """Refuse (``Forbidden``) what ``may`` does not allow, in a sentence: for a player,
+    what its seat may do and what this asks for; for a use of the admin's, who may."""
+    if may(seat, use, character):
+        return
+    if RIGHTS[use] is Who.ADMIN or not isinstance(seat, Player):
+        raise Forbidden(_admin_only(use))
+    asks = use.value
+    if RIGHTS[use] is Who.OWN_CHARACTER:
+        whom = character if character is not None else "another character"
+        asks = f"{asks.format(who=whom)}, and this seat is {seat.character}'s"
+    raise Forbidden(f"{PLAYER_MAY}; this asks to {asks}.")
+
+
+@frozen
+class Seated:
+    """A game as the caller reaches it, and the seat the caller holds there."""
+
+    game: Game
+    seat: Seat
+
+    def allow(self, use: Use, character: str | None = None) -> Game:
+        """The game, if the seat may make ``use`` (about ``character``); else ``Forbidden``."""
+        permit(self.seat, use, character)
+        return self.game
+
+
+def seat_in(repo: Repo, access: Access, game_id: str, *, lock: bool = False) -> Seated:
+    """The game and the caller's seat in it: the admin's, the game master's (the game's
+    own token) or a player's (a seat's token, looked up in the store on every request).
+    Any other token is answered exactly as a game that does not exist."""
     token = access.require_token()
     game = repo.game(game_id, lock=lock) if storable(game_id, 40) else None
-    allowed = game is not None and (
-        access.admin or hmac.compare_digest(token_hash(token), game.token_hash)
-    )
-    if game is None or not allowed:
-        raise NotFound(f'no game "{game_id}" is here.')
-    return game
+    if game is not None:
+        if access.admin:
+            return Seated(game, Admin())
+        hashed = token_hash(token)
+        if hmac.compare_digest(hashed, game.token_hash):
+            return Seated(game, GameMaster(game.id))
+        character = repo.seat_of(game.id, hashed)
+        if character is not None:
+            return Seated(game, Player(game.id, character))
+    raise NotFound(f'no game "{game_id}" is here.')
+
+
+def visible_game(repo: Repo, access: Access, game_id: str, use: Use, *, lock: bool = False) -> Game:
+    """The game, if the caller holds a seat in it (else 404, as if it did not exist) and
+    ``RIGHTS`` lets that seat make ``use`` (else ``Forbidden``). A use a player may make
+    for its own character alone needs ``seat_in`` and ``Seated.allow`` with the
+    character, once it is known."""
+    return seat_in(repo, access, game_id, lock=lock).allow(use)
 
 
 # ── the admin token ──────────────────────────────────────────────────────────

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from dicebound.app.access import Access, storable, visible_game
+from dicebound.app import events
+from dicebound.app.access import Access, Use, seat_in, storable, visible_game
 from dicebound.app.errors import Invalid, NotFound, RevisionRequired, Stale
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import character_file, compiled
@@ -94,7 +95,7 @@ def put_character(
     the name in the path."""
     LIMITS.check_character(len(raw))
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, lock=True)
+    game = visible_game(repo, access, game_id, Use.PUT_CHARACTER, lock=True)
     _addressable(name)
     body = _parse_object(raw, "character file")
     written = body.get("name", name)
@@ -115,11 +116,14 @@ def put_character(
     live = dumps(live_to_json(character.live))
     row = repo.member(game.id, name, lock=True)
     now = datetime.now(UTC)
+    revision = 1 if row is None else row.revision + 1
     if row is None:
         repo.add_member(game.id, name, sheet, live, now)
-        return CharacterStored(name, 1, True)
-    repo.put_member(game.id, name, sheet, live, row.revision + 1, now)
-    return CharacterStored(name, row.revision + 1, False)
+    else:
+        repo.put_member(game.id, name, sheet, live, revision, now)
+    stored = Member(name, sheet, live, revision)
+    events.publish(repo, game.id, events.character_items(repo, ruleset, game, [stored]))
+    return CharacterStored(name, revision, row is None)
 
 
 def member_of(repo: Repo, game: Game, name: str, *, lock: bool) -> Member:
@@ -133,7 +137,7 @@ def member_of(repo: Repo, game: Game, name: str, *, lock: bool) -> Member:
 
 def get_character(session: Session, access: Access, game_id: str, name: str) -> CharacterRead:
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
+    game = visible_game(repo, access, game_id, Use.READ_CHARACTER)
     row = member_of(repo, game, name, lock=False)
     return CharacterRead(row.name, json.loads(row.sheet), json.loads(row.live), row.revision)
 
@@ -178,9 +182,12 @@ def patch_live(
     patch: Mapping[str, Any],
 ) -> LiveChanged:
     """Change a character's live state, if the caller saw its current revision
-    (``seen``, as the caller wrote it; None: it said none)."""
+    (``seen``, as the caller wrote it; None: it said none). A patch of ``text`` alone
+    edits the character's notes, which its player may do; any other is the game
+    master's."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, lock=True)
+    use = Use.EDIT_NOTES if set(patch) <= {"text"} else Use.CHANGE_LIVE
+    game = seat_in(repo, access, game_id, lock=True).allow(use, name)
     row = member_of(repo, game, name, lock=True)
     if seen is None:
         raise RevisionRequired(
@@ -198,5 +205,7 @@ def patch_live(
             f"the live state was refused: {len(exc.problems)} problem(s).", exc.problems
         ) from exc
     live = live_to_json(character.live)
-    repo.set_live(game.id, name, dumps(live), row.revision + 1, datetime.now(UTC))
-    return LiveChanged(row.revision + 1, live)
+    stored = Member(name, row.sheet, dumps(live), row.revision + 1)
+    repo.set_live(game.id, name, stored.live, stored.revision, datetime.now(UTC))
+    events.publish(repo, game.id, events.character_items(repo, ruleset, game, [stored]))
+    return LiveChanged(stored.revision, live)

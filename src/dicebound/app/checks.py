@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
-from dicebound.app.access import Access, storable, visible_game
+from dicebound.app import events
+from dicebound.app.access import Access, Use, storable, visible_game
 from dicebound.app.errors import Invalid
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import compiled, load_member
+from dicebound.app.records import record_view
 from dicebound.app.rulesets import digest_of
 from dicebound.character import live_to_json
 from dicebound.dice import fresh_seed
@@ -19,8 +21,8 @@ from dicebound.engine import CheckFailure, CheckReport, CheckResult, PlayerChoic
 from dicebound.errors import DiceboundError
 from dicebound.replay import sheet_kept, sheet_touches
 from dicebound.sheet import Character
-from dicebound.store.models import dumps
-from dicebound.store.repo import Game, Member, NewCheck, NewSheetCommand, Repo
+from dicebound.store.models import RecordKind, dumps
+from dicebound.store.repo import Game, Member, NewCheck, NewSheetCommand, RecordHead, Repo
 from dicebound.tags.parse import parse_tags
 
 if TYPE_CHECKING:
@@ -79,6 +81,34 @@ class _Cards:
         return [self.whole(c) if i in touched else self.named(c.name) for i, c in enumerate(then)]
 
 
+class _Written:
+    """What a text's records answer: its ``results`` and ``sheet``, and the event of
+    each record, in text order."""
+
+    def __init__(self, game: Game, now: datetime) -> None:
+        self.game = game
+        self.now = now
+        self.results: list[dict[str, object]] = []
+        self.sheet: list[dict[str, object]] = []
+        self.told: list[events.Item] = []
+
+    def tell(self, record_id: int, kind: RecordKind, ask: str, result: Any, seed: Any) -> None:
+        """The record just written, as ``GET .../records/{id}`` will read it."""
+        game = self.game
+        head = RecordHead(
+            record_id,
+            kind,
+            self.now,
+            ask,
+            result,
+            seed,
+            game.ruleset_id,
+            game.ruleset_version,
+            None,
+        )
+        self.told.append(events.record_item(record_view(head)))
+
+
 def _record_steps(
     repo: Repo,
     game: Game,
@@ -87,13 +117,15 @@ def _record_steps(
     by_name: dict[str, Member],
     choose: str | None,
     now: datetime,
-) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+) -> _Written:
     """Write a record of every check thrown and every sheet command, in text order (so
     ids grow in text order), all in one statement; the answer's ``results`` and
-    ``sheet``. A check tag that did not resolve writes none."""
+    ``sheet``, and each record's event, in text order with the ids the statement gave.
+    A check tag that did not resolve writes none."""
     cards = _Cards(by_name)
+    written = _Written(game, now)
     records: list[NewCheck | NewSheetCommand] = []
-    entries: list[tuple[bool, dict[str, object]]] = []  # (a check's?, its answer)
+    answers: list[dict[str, object]] = []  # each record's answer, as ``records``
     number = 0  # the sheet commands so far
     for step in report.steps:
         if isinstance(step, CheckFailure):
@@ -113,7 +145,7 @@ def _record_steps(
                     sheet=cards.whole(roller),
                 )
             )
-            entries.append((True, row_json))
+            answers.append(row_json)
             continue
         number += 1
         start, end = step.span
@@ -127,16 +159,16 @@ def _record_steps(
                 party=party,
             )
         )
-        entries.append((False, step.to_json()))
-    results: list[dict[str, object]] = []
-    sheet_answers: list[dict[str, object]] = []
+        answers.append(step.to_json())
     ids = repo.add_records(game, now, records)
-    for record_id, (is_check, entry) in zip(ids, entries, strict=True):
-        if is_check:
-            results.append({**entry, "id": record_id})
+    for record_id, record, answer in zip(ids, records, answers, strict=True):
+        if isinstance(record, NewCheck):
+            written.results.append({**answer, "id": record_id})
+            written.tell(record_id, "check", record.ask, answer, record.seed)
         else:
-            sheet_answers.append({"id": record_id, **entry})
-    return results, sheet_answers
+            written.sheet.append({"id": record_id, **answer})
+            written.tell(record_id, "sheet", record.ask, record.result, None)
+    return written
 
 
 def run_checks(
@@ -155,7 +187,9 @@ def run_checks(
     idempotency key keeps). A retry with the same key answers the same, for
     ``LIMITS.idempotency_hours``; after that the key is forgotten and the request is new."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, lock=True)  # one check of a game at a time
+    game = visible_game(
+        repo, access, game_id, Use.RUN_CHECKS, lock=True
+    )  # one check of a game at a time
     if idempotency_key is not None and not storable(idempotency_key, 200):
         raise Invalid(
             "an idempotency key is 1 to 200 printable characters (no NUL or other control "
@@ -208,18 +242,22 @@ def run_checks(
     # something, even where a later one put it back; a rest that found nothing to
     # restore stores an equal state, and the revision stays
     moved = {change.who for outcome in report.sheet for change in outcome.changes}
-    lives = [
-        (after.name, dumps(live_to_json(after.live)), by_name[after.name].revision + 1)
-        for before, after in zip(party, report.party, strict=True)
-        if after is not before and (after.live != before.live or after.name in moved)
-    ]
-    repo.set_lives(game.id, lives, now)
-    results, sheet = _record_steps(repo, game, report, text, by_name, choose, now)
+    changed: list[Member] = []  # each as this transaction leaves it
+    for before, after in zip(party, report.party, strict=True):
+        if after is not before and (after.live != before.live or after.name in moved):
+            row = by_name[after.name]
+            live = dumps(live_to_json(after.live))
+            changed.append(Member(row.name, row.sheet, live, row.revision + 1))
+    repo.set_lives(game.id, [(row.name, row.live, row.revision) for row in changed], now)
+    written = _record_steps(repo, game, report, text, by_name, choose, now)
+    # the records in text order, then each character the text changed, as it is now
+    told = [*written.told, *events.character_items(repo, ruleset, game, changed)]
+    events.publish(repo, game.id, told)
     answer: dict[str, Any] = {
         "text": report.text,
-        "results": results,
+        "results": written.results,
         "errors": [e.to_json() for e in report.errors],
-        "sheet": sheet,
+        "sheet": written.sheet,
     }
     if idempotency_key is not None:
         assert digest is not None

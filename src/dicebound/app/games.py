@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from dicebound.app.access import Access, game_token, token_hash, visible_game
+from dicebound.app.access import (
+    Access,
+    Player,
+    Use,
+    game_token,
+    seat_in,
+    token_hash,
+    visible_game,
+)
 from dicebound.app.errors import Invalid, Unauthorized
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import compiled, load_member
@@ -22,7 +30,7 @@ from dicebound.problems import did_you_mean
 from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
-from dicebound.store.repo import Game, Repo
+from dicebound.store.repo import Game, Member, Repo
 from dicebound.teach_sheet import has_sheet_commands
 from dicebound.values import frozen
 from dicebound.views import report_json, sheet_state
@@ -34,6 +42,7 @@ __all__ = [
     "Brief",
     "GameView",
     "PartyMember",
+    "SeatView",
     "create_game",
     "delete_game",
     "game_master_brief",
@@ -43,6 +52,7 @@ __all__ = [
     "list_games",
     "new_game_token",
     "odds_for_game",
+    "party_member",
     "party_of_game",
     "report_for_game",
 ]
@@ -58,6 +68,16 @@ class GameView:
     version: int
     layers: list[str]
     characters: tuple[str, ...] | None = None
+    seat: SeatView | None = None  # only where the games a token may see are listed
+
+
+@frozen
+class SeatView:
+    """Whose token lists a game: the admin's, its game master's or a player's (with the
+    character it holds), so a client shows what that seat may do."""
+
+    kind: Literal["admin", "game-master", "player"]
+    character: str | None = None
 
 
 @frozen
@@ -84,9 +104,11 @@ class Brief:
     sheet_commands: bool = False
 
 
-def _view(game: Game, characters: tuple[str, ...] | None = None) -> GameView:
+def _view(
+    game: Game, characters: tuple[str, ...] | None = None, seat: SeatView | None = None
+) -> GameView:
     return GameView(
-        game.id, game.name, game.ruleset_id, game.ruleset_version, game.layers, characters
+        game.id, game.name, game.ruleset_id, game.ruleset_version, game.layers, characters, seat
     )
 
 
@@ -99,7 +121,7 @@ def create_game(
     layers: Sequence[str],
 ) -> dict[str, object]:
     """Make a game pinned to a ruleset version; its token is in the answer, once."""
-    access.require_admin("make a game")
+    access.require_admin(Use.MAKE_GAME)
     if not name.strip():
         raise Invalid("a game needs a name.")
     if any(ch < " " or ch == "\x7f" for ch in name):
@@ -130,33 +152,45 @@ def create_game(
 
 
 def list_games(session: Session, access: Access) -> list[GameView]:
-    """The games a caller may see: every game for the admin, its own for a game token.
-    A token that is neither is refused, so a mistyped token never reads as "no games"."""
+    """The games a caller may see: every game for the admin, its own for a game's token
+    or a player's. A token that is none of them is refused, so a mistyped token never
+    reads as "no games"."""
     token = access.require_token()
-    games = Repo(session).games(None if access.admin else token_hash(token))
-    if not games and not access.admin:
+    repo = Repo(session)
+    hashed = token_hash(token)
+    if access.admin:
+        return [_view(g, seat=SeatView("admin")) for g in repo.games(None)]
+    games = repo.games(hashed)
+    if games:
+        return [_view(g, seat=SeatView("game-master")) for g in games]
+    seated = [(g, repo.seat_of(g.id, hashed)) for g in repo.games_of_seat(hashed)]
+    if not seated:
         raise Unauthorized("the token sent is neither the admin token nor a game's token.")
-    return [_view(g) for g in games]
+    return [_view(g, seat=SeatView("player", who)) for g, who in seated]
 
 
 def new_game_token(session: Session, access: Access, game_id: str) -> str:
-    """A new token for a game (asked with its own token or the admin's), shown once;
-    the old one stops working as this commits, on every process, as each request
-    reads the game's token hash from the store."""
+    """A new game-master token for a game (asked with its own token or the admin's),
+    shown once; the old one stops working as this commits, on every process, as each
+    request reads the game's token hash from the store. Players' seats stay."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, lock=True)
+    game = visible_game(repo, access, game_id, Use.NEW_TOKEN, lock=True)
     token = game_token()
     repo.set_game_token(game.id, token_hash(token))
+    repo.announce(game.id, None)  # its streams read with the old token end
     return token
 
 
 def delete_game(session: Session, access: Access, game_id: str) -> None:
-    """Delete a game (admin) with everything it holds: its characters, records and
-    idempotency keys go with it (their foreign keys say ON DELETE CASCADE)."""
-    access.require_admin("delete a game")
+    """Delete a game (admin) with everything it holds: its characters, their seats, its
+    records and idempotency keys go with it (their foreign keys say ON DELETE CASCADE)."""
+    access.require_admin(Use.DELETE_GAME)
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, lock=True)  # waits for a check in progress
+    game = visible_game(
+        repo, access, game_id, Use.DELETE_GAME, lock=True
+    )  # waits for a check in progress
     repo.delete_game(game.id)
+    repo.announce(game.id, None)  # its event streams end
 
 
 def party_of_game(session: Session, access: Access, game_id: str) -> list[PartyMember]:
@@ -164,31 +198,38 @@ def party_of_game(session: Session, access: Access, game_id: str) -> list[PartyM
     pool and track with its value and range), and how many records are about them:
     checks they rolled, and sheet commands that named them or the whole party."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
+    game = visible_game(repo, access, game_id, Use.READ_PARTY)
     ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)
     counts = repo.record_counts(game.id)
-    members = []
-    for row in repo.members(game.id):
-        character = load_member(ruleset, game, row)
-        state = sheet_state(ruleset, character)
-        records = {
-            "checks": counts.get((row.name, "check"), 0),
-            "sheet": counts.get((row.name, "sheet"), 0) + counts.get(("party", "sheet"), 0),
-        }
-        members.append(PartyMember(row.name, row.revision, json.loads(row.live), state, records))
-    return members
+    return [party_member(ruleset, game, row, counts) for row in repo.members(game.id)]
+
+
+def party_member(
+    ruleset: Ruleset, game: Game, row: Member, counts: Mapping[tuple[str, str], int]
+) -> PartyMember:
+    """One member as the party view reads them, from their stored texts and the game's
+    record counts (``Repo.record_counts``; those about them and ``party`` suffice)."""
+    character = load_member(ruleset, game, row)
+    records = {
+        "checks": counts.get((row.name, "check"), 0),
+        "sheet": counts.get((row.name, "sheet"), 0) + counts.get(("party", "sheet"), 0),
+    }
+    state = sheet_state(ruleset, character)
+    return PartyMember(row.name, row.revision, json.loads(row.live), state, records)
 
 
 def game_of_caller(session: Session, access: Access, game_id: str | None) -> str:
-    """The game a caller acts in: the one it names (if it may see it), else the one its
-    game token belongs to. The admin token belongs to no game, so it must name one."""
+    """The game a caller acts in: the one it names (if it holds a seat there), else the
+    one its game's or player's token belongs to. The admin token belongs to no game, so
+    it must name one. What it may do there is each use's to say."""
     repo = Repo(session)
     if game_id is not None:
-        return visible_game(repo, access, game_id).id
+        return seat_in(repo, access, game_id).game.id
     token = access.require_token()
     if access.admin:
         raise Invalid("the admin token belongs to no game: name the game (?game=ID).")
-    found = repo.game_of_token(token_hash(token))
+    hashed = token_hash(token)
+    found = repo.game_of_token(hashed) or repo.game_of_seat(hashed)
     if found is None:
         raise Unauthorized("the token sent is no game's token.")
     return found
@@ -196,7 +237,7 @@ def game_of_caller(session: Session, access: Access, game_id: str | None) -> str
 
 def get_game(session: Session, access: Access, game_id: str) -> GameView:
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
+    game = visible_game(repo, access, game_id, Use.READ_GAME)
     return _view(game, tuple(c.name for c in repo.members(game.id)))
 
 
@@ -219,9 +260,9 @@ def _who(party: Sequence[Character], who: str | None) -> Character:
     raise Invalid(f'"{who}" is not a character of this game.{did_you_mean(who, names)}')
 
 
-def _played(session: Session, access: Access, game_id: str) -> tuple[Repo, Game, Ruleset]:
+def _played(session: Session, access: Access, game_id: str, use: Use) -> tuple[Repo, Game, Ruleset]:
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
+    game = visible_game(repo, access, game_id, use)
     return repo, game, compiled(repo, game.ruleset_id, game.ruleset_version)
 
 
@@ -232,7 +273,7 @@ def gm_for_game(
     sheet commands and their sheet (``gm --character``); without one, the sheet
     commands and every party member's sheet (``gm`` with each as a ``--character``,
     without the chances)."""
-    repo, game, ruleset = _played(session, access, game_id)
+    repo, game, ruleset = _played(session, access, game_id, Use.READ_LESSON)
     party = _party(repo, game, ruleset)
     who = _who(party, character) if character else None
     try:
@@ -247,7 +288,7 @@ def game_master_brief(session: Session, access: Access, game_id: str) -> Brief:
     """What a Game Master model reads before play: the game and the lesson ``GET
     /games/{game}/gm`` gives (the ruleset's guidance, the tags' rules, the sheet
     commands for this party and every member's sheet summary)."""
-    repo, game, ruleset = _played(session, access, game_id)
+    repo, game, ruleset = _played(session, access, game_id, Use.READ_LESSON)
     party = _party(repo, game, ruleset)
     try:
         lesson = gm_lesson(ruleset, layers=game.layers, party=party)
@@ -265,9 +306,13 @@ def odds_for_game(
     who: str | None,
     after: tuple[str, int] | None,
 ) -> dict[str, object]:
-    """The exact chance of every outcome of one tag (``odds --json``)."""
+    """The exact chance of every outcome of one tag (``odds --json``), for ``who`` (the
+    first of the party when absent; a player's own character, for a player's seat)."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
+    seated = seat_in(repo, access, game_id)
+    if who is None and isinstance(seated.seat, Player):
+        who = seated.seat.character
+    game = seated.allow(Use.ASK_ODDS, who)
     LIMITS.check_short(tag, "tag")
     ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)
     character = _who(_party(repo, game, ruleset), who)
@@ -282,7 +327,7 @@ def report_for_game(
     session: Session, access: Access, game_id: str, who: str | None
 ) -> dict[str, object]:
     """Every check of a character at every ladder step of the game, exactly."""
-    repo, game, ruleset = _played(session, access, game_id)
+    repo, game, ruleset = _played(session, access, game_id, Use.READ_REPORT)
     character = _who(_party(repo, game, ruleset), who)
     try:
         report = build_report(ruleset, character, layers=game.layers)

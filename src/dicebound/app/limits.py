@@ -32,6 +32,7 @@ class Limits:
     problems_shown: int = 200  # of a ruleset checked without storing it
     idempotency_hours: int = 24
     expired_keys_per_write: int = 100
+    events_kept: int = 1000  # of a game's events, for a stream resumed with Last-Event-ID
 
     def most_ruleset(self) -> str:
         return f"a ruleset may be at most {_kb(self.ruleset_bytes)}"

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from dicebound.app.access import Access, visible_game
+from dicebound.app import events
+from dicebound.app.access import Access, Use, seat_in, visible_game
 from dicebound.app.errors import Conflict, Invalid, NotFound
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import character_file, compiled, load_file, load_member
@@ -49,6 +50,7 @@ __all__ = [
     "get_record",
     "list_records",
     "record_card",
+    "record_view",
     "verify_record",
 ]
 
@@ -167,7 +169,8 @@ def _sheet_view(row: Record | RecordHead) -> SheetRecordView:
     )
 
 
-def _any_view(row: Record | RecordHead) -> RecordView | SheetRecordView:
+def record_view(row: Record | RecordHead) -> RecordView | SheetRecordView:
+    """A record of either kind as a caller reads it."""
     return _sheet_view(row) if row.kind == "sheet" else _view(row)
 
 
@@ -184,20 +187,20 @@ def list_records(
     """A page of the game's records, newest first; ``next`` is the ``before`` of the
     next page, or None on the last."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
+    game = visible_game(repo, access, game_id, Use.READ_RECORDS)
     limit = LIMITS.page(limit)
     rows = repo.records(game.id, before, limit + 1)
     page = rows[:limit]
     more = len(rows) > limit
-    return RecordPage(tuple(_any_view(r) for r in page), page[-1].id if more and page else None)
+    return RecordPage(tuple(record_view(r) for r in page), page[-1].id if more and page else None)
 
 
 def get_record(
     session: Session, access: Access, game_id: str, record_id: int
 ) -> RecordView | SheetRecordView:
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
-    return _any_view(_record(repo, game, record_id, lock=False))
+    game = visible_game(repo, access, game_id, Use.READ_RECORD)
+    return record_view(_record(repo, game, record_id, lock=False))
 
 
 def _thrown(row: Record) -> Thrown:
@@ -288,7 +291,7 @@ def record_card(
     offer still open with the pools it names. A sheet command's card is small: the
     command, its outcome and its changes."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
+    game = visible_game(repo, access, game_id, Use.READ_CARD)
     row = _record(repo, game, record_id, lock=False)
     if row.kind == "sheet":
         return _sheet_card(row)
@@ -357,14 +360,16 @@ def answer_after(
     """The player's answer to a step-pool offer or a Sacrifice: a raise, a choice, or
     both; each accepted once, paid in this transaction. A Sacrifice a raise opens takes
     its choice in a later answer. An answer that buys nothing, or chooses where no
-    choice is open, is refused and changes nothing."""
+    choice is open, is refused and changes nothing. A player answers only a record its
+    own character rolled."""
     if (pool is None) != (points is None) or (pool is None and choose is None):
         raise Invalid(
             'answer with {"pool": ..., "points": N}, with {"choose": ...}, or with all three.'
         )
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, lock=True)
-    row = _record(repo, game, record_id, lock=True)
+    seated = seat_in(repo, access, game_id, lock=True)
+    row = _record(repo, seated.game, record_id, lock=True)
+    game = seated.allow(Use.ANSWER_OFFER, row.who)
     if row.kind == "sheet":
         raise Invalid(
             f"record {row.id} is a sheet command, not a check: it threw no dice, so there is "
@@ -406,12 +411,16 @@ def answer_after(
     if member is not None:
         answer_sheet = character_file(now.name, member.sheet, live_to_json(now.live))
     repo.answer_record(row.id, result, answer, answer_sheet)
+    changed: list[Member] = []
     if settled.character is not None:
         assert member is not None
         live = dumps(live_to_json(settled.character.live))
         repo.set_live(game.id, member.name, live, member.revision + 1, datetime.now(UTC))
-    answered_row = replace(row, result=result, answer=answer)
-    return Answered(_view(answered_row), tuple(c.to_json() for c in settled.paid))
+        changed.append(replace(member, live=live, revision=member.revision + 1))
+    view = _view(replace(row, result=result, answer=answer))
+    told = [events.answer_item(view), *events.character_items(repo, ruleset, game, changed)]
+    events.publish(repo, game.id, told)
+    return Answered(view, tuple(c.to_json() for c in settled.paid))
 
 
 def verify_record(session: Session, access: Access, game_id: str, record_id: int) -> Verified:
@@ -420,7 +429,7 @@ def verify_record(session: Session, access: Access, game_id: str, record_id: int
     command is applied again to the party as it stood, at its number in its text, and
     its outcome and changes compared."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id)
+    game = visible_game(repo, access, game_id, Use.VERIFY)
     row = _record(repo, game, record_id, lock=False)
     if row.kind == "sheet":
         differences = compare_sheet(row.result, _replay_sheet(repo, row))

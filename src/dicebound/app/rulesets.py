@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from dicebound.app.access import Access
+from dicebound.app.access import Access, Use
 from dicebound.app.errors import Conflict, Invalid, NotFound
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import stored_compiled, stored_ruleset
@@ -117,7 +117,7 @@ def put_ruleset(session: Session, access: Access, text: str) -> tuple[dict[str, 
     """Store an uploaded ruleset; (its id and version, made). The same id, version and
     content again is no change; other content under a stored id and version is
     refused."""
-    access.require_admin("upload a ruleset")
+    access.require_admin(Use.UPLOAD_RULESET)
     LIMITS.check_ruleset(text)
     try:
         ruleset = load_ruleset_text(text)

@@ -5,9 +5,11 @@ One set of tools, resources and one prompt, built on the official SDK's ``MCPSer
 served two ways: over stdio by ``dicebound mcp --game ID`` (a desktop client starts it;
 whoever can open the store may act in any game, and ``--game`` says which), and over
 streamable HTTP at ``/mcp`` on the service (the game is the one the bearer token
-belongs to; the admin token names one with ``?game=ID``). Every tool calls the same
-``dicebound.app`` function as the HTTP route, in one transaction, so a record made
-here reads exactly as one made by ``POST /checks``. Its inputs are the HTTP API's own
+belongs to, its game master's or a player's; the admin token names one with
+``?game=ID``). Every tool calls the same ``dicebound.app`` function as the HTTP route,
+in one transaction, so a record made here reads exactly as one made by ``POST
+/checks``, and a player's token may call a tool only as far as the rights table of
+``app/access.py`` lets it use that route. Its inputs are the HTTP API's own
 fields (``edge.schemas``), and every failure is a tool error with dicebound's sentence
 (the application's refusals, and the store's faults, mapped here alone).
 """
@@ -415,7 +417,13 @@ def _check_tools(tool: _Tools, seat_of: SeatOf) -> None:
             ),
         ],
         who: Annotated[
-            str | None, _field(OddsIn, "who", "The character; the first of the party if absent.")
+            str | None,
+            _field(
+                OddsIn,
+                "who",
+                "The character; if absent, the first of the party (a player's own character, "
+                "with a player's token).",
+            ),
         ] = None,
         after: Annotated[
             SpendIn | None,

@@ -11,7 +11,6 @@ results into the JSON values these models read.
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator
@@ -19,10 +18,9 @@ from pydantic_core import PydanticCustomError
 
 from dicebound.app.errors import Invalid
 from dicebound.app.limits import LIMITS
+from dicebound.app.plain import plain
 from dicebound.app.records import Answered
 from dicebound.app.seeds import SEED_RULE, seed_text
-from dicebound.store.models import stamp
-from dicebound.values import fields
 
 __all__ = [
     "AfterIn",
@@ -58,6 +56,8 @@ __all__ = [
     "RulesetEntry",
     "RulesetStored",
     "RulesetTried",
+    "SeatOut",
+    "SeatToken",
     "Seed",
     "SheetChangeOut",
     "SheetOut",
@@ -70,20 +70,6 @@ __all__ = [
 
 Critical = Literal["success", "failure", "both"] | None
 Choice = Literal["open", "succeed", "fail"] | None
-
-
-def plain(value: Any) -> Any:
-    """A typed result of the application as JSON values: a value class as an object of
-    its fields, in their order; a tuple as a list; a time as the store writes it."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, datetime):
-        return stamp(value)
-    if hasattr(type(value), "__value_fields__"):
-        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-    return value
 
 
 def after_json(answered: Answered) -> dict[str, Any]:
@@ -181,6 +167,13 @@ class GameToken(BaseModel):
     token: str = Field(
         description="The game's new token: shown once, stored only as a hash; the old one "
         "no longer works."
+    )
+
+
+class SeatToken(BaseModel):
+    token: str = Field(
+        description="The character's player token: shown once, stored only as a hash; it "
+        "replaces the seat's old one, which no longer works."
     )
 
 
@@ -379,7 +372,12 @@ class SpendIn(_In):
 
 class OddsIn(_In):
     tag: str
-    who: str | None = Field(default=None, max_length=100)
+    who: str | None = Field(
+        default=None,
+        max_length=100,
+        description="The character's exact name; if absent, the first of the party (a "
+        "player's own character, with a player's token).",
+    )
     after: SpendIn | None = None
 
 
@@ -412,12 +410,21 @@ class RollOut(BaseModel):
     success: bool
 
 
+class SeatOut(BaseModel):
+    """Whose token lists the game: ``admin``, ``game-master``, or ``player`` with the
+    character whose seat it holds."""
+
+    kind: Literal["admin", "game-master", "player"]
+    character: str | None
+
+
 class GameEntry(BaseModel):
     id: str
     name: str
     ruleset: str
     version: int
     layers: list[str]
+    seat: SeatOut
 
 
 class PoolState(BaseModel):

@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 from dicebound.errors import DiceboundError, UsageError
@@ -75,7 +76,18 @@ def serve(db: str | None, host: str, port: int, limits: Mapping[str, str | None]
         server_header=False,  # no need to tell the world which server and version to aim at
         timeout_graceful_shutdown=guards.shutdown_timeout,
     )
-    uvicorn.Server(config).run()
+
+    class Server(uvicorn.Server):
+        """Ends the event streams as soon as it is told to stop: its graceful shutdown
+        waits for every answer to finish, and a stream would not."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            hub = getattr(app.state, "events", None)
+            if hub is not None:
+                hub.close_soon()
+            super().handle_exit(sig, frame)
+
+    Server(config).run()
     return 0
 
 

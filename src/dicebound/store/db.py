@@ -22,6 +22,11 @@ Alembic migrates the schema on open, under a lock (PostgreSQL: an advisory lock;
 SQLite: the immediate transaction), so processes starting together migrate once. A
 store stamped by a newer dicebound is refused with a sentence, never touched.
 
+A transaction that wrote events (``Repo.add_events``) says so when it commits: on
+PostgreSQL by ``NOTIFY dicebound_events`` (sent by the database at commit, to every
+process), and in this process by calling the store's listeners (``Store.on_events``)
+once the commit is on disk, never before and never for a rollback.
+
 Errors never carry a statement's parameters (``hide_parameters``): they hold what
 clients sent and whole ruleset files, which have no place in a log.
 """
@@ -29,11 +34,12 @@ clients sent and whole ruleset files, which have no place in a log.
 from __future__ import annotations
 
 import copy
+import logging
 import os
 import sqlite3
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
 
@@ -50,6 +56,8 @@ from dicebound.errors import DiceboundError
 
 __all__ = [
     "DEFAULT_URL",
+    "EVENTS_CHANNEL",
+    "EVENTS_TOLD",
     "Fault",
     "Store",
     "StoreError",
@@ -63,6 +71,16 @@ DEFAULT_URL = "sqlite:///dicebound.db"
 _MIGRATION_LOCK = 0x0D1CEB0D  # the PostgreSQL advisory lock held while migrating
 _BUSY_MS = 30_000
 _BATCH_MOST = 32  # writers one SQLite commit carries at most
+
+EVENTS_CHANNEL = "dicebound_events"
+"""The PostgreSQL channel a transaction that wrote events notifies (``game:last id``)."""
+EVENTS_TOLD = "dicebound.events"
+"""The key of a session's ``info`` under which ``Repo.announce`` lists ``(game, last
+id)`` for the store's listeners, told after the commit."""
+
+EventsListener = Callable[[str, int | None], None]
+
+log = logging.getLogger("dicebound.store")
 
 
 class StoreError(DiceboundError):
@@ -254,6 +272,22 @@ class Store:
         self._writes = sessionmaker(writer, expire_on_commit=False)
         self._turns = _Turns() if self.is_sqlite else None
         self._batch: _Batch | None = None  # SQLite: the open one; only the turn touches it
+        self._listeners: list[EventsListener] = []
+
+    def on_events(self, listener: EventsListener) -> Callable[[], None]:
+        """Call ``listener(game, last id)`` (from the writer's thread) each time a write
+        of this process that wrote a game's events has committed; gives the function
+        that stops it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _tell(self, told: list[tuple[str, int | None]]) -> None:
+        for game, last in told:
+            for listener in list(self._listeners):
+                try:
+                    listener(game, last)
+                except Exception:  # a listener's fault is never the committed writer's
+                    log.exception("an events listener failed")
 
     @property
     def is_sqlite(self) -> bool:
@@ -275,8 +309,12 @@ class Store:
         within the busy timeout asks SQLite anyway, and meets its busy timeout."""
         turns = self._turns
         if turns is None or not turns.acquire(_BUSY_MS / 1000):
-            with self._writes() as session, session.begin():
-                yield session
+            with self._writes() as session:
+                with session.begin():
+                    yield session
+                told = session.info.pop(EVENTS_TOLD, None)
+            if told:
+                self._tell(told)
             return
         try:
             batch = self._batch = self._batch or _Batch(self._writer.connect())
@@ -299,12 +337,15 @@ class Store:
             self._pass_turn(turns, batch)
             raise
         finally:
+            told = session.info.pop(EVENTS_TOLD, None)
             session.close()
         batch.members += 1
         self._pass_turn(turns, batch)
         batch.done.wait()
         if batch.error is not None:
             raise copy.copy(batch.error) from batch.error
+        if told:
+            self._tell(told)
 
     def _pass_turn(self, turns: _Turns, batch: _Batch) -> None:
         """Leave the batch open for the writer queued next, or commit it; then the

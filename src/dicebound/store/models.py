@@ -4,7 +4,7 @@ JSON is kept as text written by ``JsonText`` (``json.dumps``, ASCII, no spaces),
 SQLite and PostgreSQL hold byte-for-byte the same documents and key order is the
 writer's. Times are fixed-width ISO 8601 text in UTC (``Timestamp``) for the same
 reason, and so that comparing the texts compares the times. Both types change only
-what Python sees: the columns and the bytes stored are those of migration 0005.
+what Python sees: the columns and the bytes stored are those of the migrations.
 """
 
 from __future__ import annotations
@@ -13,13 +13,24 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import BigInteger, Boolean, Dialect, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Dialect,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    String,
+    Text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 __all__ = [
     "Base",
     "CharacterRow",
+    "EventRow",
     "GameRow",
     "IdempotencyRow",
     "JsonText",
@@ -28,6 +39,7 @@ __all__ = [
     "RecordKind",
     "RecordRow",
     "RulesetRow",
+    "SeatRow",
     "Timestamp",
 ]
 
@@ -195,6 +207,41 @@ class IdempotencyRow(Base):
     created: Mapped[datetime] = mapped_column(Timestamp())
 
 
+class SeatRow(Base):
+    """A player's seat: the one token (kept as its hash) that plays one character of a
+    game, with the rights ``app/access.py`` gives a player. It goes with its character."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["game_id", "character"],
+            ["characters.game_id", "characters.name"],
+            ondelete="CASCADE",
+        ),
+    )
+    game_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    character: Mapped[str] = mapped_column(String(100), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(Timestamp())
+
+
+class EventRow(Base):
+    """One thing that happened in a game, as its event stream sends it: ``id`` counts
+    per game in commit order (given under the game's row lock), ``payload`` is the
+    ``data`` line's JSON as written then. The newest 1000 of a game are kept."""
+
+    __tablename__ = "events"
+    game_id: Mapped[str] = mapped_column(
+        String(40), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(10))
+    payload: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(Timestamp())
+
+
 Index("records_by_game", RecordRow.game_id, RecordRow.id)
+Index("records_by_who", RecordRow.game_id, RecordRow.who, RecordRow.kind)
 Index("games_by_token", GameRow.token_hash)
 Index("idempotency_by_created", IdempotencyRow.created)
+Index("seats_by_token", SeatRow.token_hash, unique=True)

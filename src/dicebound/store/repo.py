@@ -37,8 +37,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
+from dicebound.store.db import EVENTS_CHANNEL, EVENTS_TOLD
 from dicebound.store.models import (
     CharacterRow,
+    EventRow,
     GameRow,
     IdempotencyRow,
     MetaRow,
@@ -46,12 +48,14 @@ from dicebound.store.models import (
     RecordKind,
     RecordRow,
     RulesetRow,
+    SeatRow,
     dumps,
     stamp,
 )
 from dicebound.values import frozen
 
 __all__ = [
+    "Event",
     "Game",
     "Kept",
     "Member",
@@ -71,6 +75,8 @@ _GAMES = cast(Table, GameRow.__table__)
 _CHARACTERS = cast(Table, CharacterRow.__table__)
 _RECORDS = cast(Table, RecordRow.__table__)
 _IDEMPOTENCY = cast(Table, IdempotencyRow.__table__)
+_SEATS = cast(Table, SeatRow.__table__)
+_EVENTS = cast(Table, EventRow.__table__)
 
 
 @frozen
@@ -147,6 +153,16 @@ class RecordHead:
     ruleset_id: str
     ruleset_version: int
     answer: dict[str, Any] | None
+
+
+@frozen
+class Event:
+    """One event of a game's stream: its id in the game, its kind, and its ``data`` as
+    the JSON text written when it happened."""
+
+    id: int
+    kind: str
+    payload: str
 
 
 @frozen
@@ -335,6 +351,15 @@ _SWEEP_KEYS = delete(_IDEMPOTENCY).where(
     tuple_(_IDEMPOTENCY.c.game_id, _IDEMPOTENCY.c.key).in_(_EXPIRED_KEYS)
 )
 
+_SEAT_IN_GAME = select(_SEATS.c.character).where(
+    _SEATS.c.game_id == bindparam("game"), _SEATS.c.token_hash == bindparam("hash")
+)
+_GAME_OF_SEAT = select(_SEATS.c.game_id).where(_SEATS.c.token_hash == bindparam("hash"))
+_GAMES_OF_SEAT = _GAMES_ALL.where(_GAMES.c.id.in_(_GAME_OF_SEAT.scalar_subquery()))
+_DELETE_SEAT = delete(_SEATS).where(
+    _SEATS.c.game_id == bindparam("game"), _SEATS.c.character == bindparam("who")
+)
+
 _ADMIN_HASH = select(_META.c.value).where(_META.c.key == _ADMIN_KEY)
 _STORED_VERSIONS = select(_RULESETS.c.id, _RULESETS.c.version)
 _LISTING = select(
@@ -356,6 +381,20 @@ _COUNTS = (
     .where(_RECORDS.c.game_id == bindparam("game"))
     .group_by(_RECORDS.c.who, _RECORDS.c.kind)
 )
+_COUNTS_OF = _COUNTS.where(_RECORDS.c.who.in_(bindparam("who", expanding=True)))
+
+_THIS_GAMES_EVENTS = _EVENTS.c.game_id == bindparam("game")
+_EVENT_SPAN = select(func.min(_EVENTS.c.id), func.max(_EVENTS.c.id)).where(_THIS_GAMES_EVENTS)
+_NEWEST_EVENT = select(func.max(_EVENTS.c.id)).where(_THIS_GAMES_EVENTS)
+_NEW_EVENT = insert(_EVENTS)
+_FORGET_EVENTS = delete(_EVENTS).where(_THIS_GAMES_EVENTS, _EVENTS.c.id <= bindparam("upto"))
+_EVENTS_AFTER = (
+    select(_EVENTS.c.id, _EVENTS.c.kind, _EVENTS.c.payload)
+    .where(_THIS_GAMES_EVENTS, _EVENTS.c.id > bindparam("after"))
+    .order_by(_EVENTS.c.id)
+    .limit(bindparam("most"))
+)
+_NOTIFY = select(func.pg_notify(EVENTS_CHANNEL, bindparam("payload", type_=Text())))
 
 
 def _ask(text: str) -> str:
@@ -475,6 +514,10 @@ class Repo:
         found: str | None = self._run(_GAME_OF_TOKEN, {"hash": token_hash}).scalar()
         return found
 
+    def games_of_seat(self, token_hash: str) -> list[Game]:
+        """The game a player's token (by its hash) has a seat in: none or one."""
+        return [Game(**row._mapping) for row in self._run(_GAMES_OF_SEAT, {"hash": token_hash})]
+
     def add_game(self, game: Game, created: datetime) -> None:
         values = {
             "id": game.id,
@@ -491,7 +534,8 @@ class Repo:
         self._run(_NEW_TOKEN, {"game": game_id, "hash": token_hash})
 
     def delete_game(self, game_id: str) -> None:
-        """The game, and by ON DELETE CASCADE its characters, records and keys."""
+        """The game, and by ON DELETE CASCADE its characters (with their seats), records
+        and keys."""
         self._run(_DELETE_GAME, {"game": game_id})
 
     # ── characters ───────────────────────────────────────────────────────────
@@ -583,10 +627,15 @@ class Repo:
             rows = self._run(_PAGE_BEFORE, {"game": game_id, "most": most, "before": before})
         return [RecordHead(**_with_ask(row)) for row in rows]
 
-    def record_counts(self, game_id: str) -> dict[tuple[str, str], int]:
+    def record_counts(
+        self, game_id: str, who: Sequence[str] | None = None
+    ) -> dict[tuple[str, str], int]:
         """How many records a game holds per ``(who, kind)``: a sheet command for the
-        whole party is counted under ``party``."""
-        rows = self._run(_COUNTS, {"game": game_id})
+        whole party is counted under ``party``. ``who``: only those about these names."""
+        if who is None:
+            rows = self._run(_COUNTS, {"game": game_id})
+        else:
+            rows = self._run(_COUNTS_OF, {"game": game_id, "who": list(who)})
         return {(row.who, row.kind): int(row.how_many) for row in rows}
 
     def answer_record(
@@ -602,6 +651,35 @@ class Repo:
             self._run(_ANSWER_KEEPS_SHEET, params)
         else:
             self._run(_ANSWER, {**params, "answer_sheet": answer_sheet})
+
+    # ── players' seats ───────────────────────────────────────────────────────
+
+    def seat_of(self, game_id: str, token_hash: str) -> str | None:
+        """The character whose seat in ``game_id`` a token (by its hash) holds, or None."""
+        found: str | None = self._run(_SEAT_IN_GAME, {"game": game_id, "hash": token_hash}).scalar()
+        return found
+
+    def game_of_seat(self, token_hash: str) -> str | None:
+        """The game a player's token (by its hash) has its seat in, or None."""
+        found: str | None = self._run(_GAME_OF_SEAT, {"hash": token_hash}).scalar()
+        return found
+
+    def put_seat(self, game_id: str, character: str, token_hash: str, now: datetime) -> None:
+        """Give a character's seat a new token (by its hash), replacing any it had."""
+        values = {"game_id": game_id, "character": character, "token_hash": token_hash}
+        upsert = self._insert(_SEATS).values(**values, created=now)
+        self._run(
+            upsert.on_conflict_do_update(
+                index_elements=["game_id", "character"],
+                set_={"token_hash": token_hash, "created": upsert.excluded.created},
+            ),
+            {},
+        )
+
+    def delete_seat(self, game_id: str, character: str) -> bool:
+        """Revoke a character's seat; whether it had one."""
+        deleted = self._run(_DELETE_SEAT, {"game": game_id, "who": character})
+        return deleted.rowcount > 0
 
     # ── idempotency keys ─────────────────────────────────────────────────────
 
@@ -622,6 +700,47 @@ class Repo:
     def sweep(self, cutoff: datetime, most: int) -> None:
         """Delete at most ``most`` keys older than ``cutoff``, so the table stays bounded."""
         self._run(_SWEEP_KEYS, {"cutoff": cutoff, "most": most})
+
+    # ── events ───────────────────────────────────────────────────────────────
+
+    def event_span(self, game_id: str) -> tuple[int, int] | None:
+        """The oldest and the newest id of the events a game keeps; None when none."""
+        oldest, newest = cast(tuple[Any, Any], self._run(_EVENT_SPAN, {"game": game_id}).one())
+        return None if newest is None else (int(oldest), int(newest))
+
+    def add_events(
+        self, game_id: str, events: Sequence[tuple[str, str]], now: datetime, keep: int
+    ) -> int:
+        """Append ``(kind, payload)`` events to a game's, ids following its newest, and
+        forget all but the newest ``keep``; the last id given. Ids follow commit order
+        only when the caller holds the game's row lock (``game(..., lock=True)``)."""
+        newest: int = self._run(_NEWEST_EVENT, {"game": game_id}).scalar() or 0
+        rows = [
+            {"game_id": game_id, "id": newest + i, "kind": kind, "payload": payload, "created": now}
+            for i, (kind, payload) in enumerate(events, start=1)
+        ]
+        self._run(_NEW_EVENT, rows)
+        last = newest + len(rows)
+        if last > keep:
+            self._run(_FORGET_EVENTS, {"game": game_id, "upto": last - keep})
+        self.announce(game_id, last)
+        return last
+
+    def events_after(self, game_id: str, after: int, most: int) -> list[Event]:
+        """At most ``most`` of a game's events after id ``after``, oldest first."""
+        rows = self._run(_EVENTS_AFTER, {"game": game_id, "after": after, "most": most})
+        return [Event(int(row.id), row.kind, row.payload) for row in rows]
+
+    def announce(self, game_id: str, last: int | None) -> None:
+        """Say, once this transaction commits, that a game's events changed (``last``:
+        its newest event now; None: the game itself changed, as when deleted): to every
+        process through PostgreSQL's NOTIFY, which is sent at commit and never if the
+        transaction rolls back, and to this process through the store
+        (``Store.on_events``). The note carries no content: listeners read the table."""
+        if self.connection.dialect.name == "postgresql":
+            payload = f"{game_id}:{'' if last is None else last}"
+            self._run(_NOTIFY, {"payload": payload})
+        self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last))
 
 
 def _record_texts(record: NewCheck | NewSheetCommand) -> list[str | None]:

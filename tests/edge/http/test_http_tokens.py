@@ -358,6 +358,8 @@ def test_deleting_a_game_deletes_everything_it_holds_and_nothing_else(
         keyed = {**game.headers, "Idempotency-Key": "first"}
         thrown = service.post(game.path("checks"), json={"text": STEALTH}, headers=keyed)
         assert thrown.status_code == 200
+        seated = service.post(game.character("Mira Quickfoot") + "/seat", headers=game.headers)
+        assert seated.status_code == 201
     before = store_rows(store_url)
     assert _rows_of(before, doomed.id) == {
         "meta": 0,
@@ -366,6 +368,7 @@ def test_deleting_a_game_deletes_everything_it_holds_and_nothing_else(
         "characters": 2,
         "records": 1,
         "idempotency": 1,
+        "seats": 1,
     }
 
     gone = service.delete(doomed.path(), headers=admin_headers())

@@ -32,9 +32,20 @@ def test_the_games_a_token_may_see(service: TestClient) -> None:
         "ruleset": "dnd5e-srd",
         "version": 1,
         "layers": [],
+        "seat": {"kind": "admin", "character": None},
     }
     own = service.get("/games", headers=second.headers).json()
-    assert [g["id"] for g in own] == [second.id]
+    assert [(g["id"], g["seat"]) for g in own] == [
+        (second.id, {"kind": "game-master", "character": None})
+    ]
+    # a player's token lists its seat's game, saying whose seat it holds
+    third = make_game(service, "advanced-resolution", "maud", name="Third")
+    made = service.post(third.path("characters", "Maud Harrowgate", "seat"), headers=third.headers)
+    assert made.status_code == 201, made.text
+    seated = service.get("/games", headers=bearer(made.json()["token"])).json()
+    assert [(g["id"], g["seat"]) for g in seated] == [
+        (third.id, {"kind": "player", "character": "Maud Harrowgate"})
+    ]
     problem_of(service.get("/games", headers=bearer("dbg_nobody")), 401)
     problem_of(service.get("/games"), 401)
 

@@ -18,13 +18,12 @@ from playwright.sync_api import Browser, Page, expect
 from dicebound.edge.files import ruleset_text
 from http_api_support import LUCIA_SPENDS
 from repo_paths import REPO
-from service_support import ServerProcess, admin_headers, store_url_for
+from service_support import ServerProcess, admin_headers
 from web_support import (
     DESKTOP,
     PHONE,
     UNNAMED_CONTROLS,
     api,
-    browser,
     new_game,
     open_page,
     pick_game,
@@ -36,22 +35,6 @@ pytestmark = pytest.mark.server
 MAUD = "Maud Harrowgate"
 DUEL = '[skill_check: skill="Martial/Swordplay" difficulty="Rare" who="Maud Harrowgate"]'
 SNEAK = '[skill_check: skill="Scoundrel/Sneak" difficulty="Normal" who="Maud Harrowgate"]'
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("web")
-    with (
-        store_url_for("sqlite", folder) as url,
-        ServerProcess(url, log=folder / "server.log") as running,
-    ):
-        yield running
-
-
-@pytest.fixture(scope="module")
-def chrome() -> Iterator[Browser]:
-    with browser() as launched:
-        yield launched
 
 
 @pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])

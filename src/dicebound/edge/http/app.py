@@ -5,6 +5,7 @@ opens the store (migrating it), stores the packaged rulesets' versions it lacks,
 settles the admin token: ``DICEBOUND_ADMIN_TOKEN`` when set, else the stored one, else
 a new one printed once on standard error. The admin token's hash is then read from the
 store every few seconds (``AdminHash``), so a new one reaches every running process.
+Its event streams (``EventHub``) start listening with it and end before it stops.
 Its limits (the body timeout, the request rate) are ``guards``, else read from the
 environment.
 """
@@ -28,6 +29,7 @@ from dicebound.app.rulesets import sync_packaged_rulesets
 from dicebound.app.version import dicebound_version
 from dicebound.edge.http.deps import PATH_IS_UTF8, AdminHash, StoreDep
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
+from dicebound.edge.http.events import EventHub, keepalive_seconds
 from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
 from dicebound.edge.http.problems import (
     AsciiJSONResponse,
@@ -36,7 +38,7 @@ from dicebound.edge.http.problems import (
     CutShort,
     install_handlers,
 )
-from dicebound.edge.http.routes import checks, games, rulesets, sheet_form
+from dicebound.edge.http.routes import checks, events, games, rulesets, seats, sheet_form
 from dicebound.edge.mcp import build_server, http_routes, seat_of_http_request
 from dicebound.edge.schemas import HealthOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
@@ -80,6 +82,7 @@ def create_app(
     or over an open ``store``, with ``guards`` (default: ``Guards.resolve`` from the
     environment)."""
     guards = guards if guards is not None else Guards.resolve(environ=os.environ)
+    keepalive = keepalive_seconds(os.environ)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -90,12 +93,17 @@ def create_app(
             known = prepare_store(opened, admin_token=admin_token, say=say or sys.stderr)
             app.state.store = opened
             app.state.admin_hash = AdminHash(opened, known)
+            hub = app.state.events = EventHub(opened, app.state.admin_hash, keepalive)
+            await hub.start()
             # What lives as long as the app (its routes, the compiled packaged rulesets) is
             # left out of the collector's full passes: a request that makes many objects (a
             # ruleset check of 100,000 problems) no longer pays for a scan of all of it.
             gc.freeze()
-            async with tools.session_manager.run():
-                yield
+            try:
+                async with tools.session_manager.run():
+                    yield
+            finally:
+                await hub.stop()
         finally:
             gc.unfreeze()
             if store is None:
@@ -141,6 +149,8 @@ def create_app(
     app.include_router(sheet_form.router)
     app.include_router(games.router)
     app.include_router(checks.router)
+    app.include_router(seats.router)
+    app.include_router(events.router)
     # the last added runs first: the rate, then the token, then the body
     app.add_middleware(BodyLimit, body_timeout=guards.body_timeout)
     app.add_middleware(TokenFirst)

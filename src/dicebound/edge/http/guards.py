@@ -25,7 +25,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
-from dicebound.app.access import NO_TOKEN, Access, token_hash
+from dicebound.app.access import NO_TOKEN, Access, Use, token_hash
 from dicebound.app.errors import Refusal, Unauthorized
 from dicebound.edge.http.deps import bearer_token
 from dicebound.edge.http.problems import (
@@ -240,18 +240,22 @@ class RateLimit:
 # ── the token before the body ────────────────────────────────────────────────
 
 
-# (method, path with * for one segment) -> what "only the admin token may" do there
-_ADMIN_ONLY: dict[tuple[str, tuple[str, ...]], str] = {
-    ("POST", ("rulesets",)): "upload a ruleset",
-    ("POST", ("games",)): "make a game",
+# (method, path with * for one segment) -> the use only the admin token may make there
+_ADMIN_ONLY: dict[tuple[str, tuple[str, ...]], Use] = {
+    ("POST", ("rulesets",)): Use.UPLOAD_RULESET,
+    ("POST", ("games",)): Use.MAKE_GAME,
 }
-# a game's routes that take a body: they answer 401 without a token (access.visible_game)
+# a game's routes that take a body, or write without one, and its event stream (a
+# connection held open): they answer 401 without a token (access.seat_in)
 _GAME_ROUTES: set[tuple[str, tuple[str, ...]]] = {
+    ("GET", ("games", "*", "events")),
     ("POST", ("games", "*", "checks")),
     ("POST", ("games", "*", "odds")),
     ("POST", ("games", "*", "records", "#", "after")),
     ("PUT", ("games", "*", "characters", "*")),
     ("PATCH", ("games", "*", "characters", "*", "live")),
+    ("POST", ("games", "*", "characters", "*", "seat")),
+    ("DELETE", ("games", "*", "characters", "*", "seat")),
 }
 
 

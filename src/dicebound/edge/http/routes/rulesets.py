@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from dicebound.app import rulesets
+from dicebound.app.access import Use
 from dicebound.edge.http.deps import Caller, StoreDep
 from dicebound.edge.http.problems import NOT_JSON, PROBLEMS, HttpProblem, decode_body, json_body
 from dicebound.edge.schemas import (
@@ -62,7 +63,7 @@ async def upload_ruleset(
     raw = await json_body(request, "ruleset")
 
     def work() -> tuple[dict[str, object], bool]:
-        caller.require_admin("upload a ruleset")
+        caller.require_admin(Use.UPLOAD_RULESET)
         text = decode_body(raw, "ruleset")
         with store.write() as session:
             return rulesets.put_ruleset(session, caller, text)

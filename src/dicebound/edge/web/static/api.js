@@ -1,10 +1,12 @@
-// Talking to the service: the one fetch of the page, the token it sends, and what is
-// shared between the tabs (the token, the game picked, its party, its ruleset file, and
-// what the last text sent changed on the sheets).
+// Talking to the service: the page's one fetch of an answer (live.js reads the event
+// stream), the token it sends, and what is shared between the tabs (the token, the
+// game picked, the seat the token holds in it, its party, its ruleset file, and what
+// the last text sent changed on the sheets).
 
 export const state = {
   token: sessionStorage.getItem("dicebound-token") || "",
   game: null,
+  seat: null, // {character} when the token is a player's seat in the picked game
   party: [],
   ruleset: null, // the picked game's ruleset file, at the game's version
   changes: null, // [{who, what, from, to}] of the last text, in text order; null before one

@@ -1,8 +1,9 @@
 // dicebound's page: play, author, balance and sheets over the service's own API.
 // No framework and no build step: the browser runs these modules as they ship, one a
 // tab (play.js with tend.js for rests, damage and heal; author.js, balance.js,
-// sheet.js) over api.js, dom.js and words.js; this one wires the tabs and starts. Every number on the page comes from the engine; the
-// scripts only ask and draw.
+// sheet.js) over api.js, dom.js and words.js, and live.js (with sse.js) follows the
+// game's events; this one wires the tabs and starts. Every number on the page comes
+// from the engine; the scripts only ask and draw.
 
 import { state } from "./api.js";
 import { setUpAuthor } from "./author.js";
@@ -26,10 +27,11 @@ function showTab(tab, focus = false) {
 }
 
 function setUpTabs() {
-  const tabs = [...document.querySelectorAll('[role="tab"]')];
-  for (const tab of tabs) {
+  const all = [...document.querySelectorAll('[role="tab"]')];
+  for (const tab of all) {
     tab.addEventListener("click", () => showTab(tab));
     tab.addEventListener("keydown", (event) => {
+      const tabs = all.filter((t) => !t.hidden); // a player's view hides some
       const at = tabs.indexOf(tab);
       const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
       if (step) showTab(tabs[(at + step + tabs.length) % tabs.length], true);
@@ -37,7 +39,7 @@ function setUpTabs() {
       if (event.key === "End") showTab(tabs[tabs.length - 1], true);
     });
   }
-  const wanted = tabs.find((t) => `#${t.getAttribute("aria-controls")}` === location.hash);
+  const wanted = all.find((t) => `#${t.getAttribute("aria-controls")}` === location.hash);
   if (wanted) showTab(wanted);
 }
 

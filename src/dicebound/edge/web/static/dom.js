@@ -1,7 +1,7 @@
 // Drawing on the page: elements by id, new elements, the status line, and a labelled
 // field; every handler goes through `trying`, which says what went wrong.
 
-import { Refused } from "./api.js";
+import { Refused, state } from "./api.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -16,10 +16,17 @@ export function trying(work, tell = say) {
     try {
       await work(event);
     } catch (error) {
-      tell(error instanceof Refused ? error.message : `Something went wrong: ${error.message}`);
+      tell(error instanceof Refused ? refusal(error) : `Something went wrong: ${error.message}`);
       if (!(error instanceof Refused)) console.error(error);
     }
   };
+}
+
+// a refusal in the service's words; a player's seat refused is told whose seat it is
+// (the service's sentence says what a seat may do)
+function refusal(error) {
+  if (error.status !== 403 || !state.seat) return error.message;
+  return `Not for ${state.seat.character}'s seat: ${error.message}`;
 }
 
 export function el(tag, attrs = {}, ...children) {

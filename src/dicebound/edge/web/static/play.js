@@ -5,6 +5,7 @@
 
 import { Refused, api, gamePath, state } from "./api.js";
 import { $, el, say, trying } from "./dom.js";
+import { follow } from "./live.js";
 import { changeLine, paidChange, reasonWords, sheetAsk } from "./words.js";
 
 let next = null; // the history's next page, from the last one read
@@ -58,10 +59,15 @@ async function chooseGame(id) {
   state.game = game;
   state.ruleset = null;
   state.changes = null;
+  state.party = [];
+  // a player's token holds one character's seat: the page shows what that seat may do
+  state.seat = game && game.seat && game.seat.kind === "player" ? { character: game.seat.character } : null;
+  drawSeat();
   next = null;
   $("cards").replaceChildren();
   $("rewritten").textContent = "";
   $("tag-errors").replaceChildren();
+  follow(game, { record: showRecord, answer: showRecord, character: updateMember, reload: reloadGame });
   if (!game) return;
   // the file the game plays, at its version: the labels, rests and kinds of harm
   state.ruleset = await api("GET", `/rulesets/${encodeURIComponent(game.ruleset)}?version=${game.version}`);
@@ -70,11 +76,61 @@ async function chooseGame(id) {
   say(`Playing ${game.name}.`);
 }
 
+// a player's view: no control of the Game Master's (the checks, rests and damage, the
+// balance and the sheets, making a game), and the seat named beside the game
+function drawSeat() {
+  const player = state.seat !== null;
+  for (const part of document.querySelectorAll(".gm-only")) part.hidden = player;
+  $("seat").hidden = !player;
+  $("seat").textContent = player ? `Seat: ${state.seat.character}'s player` : "";
+  const tab = document.querySelector('[role="tab"][aria-selected="true"]');
+  if (tab && tab.hidden) $("tab-play").click();
+}
+
 export async function loadParty() {
+  const game = state.game;
   const answer = await api("GET", gamePath("party"));
-  state.party = answer.characters;
-  // a value the last text changed is marked (`picks` says which changes are about it)
-  const mark = (base, who, picks) => ((state.changes || []).some((c) => c.who === who && picks(c.what)) ? `${base} changed` : base);
+  if (state.game !== game) return; // another game was picked meanwhile
+  // a member an event drew at a newer revision than this read stays as the event drew it
+  const drawn = new Map(state.party.map((m) => [m.name, m]));
+  state.party = answer.characters.map((m) => {
+    const seen = drawn.get(m.name);
+    return seen && seen.revision > m.revision ? seen : m;
+  });
+  drawParty();
+}
+
+// one member as an event gives it (a `character` event: an entry of the party), its
+// values that moved marked
+export function updateMember(member) {
+  const at = state.party.findIndex((m) => m.name === member.name);
+  const before = at < 0 ? null : state.party[at];
+  if (before && before.revision >= member.revision) return;
+  if (at < 0) state.party = [...state.party, member];
+  else state.party = state.party.map((m, i) => (i === at ? member : m));
+  drawParty(before ? moved(before, member) : []);
+}
+
+// what differs between two readings of a member, each as the `what` of a change
+function moved(before, after) {
+  const whats = [];
+  const compare = (list, key, what, value) => {
+    const old = new Map(before.state[list].map((x) => [x[key], JSON.stringify(value(x))]));
+    for (const x of after.state[list]) if (old.get(x[key]) !== JSON.stringify(value(x))) whats.push(`${what} ${x[key]}`);
+  };
+  compare("pools", "key", "pool", (p) => [p.value, p.max]);
+  compare("tracks", "id", "track", (t) => t.value);
+  compare("wounds", "id", "wounds", (t) => [t.marks, t.penalty]);
+  const [was, now] = [new Set(before.state.conditions), new Set(after.state.conditions)];
+  for (const c of [...was, ...now]) if (was.has(c) !== now.has(c)) whats.push(`condition ${c}`);
+  return whats.map((what) => ({ who: after.name, what }));
+}
+
+// the party panel from `state.party`; `fresh`: changes an event brought, marked as the
+// last text's are
+function drawParty(fresh = []) {
+  // a value the last text (or the event) changed is marked (`picks` says which changes are about it)
+  const mark = (base, who, picks) => ([...(state.changes || []), ...fresh].some((c) => c.who === who && picks(c.what)) ? `${base} changed` : base);
   $("party").replaceChildren(
     ...state.party.map((member) =>
       el(
@@ -103,9 +159,15 @@ export async function loadParty() {
     ),
   );
   drawChanges();
-  const names = state.party.map((m) => el("option", { value: m.name, text: m.name }));
-  $("balance-character").replaceChildren(...names.map((n) => n.cloneNode(true)));
-  $("sheet-character").replaceChildren(el("option", { value: "", text: "(a new character)" }), ...names);
+  // the party is drawn again whenever it changes: a select keeps who was picked in it
+  const names = () => state.party.map((m) => el("option", { value: m.name, text: m.name }));
+  const refill = (select, ...options) => {
+    const kept = select.value;
+    select.replaceChildren(...options);
+    if ([...select.options].some((o) => o.value === kept)) select.value = kept;
+  };
+  refill($("balance-character"), ...names());
+  refill($("sheet-character"), el("option", { value: "", text: "(a new character)" }), ...names());
   for (const hook of whenDrawn) hook();
 }
 
@@ -191,6 +253,7 @@ async function cardFor(result) {
     {
       class: `card ${open ? "open" : result.success ? "success" : "failure"}`,
       "data-record": String(result.id),
+      "data-answered": answeredMark(result),
       "aria-labelledby": `card-${result.id}`,
     },
     el("h3", { id: `card-${result.id}`, text: card.title }),
@@ -216,10 +279,40 @@ async function cardFor(result) {
     cardLines(card),
   );
   node.append(...verifying(result.id));
-  // the card names the offer's pools: only those the roller can pay from
-  if (card.offer && card.offer.pools.length) node.append(raiseForm(result, node, card.offer));
-  if (open) node.append(choiceButtons(result, node));
+  // the card names the offer's pools: only those the roller can pay from; a player's
+  // seat answers only its own character's roll
+  const mine = !state.seat || state.seat.character === result.who;
+  if (mine && card.offer && card.offer.pools.length) node.append(raiseForm(result, card.offer));
+  if (mine && open) node.append(choiceButtons(result));
   return node;
+}
+
+// which answer a drawn card or line shows (a check's `answered`; none before one)
+const answeredMark = (record) => JSON.stringify(record.answered ?? null);
+
+// a record's card, a check's or a sheet command's
+export function cardOf(record) {
+  return record.kind === "sheet" ? sheetCardFor(record) : cardFor(record);
+}
+
+const CARDS_KEPT = 20; // cards the live updates leave on the page, the newest
+
+// a card in the Result area: in the place of the same record's card, else last; focus
+// inside the card it replaces moves to the new one
+export function placeCard(card) {
+  const old = $("cards").querySelector(`:scope > [data-record="${card.dataset.record}"]`);
+  if (!old) {
+    $("cards").append(card);
+    const shown = $("cards").children;
+    while (shown.length > CARDS_KEPT) shown[0].remove();
+    return;
+  }
+  const focused = old.contains(document.activeElement);
+  old.replaceWith(card);
+  if (focused) {
+    card.tabIndex = -1;
+    card.focus();
+  }
 }
 
 // a sheet command's card: no dice, its command, outcome and changes in the service's lines
@@ -227,7 +320,7 @@ async function sheetCardFor(record) {
   const card = await api("GET", gamePath("records", record.id, "card"));
   return el(
     "article",
-    { class: `card sheet ${record.ok ? "success" : "failure"}`, "data-record": String(record.id), "aria-labelledby": `card-${record.id}` },
+    { class: `card sheet ${record.ok ? "success" : "failure"}`, "data-record": String(record.id), "data-answered": answeredMark(record), "aria-labelledby": `card-${record.id}` },
     el("h3", { id: `card-${record.id}`, text: card.title }),
     el("p", { class: "outcome", text: record.ok ? `Done: ${record.now}` : `Refused: ${reasonWords(record.reason)}` }),
     cardLines(card),
@@ -261,7 +354,7 @@ async function verify(id, verdict, how) {
     : `Not verified: ${answer.differences.map((d) => d.field).join(", ")} differ.`;
 }
 
-function raiseForm(result, card, offer) {
+function raiseForm(result, offer) {
   const member = state.party.find((m) => m.name === result.who);
   const held = new Map(member ? member.state.pools.map((p) => [p.key, p.value]) : []);
   const poolId = `raise-pool-${result.id}`;
@@ -290,24 +383,24 @@ function raiseForm(result, card, offer) {
     "submit",
     trying(async () => {
       const body = { pool: select.value, points: Number(points.value) };
-      await answerAfter(result, card, body);
+      await answerAfter(result, body);
     }),
   );
   return form;
 }
 
-function choiceButtons(result, card) {
+function choiceButtons(result) {
   return el(
     "div",
     { class: "row choice", role: "group", "aria-label": "The player's choice" },
-    el("button", { type: "button", onclick: trying(() => answerAfter(result, card, { choose: "fail" })) }, "Fail"),
-    el("button", { type: "button", onclick: trying(() => answerAfter(result, card, { choose: "succeed" })) }, "Succeed at a cost"),
+    el("button", { type: "button", onclick: trying(() => answerAfter(result, { choose: "fail" })) }, "Fail"),
+    el("button", { type: "button", onclick: trying(() => answerAfter(result, { choose: "succeed" })) }, "Succeed at a cost"),
   );
 }
 
-async function answerAfter(result, card, body) {
+async function answerAfter(result, body) {
   const record = await api("POST", gamePath("records", result.id, "after"), body);
-  card.replaceWith(await cardFor(record));
+  placeCard(await cardFor(record));
   // what the answer paid belongs with what its text changed
   state.changes = [...(state.changes || []), ...record.paid.map(paidChange)];
   await Promise.all([loadParty(), loadHistory(true)]);
@@ -316,29 +409,57 @@ async function answerAfter(result, card, body) {
   say(`${record.outcome}${paid ? `: paid ${paid}` : ""}${still}.`);
 }
 
+// a record's line in the history, with the button that shows its card
+function historyItem(r) {
+  const show = el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await cardOf(r))) }, `Show card #${r.id}`);
+  return r.kind === "sheet"
+    ? el(
+        "li",
+        { "data-record": String(r.id), "data-kind": "sheet", "data-answered": answeredMark(r), class: r.ok ? "sheet-ok" : "sheet-refused" },
+        `#${r.id} ${r.who}: sheet, ${sheetAsk(r.tag)}, `,
+        r.ok ? `done: ${r.now} ` : el("span", { class: "refused", text: `refused: ${reasonWords(r.reason)} ` }),
+        show,
+      )
+    : el("li", { "data-record": String(r.id), "data-kind": "check", "data-answered": answeredMark(r) }, `#${r.id} ${r.who}: ${r.attrs.skill || "check"}, ${r.outcome} `, show);
+}
+
 async function loadHistory(fresh) {
+  const game = state.game;
   const before = fresh ? "" : `&before=${next}`;
   const page = await api("GET", gamePath(`records?limit=10${before}`));
-  const items = page.records.map((r) =>
-    r.kind === "sheet"
-      ? el(
-          "li",
-          { "data-record": String(r.id), "data-kind": "sheet", class: r.ok ? "sheet-ok" : "sheet-refused" },
-          `#${r.id} ${r.who}: sheet, ${sheetAsk(r.tag)}, `,
-          r.ok ? `done: ${r.now} ` : el("span", { class: "refused", text: `refused: ${reasonWords(r.reason)} ` }),
-          el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await sheetCardFor(r))) }, `Show card #${r.id}`),
-        )
-      : el(
-          "li",
-          { "data-record": String(r.id), "data-kind": "check" },
-          `#${r.id} ${r.who}: ${r.attrs.skill || "check"}, ${r.outcome} `,
-          el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await cardFor(r))) }, `Show card #${r.id}`),
-        ),
-  );
+  if (state.game !== game) return;
+  const items = page.records.map(historyItem);
   if (fresh) $("history").replaceChildren(...items);
   else $("history").append(...items);
   next = page.next;
   $("older").hidden = page.next === null;
+}
+
+// ── what the game's events bring (live.js) ──────────────────────────────────
+
+// a record made (or answered) elsewhere, or here: its line in the history (newest first)
+// and its card, each in the place of the one it replaces; a line or a card already drawn
+// from the same answer is left as it is, so no control under the person's hands moves
+export async function showRecord(record) {
+  const game = state.game;
+  const drawn = (node) => node && node.dataset.answered === answeredMark(record);
+  const lines = [...$("history").children];
+  const same = lines.find((li) => Number(li.dataset.record) === record.id);
+  if (same && !drawn(same)) same.replaceWith(historyItem(record));
+  else if (!same) {
+    const older = lines.find((li) => Number(li.dataset.record) < record.id);
+    // a record older than every line shown waits for "Older records"
+    if (older) older.before(historyItem(record));
+    else if (next === null) $("history").append(historyItem(record));
+  }
+  if (drawn($("cards").querySelector(`:scope > [data-record="${record.id}"]`))) return;
+  const card = await cardOf(record);
+  if (state.game === game) placeCard(card);
+}
+
+// the party and the history read again (a stream that fell too far behind)
+export async function reloadGame() {
+  await Promise.all([loadParty(), loadHistory(true)]);
 }
 
 export function setUpPlay() {
