@@ -34,7 +34,6 @@ from dicebound.values import frozen
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from dicebound.app.records import RecordView, SheetRecordView
     from dicebound.ruleset.model import Ruleset
 
 __all__ = [
@@ -70,13 +69,15 @@ def publish(repo: Repo, game_id: str, items: Sequence[Item]) -> None:
         repo.add_events(game_id, items, datetime.now(UTC), LIMITS.events_kept)
 
 
-def record_item(view: RecordView | SheetRecordView) -> Item:
-    """A record made (a check thrown, a sheet command applied or refused)."""
+def record_item(view: object) -> Item:
+    """A record made (a check thrown, a sheet command applied or refused), as
+    ``app.records`` reads it (a ``RecordView`` or a ``SheetRecordView``)."""
     return "record", dumps(plain(view))
 
 
-def answer_item(view: RecordView) -> Item:
-    """A record as it reads after the player's answer after the roll."""
+def answer_item(view: object) -> Item:
+    """A record as it reads after the player's answer after the roll (its
+    ``RecordView``)."""
     return "answer", dumps(plain(view))
 
 

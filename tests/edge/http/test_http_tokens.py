@@ -366,6 +366,7 @@ def test_deleting_a_game_deletes_everything_it_holds_and_nothing_else(
         "characters": 2,
         "records": 1,
         "idempotency": 1,
+        "events": 3,  # two characters put, one record
     }
 
     gone = service.delete(doomed.path(), headers=admin_headers())
