@@ -108,9 +108,9 @@ class _Feed:
                 async with asyncio.timeout(hub.keepalive):
                     await self.dirty.wait()
             self.dirty.clear()
-            admin_hash = await hub.admin_hash.current()
-            callers = {s.token: Access.of(s.token, admin_hash) for s in self.streams}
             try:
+                admin_hash = await hub.admin_hash.current()
+                callers = {s.token: Access.of(s.token, admin_hash) for s in self.streams}
                 polled = await run_in_threadpool(hub.poll, self.game_id, callers, self.mark)
             except Exception as exc:  # the store failed: the streams wait, and this tries again
                 log.warning("reading the events of game %s failed: %s", self.game_id, exc)
