@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicebound.app import events
-from dicebound.app.access import Access
+from dicebound.app.access import Access, GameMaster
 from dicebound.app.errors import Invalid, NotFound
 from dicebound.store import open_store
 from events_support import stored_events
@@ -196,9 +196,10 @@ def test_a_stream_resumes_after_the_clients_last_event_or_is_told_to_reload(
             )
         )
     # events 1..5 kept: a new stream starts after the newest; a resumed one after its last
-    assert _catch_up(store_url, game, None) == events.CaughtUp((), None, 5)
+    master = GameMaster(game.id)
+    assert _catch_up(store_url, game, None) == events.CaughtUp((), None, 5, master)
     assert [e.id for e in _catch_up(store_url, game, 2).events] == [3, 4, 5]
-    assert _catch_up(store_url, game, 5) == events.CaughtUp((), None, 5)
+    assert _catch_up(store_url, game, 5) == events.CaughtUp((), None, 5, master)
     assert [e.id for e in _catch_up(store_url, game, 0).events] == [1, 2, 3, 4, 5]
     ahead = _catch_up(store_url, game, 6)
     assert (ahead.events, ahead.newest) == ((), 5)

@@ -14,15 +14,19 @@ client that resumes an hour on reads what happened, not what is.
 Reading: ``catch_up`` says where a stream starts (and whether the client must reload,
 its last id being older than the oldest kept), and ``poll`` is the one read a process
 makes for all its streams of a game when woken: who may still read it, and what is new.
+A seat made or revoked is sent only to the seats that may see it (``shown``: the admin,
+the game master, and the player of that character), so a player never learns of the
+other players' seats.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
-from dicebound.app.access import Access, Use, visible_game
+from dicebound.app.access import Access, Seat, Use, may, seat_in, visible_game
 from dicebound.app.errors import Invalid, Refusal
 from dicebound.app.games import party_member
 from dicebound.app.limits import LIMITS
@@ -34,7 +38,6 @@ from dicebound.values import frozen
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from dicebound.app.records import RecordView, SheetRecordView
     from dicebound.ruleset.model import Ruleset
 
 __all__ = [
@@ -43,6 +46,7 @@ __all__ = [
     "EventKind",
     "Item",
     "Polled",
+    "about",
     "answer_item",
     "catch_up",
     "character_items",
@@ -51,6 +55,7 @@ __all__ = [
     "publish",
     "record_item",
     "seat_event",
+    "shown",
 ]
 
 EventKind = Literal["record", "answer", "character", "seat", "reload"]
@@ -70,13 +75,15 @@ def publish(repo: Repo, game_id: str, items: Sequence[Item]) -> None:
         repo.add_events(game_id, items, datetime.now(UTC), LIMITS.events_kept)
 
 
-def record_item(view: RecordView | SheetRecordView) -> Item:
-    """A record made (a check thrown, a sheet command applied or refused)."""
+def record_item(view: object) -> Item:
+    """A record made (a check thrown, a sheet command applied or refused), as
+    ``app.records`` reads it (a ``RecordView`` or a ``SheetRecordView``)."""
     return "record", dumps(plain(view))
 
 
-def answer_item(view: RecordView) -> Item:
-    """A record as it reads after the player's answer after the roll."""
+def answer_item(view: object) -> Item:
+    """A record as it reads after the player's answer after the roll (its
+    ``RecordView``)."""
     return "answer", dumps(plain(view))
 
 
@@ -112,14 +119,32 @@ def last_event_id(text: str | None) -> int | None:
     return int(value)
 
 
+def about(event: Event) -> str | None:
+    """The character a ``seat`` event is about; None for every other kind (every seat
+    is sent those)."""
+    if event.kind != "seat":
+        return None
+    character: str = json.loads(event.payload)["character"]
+    return character
+
+
+def shown(seat: Seat, character: str | None) -> bool:
+    """Whether a stream of ``seat`` is sent an event ``about`` ``character``: a seat
+    made or revoked only where ``Use.SEE_SEAT_CHANGE`` lets that seat see it."""
+    return character is None or may(seat, Use.SEE_SEAT_CHANGE, character)
+
+
 @frozen
 class CaughtUp:
     """Where a stream stands after reading the store: the events after the client's
-    last (oldest first), or why it must reload instead; and the game's newest id."""
+    last (oldest first) that its seat is shown, or why it must reload instead; the
+    game's newest id; and the seat the stream's token holds (it never changes: a seat
+    replaced or revoked is a token that no longer reads the game)."""
 
     events: tuple[Event, ...]
     reload: str | None
     newest: int
+    seat: Seat
 
 
 def catch_up(session: Session, access: Access, game_id: str, after: int | None) -> CaughtUp:
@@ -128,24 +153,26 @@ def catch_up(session: Session, access: Access, game_id: str, after: int | None) 
     kept, or when it names an event this game never had. Refused as any read of the
     game is (a token that is not one of its seats)."""
     repo = Repo(session)
-    game = visible_game(repo, access, game_id, Use.FOLLOW_EVENTS)
+    seated = seat_in(repo, access, game_id)
+    game, seat = seated.allow(Use.FOLLOW_EVENTS), seated.seat
     span = repo.event_span(game.id)
     oldest, newest = span if span is not None else (None, 0)
     if after is None:
-        return CaughtUp((), None, newest)
+        return CaughtUp((), None, newest, seat)
     if after > newest:
         reason = (
             f"event {after} is newer than this game's newest ({newest}): reload the game, "
             "then read on from here."
         )
-        return CaughtUp((), reason, newest)
+        return CaughtUp((), reason, newest, seat)
     if oldest is not None and after < oldest - 1:
         reason = (
             f"the events after {after} are no longer kept (the oldest kept is {oldest}): "
             "reload the game, then read on from here."
         )
-        return CaughtUp((), reason, newest)
-    return CaughtUp(tuple(repo.events_after(game.id, after, LIMITS.events_kept)), None, newest)
+        return CaughtUp((), reason, newest, seat)
+    kept = repo.events_after(game.id, after, LIMITS.events_kept)
+    return CaughtUp(tuple(e for e in kept if shown(seat, about(e))), None, newest, seat)
 
 
 @frozen

@@ -1,8 +1,9 @@
 """Players' seats: the game master (or the admin) gives a character's player a token of
 its own, with a player's rights (``access.RIGHTS``), and takes it back.
 
-A seat is made and revoked here alone, in the caller's transaction: what else must
-happen when a seat changes (telling the game's followers) belongs beside these two.
+A seat is made and revoked here alone, in the caller's transaction, which also writes
+its ``seat`` event under the game's row lock (shown only to the seats that may see it:
+``app.events.shown``).
 The token is shown once and kept as its hash; the store is read on every request, so
 a token replaced or revoked stops as the transaction commits, on every process.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from dicebound.app import events
 from dicebound.app.access import Access, Use, player_token, token_hash, visible_game
 from dicebound.app.characters import member_of
 from dicebound.app.errors import NotFound
@@ -31,6 +33,7 @@ def make_seat(session: Session, access: Access, game_id: str, name: str) -> str:
     member = member_of(repo, game, name, lock=True)
     token = player_token()
     repo.put_seat(game.id, member.name, token_hash(token), datetime.now(UTC))
+    events.seat_event(repo, game.id, member.name, made=True)
     return token
 
 
@@ -42,3 +45,4 @@ def revoke_seat(session: Session, access: Access, game_id: str, name: str) -> No
     member = member_of(repo, game, name, lock=True)
     if not repo.delete_seat(game.id, member.name):
         raise NotFound(f'"{member.name}" has no player\'s seat to revoke.')
+    events.seat_event(repo, game.id, member.name, made=False)

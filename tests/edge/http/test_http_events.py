@@ -9,6 +9,7 @@ processes on loopback, SQLite and PostgreSQL.
 - One further behind than the oldest kept event is told to reload, then reads on live.
 - A stream sends keep-alives; it ends when its token is replaced or its game deleted,
   and when the service stops (at once, not after the graceful shutdown's timeout).
+- A process whose LISTEN connection is dropped connects again and misses nothing.
 - Two processes on one PostgreSQL database, 50 subscribers spread over both, 200 checks
   made through both at once: every subscriber receives all 200 records, in commit
   order, none twice; delivered across processes well within a second (the bench,
@@ -29,6 +30,8 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from events_support import Received, Subscriber, stored_events
 from http_api_support import character_file
@@ -337,3 +340,33 @@ def test_fifty_subscribers_over_two_processes_receive_all_two_hundred_checks_in_
             f"\n[events] {what} -> read on the other process: p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms"
         )
         assert p99 < 1.0, f"p99 {p99:.3f} s from {what} to its event on the other process"
+
+
+@logs_on_failure
+def test_a_listen_connection_lost_costs_no_event(tmp_path: Path) -> None:
+    with store_url_for("postgresql", tmp_path) as db, running(db, tmp_path, count=2) as servers:
+        game, token = reserve_game(servers[0].base)
+        watcher = Subscriber(servers[1].base, game, token).start()
+        # the database drops both processes' LISTEN connections; they connect again
+        dropped = _drop_listeners(db)
+        assert dropped == 2
+        with client(servers[0].base, token) as player:
+            checked = ok(player.post(f"/games/{game}/checks", json={"text": PUSH}))
+        [event] = watcher.wait_count(1, timeout=3 * KEEPALIVE + 3)
+        watcher.close()
+        assert (event.kind, event.data["id"]) == ("record", checked["results"][0]["id"])
+        assert "listening for events:" in servers[1].log_path.read_text()
+
+
+def _drop_listeners(db: str) -> int:
+    """Terminate every connection of the store's database that is LISTENing; how many."""
+    engine = create_engine(db, poolclass=NullPool)
+    try:
+        with engine.begin() as connection:
+            query = text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND query LIKE 'LISTEN %'"
+            )
+            return int(connection.execute(query).scalar_one())
+    finally:
+        engine.dispose()

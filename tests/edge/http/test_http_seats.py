@@ -8,6 +8,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,7 @@ class Cell:
     raw: bytes | None = None  # a file sent as JSON bytes
     revision_of: str | None = None  # send If-Match with this character's revision
     headers: dict[str, str] = field(default_factory=dict)
+    stream: bool = False  # an event stream: read what it has caught up, then ended
 
     @property
     def method(self) -> str:
@@ -160,6 +162,9 @@ CELLS: dict[str, Cell] = {
         {"text": f'[sheet: op="spend" pool="luck" amount="1" who="{A}"]'},
     ),
     "GET the records": Cell(("GET", "/games/{game}/records"), "/games/{game}/records", EVERY),
+    "GET the events": Cell(
+        ("GET", "/games/{game}/events"), "/games/{game}/events?after=0", EVERY, stream=True
+    ),
     "GET A's record": Cell(
         ("GET", "/games/{game}/records/{record_id}"), "/games/{game}/records/{a}", EVERY
     ),
@@ -237,11 +242,33 @@ def _send(client: TestClient, cell: Cell, scene: Scene, headers: dict[str, str])
     if cell.revision_of is not None:
         read = client.get(f"/games/{scene.game}/characters/{cell.revision_of}", headers=headers)
         sent["If-Match"] = read.headers.get("etag", '"1"')
+    if cell.stream:
+        return _caught_up(client, path, sent)
     if cell.raw is not None:
         return client.request(cell.method, path, content=cell.raw, headers={**sent, **JSON})
     if cell.body is None:
         return client.request(cell.method, path, headers=sent)
     return client.request(cell.method, path, json=cell.body, headers=sent)
+
+
+def _caught_up(client: TestClient, path: str, headers: dict[str, str]) -> Any:
+    """A stream's answer, ended after what it first catches up on: sent while the
+    process's streams are closing (as at shutdown, when a new one ends at once), since
+    an open one never ends by itself."""
+    hub = client.app.state.events  # type: ignore[attr-defined]
+    hub.closing = True
+    try:
+        return client.get(path, headers=headers)
+    finally:
+        hub.closing = False
+
+
+def _seat_events(answer: Any) -> list[dict[str, object]]:
+    """The ``seat`` events a stream's answer holds, in order."""
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"].startswith("text/event-stream")
+    frames = [f.split("\n") for f in answer.text.split("\n\n") if f]
+    return [json.loads(f[2][len("data: ") :]) for f in frames if f[1] == "event: seat"]
 
 
 def _refusal(cell: Cell, seat: str) -> str:
@@ -268,6 +295,17 @@ def test_each_seat_may_do_what_the_rights_table_gives_it_and_nothing_else(
     refused = problem_of(got, 403)
     assert refused["detail"].startswith(_refusal(cell, seat)), refused["detail"]
     assert store_rows(url) == before, f"{name} × {seat} changed the store"
+
+
+def test_a_stream_shows_a_seat_made_to_the_masters_and_to_that_characters_player_alone(
+    table: tuple[TestClient, str],
+) -> None:
+    client, _ = table
+    scene = set_a_scene(client.request)
+    path = f"/games/{scene.game}/events?after=0"
+    both = [{"character": A, "made": True}, {"character": B, "made": True}]
+    for seat, shown in [(ADMIN, both), (GM, both), (PLAYER, both[:1])]:
+        assert _seat_events(_caught_up(client, path, scene.headers(seat))) == shown, seat
 
 
 def test_the_table_has_a_row_for_every_route(table: tuple[TestClient, str]) -> None:

@@ -369,6 +369,7 @@ def test_deleting_a_game_deletes_everything_it_holds_and_nothing_else(
         "records": 1,
         "idempotency": 1,
         "seats": 1,
+        "events": 4,  # two characters put, one record, one seat made
     }
 
     gone = service.delete(doomed.path(), headers=admin_headers())

@@ -6,7 +6,8 @@ LISTEN connection (``store/listen.py``), which hears every process's commits. Ei
 only marks the game's ``_Feed`` dirty. The feed then reads the events table once for
 all of this process's streams of that game (``app.events.poll``): whether each token
 may still read the game, and the events after the newest it has read. Each stream
-sends what it has not sent from the feed's recent events, or, when it is further
+sends what it has not sent from the feed's recent events (those its seat is shown:
+``app.events.shown``), or, when it is further
 behind than they reach (it just connected, or is slow), reads the store itself
 (``app.events.catch_up``). Since ids grow in commit order and every read is "after
 the last id I sent", nothing is skipped, nothing sent twice, and a lost wake-up only
@@ -30,7 +31,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from starlette.concurrency import run_in_threadpool
 
 from dicebound.app import events as app_events
-from dicebound.app.access import Access
+from dicebound.app.access import Access, Seat
 from dicebound.app.errors import Refusal
 from dicebound.edge.http.deps import AdminHash
 from dicebound.errors import UsageError
@@ -82,7 +83,7 @@ class _Feed:
         self.streams: set[_Stream] = set()
         self.mark: int | None = None  # the newest id read (None: not read yet)
         self.floor = 0  # every event after it, up to ``mark``, is in ``recent``
-        self.recent: list[tuple[int, bytes]] = []
+        self.recent: list[tuple[int, str | None, bytes]] = []  # (id, about, frame)
         self.allowed: dict[str, bool] = {}  # by token, as of the last read
         self.dirty = asyncio.Event()
         self.dirty.set()
@@ -93,13 +94,13 @@ class _Feed:
         if last is None or self.mark is None or last > self.mark:
             self.dirty.set()
 
-    def since(self, last: int) -> list[bytes] | None:
-        """The frames after ``last`` this feed holds; None when they do not reach back
-        that far (the stream must read the store)."""
+    def since(self, last: int, seat: Seat) -> list[bytes] | None:
+        """The frames after ``last`` this feed holds that ``seat`` is shown; None when
+        they do not reach back that far (the stream must read the store)."""
         if self.mark is None or last < self.floor:
             return None
         start = bisect.bisect_right(self.recent, last, key=lambda item: item[0])
-        return [frame for _, frame in self.recent[start:]]
+        return [frame for _, about, frame in self.recent[start:] if app_events.shown(seat, about)]
 
     async def _run(self) -> None:
         hub = self.hub
@@ -108,9 +109,9 @@ class _Feed:
                 async with asyncio.timeout(hub.keepalive):
                     await self.dirty.wait()
             self.dirty.clear()
-            admin_hash = await hub.admin_hash.current()
-            callers = {s.token: Access.of(s.token, admin_hash) for s in self.streams}
             try:
+                admin_hash = await hub.admin_hash.current()
+                callers = {s.token: Access.of(s.token, admin_hash) for s in self.streams}
                 polled = await run_in_threadpool(hub.poll, self.game_id, callers, self.mark)
             except Exception as exc:  # the store failed: the streams wait, and this tries again
                 log.warning("reading the events of game %s failed: %s", self.game_id, exc)
@@ -129,7 +130,9 @@ class _Feed:
             # is the store's to tell (a stream that far behind is told to reload)
             self.recent = []
             self.floor = events[0].id - 1 if events else polled.newest
-        self.recent.extend((e.id, _frame(e.id, e.kind, e.payload)) for e in events)
+        self.recent.extend(
+            (e.id, app_events.about(e), _frame(e.id, e.kind, e.payload)) for e in events
+        )
         if len(self.recent) > 2 * _RECENT:
             self.floor = self.recent[-_RECENT - 1][0]
             self.recent = self.recent[-_RECENT:]
@@ -139,10 +142,11 @@ class _Feed:
 class _Stream:
     """One client's stream: what it was last sent, and a wake-up from its feed."""
 
-    def __init__(self, hub: EventHub, game_id: str, token: str, last: int) -> None:
+    def __init__(self, hub: EventHub, game_id: str, token: str, seat: Seat, last: int) -> None:
         self.hub = hub
         self.game_id = game_id
         self.token = token
+        self.seat = seat
         self.last = last
         self.wake = asyncio.Event()
 
@@ -157,7 +161,7 @@ class _Stream:
                 self.wake.clear()
                 if feed.allowed.get(self.token) is False:
                     return  # the token no longer reads the game, or the game is gone
-                frames = feed.since(self.last)
+                frames = feed.since(self.last, self.seat)
                 if frames is None:
                     frames = await self._from_store()
                     if frames is None:
@@ -287,7 +291,7 @@ class EventHub:
         else:
             first = b"".join(_frame(e.id, e.kind, e.payload) for e in caught.events)
             last = caught.events[-1].id if caught.events else caught.newest
-        return _Stream(self, game_id, token, last).frames(first)
+        return _Stream(self, game_id, token, caught.seat, last).frames(first)
 
     def join(self, stream: _Stream) -> _Feed:
         feed = self.feeds.get(stream.game_id)
