@@ -71,6 +71,13 @@ def resolve_targets(
     name: nobody written is the player card; ``party`` is one card per key; any other
     name is the one card of its key, or the player card where the key is shared and is
     the player's."""
+    return _resolved(tuple(names), player, who)
+
+
+# A pure function of the names alone: a text names the same cards, by the same names,
+# command after command.
+@lru_cache(maxsize=1024)
+def _resolved(names: tuple[str, ...], player: str | None, who: str | None) -> Targets | Unresolved:
     keys = [character_key(name) for name in names]
     player_card = _player_card(keys, player)
     player_key = None if player_card is None else keys[player_card]
