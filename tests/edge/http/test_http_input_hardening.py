@@ -302,10 +302,13 @@ def test_a_raw_body_is_read_only_when_it_says_it_is_json(
 
 def test_the_web_page_sends_every_body_as_json() -> None:
     """The page's one way to the API sets the type for every body it sends (its
-    browser tests then play each route through it)."""
+    browser tests then play each route through it); the event stream's fetch sends none."""
     static = REPO / "src/dicebound/edge/web/static"
     script = "\n".join(module.read_text() for module in sorted(static.glob("*.js")))
-    assert script.count("fetch(") == 1
+    calls = [call.split(")", 1)[0] for call in script.split("fetch(")[1:]]
+    assert len(calls) == 2 and [call for call in calls if "body" in call] == [
+        "path, { method, headers, body: payload }"
+    ]
     assert 'if (body !== undefined) {\n    headers["Content-Type"] = "application/json";' in script
 
 
