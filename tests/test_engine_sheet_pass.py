@@ -216,3 +216,12 @@ def test_a_text_of_commands_alone_resolves_without_dice(party: tuple[object, ...
     report = resolve_text(WOD, party, THREE_LETHAL, faces=[])  # type: ignore[arg-type]
     assert len(report.sheet) == 1 and report.items == ()
     assert report.sheet[0].ok == bool(party)
+
+
+def test_with_forced_faces_a_wound_before_a_check_takes_its_die_off_the_pool() -> None:
+    # seven dice unhurt; Injured (three marks, penalty -1) leaves six: six forced faces
+    # are exactly what the check throws, and all six count
+    unhurt = resolve_text(WOD, PARTY, CHECK, faces=[10] * 7)
+    hurt = resolve_text(WOD, PARTY, f"{THREE_LETHAL} {CHECK}", faces=[10] * 6)
+    assert _dice(unhurt.items[0]) == 7 and _dice(hurt.items[0]) == 6
+    assert hurt.items[0].record.get("penalty") == "-1"  # type: ignore[union-attr]
