@@ -42,14 +42,14 @@ def _differences(store: Store) -> list[object]:
         return list(compare_metadata(context, Base.metadata))
 
 
-def test_the_head_is_0007() -> None:
-    assert head_revision() == "0007"
+def test_the_head_is_0008() -> None:
+    assert head_revision() == "0008"
 
 
 def test_a_fresh_store_migrates_to_the_models_exactly(store_url: str) -> None:
     store = open_store(store_url)
     try:
-        assert store.revision() == "0007"
+        assert store.revision() == "0008"
         assert _differences(store) == []
     finally:
         store.close()
@@ -60,7 +60,7 @@ def test_opening_twice_migrates_once_and_keeps_everything(store_url: str) -> Non
     before = store_rows(store_url)
     again = open_store(store_url)
     try:
-        assert again.revision() == "0007"
+        assert again.revision() == "0008"
     finally:
         again.close()
     assert store_rows(store_url) == before
@@ -124,7 +124,7 @@ def test_a_0001_store_with_rows_is_upgraded_on_open_and_still_plays(
 
     upgraded = open_store(store_url)
     try:
-        assert upgraded.revision() == "0007"
+        assert upgraded.revision() == "0008"
         assert _differences(upgraded) == []
     finally:
         upgraded.close()
@@ -174,6 +174,10 @@ def test_a_0001_store_with_rows_is_upgraded_on_open_and_still_plays(
             f"/games/0ld0ld0ld0ld0ld0/records/{new['id']}/verify", headers=headers
         )
         assert replayed.json() == {"verified": True, "differences": []}
+        # the tallies (0008) began from the records already there: the old one counts
+        party = client.get("/games/0ld0ld0ld0ld0ld0/party", headers=headers).json()
+        (member,) = party["characters"] if isinstance(party, dict) else party
+        assert member["records"] == {"checks": 2, "sheet": 0}
 
 
 def test_a_store_from_a_newer_dicebound_is_refused_and_left_alone(store_url: str) -> None:
@@ -189,7 +193,7 @@ def test_a_store_from_a_newer_dicebound_is_refused_and_left_alone(store_url: str
         open_store(store_url)
     assert str(refused.value) == (
         "this store's schema is at revision 9999, made by a newer dicebound; this one knows "
-        "revisions up to 0007. Upgrade dicebound to open it."
+        "revisions up to 0008. Upgrade dicebound to open it."
     )
     assert store_rows(store_url) == before
     again = open_store(store_url, migrate=False)

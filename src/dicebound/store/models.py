@@ -40,6 +40,7 @@ __all__ = [
     "RecordRow",
     "RulesetRow",
     "SeatRow",
+    "TallyRow",
     "Timestamp",
 ]
 
@@ -240,8 +241,21 @@ class EventRow(Base):
     created: Mapped[datetime] = mapped_column(Timestamp())
 
 
+class TallyRow(Base):
+    """How many records of a kind a game holds about one name (``party`` for a sheet
+    command to the whole party): raised in the transaction that writes them, so counting
+    reads these few rows, never the history."""
+
+    __tablename__ = "record_tallies"
+    game_id: Mapped[str] = mapped_column(
+        String(40), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    who: Mapped[str] = mapped_column(String(100), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)
+    how_many: Mapped[int] = mapped_column(BigInteger)
+
+
 Index("records_by_game", RecordRow.game_id, RecordRow.id)
-Index("records_by_who", RecordRow.game_id, RecordRow.who, RecordRow.kind)
 Index("games_by_token", GameRow.token_hash)
 Index("idempotency_by_created", IdempotencyRow.created)
 Index("seats_by_token", SeatRow.token_hash, unique=True)

@@ -49,6 +49,7 @@ from dicebound.store.models import (
     RecordRow,
     RulesetRow,
     SeatRow,
+    TallyRow,
     dumps,
     stamp,
 )
@@ -77,6 +78,7 @@ _RECORDS = cast(Table, RecordRow.__table__)
 _IDEMPOTENCY = cast(Table, IdempotencyRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)
+_TALLIES = cast(Table, TallyRow.__table__)
 
 
 @frozen
@@ -376,12 +378,27 @@ _RULESET_IDS = select(_RULESETS.c.id).distinct()
 _RULESET_DIGEST = select(_RULESETS.c.digest).where(
     _RULESETS.c.id == bindparam("id"), _RULESETS.c.version == bindparam("version")
 )
-_COUNTS = (
-    select(_RECORDS.c.who, _RECORDS.c.kind, func.count().label("how_many"))
-    .where(_RECORDS.c.game_id == bindparam("game"))
-    .group_by(_RECORDS.c.who, _RECORDS.c.kind)
+_COUNTS = select(_TALLIES.c.who, _TALLIES.c.kind, _TALLIES.c.how_many).where(
+    _TALLIES.c.game_id == bindparam("game")
 )
-_COUNTS_OF = _COUNTS.where(_RECORDS.c.who.in_(bindparam("who", expanding=True)))
+_COUNTS_OF = _COUNTS.where(_TALLIES.c.who.in_(bindparam("who", expanding=True)))
+
+
+def _tally(insert_of: Any) -> Any:
+    """Raise a tally by ``n``, or start it at ``n``: the same upsert in either dialect."""
+    new = insert_of(_TALLIES).values(
+        game_id=bindparam("game"),
+        who=bindparam("who"),
+        kind=bindparam("kind"),
+        how_many=bindparam("n"),
+    )
+    return new.on_conflict_do_update(
+        index_elements=[_TALLIES.c.game_id, _TALLIES.c.who, _TALLIES.c.kind],
+        set_={"how_many": _TALLIES.c.how_many + new.excluded.how_many},
+    )
+
+
+_TALLY = {"postgresql": _tally(postgresql.insert), "sqlite": _tally(sqlite.insert)}
 
 _THIS_GAMES_EVENTS = _EVENTS.c.game_id == bindparam("game")
 _EVENT_SPAN = select(func.min(_EVENTS.c.id), func.max(_EVENTS.c.id)).where(_THIS_GAMES_EVENTS)
@@ -612,6 +629,14 @@ class Repo:
             made = self._run(_NEW_RECORDS, values)
         ids: list[int] = sorted(made.scalars())
         assert len(ids) == len(rows)
+        tallies: dict[tuple[str, str], int] = {}
+        for record in records:
+            key = (record.who, "check" if isinstance(record, NewCheck) else "sheet")
+            tallies[key] = tallies.get(key, 0) + 1
+        self._run(
+            _TALLY[self.connection.dialect.name],
+            [{"game": game.id, "who": w, "kind": k, "n": n} for (w, k), n in tallies.items()],
+        )
         return ids
 
     def record(self, game_id: str, record_id: int, *, lock: bool = False) -> Record | None:
@@ -631,7 +656,8 @@ class Repo:
         self, game_id: str, who: Sequence[str] | None = None
     ) -> dict[tuple[str, str], int]:
         """How many records a game holds per ``(who, kind)``: a sheet command for the
-        whole party is counted under ``party``. ``who``: only those about these names."""
+        whole party is counted under ``party``. ``who``: only those about these names.
+        Read from the tallies ``add_records`` keeps, a few rows however long the game."""
         if who is None:
             rows = self._run(_COUNTS, {"game": game_id})
         else:
