@@ -30,7 +30,7 @@ from dicebound.app.access import Access, Seat, Use, may, seat_in, visible_game
 from dicebound.app.errors import Invalid, Refusal
 from dicebound.app.games import party_member
 from dicebound.app.limits import LIMITS
-from dicebound.app.plain import plain
+from dicebound.app.plain import plain_json
 from dicebound.store.models import dumps
 from dicebound.store.repo import Event, Game, Member, Repo
 from dicebound.values import frozen
@@ -78,13 +78,13 @@ def publish(repo: Repo, game_id: str, items: Sequence[Item]) -> None:
 def record_item(view: object) -> Item:
     """A record made (a check thrown, a sheet command applied or refused), as
     ``app.records`` reads it (a ``RecordView`` or a ``SheetRecordView``)."""
-    return "record", dumps(plain(view))
+    return "record", plain_json(view)
 
 
 def answer_item(view: object) -> Item:
     """A record as it reads after the player's answer after the roll (its
     ``RecordView``)."""
-    return "answer", dumps(plain(view))
+    return "answer", plain_json(view)
 
 
 def character_items(repo: Repo, ruleset: Ruleset, game: Game, rows: Sequence[Member]) -> list[Item]:
@@ -93,7 +93,7 @@ def character_items(repo: Repo, ruleset: Ruleset, game: Game, rows: Sequence[Mem
     if not rows:
         return []
     counts = repo.record_counts(game.id, [*(row.name for row in rows), "party"])
-    return [("character", dumps(plain(party_member(ruleset, game, row, counts)))) for row in rows]
+    return [("character", plain_json(party_member(ruleset, game, row, counts))) for row in rows]
 
 
 def seat_event(repo: Repo, game_id: str, character: str, made: bool) -> None:
