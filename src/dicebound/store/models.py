@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, Literal
 
 from sqlalchemy import (
@@ -84,6 +85,7 @@ class JsonText(TypeDecorator[Any]):
         return None if value is None else json.loads(value)
 
 
+@lru_cache(maxsize=64)  # a text's records and events all carry its one time
 def stamp(when: datetime) -> str:
     """A time as the store keeps it: fixed-width ISO 8601 in UTC, to the microsecond."""
     return when.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
