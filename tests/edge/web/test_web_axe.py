@@ -86,9 +86,7 @@ def test_no_serious_violation_on_any_tab(
     page = open_page(chrome, server, viewport)
     opened.append(page)
     page.emulate_media(color_scheme=scheme)
-    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (
-        scheme == "dark"
-    )
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
     where = f"{viewport['width']}px {scheme}"
     found: list[str] = []
 
