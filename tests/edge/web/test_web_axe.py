@@ -6,7 +6,6 @@ screenshots of each tab in each scheme are kept with the others."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from dicebound.edge.files import ruleset_text
 from http_api_support import LUCIA_SPENDS
 from service_support import ServerProcess
-from web_support import DESKTOP, PHONE, new_game, open_page, pick_game, shoot
+from web_support import DESKTOP, PHONE, new_game, open_page, pick_game, shoot, show_tab
 
 pytestmark = pytest.mark.server
 
@@ -37,21 +36,6 @@ def games(server: ServerProcess) -> dict[str, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def axe() -> Axe:
     return Axe()
-
-
-@pytest.fixture
-def opened(chrome: Browser, server: ServerProcess) -> Iterator[list[Page]]:
-    pages: list[Page] = []
-    yield pages
-    for page in pages:
-        errors = page.errors  # type: ignore[attr-defined]
-        page.close()
-        assert errors == [], errors
-
-
-def _tab(page: Page, name: str) -> None:
-    page.get_by_role("tab", name=name).click()
-    expect(page.get_by_role("tabpanel", name=name)).to_be_visible()
 
 
 def _resolve(page: Page, text: str, seed: str) -> None:
@@ -103,7 +87,7 @@ def test_no_serious_violation_on_any_tab(
     shoot(page, f"axe-play-{scheme}")
 
     # Author: a ruleset with a problem listed
-    _tab(page, "Author")
+    show_tab(page, "Author")
     broken = ruleset_text("advanced-resolution")[0].replace(
         '"max": 4, "default": 1', '"max": "four", "default": 1', 1
     )
@@ -114,7 +98,7 @@ def test_no_serious_violation_on_any_tab(
     shoot(page, f"axe-author-{scheme}")
 
     # Balance: the character's odds drawn
-    _tab(page, "Balance")
+    show_tab(page, "Balance")
     page.get_by_label("Character", exact=True).select_option(MAUD)
     page.get_by_role("button", name="Show the odds").click()
     expect(page.locator("#charts figure").first).to_be_visible()
@@ -122,7 +106,7 @@ def test_no_serious_violation_on_any_tab(
     shoot(page, f"axe-balance-{scheme}")
 
     # Sheet: the character's form
-    _tab(page, "Sheet")
+    show_tab(page, "Sheet")
     page.get_by_label("Character to edit").select_option(MAUD)
     expect(page.get_by_label("Character name")).to_have_value(MAUD)
     found += _blocking(axe, page, f"{where} Sheet")

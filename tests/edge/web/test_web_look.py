@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -20,23 +19,12 @@ from playwright.sync_api import Browser, Page, expect
 from dicebound.edge.web import STATIC
 from http_api_support import DATA, LUCIA_SPENDS, bearer
 from service_support import ADMIN_TOKEN, ServerProcess, admin_headers, store_url_for
-from web_support import DESKTOP, PHONE, api, new_game, open_page, pick_game, shoot
+from web_support import DESKTOP, PHONE, api, new_game, open_page, pick_game, shoot, show_tab
 
 pytestmark = pytest.mark.server
 
 CSS = (STATIC / "app.css").read_text(encoding="utf-8")
 LUCIA = "Lucia Marchetti"
-
-
-@pytest.fixture
-def opened(chrome: Browser, server: ServerProcess) -> Iterator[list[Page]]:
-    """The pages a test opens, closed after it; none may have logged an error."""
-    pages: list[Page] = []
-    yield pages
-    for page in pages:
-        errors = page.errors  # type: ignore[attr-defined]
-        page.close()
-        assert errors == [], errors
 
 
 def _open(
@@ -51,11 +39,6 @@ def _open(
     page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     opened.append(page)
     return page
-
-
-def _tab(page: Page, name: str) -> None:
-    page.get_by_role("tab", name=name).click()
-    expect(page.get_by_role("tabpanel", name=name)).to_be_visible()
 
 
 def _resolve(page: Page, text: str) -> None:
@@ -169,11 +152,11 @@ def test_the_page_takes_the_schemes_colours_everywhere(
     pick_game(page, game)
     _resolve(page, LUCIA_SPENDS)
     page.get_by_text("Make a game").click()
-    _tab(page, "Balance")
+    show_tab(page, "Balance")
     page.get_by_label("Character", exact=True).select_option(LUCIA)
     page.get_by_role("button", name="Show the odds").click()
     expect(page.locator("#charts figure").first).to_be_visible()
-    _tab(page, "Play")
+    show_tab(page, "Play")
 
     # the page's background is the property the scheme sets, and it is light or dark
     root = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bg')")
@@ -185,9 +168,9 @@ def test_the_page_takes_the_schemes_colours_everywhere(
     # every colour drawn on every tab is one of the scheme's properties
     names = sorted(_declared(_LIGHT.search(_COMMENT.sub("", CSS)).group(1)))  # type: ignore[union-attr]
     for tab in ("Play", "Author", "Balance", "Sheet"):
-        _tab(page, tab)
+        show_tab(page, tab)
         assert page.evaluate(_FOREIGN, names) == [], tab
-    _tab(page, "Play")
+    show_tab(page, "Play")
 
     # text on what it sits on: AA (4.5:1) for the page's kinds of text
     kinds = {
@@ -286,13 +269,13 @@ def test_nothing_sits_under_the_status_bar_on_a_phone(
 
     # scrolled to the bottom, every tab's last control shows above the bar
     for tab in ("Play", "Author", "Balance", "Sheet"):
-        _tab(page, tab)
+        show_tab(page, tab)
         page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
         last = page.evaluate_handle(_LAST_CONTROL)
         assert last.evaluate(_UNCOVERED) is None, tab
 
     # the keyboard walks every control of the Play tab: each one it reaches shows whole
-    _tab(page, "Play")
+    show_tab(page, "Play")
     page.evaluate("window.scrollTo(0, 0)")
     page.locator("#tab-play").focus()
     covered = []
@@ -371,7 +354,7 @@ def _walk_the_empty_states(
     expect(history).to_be_hidden()
 
     # Author: a valid ruleset's empty problem list says so, and what to do with the file
-    _tab(page, "Author")
+    show_tab(page, "Author")
     none = page.locator("#problems-none")
     expect(none).to_be_hidden()
     page.get_by_label("Start from").select_option("wod-pool@1")
