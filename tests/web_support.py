@@ -134,3 +134,9 @@ def pick_game(page: Page, game: dict[str, Any]) -> None:
     page.get_by_role("button", name="Refresh").click()
     page.get_by_label("Game", exact=True).select_option(game["id"])
     expect(page.locator("#status")).to_contain_text("Playing")
+
+
+def show_tab(page: Page, name: str) -> None:
+    """A tab clicked, and its panel shown."""
+    page.get_by_role("tab", name=name).click()
+    expect(page.get_by_role("tabpanel", name=name)).to_be_visible()

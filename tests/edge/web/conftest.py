@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from service_support import ServerProcess, store_url_for
 from web_support import browser
@@ -26,3 +26,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def chrome() -> Iterator[Browser]:
     with browser() as launched:
         yield launched
+
+
+@pytest.fixture
+def opened() -> Iterator[list[Page]]:
+    """The pages a test opens (it appends them), closed after it; none may have logged a
+    browser error (``web_support.open_page`` collects them)."""
+    pages: list[Page] = []
+    yield pages
+    for page in pages:
+        errors = page.errors  # type: ignore[attr-defined]
+        page.close()
+        assert errors == [], errors

@@ -5,8 +5,9 @@
 ``words.js`` (a sheet change or command in the ruleset's labels), and each tab has its
 own (``play.js`` with ``tend.js`` for rests, damage and heal; ``author.js``,
 ``balance.js``, ``sheet.js``); ``live.js`` follows the game's events (read by
-``sse.js``), so the page changes by itself. The page talks to the service's own API
-with the token the person enters.
+``sse.js``), so the page changes by itself; ``empty.js`` writes what the page says where
+there is nothing yet. ``app.css`` sets every colour once as a custom property, for light
+and for dark. The page talks to the service's own API with the token the person enters.
 """
 
 from __future__ import annotations

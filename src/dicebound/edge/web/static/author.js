@@ -32,6 +32,7 @@ async function checkRuleset() {
       ),
     ),
   );
+  $("problems-none").hidden = !answer.ok || answer.problems.length > 0;
   $("taught").textContent = answer.gm || "";
   const found = answer.problems.length + (answer.omitted || 0);
   const listed = answer.omitted ? `; the first ${answer.problems.length} are listed` : "";

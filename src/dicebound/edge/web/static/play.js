@@ -5,6 +5,7 @@
 
 import { Refused, api, gamePath, state } from "./api.js";
 import { $, el, say, trying } from "./dom.js";
+import { drawEmpty, exampleText } from "./empty.js";
 import { follow } from "./live.js";
 import { changeLine, paidChange, reasonWords, sheetAsk } from "./words.js";
 
@@ -47,6 +48,7 @@ export async function loadGames(pick) {
     ...games.map((g) => el("option", { value: g.id, text: `${g.name} (${g.ruleset} v${g.version})` })),
   );
   select._games = games;
+  $("no-games").hidden = games.length > 0;
   const chosen = pick || (state.game && state.game.id) || (games.length === 1 ? games[0].id : "");
   if (chosen) {
     select.value = chosen;
@@ -67,10 +69,12 @@ async function chooseGame(id) {
   $("cards").replaceChildren();
   $("rewritten").textContent = "";
   $("tag-errors").replaceChildren();
+  drawEmpty();
   follow(game, { record: showRecord, answer: showRecord, character: updateMember, reload: reloadGame });
   if (!game) return;
   // the file the game plays, at its version: the labels, rests and kinds of harm
   state.ruleset = await api("GET", `/rulesets/${encodeURIComponent(game.ruleset)}?version=${game.version}`);
+  $("gm-text").placeholder = exampleText(state.ruleset);
   for (const hook of whenChosen) await hook(game);
   await Promise.all([loadParty(), loadHistory(true)]);
   say(`Playing ${game.name}.`);
@@ -159,6 +163,7 @@ function drawParty(fresh = []) {
     ),
   );
   drawChanges();
+  drawEmpty();
   // the party is drawn again whenever it changes: a select keeps who was picked in it
   const names = () => state.party.map((m) => el("option", { value: m.name, text: m.name }));
   const refill = (select, ...options) => {
@@ -433,6 +438,7 @@ async function loadHistory(fresh) {
   else $("history").append(...items);
   next = page.next;
   $("older").hidden = page.next === null;
+  drawEmpty();
 }
 
 // ── what the game's events bring (live.js) ──────────────────────────────────
@@ -452,6 +458,7 @@ export async function showRecord(record) {
     if (older) older.before(historyItem(record));
     else if (next === null) $("history").append(historyItem(record));
   }
+  drawEmpty();
   if (drawn($("cards").querySelector(`:scope > [data-record="${record.id}"]`))) return;
   const card = await cardOf(record);
   if (state.game === game) placeCard(card);
