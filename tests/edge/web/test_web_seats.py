@@ -119,7 +119,9 @@ def test_the_game_master_makes_a_seat_reads_its_token_once_and_revokes_it(
     expect(player.locator("#seat")).to_have_text(f"Seat: {MAUD}'s player")
     expect(player.locator("#live")).to_have_attribute("data-mode", "on")
     seats.get_by_role("button", name=f"Revoke {MAUD}'s seat").click()
-    expect(row.get_by_role("status")).to_have_text(f"Revoked: {MAUD}'s player's token stopped working.")
+    expect(row.get_by_role("status")).to_have_text(
+        f"Revoked: {MAUD}'s player's token stopped working."
+    )
     expect(row).to_contain_text("No seat: revoked.")
     assert _games_of(server, token).status_code == 401
     expect(player.locator("#status")).to_have_text(
