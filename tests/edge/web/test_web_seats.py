@@ -263,6 +263,23 @@ def test_a_player_edits_their_own_notes_and_sees_only_what_the_seat_may_use(
     notes.get_by_role("button", name="Save the notes").click()
     expect(notes.get_by_role("status")).to_have_text("Nothing to save: the notes read as saved.")
     assert _character(server, game, MAUD)["revision"] == revision + 2
+
+    # both write the same field: the player's text stays, told what saving does
+    field.fill("Paid the ferryman.")
+    gm_notes.get_by_label("Notes", exact=True).fill("Still owes the ferryman.")
+    gm_notes.get_by_role("button", name="Save the notes").click()
+    expect(gm_notes.get_by_role("status")).to_have_text(f"Saved {MAUD}'s notes.")
+    expect(notes.get_by_role("status")).to_have_text(
+        f"{MAUD}'s Notes changed meanwhile; saving puts what you wrote in its place.",
+        timeout=SOON,
+    )
+    expect(field).to_have_value("Paid the ferryman.")
+    notes.get_by_role("button", name="Save the notes").click()
+    expect(notes.get_by_role("status")).to_have_text(f"Saved {MAUD}'s notes.")
+    assert _character(server, game, MAUD)["live"]["text"] == {"notes": "Paid the ferryman."}
+    expect(gm_notes.get_by_label("Notes", exact=True)).to_have_value(
+        "Paid the ferryman.", timeout=SOON
+    )
     _fits(player)
 
 
