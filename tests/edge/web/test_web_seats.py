@@ -306,7 +306,7 @@ def test_a_token_not_known_is_said_so_and_nothing_reads_as_signed_in(
     expect(page.locator("#status")).to_have_text(not_known)
     expect(page.get_by_label("Token")).to_have_attribute("aria-invalid", "true")
     expect(games.locator("option")).to_have_text(["(not signed in: the token is not known)"])
-    for gone in ("#seat", "#new-game", "#notes"):
+    for gone in ("#seat", "#new-game", "#notes", "#check-form", "#rest-form", "#tab-sheet"):
         expect(page.locator(gone)).to_be_hidden()
     expect(page.locator("#party li")).to_have_count(0)
     assert page.evaluate("() => sessionStorage.getItem('dicebound-token')") is None

@@ -48,7 +48,8 @@ function whose() {
 export function drawSeat() {
   const player = state.seat !== null;
   const admin = state.holder === "admin";
-  for (const part of document.querySelectorAll(".gm-only")) part.hidden = player;
+  // no token (or one not known) uses none of the Game Master's controls either
+  for (const part of document.querySelectorAll(".gm-only")) part.hidden = player || !state.holder;
   // making a game is the admin's alone: no one else is shown the form
   for (const part of document.querySelectorAll(".admin-only")) part.hidden = !admin;
   const save = $("author-save");
