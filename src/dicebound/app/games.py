@@ -165,7 +165,9 @@ def list_games(session: Session, access: Access) -> list[GameView]:
         return [_view(g, seat=SeatView("game-master")) for g in games]
     seated = [(g, repo.seat_of(g.id, hashed)) for g in repo.games_of_seat(hashed)]
     if not seated:
-        raise Unauthorized("the token sent is neither the admin token nor a game's token.")
+        raise Unauthorized(
+            "the token sent is neither the admin token, nor a game's token, nor a player's."
+        )
     return [_view(g, seat=SeatView("player", who)) for g, who in seated]
 
 

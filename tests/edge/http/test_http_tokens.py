@@ -66,7 +66,7 @@ from service_support import (
 
 RESERVE = CASES / "ruleset_reserve.json"
 NEW_ADMIN_TOKEN = "dba_the-next-admin-token-after-a-leak"
-NOBODY = "the token sent is neither the admin token nor a game's token."
+NOBODY = "the token sent is neither the admin token, nor a game's token, nor a player's."
 HOLD_SECONDS = 2.0  # how long a process may keep accepting an admin token replaced
 
 

@@ -6,6 +6,7 @@
 export const state = {
   token: sessionStorage.getItem("dicebound-token") || "",
   game: null,
+  holder: null, // whose token it is: "admin", "game-master" or "player"; null: none, or not known
   seat: null, // {character} when the token is a player's seat in the picked game
   party: [],
   ruleset: null, // the picked game's ruleset file, at the game's version
@@ -20,8 +21,8 @@ export class Refused extends Error {
   }
 }
 
-export async function api(method, path, body, { raw = false, text = false } = {}) {
-  const headers = {};
+export async function api(method, path, body, { raw = false, text = false, headers: extra = {} } = {}) {
+  const headers = { ...extra };
   if (state.token) headers.Authorization = `Bearer ${state.token}`;
   let payload;
   if (body !== undefined) {

@@ -1,16 +1,21 @@
 // dicebound's page: play, author, balance and sheets over the service's own API.
 // No framework and no build step: the browser runs these modules as they ship, one a
-// tab (play.js with tend.js for rests, damage and heal; author.js, balance.js,
-// sheet.js) over api.js, dom.js and words.js, and live.js (with sse.js) follows the
-// game's events; this one wires the tabs and starts. Every number on the page comes
-// from the engine; the scripts only ask and draw.
+// tab (play.js with tend.js for rests, damage and heal and notes.js for the notes;
+// author.js, balance.js, sheet.js with seats.js for the players' seats) over api.js,
+// dom.js and words.js; signin.js signs in and shows each token's holder what it may
+// use, dialog.js shows a new token once, and live.js (with sse.js) follows the game's
+// events; this one wires the tabs and starts. Every number on the page comes from the
+// engine; the scripts only ask and draw.
 
-import { state } from "./api.js";
 import { setUpAuthor } from "./author.js";
 import { setUpBalance } from "./balance.js";
-import { $, say, trying } from "./dom.js";
+import { setUpDialog } from "./dialog.js";
+import { $, trying } from "./dom.js";
+import { setUpNotes } from "./notes.js";
 import { loadGames, loadRulesets, setUpPlay } from "./play.js";
+import { setUpSeats } from "./seats.js";
 import { setUpSheet } from "./sheet.js";
+import { setUpSignIn } from "./signin.js";
 import { setUpTend } from "./tend.js";
 
 // ── tabs (WAI-ARIA tabs: arrows move between them) ──────────────────────────
@@ -47,18 +52,15 @@ function setUpTabs() {
 
 function start() {
   setUpTabs();
-  $("token").value = state.token;
-  $("signin").addEventListener("submit", trying(async () => {
-    state.token = $("token").value.trim();
-    sessionStorage.setItem("dicebound-token", state.token);
-    await loadGames();
-    say(state.token ? "Token in use." : "No token: only the rulesets can be read.");
-  }));
+  setUpSignIn(loadGames);
+  setUpDialog();
   setUpPlay();
   setUpTend();
+  setUpNotes();
   setUpAuthor();
   setUpBalance();
   setUpSheet();
+  setUpSeats();
   trying(async () => {
     await loadRulesets();
     await loadGames();

@@ -52,3 +52,18 @@ export function field(id, labelText, control) {
 export function numberInput(path, min, max, value) {
   return el("input", { type: "number", inputmode: "numeric", "data-path": path, min: Number.isInteger(min) ? String(min) : null, max: Number.isInteger(max) ? String(max) : null, value: value === undefined || value === null ? "" : String(value) });
 }
+
+// `work()` with `button` marked busy until it settles; a click on a busy button does
+// nothing, so a second click cannot send it twice. The button is not disabled: a
+// disabled button loses the keyboard's focus.
+export async function whileBusy(button, work) {
+  if (button.getAttribute("aria-busy") === "true") return undefined;
+  button.setAttribute("aria-busy", "true");
+  button.setAttribute("aria-disabled", "true");
+  try {
+    return await work();
+  } finally {
+    button.removeAttribute("aria-busy");
+    button.removeAttribute("aria-disabled");
+  }
+}

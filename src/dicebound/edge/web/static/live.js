@@ -15,12 +15,18 @@ const SILENT = 45000; // ms without a byte before a stream is taken for dropped
 const SETTLED = 5000; // ms a stream must stay open for the next drop to start the waits over
 
 let running = null; // the game followed now
+const also = {}; // kinds other modules follow besides those play.js names (seats.js: `seat`)
+
+// `work(data)` handles each event of `kind` in every game followed from now on
+export function alsoOn(kind, work) {
+  also[kind] = work;
+}
 
 // follow `game`'s events (null: none), each kind handled by `on[kind](data)`; the game
 // followed before is let go
 export function follow(game, on) {
   if (running) running.stop();
-  running = game && state.token ? new Following(game.id, state.token, on) : null;
+  running = game && state.token ? new Following(game.id, state.token, { ...also, ...on }) : null;
   if (!running) tell("off", "Live updates: off");
 }
 
@@ -60,7 +66,9 @@ class Following {
           // the token or the game is gone, or the seat may not follow: opening it again
           // would be refused the same way
           tell("off", "Live updates: off");
-          say(`Live updates stopped: ${error.message}`);
+          // a player's token that no longer reads its game: its seat was revoked or replaced
+          const seat = state.seat && [401, 404].includes(error.status) ? state.seat.character : null;
+          say(seat ? `Live updates stopped: this page's token no longer holds ${seat}'s seat (revoked or replaced); ask the Game Master for a new one.` : `Live updates stopped: ${error.message}`);
           return;
         }
       }

@@ -4,9 +4,11 @@
 // records' history (checks and sheet commands).
 
 import { Refused, api, gamePath, state } from "./api.js";
+import { showToken } from "./dialog.js";
 import { $, el, say, trying } from "./dom.js";
 import { drawEmpty, exampleText } from "./empty.js";
 import { follow } from "./live.js";
+import { drawSeat, tokenNotKnown } from "./signin.js";
 import { changeLine, paidChange, reasonWords, sheetAsk } from "./words.js";
 
 let next = null; // the history's next page, from the last one read
@@ -27,22 +29,30 @@ export function whenPartyLoaded(hook) {
 
 export async function loadGames(pick) {
   const select = $("game");
-  if (!state.token) return;
+  // no token, or one the service does not know (401): no game is listed, none stays on
+  // screen, and nothing reads as signed in
+  const signedOut = async (text) => {
+    state.holder = null;
+    select.replaceChildren(el("option", { value: "", text }));
+    select._games = [];
+    state.party = [];
+    $("party").replaceChildren();
+    $("history").replaceChildren();
+    await chooseGame("");
+  };
+  if (!state.token) return signedOut("(use a token, then pick a game)");
   let games;
   try {
     games = await api("GET", "/games");
   } catch (error) {
-    // a token the service does not know (401): no game of another token stays listed
-    if (error instanceof Refused && error.status === 401) {
-      select.replaceChildren(el("option", { value: "", text: "(no game: the token was refused)" }));
-      select._games = [];
-      state.party = [];
-      $("party").replaceChildren();
-      $("history").replaceChildren();
-      await chooseGame("");
-    }
-    throw error;
+    if (!(error instanceof Refused && error.status === 401)) throw error;
+    const told = tokenNotKnown();
+    await signedOut("(not signed in: the token is not known)");
+    throw told;
   }
+  // every entry says whose the token is; the admin's alone may list none
+  state.holder = games.length ? games[0].seat.kind : "admin";
+  drawSeat();
   select.replaceChildren(
     el("option", { value: "", text: games.length ? "(pick a game)" : "(no game yet: make one)" }),
     ...games.map((g) => el("option", { value: g.id, text: `${g.name} (${g.ruleset} v${g.version})` })),
@@ -78,17 +88,6 @@ async function chooseGame(id) {
   for (const hook of whenChosen) await hook(game);
   await Promise.all([loadParty(), loadHistory(true)]);
   say(`Playing ${game.name}.`);
-}
-
-// a player's view: no control of the Game Master's (the checks, rests and damage, the
-// balance and the sheets, making a game), and the seat named beside the game
-function drawSeat() {
-  const player = state.seat !== null;
-  for (const part of document.querySelectorAll(".gm-only")) part.hidden = player;
-  $("seat").hidden = !player;
-  $("seat").textContent = player ? `Seat: ${state.seat.character}'s player` : "";
-  const tab = document.querySelector('[role="tab"][aria-selected="true"]');
-  if (tab && tab.hidden) $("tab-play").click();
 }
 
 export async function loadParty() {
@@ -197,7 +196,13 @@ async function makeGame() {
   }
   const made = await api("POST", "/games", { name, ruleset, version: Number(version) });
   await loadGames(made.id);
-  say(`Made "${name}". Its token (shown once): ${made.token}`);
+  say(`Made "${name}": its game master's token is in the dialog, shown once.`);
+  showToken({
+    title: `"${name}" is made`,
+    about: "Its game master's token: it does everything in this game (the checks, the sheets, the players' seats) and nothing outside it. Give it to whoever runs the game, a person or a model.",
+    token: made.token,
+    lost: "If it is lost, the admin token can make the game a new one.",
+  });
 }
 
 export async function loadRulesets() {
