@@ -25,6 +25,7 @@ __all__ = [
     "places_of",
     "read_json",
     "too_long_a_number",
+    "where_unreadable",
 ]
 
 
@@ -153,6 +154,26 @@ def read_json(text: str) -> tuple[Any, list[Problem]]:
         raise Unreadable(_TOO_DEEP)
     # the walk for keys written twice only when some object wrote one
     return value, list(keys_written_twice(value)) if twice else []
+
+
+def where_unreadable(text: str) -> tuple[int, int] | None:
+    """Where ``text`` stops being JSON that ``read_json`` reads, as (line, column) from
+    1, the place its refusal's sentence names; None when it reads, or when the refusal
+    has no one place (nesting too deep). Parsed again: only a refused file asks."""
+    try:
+        json.loads(text.removeprefix("\ufeff"), parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        return exc.lineno, exc.colno
+    except _Constant as exc:
+        found = re.search(rf"(?<![\w\"]){re.escape(exc.word)}", text)
+        return _line_column(text, found.start()) if found else None
+    except RecursionError:
+        return None
+    except ValueError:
+        most = sys.get_int_max_str_digits()
+        long = re.search(rf"[0-9]{{{most + 1},}}", text)
+        return _line_column(text, long.start()) if long else None
+    return None
 
 
 def too_long_a_number(text: str = "") -> str:

@@ -11,9 +11,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from dicebound.errors import DiceboundError
-from dicebound.jsontext import places_of
+from dicebound.jsontext import places_of, where_unreadable
 from dicebound.kinds.registry import player_of
 from dicebound.odds import fraction_text
+from dicebound.problem_codes import NOT_JSON
 from dicebound.problems import Problem
 from dicebound.record import Record, record_from_attrs
 from dicebound.render.html import outcome_colours
@@ -186,10 +187,13 @@ def offer_json(ruleset: Ruleset, offer: str | None) -> dict[str, Any] | None:
 def problems_with_lines(text: str, problems: Sequence[Problem]) -> list[dict[str, Any]]:
     """A file's problems as ``validate --json`` gives them, each with the line and
     column where its path is written, for an editor to put the cursor there. All are
-    placed in one pass over the text (one scan per problem was quadratic)."""
+    placed in one pass over the text (one scan per problem was quadratic). A text that
+    is not JSON is placed where it stops being JSON, as its sentence says."""
     places = places_of(text, [problem.path for problem in problems])
     placed = []
     for problem in problems:
         line, column = places[problem.path]
+        if problem.code == NOT_JSON and not problem.path:
+            line, column = where_unreadable(text) or (line, column)
         placed.append({**problem.to_json(), "line": line, "column": column})
     return placed

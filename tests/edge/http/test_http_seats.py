@@ -79,6 +79,15 @@ CELLS: dict[str, Cell] = {
     "GET a sheet form": Cell(
         ("GET", "/rulesets/{ruleset_id}/sheet-form"), f"/rulesets/{RULESET}/sheet-form", EVERY
     ),
+    "GET the packaged characters": Cell(
+        ("GET", "/rulesets/{ruleset_id}/characters"), "/rulesets/wod-pool/characters", EVERY
+    ),
+    "POST a character file to check": Cell(
+        ("POST", "/rulesets/{ruleset_id}/characters/check"),
+        f"/rulesets/{RULESET}/characters/check",
+        EVERY,
+        character_file("advanced-resolution", "peet"),
+    ),
     "POST a roll": Cell(
         ("POST", "/roll"), "/roll", EVERY, {"ruleset": "genesys", "dice": "2 ability", "seed": 1}
     ),

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from dicebound.compiler import load_ruleset_text
 from dicebound.edge.files import packaged_rulesets, read_ruleset, ruleset_text
 from dicebound.sheet_form import FormAbility, sheet_form
-from http_api_support import problem_of, ruleset_file
-from service_support import admin_headers
+from http_api_support import character_file, problem_of, ruleset_file
+from service_support import JSON, admin_headers
 
 _TYPES = ("number", "text", "longtext", "boolean", "enum", "dice")
 
@@ -24,9 +24,29 @@ def _whole(bound: Any) -> int | None:
     return int(bound) if isinstance(bound, int | float) and float(bound).is_integer() else None
 
 
+def _field_of(f: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
+    number, enum = f["type"] == "number", f["type"] == "enum"
+    texty = f["type"] in ("text", "longtext", "dice")
+    most = 4000 if f["type"] == "longtext" else 40
+    labels = {**labels, **f.get("valueLabels", {})}
+    return {
+        "id": f["id"],
+        "label": f["label"],
+        "type": f["type"],
+        "default": f.get("default"),
+        "min": _whole(f.get("min")) if number else None,
+        "max": _whole(f.get("max")) if number else None,
+        "max_length": (f.get("maxLength") or most) if texty else None,
+        "values": [{"value": v, "label": labels.get(v) or v} for v in f.get("values", [])]
+        if enum
+        else [],
+    }
+
+
 def _as_the_page_read_it(file: dict[str, Any]) -> dict[str, Any]:
     """The form as the page's script read it from the ruleset file before the service
-    described it: the same choices, made on the raw JSON."""
+    described it: the same choices, made on the raw JSON (and the lists, wound tracks
+    and each pool's start as the file writes them)."""
     sheet = file.get("sheet", {})
     live = sheet.get("live", {})
     tiers = file["resolution"].get("proficiencyTiers", [])
@@ -50,28 +70,11 @@ def _as_the_page_read_it(file: dict[str, Any]) -> dict[str, Any]:
                     "items": [{"id": s["id"], "label": s["label"]} for s in items],
                 }
             )
-    fields = []
-    for f in sheet.get("fields", []):
-        if f["type"] not in _TYPES:
-            continue
-        number, enum = f["type"] == "number", f["type"] == "enum"
-        texty = f["type"] in ("text", "longtext", "dice")
-        most = 4000 if f["type"] == "longtext" else 40
-        labels = f.get("valueLabels", {})
-        fields.append(
-            {
-                "id": f["id"],
-                "label": f["label"],
-                "type": f["type"],
-                "default": f.get("default"),
-                "min": _whole(f.get("min")) if number else None,
-                "max": _whole(f.get("max")) if number else None,
-                "max_length": (f.get("maxLength") or most) if texty else None,
-                "values": [{"value": v, "label": labels.get(v) or v} for v in f.get("values", [])]
-                if enum
-                else [],
-            }
-        )
+    fields = [_field_of(f, {}) for f in sheet.get("fields", []) if f["type"] in _TYPES]
+    named = {
+        x["id"]: x["label"]
+        for x in [*sheet.get("abilities", []), *sheet.get("skills", []), *sheet.get("saves", [])]
+    }
     return {
         "ruleset": file["id"],
         "version": file["version"],
@@ -83,7 +86,10 @@ def _as_the_page_read_it(file: dict[str, Any]) -> dict[str, Any]:
         ],
         "groups": groups,
         "fields": fields,
-        "pools": [{"id": p["id"], "label": p["label"]} for p in live.get("pools", [])],
+        "pools": [
+            {"id": p["id"], "label": p["label"], "start": p.get("start", "full")}
+            for p in live.get("pools", [])
+        ],
         "tracks": [
             {
                 "id": t["id"],
@@ -93,6 +99,27 @@ def _as_the_page_read_it(file: dict[str, Any]) -> dict[str, Any]:
             }
             for t in live.get("tracks", [])
             if not t.get("kinds")
+        ],
+        "lists": [
+            {
+                "id": x["id"],
+                "label": x["label"],
+                "max_items": x["maxItems"],
+                "columns": [_field_of(c, named) for c in x["columns"]],
+                "required": [c["id"] for c in x["columns"] if c.get("required")],
+            }
+            for x in sheet.get("lists", [])
+        ],
+        "wounds": [
+            {
+                "id": t["id"],
+                "label": t["label"],
+                "kinds": [{"id": k["id"], "label": k["label"]} for k in t["kinds"]],
+                "max": t["max"] if isinstance(t["max"], int) else None,
+                "fill": t.get("fill", "sequential"),
+            }
+            for t in live.get("tracks", [])
+            if t.get("kinds")
         ],
     }
 
@@ -244,3 +271,90 @@ def test_the_openapi_document_describes_the_answer(service: TestClient) -> None:
     assert schema == {"$ref": "#/components/schemas/SheetFormOut"}
     described = document["components"]["schemas"]["SheetFormOut"]["properties"]
     assert list(described) == list(sheet_form(read_ruleset("dnd5e-srd")).to_json())
+
+
+def test_a_pool_says_how_it_starts_and_lists_and_wound_tracks_are_described() -> None:
+    """5e's Inspiration starts empty (left blank it reads 0), WoD's specialties name
+    the skill by its label, and a wound track gives its kinds and room."""
+    dnd = sheet_form(read_ruleset("dnd5e-srd"))
+    assert [(p.id, p.start) for p in dnd.pools] == [
+        ("hit_points", "full"),
+        ("hit_dice", "full"),
+        ("inspiration", "empty"),
+    ]
+    assert (dnd.lists, dnd.wounds) == ((), ())
+    wod = sheet_form(read_ruleset("wod-pool")).to_json()
+    (specialties,) = wod["lists"]
+    assert (specialties["id"], specialties["max_items"]) == ("specialties", 12)
+    name, ability = specialties["columns"]
+    assert (name["type"], name["max_length"], ability["type"]) == ("text", 60, "enum")
+    assert {"value": "animal_ken", "label": "Animal Ken"} in ability["values"]
+    assert wod["wounds"] == [
+        {
+            "id": "health",
+            "label": "Health",
+            "kinds": [
+                {"id": "bashing", "label": "/"},
+                {"id": "lethal", "label": "X"},
+                {"id": "aggravated", "label": "*"},
+            ],
+            "max": 7,
+            "fill": "sequential",
+        }
+    ]
+    (harm,) = sheet_form(read_ruleset("blades")).wounds
+    assert (harm.id, harm.max, harm.fill) == ("harm", 6, "indexed")
+
+
+# ── the packaged characters, and a character file checked ───────────────────
+
+
+def test_the_packaged_characters_of_a_ruleset_come_with_their_files(service: TestClient) -> None:
+    got = service.get("/rulesets/wod-pool/characters")
+    assert got.status_code == 200, got.text
+    assert [(c["key"], c["name"]) for c in got.json()] == [
+        ("lucia", "Lucia Marchetti"),
+        ("tobias", "Tobias Grell"),
+    ]
+    assert got.json()[0]["file"] == character_file("wod-pool", "lucia")
+    file = ruleset_file("dnd5e-srd")
+    file.update({"id": "house-d20", "name": "House d20"})
+    assert service.post("/rulesets", json=file, headers=admin_headers()).status_code == 201
+    assert service.get("/rulesets/house-d20/characters").json() == []  # uploaded: none
+    unknown = service.get("/rulesets/nowhere/characters")
+    assert problem_of(unknown, 404) == problem_of(service.get("/rulesets/nowhere"), 404)
+
+
+def test_a_character_file_is_checked_with_its_problems_at_their_lines(
+    service: TestClient,
+) -> None:
+    lucia = json.dumps(character_file("wod-pool", "lucia"), indent=2)
+    fine = service.post("/rulesets/wod-pool/characters/check", content=lucia, headers=JSON)
+    assert fine.json() == {"ok": True, "name": "Lucia Marchetti", "problems": [], "omitted": 0}
+    broken = lucia.replace('"dexterity": 4', '"dexterity": 9')
+    line = broken[: broken.index('"dexterity": 9')].count("\n") + 1
+    tried = service.post(
+        "/rulesets/wod-pool/characters/check?version=1",
+        content=broken,
+        headers=JSON,
+    ).json()
+    assert (tried["ok"], tried["name"], tried["omitted"]) == (False, "Lucia Marchetti", 0)
+    (problem,) = tried["problems"]
+    assert (problem["path"], problem["line"]) == ("sheet.build.abilities.dexterity", line)
+    assert "maximum 5" in problem["message"]
+    # a syntax error is placed where the text stops being JSON, as its sentence says
+    cut = lucia.replace('"Pistols",', '"Pistols"')
+    syntax = service.post("/rulesets/wod-pool/characters/check", content=cut, headers=JSON).json()[
+        "problems"
+    ][0]
+    assert syntax["code"] == "not-json"
+    assert f"line {syntax['line']}, column {syntax['column']}" in syntax["message"]
+    assert syntax["line"] == cut[: cut.index('"Pistols"')].count("\n") + 2
+    # nothing is stored, and the body must say it is JSON
+    assert service.get("/games", headers=admin_headers()).json() == []
+    plain_text = service.post(
+        "/rulesets/wod-pool/characters/check", content=lucia, headers={"Content-Type": "text/plain"}
+    )
+    assert plain_text.status_code == 415
+    missing = service.post("/rulesets/nowhere/characters/check", content=lucia, headers=JSON)
+    assert missing.status_code == 404

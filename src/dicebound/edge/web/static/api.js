@@ -29,12 +29,22 @@ export async function api(method, path, body, { raw = false, text = false, heade
     headers["Content-Type"] = "application/json";
     payload = raw ? body : JSON.stringify(body);
   }
-  const answer = await fetch(path, { method, headers, body: payload });
+  let answer;
+  try {
+    answer = await fetch(path, { method, headers, body: payload });
+  } catch (error) {
+    // no answer at all (status 0): the request may or may not have been done
+    throw new Refused(0, { detail: `No answer from the service (${error.message}). Try again.` });
+  }
   const type = answer.headers.get("content-type") || "";
   const data = type.includes("json") && !(text && answer.ok) ? await answer.json() : await answer.text();
   if (!answer.ok) throw new Refused(answer.status, typeof data === "object" ? data : { detail: data });
   return data;
 }
 
-export const gamePath = (...parts) => [`/games/${encodeURIComponent(state.game.id)}`, ...parts].join("/");
+// a path under the picked game; with none picked, the page's own refusal (not a crash)
+export function gamePath(...parts) {
+  if (!state.game) throw new Refused(0, { detail: "Pick a game first (the Game list above the tabs)." });
+  return [`/games/${encodeURIComponent(state.game.id)}`, ...parts].join("/");
+}
 export const who = (name) => encodeURIComponent(name);

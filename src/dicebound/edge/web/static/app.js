@@ -15,6 +15,7 @@ import { setUpNotes } from "./notes.js";
 import { loadGames, loadRulesets, setUpPlay } from "./play.js";
 import { setUpSeats } from "./seats.js";
 import { setUpSheet } from "./sheet.js";
+import { setUpSheetFile } from "./sheetfile.js";
 import { setUpSignIn } from "./signin.js";
 import { setUpTend } from "./tend.js";
 
@@ -61,6 +62,7 @@ function start() {
   setUpBalance();
   setUpSheet();
   setUpSeats();
+  setUpSheetFile();
   trying(async () => {
     await loadRulesets();
     await loadGames();

@@ -2,36 +2,15 @@
 // (each problem a button that puts the cursor on its line), and saved as a version.
 
 import { api } from "./api.js";
-import { $, el, say, trying } from "./dom.js";
+import { $, listProblems, say, trying } from "./dom.js";
 import { loadRulesets } from "./play.js";
-
-function putCursor(textarea, line, column) {
-  const lines = textarea.value.split("\n");
-  let offset = 0;
-  for (let i = 0; i < line - 1 && i < lines.length; i += 1) offset += lines[i].length + 1;
-  offset += Math.max(column - 1, 0);
-  textarea.focus();
-  textarea.setSelectionRange(offset, offset);
-  const lineHeight = textarea.scrollHeight / Math.max(lines.length, 1);
-  textarea.scrollTop = Math.max((line - 3) * lineHeight, 0);
-}
 
 async function checkRuleset() {
   const text = $("ruleset-text").value;
+  $("problems").replaceChildren(); // nothing of the last check stays if this one is refused
+  $("taught").textContent = "";
   const answer = await api("POST", "/rulesets/check", text, { raw: true });
-  $("problems").replaceChildren(
-    ...answer.problems.map((p) =>
-      el(
-        "li",
-        {},
-        el(
-          "button",
-          { type: "button", "data-line": String(p.line), onclick: () => putCursor($("ruleset-text"), p.line, p.column) },
-          `Line ${p.line}: ${p.path || "(the file)"}: ${p.message}`,
-        ),
-      ),
-    ),
-  );
+  listProblems($("problems"), $("ruleset-text"), answer.problems);
   $("problems-none").hidden = !answer.ok || answer.problems.length > 0;
   $("taught").textContent = answer.gm || "";
   const found = answer.problems.length + (answer.omitted || 0);

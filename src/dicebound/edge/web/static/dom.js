@@ -1,5 +1,6 @@
 // Drawing on the page: elements by id, new elements, the status line, and a labelled
-// field; every handler goes through `trying`, which says what went wrong.
+// field; every handler goes through `trying`, which shows the action busy while it
+// runs and says what went wrong, beside what caused it.
 
 import { Refused, state } from "./api.js";
 
@@ -9,17 +10,81 @@ export function say(text) {
   $("status").textContent = text;
 }
 
-// `tell` says the sentence: the status line, unless a control says it beside itself
-export function trying(work, tell = say) {
+// `tell` says the sentence: the status line, and a line beside what caused it (the
+// form, or the row of the control), unless a control says it beside itself. While the
+// work runs, the form or control is busy (a second press does nothing) and its button
+// disabled (aria-disabled: a disabled button would lose the keyboard's focus), and the
+// status line shows a spinner.
+export function trying(work, tell = null) {
   return async (event) => {
     if (event) event.preventDefault();
+    const { place, button } = actor(event);
+    // a press while the same form or button is at work sends nothing (a change of a
+    // select is still followed: the newest choice wins)
+    if (button && place.getAttribute("aria-busy") === "true") return;
+    const beside = tell ? null : besideOf(place);
+    if (beside) refusals.get(beside)?.remove();
+    const undo = busy(place, button);
     try {
       await work(event);
     } catch (error) {
-      tell(error instanceof Refused ? refusal(error) : `Something went wrong: ${error.message}`);
+      const sentence = error instanceof Refused ? refusal(error) : `Something went wrong: ${error.message}`;
+      (tell || say)(sentence);
+      if (beside) showBeside(beside, sentence);
       if (!(error instanceof Refused)) console.error(error);
+    } finally {
+      undo();
     }
   };
+}
+
+// what an event acts on: a submitted form and its button, or the control itself
+function actor(event) {
+  if (!event) return { place: null, button: null };
+  if (event.type === "submit") {
+    const form = event.target;
+    return { place: form, button: event.submitter || form.querySelector('[type="submit"]') };
+  }
+  const control = event.currentTarget instanceof HTMLElement ? event.currentTarget : null;
+  return { place: control, button: control instanceof HTMLButtonElement ? control : null };
+}
+
+let working = 0; // actions in flight, across the page
+const pressing = new WeakSet(); // the buttons `trying` is at work for
+
+function busy(place, button) {
+  working += 1;
+  $("status").setAttribute("aria-busy", "true");
+  if (place) place.setAttribute("aria-busy", "true");
+  if (button) {
+    pressing.add(button);
+    button.setAttribute("aria-disabled", "true");
+  }
+  return () => {
+    working -= 1;
+    if (!working) $("status").removeAttribute("aria-busy");
+    if (place) place.removeAttribute("aria-busy");
+    if (button) {
+      pressing.delete(button);
+      button.removeAttribute("aria-disabled");
+    }
+  };
+}
+
+const refusals = new WeakMap(); // where a refusal is said → its line
+
+// the form a control is in, else its row, else the control
+function besideOf(place) {
+  if (!place || !place.isConnected) return null;
+  return place.closest("form, .row, fieldset") || place;
+}
+
+function showBeside(anchor, sentence) {
+  if (!anchor.isConnected) return;
+  const line = el("p", { class: "refusal", text: sentence });
+  refusals.get(anchor)?.remove();
+  refusals.set(anchor, line);
+  anchor.after(line);
 }
 
 // a refusal in the service's words; a player's seat refused is told whose seat it is
@@ -55,8 +120,10 @@ export function numberInput(path, min, max, value) {
 
 // `work()` with `button` marked busy until it settles; a click on a busy button does
 // nothing, so a second click cannot send it twice. The button is not disabled: a
-// disabled button loses the keyboard's focus.
+// disabled button loses the keyboard's focus. A button `trying` is at work for is
+// marked already, and `trying` ignores its second press: the work just runs.
 export async function whileBusy(button, work) {
+  if (pressing.has(button)) return work();
   if (button.getAttribute("aria-busy") === "true") return undefined;
   button.setAttribute("aria-busy", "true");
   button.setAttribute("aria-disabled", "true");
@@ -66,4 +133,35 @@ export async function whileBusy(button, work) {
     button.removeAttribute("aria-busy");
     button.removeAttribute("aria-disabled");
   }
+}
+
+// put the cursor of `textarea` at a line and column, scrolled into view
+export function putCursor(textarea, line, column) {
+  const lines = textarea.value.split("\n");
+  let offset = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i += 1) offset += lines[i].length + 1;
+  offset += Math.max(column - 1, 0);
+  textarea.focus();
+  textarea.setSelectionRange(offset, offset);
+  const lineHeight = textarea.scrollHeight / Math.max(lines.length, 1);
+  textarea.scrollTop = Math.max((line - 3) * lineHeight, 0);
+}
+
+// a file's problems as the service placed them, each a button that puts the cursor of
+// `textarea` on its line; `omitted`: how many more the service did not list
+export function listProblems(list, textarea, problems, omitted = 0) {
+  list.replaceChildren(
+    ...problems.map((p) =>
+      el(
+        "li",
+        {},
+        el(
+          "button",
+          { type: "button", "data-line": String(p.line), onclick: () => putCursor(textarea, p.line, p.column) },
+          `Line ${p.line}: ${p.path || "(the file)"}: ${p.message}`,
+        ),
+      ),
+    ),
+    ...(omitted ? [el("li", { class: "none", text: `${omitted} more problem(s) not listed: fix these first.` })] : []),
+  );
 }

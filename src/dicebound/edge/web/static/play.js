@@ -3,15 +3,16 @@
 // Master's text into dice cards, answering an offer or a choice after the roll, and the
 // records' history (checks and sheet commands).
 
-import { Refused, api, gamePath, state } from "./api.js";
+import { Refused, api, gamePath, state, who } from "./api.js";
 import { showToken } from "./dialog.js";
-import { $, el, say, trying } from "./dom.js";
+import { $, el, listProblems, say, trying } from "./dom.js";
 import { drawEmpty, exampleText } from "./empty.js";
 import { follow } from "./live.js";
 import { drawSeat, tokenNotKnown } from "./signin.js";
 import { changeLine, paidChange, reasonWords, sheetAsk } from "./words.js";
 
 let next = null; // the history's next page, from the last one read
+const PICKED = "dicebound-game"; // the game picked, kept in the tab's session for a reload
 const whenChosen = []; // what the other tabs read for a game once it is picked
 const whenDrawn = []; // what redraws itself from the party once it is read
 
@@ -30,14 +31,12 @@ export function whenPartyLoaded(hook) {
 export async function loadGames(pick) {
   const select = $("game");
   // no token, or one the service does not know (401): no game is listed, none stays on
-  // screen, and nothing reads as signed in
+  // screen (nor is picked again after a reload), and nothing reads as signed in
   const signedOut = async (text) => {
     state.holder = null;
     select.replaceChildren(el("option", { value: "", text }));
     select._games = [];
-    state.party = [];
-    $("party").replaceChildren();
-    $("history").replaceChildren();
+    sessionStorage.removeItem(PICKED);
     await chooseGame("");
   };
   if (!state.token) return signedOut("(use a token, then pick a game)");
@@ -59,7 +58,9 @@ export async function loadGames(pick) {
   );
   select._games = games;
   $("no-games").hidden = games.length > 0;
-  const chosen = pick || (state.game && state.game.id) || (games.length === 1 ? games[0].id : "");
+  // the game asked for, else the one shown, else the one picked before a reload
+  const known = (id) => (games.some((g) => g.id === id) ? id : "");
+  const chosen = pick || known(state.game && state.game.id) || known(sessionStorage.getItem(PICKED)) || (games.length === 1 ? games[0].id : "");
   if (chosen) {
     select.value = chosen;
     await chooseGame(chosen);
@@ -76,12 +77,18 @@ async function chooseGame(id) {
   state.seat = game && game.seat && game.seat.kind === "player" ? { character: game.seat.character } : null;
   drawSeat();
   next = null;
-  $("cards").replaceChildren();
-  $("rewritten").textContent = "";
-  $("tag-errors").replaceChildren();
+  clearResult();
   drawEmpty();
+  // what the other tabs drew for the game shown before goes with it
+  for (const id of ["charts", "legend", "whatif-chart", "sheet-form", "sheet-problems", "import-problems"]) $(id).replaceChildren();
+  if (game) sessionStorage.setItem(PICKED, game.id);
   follow(game, { record: showRecord, answer: showRecord, character: updateMember, reload: reloadGame });
-  if (!game) return;
+  if (!game) {
+    drawParty();
+    $("history").replaceChildren();
+    $("older").hidden = true;
+    return;
+  }
   // the file the game plays, at its version: the labels, rests and kinds of harm
   state.ruleset = await api("GET", `/rulesets/${encodeURIComponent(game.ruleset)}?version=${game.version}`);
   $("gm-text").placeholder = exampleText(state.ruleset);
@@ -190,11 +197,27 @@ async function makeGame() {
   const name = $("new-game-name").value.trim();
   let [ruleset, version] = $("new-game-ruleset").value.split("@");
   const pasted = $("new-game-pasted").value.trim();
+  $("new-game-problems").replaceChildren();
   if (pasted) {
+    // checked first, so each of its problems is listed at its line, not only counted
+    const checked = await api("POST", "/rulesets/check", pasted, { raw: true });
+    if (!checked.ok) {
+      listProblems($("new-game-problems"), $("new-game-pasted"), checked.problems, checked.omitted);
+      const found = checked.problems.length + (checked.omitted || 0);
+      throw new Refused(0, { detail: `The pasted ruleset has ${found} problem(s), listed below the form: no game was made.` });
+    }
     const stored = await api("POST", "/rulesets", pasted, { raw: true });
     [ruleset, version] = [stored.id, String(stored.version)];
   }
   const made = await api("POST", "/games", { name, ruleset, version: Number(version) });
+  // the packaged characters ticked join the party (a pasted ruleset takes none of them)
+  const ticked = pasted ? [] : [...$("new-game-choices").querySelectorAll("input:checked")];
+  const files = new Map(($("new-game-choices")._offered || []).map((c) => [c.key, c.file]));
+  const path = (character) => `/games/${encodeURIComponent(made.id)}/characters/${who(character)}`;
+  for (const box of ticked) {
+    const file = files.get(box.value);
+    await api("PUT", path(file.name), file);
+  }
   await loadGames(made.id);
   say(`Made "${name}": its game master's token is in the dialog, shown once.`);
   showToken({
@@ -212,8 +235,27 @@ export async function loadRulesets() {
   const options = [...newest.values()].map((r) =>
     el("option", { value: `${r.id}@${r.version}`, text: `${r.name} (${r.id} v${r.version})` }),
   );
+  const kept = $("new-game-ruleset").value;
   $("new-game-ruleset").replaceChildren(...options);
+  if ([...$("new-game-ruleset").options].some((o) => o.value === kept)) $("new-game-ruleset").value = kept;
   $("author-start").replaceChildren(...options.map((o) => o.cloneNode(true)));
+  trying(offerCharacters)(); // not awaited: the games are read meanwhile
+}
+
+// the picked ruleset's packaged characters, each a box to tick
+async function offerCharacters() {
+  const [id] = $("new-game-ruleset").value.split("@");
+  const choices = $("new-game-choices");
+  const offered = id ? await api("GET", `/rulesets/${encodeURIComponent(id)}/characters`) : [];
+  if ($("new-game-ruleset").value.split("@")[0] !== id) return; // another was picked meanwhile
+  choices._offered = offered;
+  choices.replaceChildren(
+    ...(offered.length
+      ? offered.map((c) =>
+          el("label", { class: "choice" }, el("input", { type: "checkbox", value: c.key, "data-name": c.name }), ` ${c.name}`),
+        )
+      : [el("p", { class: "none", text: "This ruleset has no packaged characters: import them in the Sheet tab once the game is made." })]),
+  );
 }
 
 // ── checks, cards, history ──────────────────────────────────────────────────
@@ -221,9 +263,9 @@ export async function loadRulesets() {
 // A text sent to the service (the Game Master's, or a sheet command the page wrote):
 // its checks and sheet commands resolved in one go, what they changed kept for the party
 // panel, the party and the history read again.
-export async function sendText(body) {
+export async function sendText(body, key = null) {
   if (!state.game) throw new Refused(0, { detail: "Pick a game first." });
-  const answer = await api("POST", gamePath("checks"), body);
+  const answer = await api("POST", gamePath("checks"), body, { headers: key ? { "Idempotency-Key": key } : {} });
   const sheet = answer.sheet || [];
   // a sheet command's changes are on its record; a refused one changed nothing
   const applied = await Promise.all(sheet.filter((s) => s.ok).map((s) => api("GET", gamePath("records", s.id))));
@@ -237,11 +279,42 @@ export async function sendText(body) {
   return answer;
 }
 
+// the Result area emptied: nothing of an earlier text stays above a new card or a refusal
+function clearResult() {
+  $("cards").replaceChildren();
+  $("rewritten").textContent = "";
+  $("tag-errors").replaceChildren();
+  $("no-tag").hidden = true;
+  $("no-tag").replaceChildren();
+}
+
+// One Idempotency-Key per submitted text: a text sent again before its answer came
+// (a double click, a retry after a dropped connection) reuses it, so the service answers
+// the first request instead of throwing again; once an answer comes, the next is new.
+let pending = null; // {sent, key}: the text (with its seed) awaiting an answer
+
+function keyFor(body) {
+  const sent = JSON.stringify(body);
+  if (!pending || pending.sent !== sent) pending = { sent, key: crypto.randomUUID() };
+  return pending.key;
+}
+
 async function resolveText() {
   const body = { text: $("gm-text").value };
   const seed = $("seed").value.trim();
   if (seed) body.seed = seed;
-  const answer = await sendText(body);
+  clearResult();
+  const key = keyFor(body);
+  let answer;
+  try {
+    answer = await sendText(body, key);
+  } catch (error) {
+    // refused by the service: the next send is new; unanswered (status 0): the same key
+    if (error instanceof Refused && error.status !== 0) pending = null;
+    throw error;
+  }
+  pending = null;
+  $("seed").value = ""; // used once: the next Resolve throws new dice
   $("rewritten").textContent = answer.text;
   $("tag-errors").replaceChildren(...answer.errors.map((e) => el("li", { text: `${e.tag}: ${e.error}` })));
   const sheet = answer.sheet || [];
@@ -251,7 +324,34 @@ async function resolveText() {
   $("cards").replaceChildren(...(await Promise.all(steps.map(([, draw]) => draw()))));
   const done = sheet.filter((s) => s.ok).length;
   const commands = sheet.length ? ` ${done} sheet command(s) applied, ${sheet.length - done} refused.` : "";
+  if (!answer.results.length && !answer.errors.length && !sheet.length) {
+    await showTagGrammar();
+    say("No tag was found in the text: nothing was thrown. How a tag is written is shown under Result.");
+    return;
+  }
   say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.${commands}`);
+}
+
+// a text without a tag the engine reads: how one is written, with the game's own
+// example and attributes (from what the Game Master is taught)
+async function showTagGrammar() {
+  const lesson = await api("GET", gamePath("gm")).catch(() => ({ text: "" }));
+  const lines = lesson.text.split("\n");
+  const example = lines.find((line) => /^\[skill_check: .*\]$/.test(line.trim()));
+  const from = lines.findIndex((line) => line.startsWith("Attributes you may write"));
+  const attributes = [];
+  for (const line of from < 0 ? [] : lines.slice(from + 1)) {
+    if (!line.startsWith("- ")) break;
+    attributes.push(line.slice(2));
+  }
+  $("no-tag").replaceChildren(
+    el("p", { class: "outcome", text: "No tag was found in the text, so no dice were thrown." }),
+    el("p", { text: 'A check is one tag in square brackets: skill_check, a colon, then attributes written name="value", separated by spaces. A sheet command is written [sheet: op="..." ...] the same way.' }),
+    el("pre", { class: "grammar", text: '[skill_check: name="value" name="value" ...]' }),
+    example ? el("p", {}, "For example: ", el("code", { text: example.trim() })) : null,
+    attributes.length ? el("details", {}, el("summary", { text: "The attributes this game's checks take" }), el("ul", {}, attributes.map((a) => el("li", { text: a })))) : null,
+  );
+  $("no-tag").hidden = false;
 }
 
 async function cardFor(result) {
@@ -421,7 +521,12 @@ async function answerAfter(result, body) {
 
 // a record's line in the history, with the button that shows its card
 function historyItem(r) {
-  const show = el("button", { type: "button", class: "quiet", onclick: trying(async () => $("cards").replaceChildren(await cardOf(r))) }, `Show card #${r.id}`);
+  const showCard = async () => {
+    const card = await cardOf(r);
+    clearResult(); // the card alone: no text or refusal of another one above it
+    $("cards").replaceChildren(card);
+  };
+  const show = el("button", { type: "button", class: "quiet", onclick: trying(showCard) }, `Show card #${r.id}`);
   return r.kind === "sheet"
     ? el(
         "li",
@@ -478,6 +583,15 @@ export function setUpPlay() {
   $("refresh-games").addEventListener("click", trying(() => loadGames()));
   $("game").addEventListener("change", trying(() => chooseGame($("game").value)));
   $("new-game-form").addEventListener("submit", trying(makeGame));
+  $("new-game-ruleset").addEventListener("change", trying(offerCharacters));
+  $("new-game-pasted").addEventListener("input", () => {
+    $("new-game-characters").hidden = $("new-game-pasted").value.trim() !== "";
+  });
   $("check-form").addEventListener("submit", trying(resolveText));
+  $("gm-text").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
+    event.preventDefault();
+    if ($("check-form").getAttribute("aria-busy") !== "true") $("check-form").requestSubmit($("resolve"));
+  });
   $("older").addEventListener("click", trying(() => loadHistory(false)));
 }

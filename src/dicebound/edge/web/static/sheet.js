@@ -5,6 +5,7 @@
 import { Refused, api, gamePath, state, who } from "./api.js";
 import { $, el, field, numberInput, say, trying } from "./dom.js";
 import { loadParty, whenGameChosen } from "./play.js";
+import { readParts, sheetParts } from "./sheetparts.js";
 
 let described = null; // the picked game's sheet form, as the service describes it
 
@@ -54,11 +55,13 @@ function buildSheetForm(character) {
   }
   const { pools, tracks } = described;
   if (pools.length || tracks.length) {
-    sets.push(el("fieldset", {}, el("legend", { text: "Live state (blank: the pool is full, the track at its default)" }),
-      pools.map((p) => field(`sheet-pool-${p.id}`, `${p.label} points`, numberInput(`live.pools.${p.id}`, 0, null, ((live.pools || {})[p.id] || {}).value))),
+    // a pool left blank holds what it starts with: full, or empty (5e's Inspiration)
+    sets.push(el("fieldset", {}, el("legend", { text: "Live state (blank: a pool as it starts, a track at its default)" }),
+      pools.map((p) => field(`sheet-pool-${p.id}`, `${p.label} points (blank: ${p.start === "empty" ? "empty" : "full"})`, numberInput(`live.pools.${p.id}`, 0, null, ((live.pools || {})[p.id] || {}).value))),
       tracks.map((t) => field(`sheet-track-${t.id}`, `${t.label} (${t.min} to ${t.max ?? "max"})`, numberInput(`live.tracks.${t.id}`, t.min, t.max, (live.tracks || {})[t.id]))),
     ));
   }
+  sets.push(...sheetParts(described, build, live));
   sets.push(el("button", { type: "submit" }, "Save the character"));
   form.replaceChildren(...sets);
   form._character = character || null;
@@ -73,7 +76,7 @@ function readSheet() {
   };
   for (const control of $("sheet-form").querySelectorAll("[data-path]")) {
     const path = control.dataset.path.split(".");
-    if (path[0] === "name") continue;
+    if (path[0] === "name" || control.dataset.part) continue; // lists and wounds: sheetparts.js
     let value;
     if (control.type === "checkbox") value = control.checked;
     else if (control.type === "number") {
@@ -84,6 +87,7 @@ function readSheet() {
     else if (path[0] === "live") body.live.tracks[path[2]] = value;
     else body.sheet.build[path[2]][path[3]] = value;
   }
+  readParts($("sheet-form"), body);
   if (!Object.keys(body.live.pools).length) delete body.live.pools;
   if (!Object.keys(body.live.tracks).length) delete body.live.tracks;
   return body;
