@@ -282,7 +282,16 @@ def test_a_pool_says_how_it_starts_and_lists_and_wound_tracks_are_described() ->
         ("hit_dice", "full"),
         ("inspiration", "empty"),
     ]
-    assert (dnd.lists, dnd.wounds) == ((), ())
+    assert ([lst.id for lst in dnd.lists], dnd.wounds) == (["attacks"], ())
+    (attacks,) = dnd.lists
+    assert [(c.id, c.type) for c in attacks.columns] == [
+        ("name", "text"),
+        ("ability", "enum"),
+        ("proficient", "boolean"),
+        ("bonus", "number"),
+        ("damage", "dice"),
+        ("damage_type", "text"),
+    ]
     wod = sheet_form(read_ruleset("wod-pool")).to_json()
     (specialties,) = wod["lists"]
     assert (specialties["id"], specialties["max_items"]) == ("specialties", 12)

@@ -230,6 +230,34 @@ def test_the_sheet_form_edits_lists_and_wound_marks(page: Page, server: ServerPr
     assert api(server, f"/games/{game['id']}/characters/{LUCIA}")["revision"] == 3
 
 
+def test_the_sheet_form_edits_5e_attacks(page: Page, server: ServerProcess) -> None:
+    """The issue's other list: a 5e character's attacks, each column in its own control
+    (a checkbox for a yes/no column, a choice for an enum, dice as text)."""
+    mira = "Mira Quickfoot"
+    game = new_game(server, "dnd5e-srd", "mira")
+    pick_game(page, game)
+    show_tab(page, "Sheet")
+    page.get_by_label("Character to edit").select_option(mira)
+    expect(page.get_by_label("Weapon or attack 1")).to_have_value("Shortsword")
+    expect(page.get_by_label("Damage 2", exact=True)).to_have_value("1d6")
+    page.get_by_role("button", name="Add to Attacks").click()
+    page.get_by_label("Weapon or attack 3").fill("Dagger")
+    page.get_by_label("Ability 3").select_option("dex")
+    page.get_by_label("Damage 3", exact=True).fill("1d4")
+    page.get_by_label("Proficient 3").uncheck()
+    page.get_by_role("button", name="Save the character").click()
+    expect(_status(page)).to_contain_text(f"Saved {mira} (revision 2)")
+    attacks = api(server, f"/games/{game['id']}/characters/{mira}")["sheet"]["build"]["lists"][
+        "attacks"
+    ]
+    assert [row["name"] for row in attacks] == ["Shortsword", "Shortbow", "Dagger"]
+    assert {k: attacks[2][k] for k in ("ability", "damage", "proficient")} == {
+        "ability": "dex",
+        "damage": "1d4",
+        "proficient": False,
+    }
+
+
 def test_a_pool_that_starts_empty_reads_empty_when_left_blank(
     page: Page, server: ServerProcess
 ) -> None:
