@@ -25,6 +25,7 @@ from dicebound.values import frozen
 __all__ = [
     "RESULT_WORDS",
     "card_dice",
+    "card_shape",
     "outcome_words",
     "render_text",
     "sheet_line",
@@ -107,6 +108,12 @@ def _shape(record: Record) -> Shape:
     if record.has("against"):
         return "against"
     return "sum"
+
+
+def card_shape(record: Record) -> Shape:
+    """Which card a record makes: ``sum``, ``against``, ``highest``, ``pool``, ``step``,
+    ``symbol``, or ``sparse`` for a check still owed."""
+    return _shape(record)
 
 
 def _ints(values: tuple[str, ...]) -> list[int] | None:
