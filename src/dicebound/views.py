@@ -98,11 +98,13 @@ def paid_lines(
     return lines
 
 
-def report_json(report: Report) -> dict[str, Any]:
+def report_json(report: Report, attributes: Sequence[str] = ()) -> dict[str, Any]:
     """A report as JSON: the steps, the bands in order, and for every check each step's
-    chance of each band as an exact fraction (or why it is not rolled)."""
+    chance of each band as an exact fraction (or why it is not rolled); ``attributes``
+    are the tag attributes the ruleset's checks take (a what-if warns about others)."""
     return {
         "ruleset": report.ruleset_id,
+        "attributes": list(attributes),
         "character": report.character,
         "kind": report.kind,
         "steps": [{"label": s.label, "ask": s.ask} for s in report.steps],

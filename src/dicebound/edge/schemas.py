@@ -517,6 +517,10 @@ class ReportOut(BaseModel):
     steps: list[ReportStep]
     outcomes: list[ReportOutcome]
     rows: list[ReportRow]
+    attributes: list[str] = Field(
+        default_factory=list,
+        description="The tag attributes the ruleset's checks take (skill, dc, mode, ...).",
+    )
 
 
 class CardDie(BaseModel):
