@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from dicebound.errors import DiceboundError
+from dicebound.kinds.symbol_pool.details import parse_details, symbols_in_words
 from dicebound.record import Record
 from dicebound.render.text import RESULT_WORDS, card_dice, card_shape
 from dicebound.ruleset.model import Ruleset
@@ -369,8 +370,6 @@ def die_roles(config: Any) -> dict[str, str]:
 def _symbol_dice(record: Record, dice: list[dict[str, Any]], context: CardContext | None) -> None:
     """A symbol pool's dice: each die's symbols as glyphs with their labels, never its
     face number; each die named and given its part in the check."""
-    from dicebound.kinds.symbol_pool.details import parse_details  # a kind's own format
-
     try:
         details = parse_details(record.get("symbolDetails") or "")
     except DiceboundError:
@@ -683,8 +682,6 @@ def _choice(record: Record) -> str | None:
 
 
 def _symbol_words(record: Record, context: CardContext | None) -> list[Line]:
-    from dicebound.kinds.symbol_pool.details import symbols_in_words
-
     lines: list[Line] = []
     try:
         net = symbols_in_words(record.get("symbols") or "", record.get("symbolDetails"))

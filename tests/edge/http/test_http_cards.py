@@ -228,7 +228,7 @@ def test_a_step_pool_shows_each_raise_from_to(client: TestClient) -> None:
     assert lines["Effort"] == "2 dice reached the target 6"
     assert lines["Offer"] == "Triumph for 5 more points of Body, Mind or Luck"
     # the record keeps its own spelling for the terminal
-    also = {term: text for term, text in card["lines"]}["Also"]
+    also = dict(card["lines"])["Also"]
     assert "raises +1|0|0" in also
 
     # a raise after the roll: what paid for it, in words
