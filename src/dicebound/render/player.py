@@ -21,7 +21,7 @@ from typing import Any
 from dicebound.errors import DiceboundError
 from dicebound.kinds.symbol_pool.details import parse_details, symbols_in_words
 from dicebound.record import Record
-from dicebound.render.text import RESULT_WORDS, card_dice, card_shape
+from dicebound.render.text import RESULT_WORDS, card_dice, card_shape, event_marks
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.spend import find_pool, parse_spend
@@ -655,16 +655,7 @@ def _marks(record: Record) -> list[str]:
     exact = record.get_int("exact")
     if exact:
         marks.append(f"{_plural(exact, 'die', 'dice')} exactly on the target")
-    if record.is_true("complication"):
-        marks.append("a complication: something goes wrong alongside it")
-    if record.is_true("darkHighest"):
-        marks.append("a dark die beat every light die")
-    if record.is_true("zeroDice"):
-        marks.append(
-            "no dice: two thrown, the lower kept" if record.rolls else "no dice: failed unrolled"
-        )
-    if record.is_true("automatic"):
-        marks.append("failed automatically, no roll")
+    marks += event_marks(record)
     reason = record.get("reason")
     if reason == "untrained":
         marks.append("untrained")

@@ -26,6 +26,7 @@ __all__ = [
     "RESULT_WORDS",
     "card_dice",
     "card_shape",
+    "event_marks",
     "outcome_words",
     "render_text",
     "sheet_line",
@@ -242,6 +243,23 @@ def _successes(record: Record) -> str:
     return _plural(count, "success", "successes")
 
 
+def event_marks(record: Record) -> list[str]:
+    """What happened beside the number, in words: a complication, a dark die on top, a
+    pool of no dice, an automatic failure (the terminal's card and the player's)."""
+    marks: list[str] = []
+    if record.is_true("complication"):
+        marks.append("complication: something goes wrong alongside it")
+    if record.is_true("darkHighest"):
+        marks.append("a dark die beat every light die")
+    if record.is_true("zeroDice"):
+        marks.append(
+            "no dice: two thrown, the lower kept" if record.rolls else "no dice: failed unrolled"
+        )
+    if record.is_true("automatic"):
+        marks.append("failed automatically, no roll")
+    return marks
+
+
 def _marks(record: Record) -> list[str]:
     """The marks a player or Game Master must not miss, in words."""
     marks: list[str] = []
@@ -254,16 +272,7 @@ def _marks(record: Record) -> list[str]:
             if n is not None
             else f"exact {record.get('exact')}"
         )
-    if record.is_true("complication"):
-        marks.append("complication: something goes wrong alongside it")
-    if record.is_true("darkHighest"):
-        marks.append("a dark die beat every light die")
-    if record.is_true("zeroDice"):
-        marks.append(
-            "no dice: two thrown, the lower kept" if record.rolls else "no dice: failed unrolled"
-        )
-    if record.is_true("automatic"):
-        marks.append("failed automatically, no roll")
+    marks += event_marks(record)
     if record.has("reason"):
         marks.append(str(record.get("reason")))
     choice = record.get("choice")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from service_support import ServerProcess, store_url_for
-from web_support import browser
+from web_support import DESKTOP, PHONE, browser, open_page
 
 
 @pytest.fixture(scope="module")
@@ -26,3 +26,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def chrome() -> Iterator[Browser]:
     with browser() as launched:
         yield launched
+
+
+@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
+def page(request: pytest.FixtureRequest, chrome: Browser, server: ServerProcess) -> Iterator[Page]:
+    """The page signed in as the admin, once at desktop and once at phone width; no
+    browser error may have been logged by the end of the test."""
+    opened = open_page(chrome, server, request.param)
+    yield opened
+    errors = opened.errors  # type: ignore[attr-defined]
+    opened.close()
+    assert errors == [], errors

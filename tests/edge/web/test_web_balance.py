@@ -7,14 +7,13 @@ checks do not take."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from service_support import ServerProcess
-from web_support import DESKTOP, PHONE, api, new_game, open_page, pick_game, shoot
+from web_support import PHONE, api, new_game, pick_game, shoot
 
 pytestmark = pytest.mark.server
 
@@ -34,15 +33,6 @@ LABELS_INSIDE = """
   return box.left < svg.left - 0.5 || box.right > svg.right + 0.5;
 }).map(t => t.textContent)
 """
-
-
-@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
-def page(request: pytest.FixtureRequest, chrome: Browser, server: ServerProcess) -> Iterator[Page]:
-    opened = open_page(chrome, server, request.param)
-    yield opened
-    errors = opened.errors  # type: ignore[attr-defined]
-    opened.close()
-    assert errors == [], errors
 
 
 def _width(page: Page) -> int:

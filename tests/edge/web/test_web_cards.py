@@ -8,29 +8,19 @@ card. The faces are forced, so each card is known before it is drawn."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from http_api_support import character_file
 from service_support import ServerProcess, admin_headers
-from web_support import DESKTOP, PHONE, api, new_game, open_page, pick_game, put_character, shoot
+from web_support import api, new_game, pick_game, put_character, shoot
 
 pytestmark = pytest.mark.server
 
 RECORD_SYNTAX = re.compile(r'\||@|="|\b[a-z]+_[a-z_]+\b|\b[a-z]+:[+\-]?\d')
-
-
-@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
-def page(request: pytest.FixtureRequest, chrome: Browser, server: ServerProcess) -> Iterator[Page]:
-    opened = open_page(chrome, server, request.param)
-    yield opened
-    errors = opened.errors  # type: ignore[attr-defined]
-    opened.close()
-    assert errors == [], errors
 
 
 def _resolve(

@@ -7,25 +7,22 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from dicebound.edge.files import ruleset_text
 from http_api_support import LUCIA_SPENDS
 from repo_paths import REPO
 from service_support import ServerProcess, admin_headers
 from web_support import (
-    DESKTOP,
     PHONE,
     UNNAMED_CONTROLS,
     api,
     new_game,
-    open_page,
     pick_game,
     shoot,
 )
@@ -35,15 +32,6 @@ pytestmark = pytest.mark.server
 MAUD = "Maud Harrowgate"
 DUEL = '[skill_check: skill="Martial/Swordplay" difficulty="Rare" who="Maud Harrowgate"]'
 SNEAK = '[skill_check: skill="Scoundrel/Sneak" difficulty="Normal" who="Maud Harrowgate"]'
-
-
-@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
-def page(request: pytest.FixtureRequest, chrome: Browser, server: ServerProcess) -> Iterator[Page]:
-    opened = open_page(chrome, server, request.param)
-    yield opened
-    errors = opened.errors  # type: ignore[attr-defined]
-    opened.close()
-    assert errors == [], errors
 
 
 def _tab(page: Page, name: str) -> None:
