@@ -161,7 +161,7 @@ def card_json(
     title, *lines = render_text(record, who=who, outcome=outcome, paid=paid).splitlines()
     dice = card_dice(record)
     told = list(die_marks) if len(die_marks) == len(dice) else [()] * len(dice)
-    player = player_card(record, outcome=outcome, die_marks=told, paid=paid, context=context)
+    player = player_card(record, outcome=outcome, die_marks=die_marks, paid=paid, context=context)
     return {
         "title": title,
         "lines": [[line[:11].strip(), line[11:].strip()] for line in lines],

@@ -413,9 +413,12 @@ def card_dice_words(
     before a raise (``was``), whether it counts toward the result (``counted``: None
     where that is not a die's to say), what the record and the roller say of it
     (``marks``, as the record spells them) and the same in words (``says``: each
-    ``{mark, words}``), a symbol die's ``symbols`` and ``role``."""
+    ``{mark, words}``), a symbol die's ``symbols`` and ``role``. A pool's dice say
+    nothing of their own when the roller's account (``die_marks``, one per die) is
+    missing, as when a record no longer replays."""
     base = card_dice(record)
-    told = list(die_marks) if len(die_marks) == len(base) else [()] * len(base)
+    given = len(die_marks) == len(base)
+    told = list(die_marks) if given else [()] * len(base)
     dice: list[dict[str, Any]] = [
         {
             "face": face,
@@ -429,7 +432,8 @@ def card_dice_words(
     ]
     shape = card_shape(record)
     if shape == "pool":
-        _pool_dice(dice)
+        if given:  # else the roller's account could not be had: nothing is claimed
+            _pool_dice(dice)
     elif shape == "step":
         _step_dice(record, dice, context)
     elif shape == "symbol":

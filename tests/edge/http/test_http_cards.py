@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from dicebound.views import card_json
 from http_api_support import Game, character_file, make_game
 from service_support import ADMIN_TOKEN, store_url_for
 
@@ -246,3 +247,21 @@ def test_a_step_pool_shows_each_raise_from_to(client: TestClient) -> None:
     assert lines["After"] == "Luck, 5 points spent after the roll to raise die 2"
     assert again["shown"][1]["was"] == "1" and again["shown"][1]["face"] == "6"
     assert lines["Paid"] == "Luck 6 → 1"
+
+
+def test_a_pool_claims_nothing_of_its_dice_without_the_rollers_account() -> None:
+    attrs = [
+        ("skill", "Ward"),
+        ("dc", "1"),
+        ("rolls", "10|4|1"),
+        ("total", "1"),
+        ("resolution", "successes"),
+        ("result", "success"),
+        ("dice", "3d10"),
+        ("threshold", "6"),
+    ]
+    told = card_json(attrs, who="Bram", outcome="Success", die_marks=[("hit",), (), ("cancels",)])
+    assert [d["counted"] for d in told["shown"]] == [False, False, False]  # the 1 took the 10
+    blind = card_json(attrs, who="Bram", outcome="Success")
+    assert [(d["counted"], d["says"]) for d in blind["shown"]] == [(None, [])] * 3
+    assert dict(blind["plain"])["Count"] == "1 success, 1 needed"
