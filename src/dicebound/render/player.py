@@ -751,6 +751,43 @@ def _total_lines(
     return lines
 
 
+def _extra_lines(record: Record, shape: str, *, parts_shown: bool) -> list[Line]:
+    """What the tag or the sheet added that no other line says: the situation's bonus,
+    a wound penalty and the ruleset's adjustments (when the modifier's parts do not
+    already name them), and a standing re-throw."""
+    lines: list[Line] = []
+    bonus = record.get_int("bonus")
+    if bonus and not (shape == "pool" and parts_shown):
+        if shape == "against":
+            kind = "bonus" if bonus > 0 else "penalty"
+            lines.append(("Bonus", f"{_plural(abs(bonus), f'{kind} die', f'{kind} dice')}"))
+        elif shape in ("pool", "highest"):
+            lines.append(
+                (
+                    "Bonus",
+                    f"{_signed(bonus)} {'die' if abs(bonus) == 1 else 'dice'} for the situation",
+                )
+            )
+        else:
+            lines.append(("Bonus", f"{_signed(bonus)} for the situation"))
+    if not parts_shown:
+        for key, term in (("penalty", "Penalty"), ("adjust", "Adjusted")):
+            amount = record.get_int(key)
+            if amount:
+                lines.append((term, _signed(amount)))
+    reroll = record.get("reroll")
+    if reroll is not None:
+        lines.append(
+            (
+                "Re-throw",
+                reroll.replace("_", " ")
+                if _plain_value(reroll.replace("_", " "))
+                else "one the situation grants",
+            )
+        )
+    return lines
+
+
 def player_lines(
     record: Record,
     dice: Sequence[dict[str, Any]],
@@ -780,6 +817,10 @@ def player_lines(
         lines += _step_words(record, context)
     elif shape == "symbol":
         lines += _symbol_words(record, context)
+    shown = {term for term, _ in lines}
+    lines += _extra_lines(
+        record, shape, parts_shown="Pool" in shown or ":" in dict(lines).get("Modifier", "")
+    )
     lines += _spend_lines(record, context)
     result = outcome or RESULT_WORDS.get(record.get("result") or "", "Not rolled")
     lines.append(("Result", result))
