@@ -28,7 +28,7 @@ from dicebound.spend import find_pool, parse_spend
 from dicebound.tags.names import normalize, resolve_target
 from dicebound.values import frozen
 
-__all__ = ["CardContext", "player_card"]
+__all__ = ["CardContext", "card_dice_words", "modifier_parts", "player_card", "player_lines"]
 
 Line = tuple[str, str]
 
@@ -159,9 +159,7 @@ def modifier_parts(ruleset: Ruleset, roller: Character, record: Record) -> list[
     if bonus and record.get("resolution") == "successes":
         parts.append((bonus, "for the situation"))
     wholes = [(_whole(amount), words) for amount, words in parts]
-    if any(amount is None for amount, _ in wholes):
-        return None
-    if not wholes:
+    if not wholes or any(amount is None for amount, _ in wholes):
         return None
     return [(_signed(amount or 0), words) for amount, words in wholes]
 
@@ -274,9 +272,6 @@ def _step_dice(record: Record, dice: list[dict[str, Any]], context: CardContext 
             by = f" by the {raisers[index]}" if index in raisers else ""
             says.append(_note("raised", f"raised from {face} to {final}{by}"))
         die["says"] = says
-        die["marks"] = [m for m in die["marks"] if not m.startswith("raised")] + (
-            [f"raised {_signed(raised).replace('−', '-')}"] if raised else []
-        )
 
 
 def _step_labels(context: CardContext | None) -> dict[str, str]:
@@ -318,7 +313,7 @@ _GLYPHS = {
 _OTHER_GLYPHS = ("◆", "●", "■", "♦", "★", "◇")
 
 
-def symbol_glyphs(config: Any) -> dict[str, str]:
+def _symbol_glyphs(config: Any) -> dict[str, str]:
     """Each symbol's glyph, read from the part it plays (``config`` is a symbol pool's
     compiled config): shapes that differ, so no colour is needed to tell them apart."""
     symbols = getattr(config, "symbols", ())
@@ -349,7 +344,7 @@ def symbol_glyphs(config: Any) -> dict[str, str]:
     return glyphs
 
 
-def die_roles(config: Any) -> dict[str, str]:
+def _die_roles(config: Any) -> dict[str, str]:
     """Each symbol die's part in a check (what the page colours it by): ``pool`` and
     its ``pool-upgrade``, ``difficulty`` and its ``difficulty-upgrade``, ``boost``,
     ``setback``."""
@@ -377,8 +372,8 @@ def _symbol_dice(record: Record, dice: list[dict[str, Any]], context: CardContex
     labels = dict(details.symbols)
     die_labels = dict(details.dice)
     config = context.ruleset.resolution.config if context is not None else None
-    glyphs = symbol_glyphs(config) if config is not None else {}
-    roles = die_roles(config) if config is not None else {}
+    glyphs = _symbol_glyphs(config) if config is not None else {}
+    roles = _die_roles(config) if config is not None else {}
     if len(details.faces) != len(dice):
         return
     for die, face in zip(dice, details.faces, strict=True):
