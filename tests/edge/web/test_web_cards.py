@@ -232,14 +232,19 @@ def test_a_sheet_commands_card_reads_in_words(page: Page, server: ServerProcess)
     game = new_game(server, "wod-pool", "lucia")
     pick_game(page, game)
     page.get_by_label("Game Master text").fill(
-        'She pays. [sheet: op="spend" pool="willpower_points" amount="1"]'
+        'She pays. [sheet: op="spend" pool="willpower_points" amount="1"] '
+        'And again. [sheet: op="spend" pool="willpower_points" amount="9"]'
     )
     page.get_by_role("button", name="Resolve").click()
-    card = page.locator("#cards article.card.sheet")
-    expect(card.locator(".outcome")).to_have_text("Done: 3/5")
-    _no_record_syntax(card)
-    lines = _lines(card)
-    assert lines == {
+    cards = page.locator("#cards article.card.sheet")
+    expect(cards).to_have_count(2)
+    done, refused = cards.all()
+    expect(done.locator(".outcome")).to_have_text("Done: 3/5")
+    expect(refused.locator(".outcome")).to_have_text("Refused: not enough left")
+    for card in (done, refused):
+        _no_record_syntax(card)
+    assert _lines(done) == {
         "Asked": "spend Willpower points 1",
         "Changed": "Lucia Marchetti: Willpower points 4 → 3",
     }
+    assert _lines(refused) == {"Asked": "spend Willpower points 9"}

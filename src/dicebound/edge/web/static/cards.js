@@ -5,7 +5,7 @@
 // play.js fetches the card and adds what a card can be answered with.
 
 import { el } from "./dom.js";
-import { DIE_MARKS, changeLine, dieWords, reasonWords, sheetAsk } from "./words.js";
+import { DIE_MARKS, changeLine, dieWords, reasonSentence, sheetAsk } from "./words.js";
 
 // the glyphs of what happened to a die, in its own order
 function badges(die) {
@@ -94,7 +94,7 @@ export function drawSheetCard(card, record) {
     "article",
     { class: `card sheet ${record.ok ? "success" : "failure"}`, "data-record": String(record.id), "aria-labelledby": `card-${record.id}` },
     el("h3", { id: `card-${record.id}`, text: card.title }),
-    el("p", { class: "outcome", text: record.ok ? `Done: ${record.now}` : `Refused: ${reasonWords(record.reason)}` }),
+    el("p", { class: "outcome", text: record.ok ? `Done: ${record.now}` : `Refused: ${reasonSentence(record.reason)}` }),
     cardLines(lines),
   );
 }

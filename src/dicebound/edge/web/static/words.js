@@ -35,6 +35,11 @@ export function reasonWords(reason) {
   return words ? `${reason} (${words})` : String(reason);
 }
 
+// the same for a card a player reads: the words alone
+export function reasonSentence(reason) {
+  return REASONS[reason] || String(reason);
+}
+
 function live() {
   return (state.ruleset && state.ruleset.sheet && state.ruleset.sheet.live) || {};
 }
