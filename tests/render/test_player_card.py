@@ -19,6 +19,7 @@ from dicebound.edge.files import (
 from dicebound.engine import resolve_text
 from dicebound.render.player import CardContext
 from dicebound.tags.parse import parse_tags
+from dicebound.teach import offered_attributes
 from dicebound.views import card_json
 
 RECORD_SYNTAX = re.compile(r'\||@|="|\b[a-z]+_[a-z_]+\b|\b[a-z]+:[+\-]?\d')
@@ -26,21 +27,31 @@ SEEDS = ("1", "7", "42")
 
 
 def _tags(ruleset_id: str) -> list[str]:
+    """The first skills at every ladder step, plain and with each situational attribute
+    the ruleset offers (a bonus either way, advantage)."""
     ruleset = read_ruleset(ruleset_id)
     skills = [s.label for s in ruleset.sheet.skills[:3]] or [
         a.label for a in ruleset.sheet.abilities[:2]
     ]
-    steps = [s.label for s in ruleset.resolution.ladder] or [None]
+    steps = [f' difficulty="{s.label}"' for s in ruleset.resolution.ladder] or [' dc="1"']
+    offered = offered_attributes(ruleset)
+    extras = [""]
+    if "bonus" in offered:
+        extras += [' bonus="1"', ' bonus="-1"']
+    if "mode" in offered:
+        extras.append(' mode="advantage"')
     return [
-        f'[skill_check: skill="{skill}"' + (f' difficulty="{step}"]' if step else ' dc="1"]')
+        f'[skill_check: skill="{skill}"{step}{extra}]'
         for skill in skills
         for step in steps
+        for extra in extras
     ]
 
 
 @pytest.mark.parametrize("ruleset_id", packaged_rulesets())
 def test_no_card_keeps_the_records_syntax(ruleset_id: str) -> None:
     ruleset = read_ruleset(ruleset_id)
+    made = 0
     for short in packaged_characters(ruleset_id):
         roller = read_character(ruleset, f"{ruleset_id}/{short}")
         for tag in _tags(ruleset_id):
@@ -56,6 +67,7 @@ def test_no_card_keeps_the_records_syntax(ruleset_id: str) -> None:
                         die_marks=result.die_marks,
                         context=CardContext(ruleset, roller, ask),
                     )
+                    made += 1
                     where = (ruleset_id, short, tag, seed)
                     for term, text in card["plain"]:
                         assert not RECORD_SYNTAX.search(f"{term} {text}"), (where, term, text)
@@ -71,3 +83,4 @@ def test_no_card_keeps_the_records_syntax(ruleset_id: str) -> None:
                         auto = result.record.get_int("auto") or 0
                         total = result.record.get_int("total")
                         assert total is None or counted + auto == max(total, 0), where
+    assert made >= 6 * len(SEEDS), made

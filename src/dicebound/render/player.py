@@ -388,6 +388,26 @@ def _symbol_dice(record: Record, dice: list[dict[str, Any]], context: CardContex
         die["counted"] = None
 
 
+def _tens_dice(record: Record, dice: list[dict[str, Any]]) -> None:
+    """A roll under a percentage with bonus or penalty dice (``1d100+1d10``): the roll
+    the record used is kept, read with the tens of the die that made it."""
+    used = record.get_int("used")
+    first = _face(dice[0]["face"])
+    units = first % 10
+    made = None if used != first else 0
+    for index in range(1, len(dice)):
+        tens = _face(dice[index]["face"]) // 10 * 10
+        if made is None and (tens + units or 100) == used:
+            made = index
+    for index, die in enumerate(dice):
+        if index == made:
+            words = "kept" if index == 0 else f"kept: its tens make {used}"
+            die["says"], die["counted"] = [_note("kept", words)], True
+        else:
+            words = "its tens not used" if index else "its tens replaced"
+            die["says"], die["counted"] = [_note("dropped", words)], False
+
+
 def _plain_dice(shape: str, dice: list[dict[str, Any]]) -> None:
     """A sum's, a highest's or a roll-against's dice: kept and dropped, dark."""
     for die in dice:
@@ -435,6 +455,8 @@ def card_dice_words(
         _symbol_dice(record, dice, context)
     else:
         _plain_dice(shape, dice)
+        if shape == "against" and len(dice) > 1:
+            _tens_dice(record, dice)
     return dice
 
 

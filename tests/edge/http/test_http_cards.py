@@ -123,6 +123,15 @@ def test_a_roll_against_says_what_it_needed(client: TestClient) -> None:
     assert card["shape"] == "against"
     assert lines["Total"] == "23, needs 50 or less"
     assert card["band"] is not None and card["band"]["text"] == lines["Means"] != ""
+    # a bonus die (its d10 showing 1 reads 10): the lower tens are kept, 13
+    text = '[skill_check: skill="Spot Hidden" difficulty="Regular" bonus="1"]'
+    bonus = _card(client, game, text, [23, 1])
+    _no_record_syntax(bonus)
+    assert _plain(bonus)["Bonus"] == "1 bonus die"
+    assert [(d["face"], d["counted"], [s["words"] for s in d["says"]]) for d in bonus["shown"]] == [
+        ("23", False, ["its tens replaced"]),
+        ("10", True, ["kept: its tens make 13"]),
+    ]
 
 
 def test_a_world_of_darkness_pool_in_its_own_words(client: TestClient) -> None:
