@@ -22,12 +22,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def chrome() -> Iterator[Browser]:
-    with browser() as launched:
-        yield launched
-
-
 @pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
 def page(request: pytest.FixtureRequest, chrome: Browser, server: ServerProcess) -> Iterator[Page]:
     """The page signed in as the admin, once at desktop and once at phone width; no
@@ -37,3 +31,10 @@ def page(request: pytest.FixtureRequest, chrome: Browser, server: ServerProcess)
     errors = opened.errors  # type: ignore[attr-defined]
     opened.close()
     assert errors == [], errors
+
+
+@pytest.fixture(scope="module")
+def chrome() -> Iterator[Browser]:
+    with browser() as launched:
+        yield launched
+

@@ -6,8 +6,8 @@
 import { Refused, api, gamePath, state } from "./api.js";
 import { $, el, say, trying } from "./dom.js";
 import { follow } from "./live.js";
-import { drawCheckCard, drawSheetCard } from "./cards.js";
 import { changeLine, paidChange, reasonWords, sheetAsk } from "./words.js";
+import { drawCheckCard, drawSheetCard } from "./cards.js";
 
 let next = null; // the history's next page, from the last one read
 const whenChosen = []; // what the other tabs read for a game once it is picked
