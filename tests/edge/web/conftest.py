@@ -37,4 +37,3 @@ def page(request: pytest.FixtureRequest, chrome: Browser, server: ServerProcess)
 def chrome() -> Iterator[Browser]:
     with browser() as launched:
         yield launched
-
