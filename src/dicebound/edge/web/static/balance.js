@@ -101,15 +101,15 @@ function bar(step, cell, outcomes, short, x, y, width, name) {
     parts.push(
       svg(
         "rect",
-        { x: String(at), y: String(y), width: String(w), height: String(BAR), fill: outcome.colour, style: "stroke: var(--chart-gap)", "data-band": outcome.label, "data-probability": p },
+        { x: String(at), y: String(y), width: String(w), height: String(BAR), fill: outcome.colour, stroke: "#fff", "data-band": outcome.label, "data-probability": p },
         svg("title", {}, words),
       ),
     );
     const text = `${short[band]} ${percent(share)}`;
     if (w > text.length * CHAR + 6) {
-      parts.push(svg("text", { x: String(at + 3), y: String(y + BAR * 0.65), class: "on-band", style: `fill: ${inkOn(outcome.colour)}`, "pointer-events": "none" }, text));
+      parts.push(svg("text", { x: String(at + 3), y: String(y + BAR * 0.65), class: "on-band", fill: inkOn(outcome.colour), "pointer-events": "none" }, text));
     } else if (w > short[band].length * CHAR + 6) {
-      parts.push(svg("text", { x: String(at + 3), y: String(y + BAR * 0.65), class: "on-band", style: `fill: ${inkOn(outcome.colour)}`, "pointer-events": "none" }, short[band]));
+      parts.push(svg("text", { x: String(at + 3), y: String(y + BAR * 0.65), class: "on-band", fill: inkOn(outcome.colour), "pointer-events": "none" }, short[band]));
     }
     at += w;
   });
