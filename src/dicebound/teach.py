@@ -10,6 +10,7 @@ no arithmetic of its own).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
@@ -20,7 +21,7 @@ from dicebound.sheet import Character, SheetView
 from dicebound.spend import Spend
 from dicebound.teach_sheet import sheet_lines
 
-__all__ = ["example_target", "gm_text", "sheet_summary"]
+__all__ = ["example_target", "gm_text", "offered_attributes", "sheet_summary"]
 
 
 def _percent(p: Fraction) -> str:
@@ -65,6 +66,17 @@ def _attribute_lines(ruleset: Ruleset) -> list[str]:
         lines.append('with="Ability": roll a skill or save with another ability.')
     lines += player.attribute_lines(ruleset, res.config)
     return lines + _spend_lines(ruleset, player.spends(res.config))
+
+
+def offered_attributes(ruleset: Ruleset) -> tuple[str, ...]:
+    """The tag attributes this ruleset's checks take, in the lesson's order: the key each
+    line of the lesson's attribute list teaches (a page warns about any other)."""
+    keys: list[str] = []
+    for line in _attribute_lines(ruleset):
+        match = re.match(r"(\w+)=", line)
+        if match is not None and match.group(1) not in keys:
+            keys.append(match.group(1))
+    return tuple(keys)
 
 
 def gm_text(

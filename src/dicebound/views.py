@@ -18,6 +18,7 @@ from dicebound.problem_codes import NOT_JSON
 from dicebound.problems import Problem
 from dicebound.record import Record, record_from_attrs
 from dicebound.render.html import outcome_colours
+from dicebound.render.player import CardContext, player_card
 from dicebound.render.text import card_dice, render_text
 from dicebound.report import Report
 from dicebound.ruleset.model import Ruleset, Track
@@ -98,11 +99,13 @@ def paid_lines(
     return lines
 
 
-def report_json(report: Report) -> dict[str, Any]:
+def report_json(report: Report, attributes: Sequence[str] = ()) -> dict[str, Any]:
     """A report as JSON: the steps, the bands in order, and for every check each step's
-    chance of each band as an exact fraction (or why it is not rolled)."""
+    chance of each band as an exact fraction (or why it is not rolled); ``attributes``
+    are the tag attributes the ruleset's checks take (a what-if warns about others)."""
     return {
         "ruleset": report.ruleset_id,
+        "attributes": list(attributes),
         "character": report.character,
         "kind": report.kind,
         "steps": [{"label": s.label, "ask": s.ask} for s in report.steps],
@@ -144,15 +147,22 @@ def card_json(
     outcome: str,
     die_marks: Sequence[Sequence[str]] = (),
     paid: Sequence[tuple[str, int, int]] = (),
+    context: CardContext | None = None,
 ) -> dict[str, Any]:
     """The dice card of a record: its title and lines as the terminal shows them, and
     every face thrown with what the record says of it (kept, dropped, dark, the die's
     name) and what the roller said of it (``die_marks``: exploded, added, rethrown,
-    doubled, cancels, ...), when it said anything."""
+    doubled, cancels, ...), when it said anything.
+
+    Beside them, the same card in a player's words (``render.player``): ``plain``
+    lines with no record syntax, every die as the page shows it (``shown``: its final
+    face, ``was``, ``counted``, ``says``), the modifier's parts and the band's text; ``context`` (the ruleset,
+    the roller as they stood, the tag as asked) lets it say more."""
     record: Record = record_from_attrs(attrs)
     title, *lines = render_text(record, who=who, outcome=outcome, paid=paid).splitlines()
     dice = card_dice(record)
     told = list(die_marks) if len(die_marks) == len(dice) else [()] * len(dice)
+    player = player_card(record, outcome=outcome, die_marks=die_marks, paid=paid, context=context)
     return {
         "title": title,
         "lines": [[line[:11].strip(), line[11:].strip()] for line in lines],
@@ -160,7 +170,12 @@ def card_json(
             {"face": face, "die": die, "marks": list(dict.fromkeys([*marks, *extra]))}
             for (face, die, marks), extra in zip(dice, told, strict=True)
         ],
+        "shown": player["shown"],
         "seed": record.get("seed"),
+        "shape": player["shape"],
+        "plain": player["plain"],
+        "modifier": player["modifier"],
+        "band": player["band"],
     }
 
 

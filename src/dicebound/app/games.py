@@ -31,6 +31,7 @@ from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.store.repo import Game, Member, Repo
+from dicebound.teach import offered_attributes
 from dicebound.teach_sheet import has_sheet_commands
 from dicebound.values import frozen
 from dicebound.views import report_json, sheet_state
@@ -335,4 +336,4 @@ def report_for_game(
         report = build_report(ruleset, character, layers=game.layers)
     except DiceboundError as exc:
         raise Invalid(str(exc)) from exc
-    return report_json(report)
+    return report_json(report, offered_attributes(ruleset))

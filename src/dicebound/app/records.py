@@ -18,6 +18,7 @@ from dicebound.app.loaded import character_file, compiled, load_file, load_membe
 from dicebound.character import live_to_json
 from dicebound.engine import CheckResult, PlayerChoices
 from dicebound.errors import DiceboundError
+from dicebound.render.player import CardContext
 from dicebound.replay import (
     Difference,
     Thrown,
@@ -32,6 +33,7 @@ from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Change, Character, blank_build
 from dicebound.store.models import dumps
 from dicebound.store.repo import Game, Member, Record, RecordHead, Repo
+from dicebound.tags.parse import parse_tags
 from dicebound.values import frozen, replace
 from dicebound.views import card_json, offer_json, paid_lines
 
@@ -304,12 +306,15 @@ def record_card(
     )
     ruleset = compiled(repo, row.ruleset_id, row.ruleset_version)
     changes = [Change(c["who"], c["pool"], c["from"], c["to"]) for c in result["changes"]]
+    roller = _snapshot(ruleset, row, row.sheet)
+    asked = parse_tags(row.ask)
     card = card_json(
         result["attrs"].items(),
         who=result["who"],
         outcome=result["outcome"],
         die_marks=marks,
-        paid=paid_lines(ruleset, _snapshot(ruleset, row, row.sheet), changes),
+        paid=paid_lines(ruleset, roller, changes),
+        context=CardContext(ruleset, roller, dict(asked[0].attrs) if asked else None),
     )
     # the raise still on offer: none once the record took an answer (a raise is once,
     # and a choice closes the record)

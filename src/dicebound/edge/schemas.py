@@ -517,12 +517,62 @@ class ReportOut(BaseModel):
     steps: list[ReportStep]
     outcomes: list[ReportOutcome]
     rows: list[ReportRow]
+    attributes: list[str] = Field(
+        default_factory=list,
+        description="The tag attributes the ruleset's checks take (skill, dc, mode, ...).",
+    )
 
 
 class CardDie(BaseModel):
     face: str
     die: str | None = Field(description="The die's name, for a symbol pool.")
     marks: list[str] = Field(description="kept, dropped, dark, hit: what the record says.")
+
+
+class CardSays(BaseModel):
+    mark: str = Field(
+        description="counted, counted-twice, not-counted, cancels, cancelled, exploded, "
+        "added, rethrown, thrown-again, exact, kept, dropped, dark, reached, below, raised "
+        "or symbols."
+    )
+    words: str = Field(description="The same in a player's words.")
+
+
+class CardSymbol(BaseModel):
+    id: str
+    label: str
+    glyph: str = Field(description="A shape for the symbol, told apart without colour.")
+
+
+class CardShown(BaseModel):
+    """A die as the page shows it: its final face, and what happened to it in words."""
+
+    face: str = Field(description="The final face (a step-pool die with its raise added).")
+    was: str | None = Field(description="The face before a raise, or null.")
+    die: str | None = Field(description="The die's name (a symbol die, a step-pool die).")
+    marks: list[str] = Field(description="As in `dice`, a raise as the record writes it.")
+    counted: bool | None = Field(
+        description="Whether it counts toward the result; null where a die does not say."
+    )
+    says: list[CardSays]
+    symbols: list[CardSymbol] | None = Field(
+        default=None, description="A symbol die's symbols (never its face number)."
+    )
+    role: str | None = Field(
+        default=None,
+        description="A symbol die's part: pool, pool-upgrade, difficulty, "
+        "difficulty-upgrade, boost or setback.",
+    )
+
+
+class CardPart(BaseModel):
+    amount: str = Field(description="Signed: +3, −1.")
+    label: str
+
+
+class CardBand(BaseModel):
+    label: str
+    text: str = Field(description="The band's own text, empty when it has none.")
 
 
 class OfferPool(BaseModel):
@@ -546,6 +596,21 @@ class CardOut(BaseModel):
     dice: list[CardDie]
     seed: str | None
     offer: CardOffer | None = None
+    shape: str | None = Field(
+        default=None,
+        description="sum, against, highest, pool, step, symbol or sparse; null on a sheet card.",
+    )
+    plain: list[list[str]] | None = Field(
+        default=None,
+        description="The lines in a player's words, [term, text], with no record syntax.",
+    )
+    shown: list[CardShown] | None = Field(
+        default=None, description="Every die as the page shows it, in throw order."
+    )
+    modifier: list[CardPart] | None = Field(
+        default=None, description="The parts of the sheet's number, where they add up."
+    )
+    band: CardBand | None = None
 
 
 class PlacedProblem(ProblemItem):

@@ -25,6 +25,8 @@ from dicebound.values import frozen
 __all__ = [
     "RESULT_WORDS",
     "card_dice",
+    "card_shape",
+    "event_marks",
     "outcome_words",
     "render_text",
     "sheet_line",
@@ -107,6 +109,12 @@ def _shape(record: Record) -> Shape:
     if record.has("against"):
         return "against"
     return "sum"
+
+
+def card_shape(record: Record) -> Shape:
+    """Which card a record makes: ``sum``, ``against``, ``highest``, ``pool``, ``step``,
+    ``symbol``, or ``sparse`` for a check still owed."""
+    return _shape(record)
 
 
 def _ints(values: tuple[str, ...]) -> list[int] | None:
@@ -235,6 +243,23 @@ def _successes(record: Record) -> str:
     return _plural(count, "success", "successes")
 
 
+def event_marks(record: Record) -> list[str]:
+    """What happened beside the number, in words: a complication, a dark die on top, a
+    pool of no dice, an automatic failure (the terminal's card and the player's)."""
+    marks: list[str] = []
+    if record.is_true("complication"):
+        marks.append("complication: something goes wrong alongside it")
+    if record.is_true("darkHighest"):
+        marks.append("a dark die beat every light die")
+    if record.is_true("zeroDice"):
+        marks.append(
+            "no dice: two thrown, the lower kept" if record.rolls else "no dice: failed unrolled"
+        )
+    if record.is_true("automatic"):
+        marks.append("failed automatically, no roll")
+    return marks
+
+
 def _marks(record: Record) -> list[str]:
     """The marks a player or Game Master must not miss, in words."""
     marks: list[str] = []
@@ -247,16 +272,7 @@ def _marks(record: Record) -> list[str]:
             if n is not None
             else f"exact {record.get('exact')}"
         )
-    if record.is_true("complication"):
-        marks.append("complication: something goes wrong alongside it")
-    if record.is_true("darkHighest"):
-        marks.append("a dark die beat every light die")
-    if record.is_true("zeroDice"):
-        marks.append(
-            "no dice: two thrown, the lower kept" if record.rolls else "no dice: failed unrolled"
-        )
-    if record.is_true("automatic"):
-        marks.append("failed automatically, no roll")
+    marks += event_marks(record)
     if record.has("reason"):
         marks.append(str(record.get("reason")))
     choice = record.get("choice")

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from dicebound.edge.files import read_character, read_ruleset, ruleset_text
 from dicebound.jsontext import line_of, places_of
 from dicebound.report import build_report
+from dicebound.teach import offered_attributes
 from dicebound.views import report_json
 from http_api_support import LUCIA_SPENDS, bearer, make_game, problem_of
 from service_support import JSON, admin_headers
@@ -86,8 +87,11 @@ def test_the_report_is_the_reports(service: TestClient) -> None:
     answer = service.get(game.path("report?character=Mira%20Quickfoot"), headers=game.headers)
     assert answer.status_code == 200
     ruleset = read_ruleset("dnd5e-srd")
-    expected = report_json(build_report(ruleset, read_character(ruleset, "mira")))
+    expected = report_json(
+        build_report(ruleset, read_character(ruleset, "mira")), offered_attributes(ruleset)
+    )
     assert answer.json() == expected
+    assert expected["attributes"] == ["skill", "dc", "difficulty", "who", "with", "mode"]
     first = expected["rows"][0]["cells"][0]
     assert len(first["probabilities"]) == len(expected["outcomes"])
     problem_of(service.get(game.path("report?character=Nobody"), headers=game.headers), 422)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from service_support import ServerProcess, store_url_for
-from web_support import browser
+from web_support import DESKTOP, PHONE, browser, open_page
 
 
 @pytest.fixture(scope="module")
@@ -20,6 +20,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         ServerProcess(url, log=folder / "server.log") as running,
     ):
         yield running
+
+
+@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "phone"])
+def page(request: pytest.FixtureRequest, chrome: Browser, server: ServerProcess) -> Iterator[Page]:
+    """The page signed in as the admin, once at desktop and once at phone width; no
+    browser error may have been logged by the end of the test."""
+    opened = open_page(chrome, server, request.param)
+    yield opened
+    errors = opened.errors  # type: ignore[attr-defined]
+    opened.close()
+    assert errors == [], errors
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,8 @@
 ``STATIC`` is the folder of ``index.html``, ``app.css`` and the page's ES modules:
 ``app.js`` wires the tabs over ``api.js`` (the one fetch of an answer, the token), ``dom.js`` and
 ``words.js`` (a sheet change or command in the ruleset's labels), and each tab has its
-own (``play.js`` with ``tend.js`` for rests, damage and heal; ``author.js``,
+own (``play.js`` with ``tend.js`` for rests, damage and heal and ``cards.js`` for the
+dice cards; ``author.js``,
 ``balance.js``, ``sheet.js``); ``live.js`` follows the game's events (read by
 ``sse.js``), so the page changes by itself; ``empty.js`` writes what the page says where
 there is nothing yet. ``app.css`` sets every colour once as a custom property, for light

@@ -10,6 +10,7 @@ import { drawEmpty, exampleText } from "./empty.js";
 import { follow } from "./live.js";
 import { drawSeat, tokenNotKnown } from "./signin.js";
 import { changeLine, paidChange, reasonWords, sheetAsk } from "./words.js";
+import { drawCheckCard, drawSheetCard } from "./cards.js";
 
 let next = null; // the history's next page, from the last one read
 const PICKED = "dicebound-game"; // the game picked, kept in the tab's session for a reload
@@ -356,44 +357,14 @@ async function showTagGrammar() {
 
 async function cardFor(result) {
   const card = await api("GET", gamePath("records", result.id, "card"));
-  // an open choice is still the player's, even after a raise that opened it
-  const open = result.choice === "open";
-  const node = el(
-    "article",
-    {
-      class: `card ${open ? "open" : result.success ? "success" : "failure"}`,
-      "data-record": String(result.id),
-      "data-answered": answeredMark(result),
-      "aria-labelledby": `card-${result.id}`,
-    },
-    el("h3", { id: `card-${result.id}`, text: card.title }),
-    el("p", { class: "outcome", text: `${result.outcome}${result.critical ? ` (critical ${result.critical})` : ""}` }),
-    el(
-      "ul",
-      { class: "dice", "aria-label": "Dice thrown" },
-      card.dice.map((die) =>
-        el(
-          "li",
-          {
-            class: ["die", ...die.marks].join(" "),
-            "data-face": die.face,
-            "aria-label": dieWords(die),
-            title: dieWords(die),
-          },
-          die.die ? el("small", { text: die.die }) : null,
-          die.face,
-        ),
-      ),
-    ),
-    markKey(card.dice),
-    cardLines(card),
-  );
+  const node = drawCheckCard(card, result);
+  node.dataset.answered = answeredMark(result);
   node.append(...verifying(result.id));
   // the card names the offer's pools: only those the roller can pay from; a player's
   // seat answers only its own character's roll
   const mine = !state.seat || state.seat.character === result.who;
   if (mine && card.offer && card.offer.pools.length) node.append(raiseForm(result, card.offer));
-  if (mine && open) node.append(choiceButtons(result));
+  if (mine && result.choice === "open") node.append(choiceButtons(result));
   return node;
 }
 
@@ -425,36 +396,23 @@ export function placeCard(card) {
   }
 }
 
-// a sheet command's card: no dice, its command, outcome and changes in the service's lines
+// a sheet command's card: no dice, what it asked, its outcome and changes in words (a
+// record from a text's answer carries no changes: the record is read for them)
 async function sheetCardFor(record) {
-  const card = await api("GET", gamePath("records", record.id, "card"));
-  return el(
-    "article",
-    { class: `card sheet ${record.ok ? "success" : "failure"}`, "data-record": String(record.id), "data-answered": answeredMark(record), "aria-labelledby": `card-${record.id}` },
-    el("h3", { id: `card-${record.id}`, text: card.title }),
-    el("p", { class: "outcome", text: record.ok ? `Done: ${record.now}` : `Refused: ${reasonWords(record.reason)}` }),
-    cardLines(card),
-    ...verifying(record.id, "applying the command again to the party as it stood gives this record"),
-  );
-}
-
-function cardLines(card) {
-  return el("dl", {}, card.lines.map(([term, text]) => [el("dt", { text: term }), el("dd", { text })]));
+  const [card, full] = await Promise.all([
+    api("GET", gamePath("records", record.id, "card")),
+    record.changes ? record : api("GET", gamePath("records", record.id)),
+  ]);
+  const node = drawSheetCard(card, { ...record, ...full });
+  node.dataset.answered = answeredMark(record);
+  node.append(...verifying(record.id, "applying the command again to the party as it stood gives this record"));
+  return node;
 }
 
 function verifying(id, how = "replaying the seed gives this record") {
   const verdict = el("p", { class: "verdict", role: "status" });
   const button = el("button", { type: "button", class: "quiet", onclick: trying(() => verify(id, verdict, how)) }, "Verify");
   return [el("div", { class: "row" }, button), verdict];
-}
-
-function dieWords(die) {
-  return [die.die, die.face, ...die.marks.map((m) => m.replace("-", " "))].filter(Boolean).join(", ");
-}
-
-function markKey(dice) {
-  const seen = [...new Set(dice.flatMap((d) => d.marks))];
-  return seen.length ? el("p", { class: "die-key", text: `Marks: ${seen.map((m) => m.replace("-", " ")).join(", ")}` }) : null;
 }
 
 async function verify(id, verdict, how) {
@@ -482,7 +440,7 @@ function raiseForm(result, offer) {
   const form = el(
     "form",
     { class: "row raise" },
-    el("span", { text: `Offer: ${result.attrs.offer}` }),
+    el("span", { text: `Raise to ${offer.band} after the roll` }),
     el("label", { for: poolId, text: "Spend from" }),
     select,
     el("label", { for: pointsId, text: "points" }),

@@ -35,6 +35,11 @@ export function reasonWords(reason) {
   return words ? `${reason} (${words})` : String(reason);
 }
 
+// the same for a card a player reads: the words alone
+export function reasonSentence(reason) {
+  return REASONS[reason] || String(reason);
+}
+
 function live() {
   return (state.ruleset && state.ruleset.sheet && state.ruleset.sheet.live) || {};
 }
@@ -129,4 +134,33 @@ export function sheetAsk(tag) {
   // a wound track heals by a negative damage
   if (a.op === "damage" && a.track && amount.startsWith("-")) return ["heal", target, a.kind, amount.slice(1)].filter(Boolean).join(" ");
   return [a.op, target, a.kind, amount].filter(Boolean).join(" ");
+}
+
+// What a die on a card may show, by the `mark` of each of its `says` (the card route's
+// `shown`): a glyph, so a die reads without its colour, and the word the card's key gives
+// it. A die's full words (`says[].words`) are its label and tooltip.
+export const DIE_MARKS = {
+  counted: { glyph: "✓", word: "counted" },
+  "counted-twice": { glyph: "✓✓", word: "counts twice" },
+  "not-counted": { glyph: "–", word: "not counted" },
+  cancels: { glyph: "✗", word: "cancels a success" },
+  cancelled: { glyph: "⊘", word: "cancelled" },
+  exploded: { glyph: "✹", word: "exploded: one more die" },
+  added: { glyph: "+", word: "added by an exploding die" },
+  rethrown: { glyph: "↷", word: "thrown again: old face" },
+  "thrown-again": { glyph: "↻", word: "thrown again: new face" },
+  exact: { glyph: "◎", word: "exactly on the target" },
+  kept: { glyph: "✓", word: "kept" },
+  dropped: { glyph: "✗", word: "dropped" },
+  dark: { glyph: "◐", word: "dark die" },
+  reached: { glyph: "✓", word: "reached the target" },
+  below: { glyph: "–", word: "below the target" },
+  raised: { glyph: "↑", word: "raised from → to" },
+};
+
+// a die in words, for its label: its name, its final face (a symbol die's symbols
+// instead of a number) and what happened to it
+export function dieWords(die) {
+  const face = die.symbols ? null : die.was ? `${die.was} → ${die.face}` : die.face;
+  return [die.die, face, ...die.says.map((s) => s.words)].filter(Boolean).join(", ");
 }
