@@ -154,4 +154,4 @@ def test_balance_with_no_character_says_so(page: Page, server: ServerProcess) ->
     pick_game(page, game)
     page.get_by_role("tab", name="Balance").click()
     page.get_by_role("button", name="Show the odds").click()
-    expect(page.locator("#status")).to_contain_text("Pick a game with a character first")
+    expect(page.locator("#status")).to_contain_text("Pick a character first")

@@ -108,7 +108,7 @@ def test_a_new_game_starts_with_the_packaged_characters_ticked(
         "Bram Ironhand",
         MIRA,
     ]
-    page.get_by_label(MIRA).check()
+    page.get_by_label(MIRA, exact=True).check()
     shoot(page, "new-game-characters")
     page.get_by_role("button", name="Make the game").click()
     page.get_by_role("dialog").get_by_role("button", name="Close").click()

@@ -5,7 +5,7 @@
 // (or a click, or Enter on a focused step) shows the step's exact fractions under the
 // chart; hovering a band shows its own.
 
-import { Refused, api, gamePath, who } from "./api.js";
+import { Refused, api, gamePath, state, who } from "./api.js";
 import { $, el, say, trying } from "./dom.js";
 
 let shown = null; // the report the charts draw, which what-if starts from
@@ -204,7 +204,8 @@ function drawCharts() {
 
 async function showBalance() {
   const name = $("balance-character").value;
-  if (!name) throw new Refused(0, { detail: "Pick a game with a character first: the odds are a character's." });
+  if (!state.game) throw new Refused(0, { detail: "Pick a game first (the Game list above the tabs)." });
+  if (!name) throw new Refused(0, { detail: "Pick a character first: the odds are a character's." });
   const report = await api("GET", gamePath(`report?character=${who(name)}`));
   shown = report;
   whatIf = null;
