@@ -71,6 +71,7 @@ __all__ = [
     "Critical",
     "Group",
     "Natural",
+    "band_at",
     "compile_outcomes",
     "features",
     "group_of",
@@ -186,6 +187,23 @@ class BandRules:
         """How far ``total`` is past ``dc``, the succeeding side up."""
         return total - dc
 
+    def reach(self, by: By, cut: int, dc: int, against: Against) -> tuple[int, bool] | None:
+        """The totals whose number (``value``) reaches ``cut``, as one edge: ``(t, True)``
+        the totals at or above ``t``, ``(t, False)`` those at or below it. None where no
+        edge of the totals says it (a fraction): the odds then read it total by total."""
+        if by == "total":
+            return cut, True
+        if by == "margin":
+            return self.margin_reach(cut, dc, against)
+        return None
+
+    def margin_reach(self, cut: int, dc: int, against: Against) -> tuple[int, bool] | None:
+        """``reach`` by margin. A kind that counts its own ``margin`` says its own edge
+        here; one that does not is read total by total (None), never by this one."""
+        if type(self).margin is not BandRules.margin:
+            return None
+        return dc + cut, True
+
     def value(self, by: By, total: int, dc: int, against: Against) -> int | Fraction:
         """The number bands read by ``by`` (``kinds.bands.band_value`` by a kind's name)."""
         if by == "total":
@@ -238,6 +256,25 @@ def read_band(
     first or last band read from the number. A symbol pool passes no criticals: its
     markers never move a band.
     """
+    numbered = bands.number_bands
+    index = len(numbered) - 1
+    if not (critical_success or critical_failure):
+        index = next(
+            (i for i, b in enumerate(numbered) if b.at_least is not None and value >= b.at_least),
+            index,
+        )
+    return band_at(bands, index, critical_success, critical_failure, natural)
+
+
+def band_at(
+    bands: Bands,
+    index: int,
+    critical_success: bool = False,
+    critical_failure: bool = False,
+    natural: Natural = None,
+) -> Band:
+    """``read_band`` of a result whose number reaches number band ``index`` first (the
+    odds know the index from a band's edges, not from one result's number)."""
     if critical_success and critical_failure:
         raise UsageError("a result read by bands cannot be both a critical success and failure")
     numbered = bands.number_bands
@@ -249,10 +286,6 @@ def read_band(
         band = numbered[0] if critical_success else numbered[-1]
         kind: Critical = "success" if critical_success else "failure"
         return band if band.critical == kind else replace(band, critical=kind)
-    index = next(
-        (i for i, b in enumerate(numbered) if b.at_least is not None and value >= b.at_least),
-        len(numbered) - 1,
-    )
     if bands.shift and natural == "top":
         index = max(index - 1, 0)
     elif bands.shift and natural == "bottom":
@@ -262,13 +295,16 @@ def read_band(
 
 class Group(NamedTuple):
     """Outcomes of a distribution that read alike but for their total, folded for a band
-    reading (``dicebound.odds``): the distinct ``totals`` ascending, ``running[i]`` the
-    weight of the first ``i`` of them (so ``running[-1]`` is the group's weight), and
-    ``outcome(t)``, an outcome of the group whose total is ``t``."""
+    reading (``dicebound.odds``): the distinct totals ascending, each ``totals[i] +
+    shift`` (a kind's table of its dice alone, moved by the check's number, is read as
+    it is kept), ``running[i]`` the weight of the first ``i`` of them (so
+    ``running[-1]`` is the group's weight), and ``outcome(t)``, an outcome of the group
+    whose total is ``t`` (shift included)."""
 
     totals: Sequence[int]
     running: Sequence[int]
     outcome: Callable[[int], Any]
+    shift: int = 0
 
 
 def group_of(pairs: Iterable[tuple[int, int]], outcome: Callable[[int], Any]) -> Group:

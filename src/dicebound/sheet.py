@@ -334,16 +334,24 @@ class SheetView:
 
     Read-only: it never changes the character. It remembers what it worked out, so a
     view belongs to one (ruleset, character) pair; make a new one after a change.
+    ``memo`` is where it remembers: the numbers earlier views of this very character
+    under this ruleset worked out, shared with them (a character is an immutable value,
+    so its numbers never change).
     An id the ruleset does not declare is a ``UsageError`` (a compiled ruleset and a
     loaded character never lead to one).
     """
 
     __slots__ = ("_busy", "_memo", "character", "ruleset")
 
-    def __init__(self, ruleset: Ruleset, character: Character) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        character: Character,
+        memo: dict[tuple[str, str], object] | None = None,
+    ) -> None:
         self.ruleset = ruleset
         self.character = character
-        self._memo: dict[tuple[str, str], object] = {}
+        self._memo: dict[tuple[str, str], object] = {} if memo is None else memo
         self._busy: set[tuple[str, str]] = set()
 
     # -- memo: each number is worked out once; a loop is a malformed ruleset ---------

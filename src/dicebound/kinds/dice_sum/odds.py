@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicebound.bands import Group, group_of
+from dicebound.bands import Group
 from dicebound.dist import Dist
 from dicebound.kinds.dice_sum.model import MarkedPart, SumCheck, SumOutcome, outcomes
 
@@ -19,9 +19,10 @@ def distribution(check: SumCheck) -> Dist[SumOutcome]:
 
 def folded(check: SumCheck) -> list[Group]:
     """The distribution of this check folded for a band reading (see ``dicebound.odds``),
-    worked from the set distribution without an outcome per total: a group per part of
-    it, its totals moved by the modifier (a part's criticals and natural are the same
-    for every total it holds, as ``outcomes`` reads them)."""
+    read from the set distribution as it is kept: a group per part of it, its totals
+    (ascending, their running weights kept beside them) moved by the modifier (a part's
+    criticals and natural are the same for every total it holds, as ``outcomes`` reads
+    them)."""
     dist = check.config.set_dists[check.mode]
     modifier = check.modifier
     groups = []
@@ -30,7 +31,5 @@ def folded(check: SumCheck) -> list[Group]:
         def outcome(total: int, part: MarkedPart = part) -> SumOutcome:
             return outcomes(check, part.natural, part.unmodified, (total - modifier,))[0]
 
-        groups.append(
-            group_of(zip([u + modifier for u in part.totals], part.weights, strict=True), outcome)
-        )
+        groups.append(Group(part.totals, part.running, outcome, modifier))
     return groups

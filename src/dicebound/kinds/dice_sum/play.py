@@ -16,7 +16,7 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, Tables
 from dicebound.kinds.dice_sum.model import BANDS, Mode, Natural, SumCheck, SumConfig, SumOutcome
 from dicebound.kinds.dice_sum.odds import distribution, folded
 from dicebound.kinds.dice_sum.roll import roll
@@ -93,7 +93,7 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
     def distribution(self, check: SumCheck) -> Dist[SumOutcome]:
         return distribution(check)
 
-    def folded(self, check: SumCheck) -> list[Group]:
+    def folded(self, check: SumCheck, tables: Tables | None = None) -> list[Group]:
         return folded(check)
 
     def margin(self, check: SumCheck, outcome: SumOutcome) -> int:

@@ -146,6 +146,9 @@ class _AgainstBands(BandRules):
     def margin(self, total: int, dc: int, against: Against) -> int:
         return dc - total if against == "at-most" else total - dc
 
+    def margin_reach(self, cut: int, dc: int, against: Against) -> tuple[int, bool] | None:
+        return (dc - cut, False) if against == "at-most" else (dc + cut, True)
+
     def single_die(self, block: Mapping[str, Any]) -> bool:
         dice = block.get("dice")
         count = dice.get("count", 1) if isinstance(dice, Mapping) else 1

@@ -337,6 +337,9 @@ class _SymbolBands(BandRules):
     def margin(self, total: int, dc: int, against: Against) -> int:
         return total - dc + 1
 
+    def margin_reach(self, cut: int, dc: int, against: Against) -> tuple[int, bool] | None:
+        return dc + cut - 1, True
+
     def on_refused(self, on: str) -> str | None:
         return (
             "a symbol pool's critical symbols never move a band, so a band cannot "
