@@ -7,14 +7,13 @@ outcomes are read from it the way the record reads them.
 
 from __future__ import annotations
 
-import itertools
 from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from dicebound.bands import Against, BandRules, Bands, By, Group, band_at, group_of, outcome_order
+from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, landing, outcome_order
 from dicebound.dist import Dist
 from dicebound.engine import (
     Critical,
@@ -81,17 +80,17 @@ class CheckOdds:
         return {"outcomes": outcomes, "success": fraction_text(self.success)}
 
 
-def fold(dist: Dist[Any], player: KindPlayer[Any, Any, Any]) -> list[Group]:
+def fold(dist: Dist[Any], player: KindPlayer[Any, Any, Any], naturals: bool = True) -> list[Group]:
     """A distribution's outcomes grouped by what a band reading reads besides the total
-    (the criticals and the natural face, as ``player`` reads it), each group's totals
-    ascending."""
+    (the criticals, and the natural face as ``player`` reads it where the bands read
+    one: ``naturals``), each group's totals ascending."""
     natural = player.natural
     by_marks: dict[tuple[bool, bool, object], tuple[dict[int, int], dict[int, Any]]] = {}
     for outcome, weight in dist.items():
         marks = (
             outcome.critical_success,
             outcome.critical_failure,
-            natural(outcome),
+            natural(outcome) if naturals else None,
         )
         seen = by_marks.get(marks)
         if seen is None:
@@ -125,44 +124,47 @@ def _band_weights(
     rules = player.bands
     against: Against = player.against(config)
     natural_of = player.natural
-    cuts = [b.at_least for b in bands.number_bands if b.at_least is not None]
-    reached = [rules.reach(by, cut, dc, against) for cut in cuts]
-    edges_at = [edge for edge in reached if edge is not None]
-    edges_known = len(edges_at) == len(cuts)
+    ids = [b.id for b in bands.number_bands]
+    cuts = bands.cuts
+    reached = rules.reach(by, cuts, dc, against)
     out: dict[str, int] = {}
     for totals, running, outcome, shift in groups:
         first = outcome(totals[0] + shift)
         critical_success, critical_failure = first.critical_success, first.critical_failure
         natural = natural_of(first)
         if critical_success or critical_failure:
-            key = band_at(bands, 0, critical_success, critical_failure, natural).id
+            key = landing(bands, 0, critical_success, critical_failure, natural)[0].id
             out[key] = out.get(key, 0) + running[-1]
             continue
-        # ``edges[i]``: where the totals reaching cut i begin (rising) or end (falling)
-        if edges_known:
-            rising = edges_at[0][1] if edges_at else True
-            edges = [
-                bisect_left(totals, edge - shift) if up else bisect_right(totals, edge - shift)
-                for edge, up in edges_at
-            ]
+        # ``ends[i]``: where the totals reaching cut i begin (rising) or end (falling)
+        if reached is not None:
+            edges, rising = reached
+            find = bisect_left if rising else bisect_right
+            ends = [find(totals, edge - shift) for edge in edges]
         else:
             low = rules.value(by, totals[0] + shift, dc, against)
             high = rules.value(by, totals[-1] + shift, dc, against)
             rising = high >= low
-            edges = [
+            ends = [
                 bisect_left(
                     totals, True, key=partial(_reaches, rules, by, dc, against, cut, rising, shift)
                 )
                 for cut in cuts
             ]
-        n = len(totals)
-        # Band i holds the totals reaching cut i but not cut i-1; the last, the rest.
-        bounds = [n if rising else 0, *edges, 0 if rising else n]
-        for i, (a, b) in enumerate(itertools.pairwise(bounds)):
-            lo, hi = (b, a) if rising else (a, b)
-            if lo < hi:
-                key = band_at(bands, i, False, False, natural).id
-                out[key] = out.get(key, 0) + running[hi] - running[lo]
+        # Band i holds the totals reaching cut i but not cut i-1; the last, the rest:
+        # ``reach`` is the weight reaching each cut, the last band's "cut" all of it.
+        if rising:
+            reach = [running[-1] - running[end] for end in ends]
+        else:
+            reach = [running[end] for end in ends]
+        reach.append(running[-1])
+        shifts = bands.shift and natural is not None
+        before = 0
+        for i, upto in enumerate(reach):
+            if upto != before:
+                key = landing(bands, i, natural=natural)[0].id if shifts else ids[i]
+                out[key] = out.get(key, 0) + upto - before
+                before = upto
     return out
 
 
@@ -349,9 +351,9 @@ def _odds(
     if after_odds is not None:
         weights = read_weights(ruleset, prepared, after_odds)
     elif bands is not None:
-        groups = player.folded(check, tables)
+        groups = player.folded(check, tables, bands.shift)
         if groups is None:
-            groups = fold(player.odds_distribution(check, tables), player)
+            groups = fold(player.odds_distribution(check, tables), player, bands.shift)
         weights = _band_weights(ruleset, bands, prepared, groups)
     else:
         weights = _plain_weights(ruleset, prepared, player.odds_distribution(check, tables))

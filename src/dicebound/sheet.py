@@ -600,6 +600,8 @@ class SheetView:
         """``resolution.adjust`` on a check rolled with ``abilities``: every entry without
         ``abilities``, and every entry listing one of them (once, however many it lists),
         added exactly and rounded toward zero."""
+        if not self.ruleset.resolution.adjust:
+            return 0
         rolling = set(abilities)
         total = Fraction(0)
         for entry in self.ruleset.resolution.adjust:

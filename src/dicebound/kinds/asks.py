@@ -36,6 +36,8 @@ def int_value(text: str | None) -> int | None:
     pulled back to the nearest end of its range like any other out of it."""
     if text is None:
         return None
+    if len(text) < 10 and text.isascii() and text.isdigit():
+        return int(text)  # the usual "15", read as the pattern below reads it
     match = re.fullmatch(r"\s*([+-]?)\s*(\d+)(?:\.0*)?\s*", text)
     if match is None:
         return None

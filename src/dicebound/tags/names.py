@@ -25,9 +25,15 @@ _SAVE_SUFFIXES = ("saving throw", "save")
 _CHECK_SUFFIXES = ("ability check", "skill check", "check", "roll", "test")
 
 
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
 def normalize(name: str) -> str:
     """Fold case, punctuation and underscores so "Sleight_of-Hand" equals "sleight of hand"."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", name.casefold()).split())
+    folded = name.casefold()
+    if folded.isascii() and folded.isalnum():
+        return folded  # one plain word ("Athletics"): what the pattern below makes of it
+    return " ".join(_NOT_ALNUM.sub(" ", folded).split())
 
 
 @frozen

@@ -45,6 +45,8 @@ def _dc(ask: CheckAsk) -> int:
 
 def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
     """``mode=`` or a bare flag; both at once is not rolled; ignored without advantage."""
+    if "mode" not in attrs and "advantage" not in attrs and "disadvantage" not in attrs:
+        return "normal"
     asked = {attrs.get("mode", "").strip().lower()} | {
         k for k in ("advantage", "disadvantage") if k in attrs
     }
@@ -93,8 +95,10 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
     def distribution(self, check: SumCheck) -> Dist[SumOutcome]:
         return distribution(check)
 
-    def folded(self, check: SumCheck, tables: Tables | None = None) -> list[Group]:
-        return folded(check)
+    def folded(
+        self, check: SumCheck, tables: Tables | None = None, naturals: bool = True
+    ) -> list[Group]:
+        return folded(check, tables, naturals)
 
     def margin(self, check: SumCheck, outcome: SumOutcome) -> int:
         return outcome.total - check.dc
