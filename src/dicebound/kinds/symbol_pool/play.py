@@ -17,7 +17,7 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, DiceThrower, Marks, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, DiceThrower, Marks, Prepared, Rolled, Tables
 from dicebound.kinds.symbol_pool.words import SymbolPoolWords
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.spend import buy, parse_spend
@@ -168,6 +168,9 @@ class SymbolPoolPlayer(SymbolPoolWords):
 
     def distribution(self, check: SymbolCheck) -> Dist[SymbolOutcome]:
         return distribution(check)
+
+    def odds_distribution(self, check: SymbolCheck, tables: Tables) -> Dist[SymbolOutcome]:
+        return distribution(check, tables)
 
     def margin(self, check: SymbolCheck, outcome: SymbolOutcome) -> int:
         """Net successes minus those needed, plus one (the page)."""
