@@ -204,6 +204,38 @@ def _plain_weights(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -
     return out
 
 
+def _plain_split(
+    ruleset: Ruleset, prepared: PreparedCheck, groups: Sequence[Group]
+) -> dict[str, int]:
+    """Each plain outcome's weight (no bands), read from the distribution folded: a
+    group reads alike but for its success, which holds on one end of its totals, so a
+    bisection splits it where success turns, and one outcome of each side is read by
+    ``read_outcome``."""
+    out: dict[str, int] = {}
+
+    def add(outcome: Any, weight: int) -> None:
+        reading = read_outcome(ruleset, prepared, outcome)
+        key = reading.band_id or reading.label
+        out[key] = out.get(key, 0) + weight
+
+    for totals, running, outcome, shift in groups:
+        low = outcome(totals[0] + shift)
+        high = outcome(totals[-1] + shift)
+        if low.success == high.success:
+            add(low, running[-1])
+            continue
+        # the totals on the low side of the turn read as ``low``, the rest as ``high``
+        turn = bisect_left(totals, True, key=partial(_turned, outcome, shift, low.success))
+        add(low, running[turn])
+        add(high, running[-1] - running[turn])
+    return out
+
+
+def _turned(outcome: Any, shift: int, low: bool, total: int) -> bool:
+    """Whether a total's outcome is past the turn: its success is not the low end's."""
+    return bool(outcome(total + shift).success) is not low
+
+
 def read_weights(
     ruleset: Ruleset,
     prepared: PreparedCheck,
@@ -211,10 +243,9 @@ def read_weights(
     groups: Sequence[Group] | None = None,
 ) -> dict[str, int]:
     """The whole-number weight of each band (or plain outcome) a check lands in, keyed as
-    ``read_outcome`` names it (the band id, else the label). With bands, ``groups`` (the
-    distribution folded, as ``fold`` gives it) may stand for ``dist``; with neither, the
-    check's own distribution is read (a kind's ``folded`` gives None where it has no
-    quicker way)."""
+    ``read_outcome`` names it (the band id, else the label). ``groups`` (the
+    distribution folded, as ``fold`` or a kind's ``folded`` gives it) may stand for
+    ``dist``; with neither, the check's own distribution is read."""
     bands: Bands | None = ruleset.resolution.outcomes
     if dist is None and groups is None:
         dist = prepared.player.distribution(prepared.prepared.check)
@@ -223,6 +254,8 @@ def read_weights(
             assert dist is not None
             groups = fold(dist, prepared.player)
         return _band_weights(ruleset, bands, prepared, groups)
+    if groups is not None:
+        return _plain_split(ruleset, prepared, groups)
     assert dist is not None
     return _plain_weights(ruleset, prepared, dist)
 
@@ -356,7 +389,11 @@ def _odds(
             groups = fold(player.odds_distribution(check, tables), player, bands.shift)
         weights = _band_weights(ruleset, bands, prepared, groups)
     else:
-        weights = _plain_weights(ruleset, prepared, player.odds_distribution(check, tables))
+        groups = player.folded(check, tables, False)
+        if groups is not None:
+            weights = _plain_split(ruleset, prepared, groups)
+        else:
+            weights = _plain_weights(ruleset, prepared, player.odds_distribution(check, tables))
     outcomes, success = _outcomes(ruleset, weights)
     title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
     return CheckOdds(title, tuple(outcomes), success)

@@ -257,12 +257,14 @@ class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
     def folded(
         self, check: Check_contra, tables: Tables | None = None, naturals: bool = True
     ) -> list[Group] | None:
-        """The distribution already folded for a band reading (``dicebound.odds.fold``),
-        when the kind has a quicker way to it; else None. ``tables`` is where the kind
-        may keep what it works out of the ruleset's dice alone (``odds_distribution``);
-        ``naturals`` is whether the bands read the natural face an outcome showed (a
-        ``naturals: "shift"``): where they do not, outcomes apart only by it may be one
-        group."""
+        """The distribution already folded for a reading (``dicebound.odds.fold``), when
+        the kind has a quicker way to it; else None. A group's outcomes read alike but
+        for their total: the same criticals, natural and markers, and success on one
+        end of the totals only (so a reading without bands splits a group once).
+        ``tables`` is where the kind may keep what it works out of the ruleset's dice
+        alone (``odds_distribution``); ``naturals`` is whether the bands read the
+        natural face an outcome showed (a ``naturals: "shift"``): where they do not,
+        outcomes apart only by it may be one group."""
         return None
 
     def odds_distribution(self, check: Check_contra, tables: Tables) -> Dist[Outcome]:

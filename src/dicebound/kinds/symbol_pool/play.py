@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from dicebound.bands import Group
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
@@ -31,7 +32,7 @@ from dicebound.kinds.symbol_pool.model import (
     SymbolOutcome,
     dice_text,
 )
-from dicebound.kinds.symbol_pool.odds import distribution
+from dicebound.kinds.symbol_pool.odds import distribution, folded
 from dicebound.kinds.symbol_pool.roll import roll
 from dicebound.kinds.symbol_pool.throw import Thrower, symbol_config
 
@@ -171,6 +172,11 @@ class SymbolPoolPlayer(SymbolPoolWords):
 
     def odds_distribution(self, check: SymbolCheck, tables: Tables) -> Dist[SymbolOutcome]:
         return distribution(check, tables)
+
+    def folded(
+        self, check: SymbolCheck, tables: Tables | None = None, naturals: bool = True
+    ) -> list[Group]:
+        return folded(check, tables)
 
     def margin(self, check: SymbolCheck, outcome: SymbolOutcome) -> int:
         """Net successes minus those needed, plus one (the page)."""
