@@ -314,7 +314,10 @@ class CheckNumber:
     @property
     def abilities(self) -> tuple[str, ...]:
         """The abilities the check rolls with, which ``adjust`` reads."""
-        return tuple(a for a in (self.ability, self.second_ability) if a is not None)
+        first, second = self.ability, self.second_ability
+        if second is None:
+            return () if first is None else (first,)
+        return (second,) if first is None else (first, second)
 
 
 @frozen
@@ -561,7 +564,9 @@ class SheetView:
                 uncapped=total,
             )
         key = (f"{group} check", f"{item_id}|{with_ability or ''}")
-        value = self._once(key, lambda: self._item_check(group, item_id, with_ability))
+        value = self._memo.get(key)  # worked out already: the usual case, read at once
+        if value is None:
+            value = self._once(key, lambda: self._item_check(group, item_id, with_ability))
         assert isinstance(value, CheckNumber)
         return value
 

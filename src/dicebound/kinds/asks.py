@@ -62,7 +62,7 @@ def step_by_label(ladder: Sequence[LadderStep], label: str | None) -> LadderStep
     if label is None:
         return None
     wanted = normalize(label)
-    hits = [s for s in ladder if normalize(s.label) == wanted]
+    hits = [s for s in ladder if s.key == wanted]
     return hits[0] if len(hits) == 1 else None
 
 

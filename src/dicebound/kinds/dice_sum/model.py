@@ -118,6 +118,8 @@ class SumConfig:
     set_dists: Mapping[Mode, SetDist] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
+    dice_text: str = field(init=False, repr=False, compare=False, default="")
+    """The set as the record writes it (``1d100``, ``4d3``; derived)."""
 
     def __post_init__(self) -> None:
         if self.count < 1 or self.sides < 2:
@@ -134,6 +136,7 @@ class SumConfig:
             dists["advantage"] = _kept_dist(normal, "advantage")
             dists["disadvantage"] = _kept_dist(normal, "disadvantage")
         object.__setattr__(self, "set_dists", MappingProxyType(dists))
+        object.__setattr__(self, "dice_text", f"{self.count}d{self.sides}")
 
     def value(self, face: int) -> int:
         """What face number ``face`` (1..sides) is worth."""
@@ -142,10 +145,6 @@ class SumConfig:
     def values(self) -> tuple[int, ...]:
         """Every face's value, face 1 first."""
         return self.faces if self.faces is not None else tuple(range(1, self.sides + 1))
-
-    @property
-    def dice_text(self) -> str:
-        return f"{self.count}d{self.sides}"
 
     def natural_rule(self, group: Literal["skill", "save", "ability"]) -> NaturalRule:
         """The natural rule of a check's group: saves read ``naturals.save``, skill and

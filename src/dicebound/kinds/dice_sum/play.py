@@ -28,10 +28,10 @@ SUM_DC_RANGE = (1, 40)
 
 def _dc(ask: CheckAsk) -> int:
     """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
-    dcs = [s.dc for s in ask.ladder if s.dc is not None]
-    low, high = min([SUM_DC_RANGE[0], *dcs]), max([SUM_DC_RANGE[1], *dcs])
     written = written_int(ask.attrs, "dc")
     if written is not None:
+        dcs = [s.dc for s in ask.ladder if s.dc is not None]
+        low, high = min([SUM_DC_RANGE[0], *dcs]), max([SUM_DC_RANGE[1], *dcs])
         return clamp(written, low, high)
     step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
     if step is not None and step.dc is not None:
