@@ -71,9 +71,11 @@ __all__ = [
     "Critical",
     "Group",
     "Natural",
+    "band_at",
     "compile_outcomes",
     "features",
     "group_of",
+    "landing",
     "naturals_none",
     "outcome_order",
     "read_band",
@@ -152,9 +154,14 @@ class Bands:
     tiers: tuple[Band, ...]
     number_bands: tuple[Band, ...] = field(init=False, repr=False, compare=False)
     """The bands read from the number, best first (derived from ``tiers``)."""
+    cuts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The number bands' ``atLeast``, all but the last's (derived): where they part."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "number_bands", tuple(b for b in self.tiers if b.on is None))
+        numbered = tuple(b for b in self.tiers if b.on is None)
+        object.__setattr__(self, "number_bands", numbered)
+        cuts = tuple(b.at_least for b in numbered if b.at_least is not None)
+        object.__setattr__(self, "cuts", cuts)
 
     def on(self, critical: OnCritical) -> Band | None:
         """The band a critical of that kind lands in, if the file names one."""
@@ -185,6 +192,28 @@ class BandRules:
     def margin(self, total: int, dc: int, against: Against) -> int:
         """How far ``total`` is past ``dc``, the succeeding side up."""
         return total - dc
+
+    def reach(
+        self, by: By, cuts: Sequence[int], dc: int, against: Against
+    ) -> tuple[list[int], bool] | None:
+        """The totals whose number (``value``) reaches each cut, as one edge a cut: with
+        ``True``, the totals at or above the edge, with ``False`` those at or below it.
+        None where no edge of the totals says it (a fraction): the odds then read it
+        total by total."""
+        if by == "total":
+            return list(cuts), True
+        if by == "margin":
+            return self.margin_reach(cuts, dc, against)
+        return None
+
+    def margin_reach(
+        self, cuts: Sequence[int], dc: int, against: Against
+    ) -> tuple[list[int], bool] | None:
+        """``reach`` by margin. A kind that counts its own ``margin`` says its own edges
+        here; one that does not is read total by total (None), never by these."""
+        if type(self).margin is not BandRules.margin:
+            return None
+        return [dc + cut for cut in cuts], True
 
     def value(self, by: By, total: int, dc: int, against: Against) -> int | Fraction:
         """The number bands read by ``by`` (``kinds.bands.band_value`` by a kind's name)."""
@@ -238,6 +267,38 @@ def read_band(
     first or last band read from the number. A symbol pool passes no criticals: its
     markers never move a band.
     """
+    numbered = bands.number_bands
+    index = len(numbered) - 1
+    if not (critical_success or critical_failure):
+        index = next(
+            (i for i, b in enumerate(numbered) if b.at_least is not None and value >= b.at_least),
+            index,
+        )
+    return band_at(bands, index, critical_success, critical_failure, natural)
+
+
+def band_at(
+    bands: Bands,
+    index: int,
+    critical_success: bool = False,
+    critical_failure: bool = False,
+    natural: Natural = None,
+) -> Band:
+    """``read_band`` of a result whose number reaches number band ``index`` first (the
+    odds know the index from a band's edges, not from one result's number)."""
+    band, kind = landing(bands, index, critical_success, critical_failure, natural)
+    return band if band.critical == kind or kind is None else replace(band, critical=kind)
+
+
+def landing(
+    bands: Bands,
+    index: int,
+    critical_success: bool = False,
+    critical_failure: bool = False,
+    natural: Natural = None,
+) -> tuple[Band, Critical]:
+    """The band ``band_at`` gives, as the file declares it, and the critical it must
+    carry (None: the band's own): its ``id`` is the band's without making it again."""
     if critical_success and critical_failure:
         raise UsageError("a result read by bands cannot be both a critical success and failure")
     numbered = bands.number_bands
@@ -245,30 +306,28 @@ def read_band(
         which: OnCritical = "critical-success" if critical_success else "critical-failure"
         caught = bands.on(which)
         if caught is not None:
-            return caught
-        band = numbered[0] if critical_success else numbered[-1]
+            return caught, None
         kind: Critical = "success" if critical_success else "failure"
-        return band if band.critical == kind else replace(band, critical=kind)
-    index = next(
-        (i for i, b in enumerate(numbered) if b.at_least is not None and value >= b.at_least),
-        len(numbered) - 1,
-    )
+        return (numbered[0] if critical_success else numbered[-1]), kind
     if bands.shift and natural == "top":
         index = max(index - 1, 0)
     elif bands.shift and natural == "bottom":
         index = min(index + 1, len(numbered) - 1)
-    return numbered[index]
+    return numbered[index], None
 
 
 class Group(NamedTuple):
     """Outcomes of a distribution that read alike but for their total, folded for a band
-    reading (``dicebound.odds``): the distinct ``totals`` ascending, ``running[i]`` the
-    weight of the first ``i`` of them (so ``running[-1]`` is the group's weight), and
-    ``outcome(t)``, an outcome of the group whose total is ``t``."""
+    reading (``dicebound.odds``): the distinct totals ascending, each ``totals[i] +
+    shift`` (a kind's table of its dice alone, moved by the check's number, is read as
+    it is kept), ``running[i]`` the weight of the first ``i`` of them (so
+    ``running[-1]`` is the group's weight), and ``outcome(t)``, an outcome of the group
+    whose total is ``t`` (shift included)."""
 
     totals: Sequence[int]
     running: Sequence[int]
     outcome: Callable[[int], Any]
+    shift: int = 0
 
 
 def group_of(pairs: Iterable[tuple[int, int]], outcome: Callable[[int], Any]) -> Group:

@@ -295,8 +295,12 @@ def prepare_check(
     party: Sequence[Character],
     match: TagMatch,
     ladder: Sequence[LadderStep] | None = None,
+    *,
+    view: SheetView | None = None,
 ) -> PreparedCheck:
-    """Resolve a tag against the ruleset and the sheet, throwing nothing.
+    """Resolve a tag against the ruleset and the sheet, throwing nothing. ``view`` is a
+    view of the roller's sheet that may already know some of its numbers (the odds keep
+    them per character); it is read when the tag's roller is its character.
 
     Raises:
         TagError: a sentence saying why the tag cannot be resolved.
@@ -318,7 +322,8 @@ def prepare_check(
     if isinstance(target, str):
         raise TagError(target, match.span)
     who = _find_character(party, match.get("who"))
-    view = SheetView(ruleset, who)
+    if view is None or view.character is not who:
+        view = SheetView(ruleset, who)
     if (
         target.group != "ability"
         and view.check_number(target.group, target.id).untrained_rule == "refuse"

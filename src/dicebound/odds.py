@@ -7,14 +7,13 @@ outcomes are read from it the way the record reads them.
 
 from __future__ import annotations
 
-import itertools
-from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, outcome_order
+from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, landing, outcome_order
 from dicebound.dist import Dist
 from dicebound.engine import (
     Critical,
@@ -31,7 +30,16 @@ from dicebound.sheet import Character, SheetView
 from dicebound.tags.parse import parse_tags
 from dicebound.values import frozen
 
-__all__ = ["CheckOdds", "OutcomeOdds", "check_odds", "fold", "fraction_text", "read_weights"]
+__all__ = [
+    "TABLES_KEY",
+    "VIEWS_KEY",
+    "CheckOdds",
+    "OutcomeOdds",
+    "check_odds",
+    "fold",
+    "fraction_text",
+    "read_weights",
+]
 
 _PLAIN_ORDER = ("Critical success", "Success", "Failure", "Critical failure")
 
@@ -72,17 +80,17 @@ class CheckOdds:
         return {"outcomes": outcomes, "success": fraction_text(self.success)}
 
 
-def fold(dist: Dist[Any], player: KindPlayer[Any, Any, Any]) -> list[Group]:
+def fold(dist: Dist[Any], player: KindPlayer[Any, Any, Any], naturals: bool = True) -> list[Group]:
     """A distribution's outcomes grouped by what a band reading reads besides the total
-    (the criticals and the natural face, as ``player`` reads it), each group's totals
-    ascending."""
+    (the criticals, and the natural face as ``player`` reads it where the bands read
+    one: ``naturals``), each group's totals ascending."""
     natural = player.natural
     by_marks: dict[tuple[bool, bool, object], tuple[dict[int, int], dict[int, Any]]] = {}
     for outcome, weight in dist.items():
         marks = (
             outcome.critical_success,
             outcome.critical_failure,
-            natural(outcome),
+            natural(outcome) if naturals else None,
         )
         seen = by_marks.get(marks)
         if seen is None:
@@ -103,52 +111,76 @@ def _band_weights(
 
     The number a band reads (``band_value``) moves one way only as the total grows (up
     for a margin or a total, down for an at-most roll-against margin or fraction), so
-    "reaches this band's ``atLeast``" holds on one end of the sorted totals: a bisection
-    finds where, and the bands' ``atLeast`` decreasing nest those ends. One outcome per
-    band a group reaches is read by ``read_outcome`` itself (a critical group is read
-    once, whatever its total), so shifts and criticals read exactly as a check's do.
+    "reaches this band's ``atLeast``" holds on one end of the sorted totals: the kind's
+    band rules say where that end begins (``BandRules.reach``), or a bisection over
+    the totals finds it, and the bands' ``atLeast`` decreasing nest those ends. A group
+    reads alike but for its total, so the band of each stretch is the number band it
+    reaches, moved by the group's natural or caught as its critical (``band_at``, as
+    ``read_outcome`` reads one outcome); a critical group is read once, whatever its
+    total.
     """
     config = prepared.override.config if prepared.override else ruleset.resolution.config
     by, dc, player = bands.by, prepared.dc, prepared.player
     rules = player.bands
     against: Against = player.against(config)
-    cuts = [b.at_least for b in bands.number_bands if b.at_least is not None]
+    natural_of = player.natural
+    ids = [b.id for b in bands.number_bands]
+    cuts = bands.cuts
+    reached = rules.reach(by, cuts, dc, against)
     out: dict[str, int] = {}
-
-    def add(outcome: Any, weight: int) -> None:
-        reading = read_outcome(ruleset, prepared, outcome)
-        key = reading.band_id or reading.label
-        out[key] = out.get(key, 0) + weight
-
-    for totals, running, outcome in groups:
-        first = outcome(totals[0])
-        if first.critical_success or first.critical_failure:
-            add(first, running[-1])
+    for totals, running, outcome, shift in groups:
+        first = outcome(totals[0] + shift)
+        critical_success, critical_failure = first.critical_success, first.critical_failure
+        natural = natural_of(first)
+        if critical_success or critical_failure:
+            key = landing(bands, 0, critical_success, critical_failure, natural)[0].id
+            out[key] = out.get(key, 0) + running[-1]
             continue
-        low = rules.value(by, totals[0], dc, against)
-        high = rules.value(by, totals[-1], dc, against)
-        rising = high >= low
-        # ``edges[i]``: where the totals reaching cut i begin (rising) or end (falling)
-        edges = [
-            bisect_left(totals, True, key=partial(_reaches, rules, by, dc, against, cut, rising))
-            for cut in cuts
-        ]
-        n = len(totals)
-        # Band i holds the totals reaching cut i but not cut i-1; the last, the rest.
-        bounds = [n if rising else 0, *edges, 0 if rising else n]
-        for a, b in itertools.pairwise(bounds):
-            lo, hi = (b, a) if rising else (a, b)
-            if lo < hi:
-                add(outcome(totals[lo]), running[hi] - running[lo])
+        # ``ends[i]``: where the totals reaching cut i begin (rising) or end (falling)
+        if reached is not None:
+            edges, rising = reached
+            find = bisect_left if rising else bisect_right
+            ends = [find(totals, edge - shift) for edge in edges]
+        else:
+            low = rules.value(by, totals[0] + shift, dc, against)
+            high = rules.value(by, totals[-1] + shift, dc, against)
+            rising = high >= low
+            ends = [
+                bisect_left(
+                    totals, True, key=partial(_reaches, rules, by, dc, against, cut, rising, shift)
+                )
+                for cut in cuts
+            ]
+        # Band i holds the totals reaching cut i but not cut i-1; the last, the rest:
+        # ``reach`` is the weight reaching each cut, the last band's "cut" all of it.
+        if rising:
+            reach = [running[-1] - running[end] for end in ends]
+        else:
+            reach = [running[end] for end in ends]
+        reach.append(running[-1])
+        shifts = bands.shift and natural is not None
+        before = 0
+        for i, upto in enumerate(reach):
+            if upto != before:
+                key = landing(bands, i, natural=natural)[0].id if shifts else ids[i]
+                out[key] = out.get(key, 0) + upto - before
+                before = upto
     return out
 
 
 def _reaches(
-    rules: BandRules, by: By, dc: int, against: Against, cut: int, rising: bool, total: int
+    rules: BandRules,
+    by: By,
+    dc: int,
+    against: Against,
+    cut: int,
+    rising: bool,
+    shift: int,
+    total: int,
 ) -> bool:
     """Whether a total's band number reaches ``cut`` (negated where the number falls as
     the total grows, so a bisection finds the edge either way)."""
-    return (rules.value(by, total, dc, against) >= cut) is rising
+    return (rules.value(by, total + shift, dc, against) >= cut) is rising
 
 
 def _plain_weights(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -> dict[str, int]:
@@ -172,6 +204,38 @@ def _plain_weights(ruleset: Ruleset, prepared: PreparedCheck, dist: Dist[Any]) -
     return out
 
 
+def _plain_split(
+    ruleset: Ruleset, prepared: PreparedCheck, groups: Sequence[Group]
+) -> dict[str, int]:
+    """Each plain outcome's weight (no bands), read from the distribution folded: a
+    group reads alike but for its success, which holds on one end of its totals, so a
+    bisection splits it where success turns, and one outcome of each side is read by
+    ``read_outcome``."""
+    out: dict[str, int] = {}
+
+    def add(outcome: Any, weight: int) -> None:
+        reading = read_outcome(ruleset, prepared, outcome)
+        key = reading.band_id or reading.label
+        out[key] = out.get(key, 0) + weight
+
+    for totals, running, outcome, shift in groups:
+        low = outcome(totals[0] + shift)
+        high = outcome(totals[-1] + shift)
+        if low.success == high.success:
+            add(low, running[-1])
+            continue
+        # the totals on the low side of the turn read as ``low``, the rest as ``high``
+        turn = bisect_left(totals, True, key=partial(_turned, outcome, shift, low.success))
+        add(low, running[turn])
+        add(high, running[-1] - running[turn])
+    return out
+
+
+def _turned(outcome: Any, shift: int, low: bool, total: int) -> bool:
+    """Whether a total's outcome is past the turn: its success is not the low end's."""
+    return bool(outcome(total + shift).success) is not low
+
+
 def read_weights(
     ruleset: Ruleset,
     prepared: PreparedCheck,
@@ -179,10 +243,9 @@ def read_weights(
     groups: Sequence[Group] | None = None,
 ) -> dict[str, int]:
     """The whole-number weight of each band (or plain outcome) a check lands in, keyed as
-    ``read_outcome`` names it (the band id, else the label). With bands, ``groups`` (the
-    distribution folded, as ``fold`` gives it) may stand for ``dist``; with neither, the
-    check's own distribution is read (a kind's ``folded`` gives None where it has no
-    quicker way)."""
+    ``read_outcome`` names it (the band id, else the label). ``groups`` (the
+    distribution folded, as ``fold`` or a kind's ``folded`` gives it) may stand for
+    ``dist``; with neither, the check's own distribution is read."""
     bands: Bands | None = ruleset.resolution.outcomes
     if dist is None and groups is None:
         dist = prepared.player.distribution(prepared.prepared.check)
@@ -191,35 +254,71 @@ def read_weights(
             assert dist is not None
             groups = fold(dist, prepared.player)
         return _band_weights(ruleset, bands, prepared, groups)
+    if groups is not None:
+        return _plain_split(ruleset, prepared, groups)
     assert dist is not None
     return _plain_weights(ruleset, prepared, dist)
 
 
-def _outcomes(ruleset: Ruleset, weights: Mapping[str, int]) -> list[OutcomeOdds]:
-    """The bands (or plain outcomes) best first, each weight divided once at the end."""
+def _outcomes(ruleset: Ruleset, weights: Mapping[str, int]) -> tuple[list[OutcomeOdds], Fraction]:
+    """The bands (or plain outcomes) best first and the chance of success, each weight
+    divided once at the end."""
     total = sum(weights.values())
-    by_key = {key: Fraction(w, total) for key, w in weights.items()}
     bands: Bands | None = ruleset.resolution.outcomes
-    if bands is not None:
-        return [
-            OutcomeOdds(b.label, b.success, b.critical, by_key.get(b.id, _ZERO))
-            for b in outcome_order(bands)
-        ]
     out = []
+    won = 0
+    if bands is not None:
+        for b in outcome_order(bands):
+            w = weights.get(b.id, 0)
+            won += w if b.success else 0
+            out.append(OutcomeOdds(b.label, b.success, b.critical, Fraction(w, total)))
+        return out, Fraction(won, total)
     for label in _PLAIN_ORDER:
-        p = by_key.get(label, _ZERO)
-        if p == 0 and label.startswith("Critical"):
+        w = weights.get(label, 0)
+        if w == 0 and label.startswith("Critical"):
             continue  # a critical this check can never reach is not an outcome of it
         success = label in ("Critical success", "Success")
+        won += w if success else 0
         critical: Critical = (
             ("success" if success else "failure") if label.startswith("Critical") else None
         )
-        out.append(OutcomeOdds(label, success, critical, p))
-    return out
+        out.append(OutcomeOdds(label, success, critical, Fraction(w, total)))
+    return out, Fraction(won, total)
 
 
-_ZERO = Fraction(0)
 _MEMO_SIZE = 4096
+
+TABLES_KEY = "odds tables"
+"""Where ``Ruleset.memo`` keeps what the kinds work out of the ruleset's dice alone (a
+table of them, the same for every check that throws those dice, whoever asks)."""
+
+VIEWS_KEY = "odds views"
+"""Where ``Ruleset.memo`` keeps each character's sheet numbers, by the character."""
+
+_TABLES_KEPT = 1024  # tables on one ruleset; past it they are let go and worked again
+_VIEWS_KEPT = 256  # characters whose sheet numbers one ruleset keeps
+
+
+def _tables(ruleset: Ruleset) -> dict[Hashable, Any]:
+    """The ruleset's tables of its dice (``KindPlayer.folded``), kept on its memo."""
+    tables: dict[Hashable, Any] | None = ruleset.memo.get(TABLES_KEY)
+    if tables is None or len(tables) >= _TABLES_KEPT:
+        tables = ruleset.memo[TABLES_KEY] = {}
+    return tables
+
+
+def _view(ruleset: Ruleset, character: Character) -> SheetView:
+    """A view of the character's sheet whose numbers are those every earlier view of
+    this very character worked out (the character is an immutable value, held beside
+    them so no other takes its id). Each question has a view of its own over the
+    shared numbers, so two asked at once never see each other's work half done."""
+    views: dict[int, tuple[Character, dict[Any, Any]]] | None = ruleset.memo.get(VIEWS_KEY)
+    if views is None or len(views) >= _VIEWS_KEPT:
+        views = ruleset.memo[VIEWS_KEY] = {}
+    kept = views.get(id(character))
+    if kept is None or kept[0] is not character:
+        kept = views[id(character)] = (character, {})
+    return SheetView(ruleset, character, memo=kept[1])
 
 
 def check_odds(
@@ -236,8 +335,11 @@ def check_odds(
 
     The answer is remembered on the ruleset (its ``memo``, as prepared checks are): the
     same character value asking the same tag under the same ladder gets the very same
-    ``CheckOdds`` back, at the cost of a lookup. The bands are read by thresholds over
-    the distribution's sorted totals, never outcome by outcome.
+    ``CheckOdds`` back, at the cost of a lookup. A question not asked before reads what
+    the ruleset keeps that no question decides: the character's sheet numbers, and the
+    tables the kind keeps of its dice (``TABLES_KEY``), which the check's own numbers
+    move rather than rebuild. The bands are read by thresholds over the distribution's
+    sorted totals, never outcome by outcome.
 
     Raises:
         TagError: the tag cannot be resolved. UsageError: not exactly one tag.
@@ -269,24 +371,29 @@ def _odds(
     matches = parse_tags(text)
     if len(matches) != 1:
         raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
-    prepared = prepare_check(ruleset, [character], matches[0], ladder)
+    view = _view(ruleset, character)
+    prepared = prepare_check(ruleset, [character], matches[0], ladder, view=view)
     check = prepared.prepared.check
     player = prepared.player
+    tables = _tables(ruleset)
+    bands = ruleset.resolution.outcomes
     after_odds = None
     if after is not None and player.spends_after:
-        view = SheetView(ruleset, character)
         pool_id = pool_named(ruleset, after[0])
         after_odds = player.distribution_after(check, pool_id, after[1], view)
-    folded = None
-    if after_odds is None and ruleset.resolution.outcomes is not None:
-        folded = player.folded(check)
     if after_odds is not None:
         weights = read_weights(ruleset, prepared, after_odds)
-    elif folded is not None:
-        weights = read_weights(ruleset, prepared, None, folded)
+    elif bands is not None:
+        groups = player.folded(check, tables, bands.shift)
+        if groups is None:
+            groups = fold(player.odds_distribution(check, tables), player, bands.shift)
+        weights = _band_weights(ruleset, bands, prepared, groups)
     else:
-        weights = read_weights(ruleset, prepared, player.distribution(check))
-    outcomes = _outcomes(ruleset, weights)
+        groups = player.folded(check, tables, False)
+        if groups is not None:
+            weights = _plain_split(ruleset, prepared, groups)
+        else:
+            weights = _plain_weights(ruleset, prepared, player.odds_distribution(check, tables))
+    outcomes, success = _outcomes(ruleset, weights)
     title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
-    success_p = sum((o.probability for o in outcomes if o.success), _ZERO)
-    return CheckOdds(title, tuple(outcomes), success_p)
+    return CheckOdds(title, tuple(outcomes), success)

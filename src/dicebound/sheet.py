@@ -314,7 +314,10 @@ class CheckNumber:
     @property
     def abilities(self) -> tuple[str, ...]:
         """The abilities the check rolls with, which ``adjust`` reads."""
-        return tuple(a for a in (self.ability, self.second_ability) if a is not None)
+        first, second = self.ability, self.second_ability
+        if second is None:
+            return () if first is None else (first,)
+        return (second,) if first is None else (first, second)
 
 
 @frozen
@@ -334,16 +337,24 @@ class SheetView:
 
     Read-only: it never changes the character. It remembers what it worked out, so a
     view belongs to one (ruleset, character) pair; make a new one after a change.
+    ``memo`` is where it remembers: the numbers earlier views of this very character
+    under this ruleset worked out, shared with them (a character is an immutable value,
+    so its numbers never change).
     An id the ruleset does not declare is a ``UsageError`` (a compiled ruleset and a
     loaded character never lead to one).
     """
 
     __slots__ = ("_busy", "_memo", "character", "ruleset")
 
-    def __init__(self, ruleset: Ruleset, character: Character) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        character: Character,
+        memo: dict[tuple[str, str], object] | None = None,
+    ) -> None:
         self.ruleset = ruleset
         self.character = character
-        self._memo: dict[tuple[str, str], object] = {}
+        self._memo: dict[tuple[str, str], object] = {} if memo is None else memo
         self._busy: set[tuple[str, str]] = set()
 
     # -- memo: each number is worked out once; a loop is a malformed ruleset ---------
@@ -553,7 +564,9 @@ class SheetView:
                 uncapped=total,
             )
         key = (f"{group} check", f"{item_id}|{with_ability or ''}")
-        value = self._once(key, lambda: self._item_check(group, item_id, with_ability))
+        value = self._memo.get(key)  # worked out already: the usual case, read at once
+        if value is None:
+            value = self._once(key, lambda: self._item_check(group, item_id, with_ability))
         assert isinstance(value, CheckNumber)
         return value
 
@@ -592,6 +605,8 @@ class SheetView:
         """``resolution.adjust`` on a check rolled with ``abilities``: every entry without
         ``abilities``, and every entry listing one of them (once, however many it lists),
         added exactly and rounded toward zero."""
+        if not self.ruleset.resolution.adjust:
+            return 0
         rolling = set(abilities)
         total = Fraction(0)
         for entry in self.ruleset.resolution.adjust:

@@ -36,6 +36,8 @@ def int_value(text: str | None) -> int | None:
     pulled back to the nearest end of its range like any other out of it."""
     if text is None:
         return None
+    if len(text) < 10 and text.isascii() and text.isdigit():
+        return int(text)  # the usual "15", read as the pattern below reads it
     match = re.fullmatch(r"\s*([+-]?)\s*(\d+)(?:\.0*)?\s*", text)
     if match is None:
         return None
@@ -60,7 +62,7 @@ def step_by_label(ladder: Sequence[LadderStep], label: str | None) -> LadderStep
     if label is None:
         return None
     wanted = normalize(label)
-    hits = [s for s in ladder if normalize(s.label) == wanted]
+    hits = [s for s in ladder if s.key == wanted]
     return hits[0] if len(hits) == 1 else None
 
 

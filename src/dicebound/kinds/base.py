@@ -22,7 +22,7 @@ defaults.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeVar
 
 from dicebound.bands import SUM_BANDS, Against, BandRules, Group, Natural
@@ -53,6 +53,7 @@ __all__ = [
     "OfferRead",
     "Prepared",
     "Rolled",
+    "Tables",
     "Thrown",
 ]
 
@@ -62,6 +63,9 @@ Check_contra = TypeVar("Check_contra", contravariant=True)
 
 Marks = Literal["success", "failure", "both"] | None
 """A symbol pool's critical markers, shown beside success or failure (never deciding it)."""
+
+Tables = dict[Hashable, Any]
+"""A ruleset's tables of its dice, by a key each kind makes (``odds_distribution``)."""
 
 
 @frozen
@@ -250,10 +254,26 @@ class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
         """Every die's sides in throw order when no face decides them; else None."""
         return None
 
-    def folded(self, check: Check_contra) -> list[Group] | None:
-        """The distribution already folded for a band reading (``dicebound.odds.fold``),
-        when the kind has a quicker way to it; else None."""
+    def folded(
+        self, check: Check_contra, tables: Tables | None = None, naturals: bool = True
+    ) -> list[Group] | None:
+        """The distribution already folded for a reading (``dicebound.odds.fold``), when
+        the kind has a quicker way to it; else None. A group's outcomes read alike but
+        for their total: the same criticals, natural and markers, and success on one
+        end of the totals only (so a reading without bands splits a group once).
+        ``tables`` is where the kind may keep what it works out of the ruleset's dice
+        alone (``odds_distribution``); ``naturals`` is whether the bands read the
+        natural face an outcome showed (a ``naturals: "shift"``): where they do not,
+        outcomes apart only by it may be one group."""
         return None
+
+    def odds_distribution(self, check: Check_contra, tables: Tables) -> Dist[Outcome]:
+        """``distribution``, the same weights, with what depends on the ruleset's dice
+        alone kept in ``tables``: a store of the ruleset's own (``dicebound.odds`` keeps
+        it on its memo), shared by every check of it whoever asks, where a kind keeps
+        values under keys that name the kind. A check then reads the table of the dice
+        it throws with its own numbers rather than working the dice out again."""
+        return self.distribution(check)
 
     def after(
         self, check: Check_contra, outcome: Outcome, pool_id: str, points: int, view: SheetView

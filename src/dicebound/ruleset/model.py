@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from dicebound.folding import normalize
 from dicebound.values import field, frozen
 
 __all__ = [
@@ -344,7 +345,9 @@ class Adjust:
 @frozen
 class LadderStep:
     """One difficulty step. A sum reads ``dc``; a pool ``successes`` and ``target``;
-    roll-against ``dc`` and ``divide``. ``raw`` keeps the step as written."""
+    roll-against ``dc`` and ``divide``. ``raw`` keeps the step as written. ``key`` is
+    the label folded (``dicebound.folding.normalize``, derived): what a ``difficulty=``
+    is compared with, folded once rather than at every check."""
 
     label: str
     dc: int | None = None
@@ -352,6 +355,10 @@ class LadderStep:
     target: int | None = None
     divide: int | None = None
     raw: Mapping[str, Any] = field(default_factory=dict)
+    key: str = field(default="", init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", normalize(self.label))
 
 
 @frozen

@@ -9,10 +9,10 @@ off and the rest tried again, a "save" suffix on an ability picking that ability
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
+from dicebound.folding import normalize
 from dicebound.problems import did_you_mean
 from dicebound.ruleset.model import Ruleset
 from dicebound.values import frozen
@@ -23,11 +23,6 @@ Group = Literal["skill", "save", "ability"]
 
 _SAVE_SUFFIXES = ("saving throw", "save")
 _CHECK_SUFFIXES = ("ability check", "skill check", "check", "roll", "test")
-
-
-def normalize(name: str) -> str:
-    """Fold case, punctuation and underscores so "Sleight_of-Hand" equals "sleight of hand"."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", name.casefold()).split())
 
 
 @frozen

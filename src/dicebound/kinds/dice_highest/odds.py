@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+from itertools import accumulate
 
+from dicebound.bands import Group
 from dicebound.dist import Dist
 from dicebound.errors import UsageError
+from dicebound.kinds.base import Tables
 from dicebound.kinds.dice_highest.model import (
     HighestCheck,
     HighestOutcome,
@@ -16,8 +19,10 @@ from dicebound.kinds.dice_highest.model import (
 )
 
 
-def distribution(check: HighestCheck) -> Dist[HighestOutcome]:
-    """The exact distribution of what ``roll`` gives for this check."""
+def distribution(check: HighestCheck, tables: Tables | None = None) -> Dist[HighestOutcome]:
+    """The exact distribution of what ``roll`` gives for this check. With ``tables``,
+    the count of the dice's faces (which the dc never changes) is kept there and read
+    again by every check that throws the same dice."""
     config = check.config
     plan = plan_of(check)
     sides = config.sides
@@ -38,20 +43,70 @@ def distribution(check: HighestCheck) -> Dist[HighestOutcome]:
                 add(min(a, b), 0, False, high)
                 add(min(a, b), 0, True, every - high)
     else:
-        pooled = not config.light_only
-        reading = plan.light + (plan.dark if pooled else 0)
-        classes = _top_down(
-            reading,
-            plan.dark,
-            pooled,
-            sides,
-            config.keep,
-            critical_face(config),
-            critical_cap(config),
-        )
-        for (total, hits, dark_first), weight in classes.items():
+        for (total, hits, dark_first), weight in _classes(check, tables).items():
             add(total, hits, dark_first, weight)
     return Dist(weights)
+
+
+def folded(check: HighestCheck, tables: Tables | None = None) -> list[Group] | None:
+    """The distribution folded for a band reading (``dicebound.odds.fold``): a group for
+    the critical successes and one for the rest, by kept total, from the count of the
+    dice's faces; the groups are the same for every dc, so they are kept in ``tables``
+    too. None for an empty pool (its distribution is a few outcomes)."""
+    config = check.config
+    plan = plan_of(check)
+    if plan.zero:
+        return None
+    key = ("dice-highest groups", id(config), plan.light, plan.dark)
+    kept = tables.get(key) if tables is not None else None
+    if kept is None or kept[0] is not config:
+        by_critical: dict[bool, tuple[int, dict[int, int]]] = {}
+        for (total, hits, _), weight in _classes(check, tables).items():
+            critical = config.critical is not None and hits >= config.critical.count
+            _, weights = by_critical.setdefault(critical, (hits, {}))
+            weights[total] = weights.get(total, 0) + weight
+        parts = []
+        for hits, weights in by_critical.values():
+            ordered = sorted(weights.items())
+            running = [0, *accumulate(w for _, w in ordered)]
+            parts.append((hits, [t for t, _ in ordered], running))
+        kept = (config, parts)
+        if tables is not None:
+            tables[key] = kept
+    groups = []
+    for hits, totals, running in kept[1]:
+
+        def outcome(total: int, hits: int = hits) -> HighestOutcome:
+            # the group's criticals; whether a dark die was highest is no band's to read
+            return outcome_of(check, False, total, hits, False)
+
+        groups.append(Group(totals, running, outcome))
+    return groups
+
+
+def _classes(check: HighestCheck, tables: Tables | None) -> dict[tuple[int, int, bool], int]:
+    """``_top_down`` for the check's dice (a pool that is not empty), kept in ``tables``
+    by the ruleset's dice and how many of them are thrown."""
+    config = check.config
+    plan = plan_of(check)
+    key = ("dice-highest classes", id(config), plan.light, plan.dark)
+    kept = tables.get(key) if tables is not None else None
+    if kept is not None and kept[0] is config:
+        found: dict[tuple[int, int, bool], int] = kept[1]
+        return found
+    pooled = not config.light_only
+    found = _top_down(
+        plan.light + (plan.dark if pooled else 0),
+        plan.dark,
+        pooled,
+        config.sides,
+        config.keep,
+        critical_face(config),
+        critical_cap(config),
+    )
+    if tables is not None:
+        tables[key] = (config, found)
+    return found
 
 
 _UNDECIDED, _DARK_FIRST, _LIGHT_FIRST = 0, 1, 2

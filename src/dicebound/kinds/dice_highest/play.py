@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from dicebound.bands import Group
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
@@ -15,7 +16,7 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, Prepared, Rolled, Tables
 from dicebound.kinds.dice_highest.model import (
     HighestCheck,
     HighestConfig,
@@ -23,7 +24,7 @@ from dicebound.kinds.dice_highest.model import (
     kept_words,
     plan_of,
 )
-from dicebound.kinds.dice_highest.odds import distribution
+from dicebound.kinds.dice_highest.odds import distribution, folded
 from dicebound.kinds.dice_highest.roll import roll
 from dicebound.kinds.dice_highest.words import DiceHighestWords
 from dicebound.ruleset.model import LadderStep
@@ -108,6 +109,14 @@ class DiceHighestPlayer(DiceHighestWords):
 
     def distribution(self, check: HighestCheck) -> Dist[HighestOutcome]:
         return distribution(check)
+
+    def odds_distribution(self, check: HighestCheck, tables: Tables) -> Dist[HighestOutcome]:
+        return distribution(check, tables)
+
+    def folded(
+        self, check: HighestCheck, tables: Tables | None = None, naturals: bool = True
+    ) -> list[Group] | None:
+        return folded(check, tables)
 
     def margin(self, check: HighestCheck, outcome: HighestOutcome) -> int:
         return outcome.total - check.dc

@@ -10,6 +10,7 @@ from typing import Generic, NamedTuple, TypeVar
 
 from dicebound.dist import Dist
 from dicebound.errors import LimitExceeded
+from dicebound.kinds.base import Tables
 from dicebound.kinds.dice_pool import sequences
 from dicebound.kinds.dice_pool.model import (
     FaceEffect,
@@ -20,7 +21,7 @@ from dicebound.kinds.dice_pool.model import (
     pool_outcome,
 )
 from dicebound.kinds.dice_pool.packed import Packed, packed_slots, packed_sum
-from dicebound.values import field, frozen
+from dicebound.values import field, frozen, replace
 
 MAX_ODDS_STATES = 1_000_000
 """The most states the exact odds of one check may hold at once; past it ``LimitExceeded``."""
@@ -427,6 +428,51 @@ def distribution(check: PoolCheck) -> Dist[PoolOutcome]:
     if all(step.shift % machine.stride == 0 for step in machine.steps):  # no exact dice
         return Dist.from_positive(_packed_weights(check, machine))
     return Dist.from_positive(_counted_weights(check, machine))
+
+
+def kept_distribution(check: PoolCheck, tables: Tables) -> Dist[PoolOutcome]:
+    """``distribution``, with the dice's part kept in ``tables``: what the dice come to
+    (net successes, a botch, a complication, exact dice) depends on the dice and their
+    rules alone, and the successes needed, the exceptional count and the successes
+    nobody rolled only read it (``pool_outcome``). So the dice are counted once, for a
+    check that needs one success and adds none, and each check reads that table."""
+    if check.dice == 0:
+        return distribution(check)
+    key = (
+        "dice-pool dice",
+        check.sides,
+        check.dice,
+        check.target,
+        check.count,
+        check.explode_from,
+        check.double_from,
+        check.cancel_up_to,
+        check.botch_up_to,
+        check.botch_rule,
+        check.exact,
+        check.reroll,
+        check.max_extra,
+        check.max_rethrows,
+    )
+    dice: Dist[PoolOutcome] | None = tables.get(key)
+    if dice is None:
+        dice = tables[key] = distribution(
+            replace(check, needed=1, exceptional=None, auto=0, reroll_id=None)
+        )
+    auto, needed, exceptional = check.auto, check.needed, check.exceptional
+    out: dict[PoolOutcome, int] = {}
+    for counted, weight in dice.items():
+        net = counted.total + auto
+        if counted.critical_failure:  # a botch: read the same whatever is needed
+            outcome = PoolOutcome(net, False, False, True, False, counted.exact)
+        else:
+            success = net >= needed
+            critical = success and exceptional is not None and net >= exceptional
+            outcome = PoolOutcome(
+                net, success, critical, False, counted.complication, counted.exact
+            )
+        out[outcome] = out.get(outcome, 0) + weight
+    return Dist.from_positive(out)
 
 
 def _refuse_past_states(check: PoolCheck, size: int) -> None:

@@ -17,9 +17,9 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, Tables
 from dicebound.kinds.dice_pool.model import FaceRule, PoolCheck, PoolConfig, PoolOutcome, Stance
-from dicebound.kinds.dice_pool.odds import distribution
+from dicebound.kinds.dice_pool.odds import distribution, kept_distribution
 from dicebound.kinds.dice_pool.roll import roll
 from dicebound.kinds.words import situational_lines
 from dicebound.ruleset.model import LadderStep, Ruleset
@@ -273,6 +273,9 @@ class DicePoolPlayer(KindPlayer[PoolConfig, PoolCheck, PoolOutcome]):
 
     def distribution(self, check: PoolCheck) -> Dist[PoolOutcome]:
         return distribution(check)
+
+    def odds_distribution(self, check: PoolCheck, tables: Tables) -> Dist[PoolOutcome]:
+        return kept_distribution(check, tables)
 
     def margin(self, check: PoolCheck, outcome: PoolOutcome) -> int:
         """Net successes minus those needed (the page's pool margin)."""

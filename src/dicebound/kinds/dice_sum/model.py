@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from itertools import accumulate
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
@@ -55,13 +56,19 @@ class MarkedPart:
     """The kept totals of one set distribution whose first die marks the same.
 
     ``weights[i]`` is the weight of ``totals[i]`` over the whole set distribution's
-    total. Totals are distinct within a part; no two parts carry the same marks.
+    total. Totals are distinct within a part and ascending; no two parts carry the same
+    marks. ``running[i]`` is the weight of the first ``i`` totals (derived): a band
+    reading moves the part by a check's modifier instead of sorting it again.
     """
 
     natural: Natural
     unmodified: int | None
     totals: tuple[int, ...]
     weights: tuple[int, ...]
+    running: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "running", (0, *accumulate(self.weights)))
 
 
 @frozen
@@ -111,6 +118,8 @@ class SumConfig:
     set_dists: Mapping[Mode, SetDist] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
+    dice_text: str = field(init=False, repr=False, compare=False, default="")
+    """The set as the record writes it (``1d100``, ``4d3``; derived)."""
 
     def __post_init__(self) -> None:
         if self.count < 1 or self.sides < 2:
@@ -127,6 +136,7 @@ class SumConfig:
             dists["advantage"] = _kept_dist(normal, "advantage")
             dists["disadvantage"] = _kept_dist(normal, "disadvantage")
         object.__setattr__(self, "set_dists", MappingProxyType(dists))
+        object.__setattr__(self, "dice_text", f"{self.count}d{self.sides}")
 
     def value(self, face: int) -> int:
         """What face number ``face`` (1..sides) is worth."""
@@ -135,10 +145,6 @@ class SumConfig:
     def values(self) -> tuple[int, ...]:
         """Every face's value, face 1 first."""
         return self.faces if self.faces is not None else tuple(range(1, self.sides + 1))
-
-    @property
-    def dice_text(self) -> str:
-        return f"{self.count}d{self.sides}"
 
     def natural_rule(self, group: Literal["skill", "save", "ability"]) -> NaturalRule:
         """The natural rule of a check's group: saves read ``naturals.save``, skill and
@@ -279,11 +285,12 @@ def _marked(shares: list[tuple[Natural, int | None, Dist[int], int]]) -> SetDist
 def _set_dist_of(raw: Mapping[tuple[Natural, int | None], Mapping[int, int]]) -> SetDist:
     """Parts from weights per marks and total, divided by their common gcd."""
     g = math.gcd(*(w for weights in raw.values() for w in weights.values()))
-    parts = tuple(
-        MarkedPart(natural, unmodified, tuple(weights), tuple(w // g for w in weights.values()))
-        for (natural, unmodified), weights in raw.items()
-    )
-    return SetDist(parts, sum(sum(part.weights) for part in parts))
+    parts = []
+    for (natural, unmodified), weights in raw.items():
+        ordered = sorted(weights.items())
+        totals = tuple(t for t, _ in ordered)
+        parts.append(MarkedPart(natural, unmodified, totals, tuple(w // g for _, w in ordered)))
+    return SetDist(tuple(parts), sum(part.running[-1] for part in parts))
 
 
 def _kept_dist(one: SetDist, mode: Mode) -> SetDist:

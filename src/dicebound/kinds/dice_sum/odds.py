@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from dicebound.bands import Group, group_of
+from dicebound.bands import Group
 from dicebound.dist import Dist
-from dicebound.kinds.dice_sum.model import MarkedPart, SumCheck, SumOutcome, outcomes
+from dicebound.kinds.base import Tables
+from dicebound.kinds.dice_sum.model import (
+    MarkedPart,
+    Natural,
+    NaturalRule,
+    SetDist,
+    SumCheck,
+    SumOutcome,
+    outcomes,
+)
 
 
 def distribution(check: SumCheck) -> Dist[SumOutcome]:
@@ -17,20 +26,52 @@ def distribution(check: SumCheck) -> Dist[SumOutcome]:
     return Dist.from_positive(out, total=dist.total)
 
 
-def folded(check: SumCheck) -> list[Group]:
+def folded(check: SumCheck, tables: Tables | None = None, naturals: bool = True) -> list[Group]:
     """The distribution of this check folded for a band reading (see ``dicebound.odds``),
-    worked from the set distribution without an outcome per total: a group per part of
-    it, its totals moved by the modifier (a part's criticals and natural are the same
-    for every total it holds, as ``outcomes`` reads them)."""
+    read from the set distribution as it is kept: a group per part of it, its totals
+    (ascending, their running weights kept beside them) moved by the modifier (a part's
+    criticals and natural are the same for every total it holds, as ``outcomes`` reads
+    them). Where the bands read no natural face (``naturals`` false), the parts that read
+    alike are one group, kept in ``tables``."""
     dist = check.config.set_dists[check.mode]
+    parts = dist.parts
+    if not naturals and tables is not None and len(parts) > 1:
+        parts = _read_alike(dist, check.naturals, tables)
     modifier = check.modifier
     groups = []
-    for part in dist.parts:
+    for part in parts:
 
         def outcome(total: int, part: MarkedPart = part) -> SumOutcome:
             return outcomes(check, part.natural, part.unmodified, (total - modifier,))[0]
 
-        groups.append(
-            group_of(zip([u + modifier for u in part.totals], part.weights, strict=True), outcome)
-        )
+        groups.append(Group(part.totals, part.running, outcome, modifier))
     return groups
+
+
+def _read_alike(dist: SetDist, rule: NaturalRule, tables: Tables) -> tuple[MarkedPart, ...]:
+    """The parts of a set distribution that read alike where the bands read no natural
+    face, as one part each: a top face made a critical by ``rule``, a bottom face made
+    one, and every other total, whatever its first die marked (its natural the critical
+    face it reads as, else None; ``unmodified`` is not read by a band). Kept in
+    ``tables`` by the set distribution and the rule."""
+    key = ("dice-sum parts", id(dist), rule)
+    kept = tables.get(key)
+    if kept is not None and kept[0] is dist:
+        found: tuple[MarkedPart, ...] = kept[1]
+        return found
+    alike: dict[Natural, dict[int, int]] = {}
+    for part in dist.parts:
+        reads: Natural = None
+        if part.natural == "top" and rule in ("both", "max-only"):
+            reads = "top"
+        elif part.natural == "bottom" and rule in ("both", "min-only"):
+            reads = "bottom"
+        weights = alike.setdefault(reads, {})
+        for total, weight in zip(part.totals, part.weights, strict=True):
+            weights[total] = weights.get(total, 0) + weight
+    found = tuple(
+        MarkedPart(reads, None, *map(tuple, zip(*sorted(weights.items()), strict=True)))
+        for reads, weights in alike.items()
+    )
+    tables[key] = (dist, found)
+    return found

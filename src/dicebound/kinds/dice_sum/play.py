@@ -16,7 +16,7 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, Tables
 from dicebound.kinds.dice_sum.model import BANDS, Mode, Natural, SumCheck, SumConfig, SumOutcome
 from dicebound.kinds.dice_sum.odds import distribution, folded
 from dicebound.kinds.dice_sum.roll import roll
@@ -28,10 +28,10 @@ SUM_DC_RANGE = (1, 40)
 
 def _dc(ask: CheckAsk) -> int:
     """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
-    dcs = [s.dc for s in ask.ladder if s.dc is not None]
-    low, high = min([SUM_DC_RANGE[0], *dcs]), max([SUM_DC_RANGE[1], *dcs])
     written = written_int(ask.attrs, "dc")
     if written is not None:
+        dcs = [s.dc for s in ask.ladder if s.dc is not None]
+        low, high = min([SUM_DC_RANGE[0], *dcs]), max([SUM_DC_RANGE[1], *dcs])
         return clamp(written, low, high)
     step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
     if step is not None and step.dc is not None:
@@ -45,6 +45,8 @@ def _dc(ask: CheckAsk) -> int:
 
 def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
     """``mode=`` or a bare flag; both at once is not rolled; ignored without advantage."""
+    if "mode" not in attrs and "advantage" not in attrs and "disadvantage" not in attrs:
+        return "normal"
     asked = {attrs.get("mode", "").strip().lower()} | {
         k for k in ("advantage", "disadvantage") if k in attrs
     }
@@ -93,8 +95,10 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
     def distribution(self, check: SumCheck) -> Dist[SumOutcome]:
         return distribution(check)
 
-    def folded(self, check: SumCheck) -> list[Group]:
-        return folded(check)
+    def folded(
+        self, check: SumCheck, tables: Tables | None = None, naturals: bool = True
+    ) -> list[Group]:
+        return folded(check, tables, naturals)
 
     def margin(self, check: SumCheck, outcome: SumOutcome) -> int:
         return outcome.total - check.dc

@@ -3,7 +3,7 @@ its bands read) and the arithmetic the throw and the odds share."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 from dicebound.bands import BandRules, By
@@ -145,6 +145,13 @@ class _AgainstBands(BandRules):
 
     def margin(self, total: int, dc: int, against: Against) -> int:
         return dc - total if against == "at-most" else total - dc
+
+    def margin_reach(
+        self, cuts: Sequence[int], dc: int, against: Against
+    ) -> tuple[list[int], bool] | None:
+        if against == "at-most":
+            return [dc - cut for cut in cuts], False
+        return [dc + cut for cut in cuts], True
 
     def single_die(self, block: Mapping[str, Any]) -> bool:
         dice = block.get("dice")

@@ -337,6 +337,11 @@ class _SymbolBands(BandRules):
     def margin(self, total: int, dc: int, against: Against) -> int:
         return total - dc + 1
 
+    def margin_reach(
+        self, cuts: Sequence[int], dc: int, against: Against
+    ) -> tuple[list[int], bool] | None:
+        return [dc + cut - 1 for cut in cuts], True
+
     def on_refused(self, on: str) -> str | None:
         return (
             "a symbol pool's critical symbols never move a band, so a band cannot "

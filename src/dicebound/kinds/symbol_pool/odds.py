@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from itertools import accumulate
 
+from dicebound.bands import Group
 from dicebound.dist import Dist
-
-if TYPE_CHECKING:
-    pass
+from dicebound.kinds.base import Tables
 from dicebound.kinds.symbol_pool.model import (
     Effect,
     SymbolCheck,
@@ -40,18 +39,63 @@ def _power(one: Mapping[Effect, int], count: int) -> Mapping[Effect, int]:
     return result
 
 
-def distribution(check: SymbolCheck) -> Dist[SymbolOutcome]:
-    """The exact distribution of what ``roll`` gives for this check: each die's face
-    effects, convolved (leads add up, markers are either-or), then read once."""
+def _summed(check: SymbolCheck, tables: Tables | None) -> Mapping[Effect, int]:
+    """The pool's face effects convolved (leads add up, markers are either-or); with
+    ``tables``, kept there by the ruleset's dice and how many of each are thrown (the
+    successes a check needs never change them)."""
     config = check.config
     how_many: dict[str, int] = {}
     for die_id in check.thrown:
         how_many[die_id] = how_many.get(die_id, 0) + 1
+    key = ("symbol-pool effects", id(config), *sorted(how_many.items()))
+    kept = tables.get(key) if tables is not None else None
+    if kept is not None and kept[0] is config:
+        found: Mapping[Effect, int] = kept[1]
+        return found
     summed: Mapping[Effect, int] = {Effect(0, False, False): 1}
     for die_id, n in how_many.items():
         summed = _convolve(summed, _power(config.effects[die_id], n))
+    if tables is not None:
+        tables[key] = (config, summed)
+    return summed
+
+
+def distribution(check: SymbolCheck, tables: Tables | None = None) -> Dist[SymbolOutcome]:
+    """The exact distribution of what ``roll`` gives for this check: each die's face
+    effects, convolved, then read once (``_summed``, kept in ``tables`` when given)."""
     out: dict[SymbolOutcome, int] = {}
-    for effect, weight in summed.items():
+    for effect, weight in _summed(check, tables).items():
         key = outcome_of(check, effect)
         out[key] = out.get(key, 0) + weight
     return Dist(out)
+
+
+def folded(check: SymbolCheck, tables: Tables | None = None) -> list[Group]:
+    """The distribution folded for a reading (``KindPlayer.folded``): a group per pair
+    of markers, by net successes (a lead below zero nets none), worked from the summed
+    effects and kept in ``tables`` beside them: the successes needed read the groups,
+    never change them."""
+    config = check.config
+    key = ("symbol-pool groups", id(config), *sorted(check.thrown))
+    kept = tables.get(key) if tables is not None else None
+    if kept is None or kept[0] is not config:
+        by_marks: dict[tuple[bool, bool], dict[int, int]] = {}
+        for effect, weight in _summed(check, tables).items():
+            nets = by_marks.setdefault((effect.marks_success, effect.marks_failure), {})
+            net = max(0, effect.lead)
+            nets[net] = nets.get(net, 0) + weight
+        parts = []
+        for marks, nets in by_marks.items():
+            ordered = sorted(nets.items())
+            parts.append((marks, [n for n, _ in ordered], [0, *accumulate(w for _, w in ordered)]))
+        kept = (config, parts)
+        if tables is not None:
+            tables[key] = kept
+    groups = []
+    for (marks_success, marks_failure), totals, running in kept[1]:
+
+        def outcome(net: int, ms: bool = marks_success, mf: bool = marks_failure) -> SymbolOutcome:
+            return outcome_of(check, Effect(net, ms, mf))
+
+        groups.append(Group(totals, running, outcome))
+    return groups

@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from dicebound.bands import Group
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
@@ -17,7 +18,7 @@ from dicebound.kinds.asks import (
     step_by_label,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, DiceThrower, Marks, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, DiceThrower, Marks, Prepared, Rolled, Tables
 from dicebound.kinds.symbol_pool.words import SymbolPoolWords
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.spend import buy, parse_spend
@@ -31,7 +32,7 @@ from dicebound.kinds.symbol_pool.model import (
     SymbolOutcome,
     dice_text,
 )
-from dicebound.kinds.symbol_pool.odds import distribution
+from dicebound.kinds.symbol_pool.odds import distribution, folded
 from dicebound.kinds.symbol_pool.roll import roll
 from dicebound.kinds.symbol_pool.throw import Thrower, symbol_config
 
@@ -168,6 +169,14 @@ class SymbolPoolPlayer(SymbolPoolWords):
 
     def distribution(self, check: SymbolCheck) -> Dist[SymbolOutcome]:
         return distribution(check)
+
+    def odds_distribution(self, check: SymbolCheck, tables: Tables) -> Dist[SymbolOutcome]:
+        return distribution(check, tables)
+
+    def folded(
+        self, check: SymbolCheck, tables: Tables | None = None, naturals: bool = True
+    ) -> list[Group]:
+        return folded(check, tables)
 
     def margin(self, check: SymbolCheck, outcome: SymbolOutcome) -> int:
         """Net successes minus those needed, plus one (the page)."""
