@@ -82,6 +82,7 @@ def create_app(
     or over an open ``store``, with ``guards`` (default: ``Guards.resolve`` from the
     environment)."""
     guards = guards if guards is not None else Guards.resolve(environ=os.environ)
+    version = dicebound_version()
     keepalive = keepalive_seconds(os.environ)
 
     @asynccontextmanager
@@ -111,7 +112,7 @@ def create_app(
 
     app = _App(
         title="dicebound",
-        version=dicebound_version(),
+        version=version,
         summary="Resolve tabletop role-playing checks from a game's ruleset, over HTTP.",
         lifespan=lifespan,
         default_response_class=AsciiJSONResponse,
@@ -128,7 +129,7 @@ def create_app(
         """The service answers and its store does (one query)."""
         with store.read() as session:
             session.execute(text("SELECT 1"))
-        return {"ok": True, "store": store.dialect, "version": dicebound_version()}
+        return {"ok": True, "store": store.dialect, "version": version}
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
