@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
@@ -73,7 +73,7 @@ def serve(
         from dicebound.edge.http import create_app
         from dicebound.edge.http.app import prepare_store
         from dicebound.edge.http.guards import Guards
-        from dicebound.edge.http.protocol import guarded_protocol, parser_named
+        from dicebound.edge.http.protocol import Share, guarded_protocol, parser_named
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover - the extra is installed in tests
         raise _need_extra(exc) from exc
@@ -106,12 +106,13 @@ def serve(
         prepare_store(store, admin_token=admin_token, say=sys.stderr)
         store.engine.dispose()
     app = create_app(store=store, guards=guards)
+    share = Share(count) if count > 1 else None
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level="warning",
-        http=guarded_protocol(guards, parser),
+        http=guarded_protocol(guards, parser, share),
         loop="auto",  # uvloop where it is installed
         limit_concurrency=guards.limit_concurrency or None,
         server_header=False,  # no need to tell the world which server and version to aim at
@@ -120,10 +121,16 @@ def serve(
     if count == 1:
         _server(config, app).run()
         return 0
-    listening = _listen(host, port, config.backlog)
+    listening = _Port(host, port, config.backlog)
     sys.stderr.write(f"dicebound: {count} processes answering on http://{host}:{port}\n")
     sys.stderr.flush()
-    return _supervise(count, lambda: _server(config, app), listening, guards.shutdown_timeout)
+    assert share is not None
+
+    def worker(place: int) -> Server:
+        share.join(place)
+        return _server(config, app)
+
+    return _supervise(count, worker, listening, guards.shutdown_timeout)
 
 
 def _cores() -> int:
@@ -152,19 +159,46 @@ def _workers_asked(flag: str | None, environ: Mapping[str, str]) -> int | None:
     return count
 
 
-def _listen(host: str, port: int, backlog: int) -> socket.socket:
-    """The listening socket every worker accepts on, bound before any of them starts."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listening = socket.socket(family, socket.SOCK_STREAM)
-    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listening.bind((host, port))
-    except OSError as exc:
-        listening.close()
-        raise DiceboundError(f"cannot listen on {host}:{port}: {exc.strerror}.") from exc
-    listening.listen(backlog)
-    listening.set_inheritable(True)
-    return listening
+class _Port:
+    """Where the workers listen. On Linux each worker listens on a socket of its own,
+    all bound to the port with ``SO_REUSEPORT``, and the kernel deals new connections
+    among them evenly; this process holds the port meanwhile (bound, not listening, so
+    it is dealt none). Elsewhere they share one listening socket, and the worker that
+    wakes first may take a burst of connections alone."""
+
+    def __init__(self, host: str, port: int, backlog: int) -> None:
+        self.family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.backlog = backlog
+        self.spread = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+        if self.spread and port:  # taken, whoever holds it, is said as it is
+            self._bound(host, port, reuse_port=False).close()
+        self.held = self._bound(host, port, reuse_port=self.spread)
+        if not self.spread:
+            self.held.listen(backlog)
+
+    def _bound(self, host: str, port: int, *, reuse_port: bool) -> socket.socket:
+        sock = socket.socket(self.family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            sock.close()
+            raise DiceboundError(f"cannot listen on {host}:{port}: {exc.strerror}.") from exc
+        return sock
+
+    def for_worker(self) -> socket.socket:
+        """The socket a worker accepts on (called in the worker)."""
+        if not self.spread:
+            return self.held
+        host, port = self.held.getsockname()[:2]
+        own = self._bound(host, port, reuse_port=True)
+        own.listen(self.backlog)
+        return own
+
+    def close(self) -> None:
+        self.held.close()
 
 
 if TYPE_CHECKING:
@@ -189,25 +223,27 @@ def _server(config: Config, app: FastAPI) -> Server:
 
 _STOPS = (signal.SIGTERM, signal.SIGINT)
 _WATCHED = (signal.SIGCHLD, *_STOPS)
-_EARLY_DEATH = 10.0  # seconds: a worker that ends sooner after its start is not started again
+_STARTUP_FAILURE = 3  # uvicorn's exit code for an app or socket that failed to start
 
 
 def _supervise(
-    count: int, make: Callable[[], Server], listening: socket.socket, shutdown_timeout: float
+    count: int, make: Callable[[int], Server], listening: _Port, shutdown_timeout: float
 ) -> int:
     """Run ``count`` workers on ``listening`` and wait: a worker that ends is started
     again; SIGTERM or SIGINT stops them all (each finishes what it is answering,
-    within ``shutdown_timeout`` seconds, or is killed a little after). A worker that
-    ends within seconds of its start stops the service: it would only fail again."""
+    within ``shutdown_timeout`` seconds, or is killed a little after). A worker whose
+    start failed (the store unreachable, say) stops the service: another would fail
+    the same way. The exit code is 1 then, else 0."""
     told: list[int] = []
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
     before = {sig: signal.signal(sig, lambda sig, _: told.append(sig)) for sig in _WATCHED}
     before_fd = signal.set_wakeup_fd(wake_write)
-    started: dict[int, float] = {}  # pid -> when
+    started: dict[int, tuple[int, float]] = {}  # pid -> its place, when it started
+    fds = (wake_read, wake_write)
     try:
-        for _ in range(count):
-            started[_fork_worker(make, listening, (wake_read, wake_write))] = time.monotonic()
+        for place in range(count):
+            started[_fork_worker(make, place, listening, fds)] = (place, time.monotonic())
         code = 0
         deadline: float | None = None
         while started:
@@ -220,22 +256,22 @@ def _supervise(
             if deadline is not None and time.monotonic() >= deadline:
                 _signal_all(started, signal.SIGKILL)
             for pid, status in _ended(started):
-                began = started.pop(pid)
+                place, began = started.pop(pid)
                 if deadline is not None:
                     continue
                 said = _status_text(status)
-                if time.monotonic() - began < _EARLY_DEATH:
+                if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _STARTUP_FAILURE:
                     sys.stderr.write(
-                        f"dicebound: a worker (pid {pid}) {said} within {_EARLY_DEATH:g} "
-                        "seconds of starting; stopping the service.\n"
+                        f"dicebound: a worker (pid {pid}) failed to start; stopping the service.\n"
                     )
                     code = 1
                     deadline = time.monotonic() + shutdown_timeout + 5.0
                     _signal_all(started, signal.SIGTERM)
                     continue
                 sys.stderr.write(f"dicebound: a worker (pid {pid}) {said}; starting another.\n")
-                pid = _fork_worker(make, listening, (wake_read, wake_write))
-                started[pid] = time.monotonic()
+                if time.monotonic() - began < 1.0:  # not in a tight loop, whatever ends it
+                    time.sleep(1.0)
+                started[_fork_worker(make, place, listening, fds)] = (place, time.monotonic())
         return code
     finally:
         _signal_all(started, signal.SIGKILL)
@@ -248,30 +284,38 @@ def _supervise(
 
 
 def _fork_worker(
-    make: Callable[[], Server], listening: socket.socket, parents: tuple[int, ...]
+    make: Callable[[int], Server], place: int, listening: _Port, parents: tuple[int, ...]
 ) -> int:
-    """A worker process serving on ``listening``; its pid. It dies with this process,
-    and holds none of its signal handling (``parents``: the descriptors it closes)."""
+    """The worker at ``place``, a process serving on ``listening``; its pid. It dies
+    with this process, and holds none of its signal handling (``parents``: the
+    descriptors it closes)."""
     sys.stderr.flush()
     parent = os.getpid()
+    signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)  # held until the worker's handlers
     pid = os.fork()
     if pid:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
         return pid
     code = 1
+    told: list[int] = []
     try:
+        for stop in _STOPS:  # until uvicorn's own, and whatever comes before the server
+            signal.signal(stop, lambda sig, _: told.append(sig))
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
         signal.set_wakeup_fd(-1)
         for fd in parents:
             os.close(fd)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         _die_with(parent)
-        server = make()
+        server = make(place)
+        server.should_exit = bool(told)
 
-        def early(sig: int, frame: FrameType | None) -> None:  # until uvicorn's own
+        def early(sig: int, frame: FrameType | None) -> None:
             server.should_exit = True
 
         for stop in _STOPS:
             signal.signal(stop, early)
-        server.run(sockets=[listening])
+        server.run(sockets=[listening.for_worker()])
         code = 0
     except SystemExit as exc:  # uvicorn's start-up failure
         code = exc.code if isinstance(exc.code, int) else 1
@@ -306,13 +350,13 @@ def _die_with(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _signal_all(pids: Mapping[int, float], sig: int) -> None:
+def _signal_all(pids: Iterable[int], sig: int) -> None:
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, sig)
 
 
-def _ended(pids: Mapping[int, float]) -> list[tuple[int, int]]:
+def _ended(pids: Iterable[int]) -> list[tuple[int, int]]:
     """The workers that have ended, with their wait statuses, reaped."""
     ended = []
     for pid in list(pids):

@@ -14,6 +14,13 @@ them without end, so its class counts what arrives before the headers are whole.
 Past uvicorn's ``limit_concurrency`` the answer is a problem document in the service's
 words, not uvicorn's plain text; and the 400 for a request that is not HTTP is one too.
 
+With several workers on one port (``dicebound serve --workers``), each counts its open
+connections in memory they share (``Share``): a worker holding more than its share
+(one more than the even split, and one) answers ``Connection: close``, so the client
+connects again and the kernel deals the new connection anew. Kept-alive clients that
+all connected at once (a load balancer's pool) would otherwise stay as unevenly split
+as they came, one worker busy and another idle.
+
 The two classes keep the same guards over two parsers: httptools (C, the default: a
 request costs the server a fraction of h11's time) and h11 (pure Python, chosen with
 ``--http h11``). Every guard is tested on both.
@@ -22,6 +29,7 @@ request costs the server a fraction of h11's time) and h11 (pure Python, chosen 
 from __future__ import annotations
 
 import asyncio
+import mmap
 from http import HTTPStatus
 from typing import Any, Literal
 
@@ -32,7 +40,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from dicebound.edge.http.guards import SECURITY_HEADERS, Guards
-from dicebound.edge.http.problems import ASGIApp, Receive, Scope, Send, problem
+from dicebound.edge.http.problems import ASGIApp, Message, Receive, Scope, Send, problem
 from dicebound.errors import UsageError
 
 __all__ = [
@@ -40,6 +48,7 @@ __all__ = [
     "PARSERS",
     "GuardedH11Protocol",
     "GuardedHttpToolsProtocol",
+    "Share",
     "guarded_protocol",
     "parser_named",
 ]
@@ -53,6 +62,39 @@ PARSERS: tuple[Parser, ...] = ("httptools", "h11")
 Wanted = Literal["headers", "body"] | None
 
 
+class Share:
+    """Each worker's count of open connections, in memory the workers share (made
+    before they are forked); a worker takes its place with ``join``."""
+
+    def __init__(self, workers: int) -> None:
+        self._memory = mmap.mmap(-1, 8 * workers)
+        self.counts = memoryview(self._memory).cast("q")
+        self.workers = workers
+        self.me = -1
+
+    def join(self, place: int) -> None:
+        """This process is the worker at ``place`` (a worker started again takes the
+        place of the one that ended, and none of its connections)."""
+        self.me = place
+        self.counts[place] = 0
+
+    def opened(self) -> None:
+        if self.me >= 0:
+            self.counts[self.me] += 1
+
+    def closed(self) -> None:
+        if self.me >= 0:
+            self.counts[self.me] -= 1
+
+    def over(self) -> bool:
+        """Whether this worker holds more than its share of the connections."""
+        if self.me < 0:
+            return False
+        counts = self.counts.tolist()
+        even = -(-sum(counts) // self.workers)
+        return counts[self.me] > even + 1
+
+
 class _Guarded:
     """The guard both protocols share: at most one timer, for a request's headers or
     for a body no longer read, and the answers the service gives before any app runs.
@@ -60,6 +102,7 @@ class _Guarded:
 
     header_timeout: float = Guards.header_timeout
     body_timeout: float = Guards.body_timeout
+    share: Share | None = None
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
     _guard: asyncio.TimerHandle | None
@@ -126,7 +169,7 @@ class GuardedH11Protocol(_Guarded, H11Protocol):
         self.conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
         self._guard = None
         self._guarding = None
-        _limit(self)
+        _wrap(self)
 
     def _wanted(self, kept_alive: bool) -> Wanted:
         theirs = self.conn.their_state
@@ -140,6 +183,8 @@ class GuardedH11Protocol(_Guarded, H11Protocol):
         self, transport: asyncio.Transport
     ) -> None:
         super().connection_made(transport)
+        if self.share is not None:
+            self.share.opened()
         self._watch()
 
     def data_received(self, data: bytes) -> None:
@@ -152,6 +197,8 @@ class GuardedH11Protocol(_Guarded, H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self.share is not None:
+            self.share.closed()
         super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
@@ -190,7 +237,7 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
         self._guarding = None
         self._phase: Phase = "headers"
         self._head_bytes = 0
-        _limit(self)
+        _wrap(self)
 
     def _wanted(self, kept_alive: bool) -> Wanted:
         phase = self._phase
@@ -204,6 +251,8 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
         self, transport: asyncio.Transport
     ) -> None:
         super().connection_made(transport)
+        if self.share is not None:
+            self.share.opened()
         self._watch()
 
     def data_received(self, data: bytes) -> None:
@@ -243,6 +292,8 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self.share is not None:
+            self.share.closed()
         super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
@@ -250,12 +301,37 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
         self._refuse(400, _NOT_HTTP)
 
 
-def _limit(protocol: Any) -> None:
-    """Take the concurrency limit from uvicorn (its plain-text 503) to ``_limited``."""
+def _wrap(protocol: Any) -> None:
+    """Take the concurrency limit from uvicorn (its plain-text 503) to ``_limited``, and
+    put the app behind ``_balanced`` where workers share the port."""
     limit = protocol.limit_concurrency
     if limit is not None:
         protocol.limit_concurrency = None
         protocol.app = _limited(protocol.app, limit, protocol.connections, protocol.tasks)
+    if protocol.share is not None:
+        protocol.app = _balanced(protocol.app, protocol.share)
+
+
+_CLOSE = (b"connection", b"close")
+
+
+def _balanced(app: ASGIApp, share: Share) -> ASGIApp:
+    """``app``, answering ``Connection: close`` while this worker holds more than its
+    share of the connections."""
+
+    async def balanced(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not share.over():
+            await app(scope, receive, send)
+            return
+
+        async def closing(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), _CLOSE]
+            await send(message)
+
+        await app(scope, receive, closing)
+
+    return balanced
 
 
 def _limited(app: ASGIApp, limit: int, connections: Any, tasks: Any) -> ASGIApp:
@@ -285,8 +361,15 @@ def parser_named(name: str, where: str = "--http") -> Parser:
     raise UsageError(f'{where} must be httptools or h11; it is "{name}".')
 
 
-def guarded_protocol(guards: Guards, parser: Parser = "httptools") -> type[asyncio.Protocol]:
-    """The protocol class for ``uvicorn.Config(http=...)`` with ``guards``' timeouts."""
+def guarded_protocol(
+    guards: Guards, parser: Parser = "httptools", share: Share | None = None
+) -> type[asyncio.Protocol]:
+    """The protocol class for ``uvicorn.Config(http=...)`` with ``guards``' timeouts,
+    and the workers' ``share`` where several share the port."""
     base = GuardedHttpToolsProtocol if parser == "httptools" else GuardedH11Protocol
-    numbers = {"header_timeout": guards.header_timeout, "body_timeout": guards.body_timeout}
+    numbers = {
+        "header_timeout": guards.header_timeout,
+        "body_timeout": guards.body_timeout,
+        "share": share,
+    }
     return type(f"Guarded{base.__name__}", (base,), numbers)
