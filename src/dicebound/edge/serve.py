@@ -87,8 +87,9 @@ def serve(
     check_admin_token(admin_token)
     _plain_logging()
     store = open_store(db)  # migrate and fail fast, before binding the port
-    sys.stderr.write(f"dicebound: store {store.dialect} at {store.engine.url!r}\n")
     count = asked if asked is not None else (1 if store.is_sqlite else _cores())
+    several = f"; {count} processes answering on http://{host}:{port}" if count > 1 else ""
+    sys.stderr.write(f"dicebound: store {store.dialect} at {store.engine.url!r}{several}\n")
     if count > 1:
         if not hasattr(os, "fork"):
             raise UsageError(
@@ -122,7 +123,6 @@ def serve(
         _server(config, app).run()
         return 0
     listening = _Port(host, port, config.backlog)
-    sys.stderr.write(f"dicebound: {count} processes answering on http://{host}:{port}\n")
     sys.stderr.flush()
     assert share is not None
 

@@ -282,7 +282,7 @@ def test_postgresql_runs_one_worker_per_core_by_default(tmp_path: Path) -> None:
         expected = cores if cores > 1 else 0  # one core: one process, no workers
         assert len(_workers(server, expected)) == expected
         if cores > 1:
-            assert f"dicebound: {cores} processes answering on" in server.log_path.read_text()
+            assert f"; {cores} processes answering on http://" in server.log_path.read_text()
 
 
 def test_sqlite_stays_one_process_unless_asked(tmp_path: Path) -> None:
