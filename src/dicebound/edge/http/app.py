@@ -27,7 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from dicebound.app.access import check_admin_token, ensure_admin_token
 from dicebound.app.rulesets import sync_packaged_rulesets
 from dicebound.app.version import dicebound_version
-from dicebound.edge.http.deps import PATH_IS_UTF8, AdminHash
+from dicebound.edge.http.deps import AdminHash
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
 from dicebound.edge.http.events import EventHub, keepalive_seconds
 from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
@@ -133,7 +133,6 @@ def create_app(
         default_response_class=AsciiJSONResponse,
         docs_url=None,  # our own page below, not Swagger UI from a CDN
         redoc_url=None,
-        dependencies=[PATH_IS_UTF8],
     )
     install_handlers(app)
     tools = build_server(seat_of_http_request(app.state))
@@ -164,10 +163,10 @@ def create_app(
         return HTMLResponse(docs[0], headers=DOCS_HEADERS)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(checks.router)
     app.include_router(rulesets.router)
     app.include_router(sheet_form.router)
     app.include_router(games.router)
-    app.include_router(checks.router)
     app.include_router(seats.router)
     app.include_router(events.router)
     # the last added runs first: the rate, then the token, then the body
