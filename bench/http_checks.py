@@ -100,6 +100,7 @@ class Server:
     ) -> None:
         self.port = _free_port()
         self.log = log
+        self.db_url = db_url
         env = {**os.environ, "DICEBOUND_ADMIN_TOKEN": token}
         if src is not None:
             env["PYTHONPATH"] = str(src)
@@ -201,6 +202,23 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _backends(db_url: str) -> list[int]:
+    """PostgreSQL's backends serving ``db_url``'s database now (none on SQLite)."""
+    if not db_url.startswith("postgresql"):
+        return []
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(db_url)
+    libpq = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(libpq, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [url.database],
+        ).fetchall()
+    return [int(pid) for (pid,) in rows]
+
+
 def _request_bytes(method: str, path: str, token: str, body: object = None) -> bytes:
     lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
     if token:
@@ -213,7 +231,9 @@ def _request_bytes(method: str, path: str, token: str, body: object = None) -> b
 
 class _Client(asyncio.Protocol):
     """One keep-alive connection sending its requests in turn, each as soon as the last
-    is answered; latencies kept (by label) once the window opens, until it closes."""
+    is answered; latencies kept (by label) once the window opens, until it closes. An
+    answer that says ``Connection: close`` (a worker over its share of connections)
+    is followed by a new connection, whose time counts towards the next request."""
 
     def __init__(self, run: _Run, requests: list[tuple[str, bytes]]) -> None:
         self.run = run
@@ -221,12 +241,17 @@ class _Client(asyncio.Protocol):
         self.turn = 0
         self.buffer = b""
         self.sent_at = 0.0
+        self.again = False  # the server closes after this answer: connect again
         self.transport: Any = None  # uvloop's transports are not asyncio.Transport's
         self.closed = run.loop.create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport
-        self._send()
+        if self.again:  # the request waiting since the last answer goes now
+            self.again = False
+            transport.write(self.requests[self.turn % len(self.requests)][1])  # type: ignore[attr-defined]
+        else:
+            self._send()
 
     def _send(self) -> None:
         self.sent_at = time.perf_counter()
@@ -239,10 +264,14 @@ class _Client(asyncio.Protocol):
             return
         head = self.buffer[:end]
         length = 0
+        closing = False
         for line in head.split(b"\r\n")[1:]:
             name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
+            name = name.strip().lower()
+            if name == b"content-length":
                 length = int(value)
+            elif name == b"connection" and value.strip().lower() == b"close":
+                closing = True
         if len(self.buffer) < end + 4 + length:
             return
         self.buffer = self.buffer[end + 4 + length :]
@@ -257,42 +286,54 @@ class _Client(asyncio.Protocol):
         if now > run.closes:
             self.transport.close()
             return
+        if closing:
+            run.reconnects += 1
+            self.again = True
+            self.sent_at = now
+            return  # the server closes; connection_lost connects again
         self._send()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if not self.closed.done():
+        if self.again and time.perf_counter() <= self.run.closes:
+            self.buffer = b""
+            self.run.loop.create_task(self.run.connect(self))
+        elif not self.closed.done():
             self.closed.set_result(None)
 
 
 class _Run:
     """The shared state of one cell's clients: the window and what was measured."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, labels: set[str]) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, labels: set[str], port: int) -> None:
         self.loop = loop
+        self.port = port
         self.opened = float("inf")
         self.closes = float("inf")
         self.latencies: dict[str, list[float]] = {label: [] for label in labels}
         self.errors = dict.fromkeys(labels, 0)
+        self.reconnects = 0
+
+    async def connect(self, client: _Client) -> None:
+        await self.loop.create_connection(lambda: client, "127.0.0.1", self.port)
 
 
 async def _drive(spec: dict[str, Any]) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     clients = [[(label, raw.encode("latin-1")) for label, raw in c] for c in spec["clients"]]
-    run = _Run(loop, {label for c in clients for label, _ in c})
-    made = []
-    for requests in clients:
-        _, client = await loop.create_connection(
-            lambda r=requests: _Client(run, r), "127.0.0.1", spec["port"]
-        )
-        made.append(client)
+    run = _Run(loop, {label for c in clients for label, _ in c}, spec["port"])
+    made = [_Client(run, requests) for requests in clients]
+    for client in made:
+        await run.connect(client)
     await asyncio.sleep(spec["warmup"])
-    pids = spec["pids"]
+    pids, db_pids = spec["pids"], _backends(spec["db"])  # the pool's, once warm
     cpu_before = sum(_cpu_seconds(p) for p in pids)
+    db_before = sum(_cpu_seconds(p) for p in db_pids)
     own_before = time.process_time()
     run.opened = time.perf_counter()
     run.closes = run.opened + spec["seconds"]
     await asyncio.sleep(spec["seconds"])
     cpu = sum(_cpu_seconds(p) for p in pids) - cpu_before
+    db = sum(_cpu_seconds(p) for p in db_pids) - db_before if db_pids else float("nan")
     own = time.process_time() - own_before
     await asyncio.wait_for(asyncio.gather(*(c.closed for c in made)), 60)
     return {
@@ -300,7 +341,9 @@ async def _drive(spec: dict[str, Any]) -> dict[str, Any]:
         "errors": run.errors,
         "seconds": spec["seconds"],
         "server_cpu": cpu,
+        "db_cpu": db,
         "load_cpu": own,
+        "reconnects": run.reconnects,
     }
 
 
@@ -333,6 +376,7 @@ class Cell:
     p99: float
     errors: int
     cpu_ms: float  # the server's CPU per request (all of the cell's requests)
+    db_ms: float  # PostgreSQL's backends' (NaN on SQLite, whose work is the server's)
     load_ms: float  # the load generator's
 
 
@@ -372,6 +416,7 @@ def measure(
     spec = {
         "port": server.port,
         "pids": server.pids(),
+        "db": server.db_url,
         "seconds": seconds,
         "warmup": 1.0,
         "core": max(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0,
@@ -397,6 +442,7 @@ def _cells(
     latencies: dict[str, list[float]] = result["latencies"]
     total = sum(len(v) for v in latencies.values())
     cpu_ms = result["server_cpu"] * 1000 / max(total, 1)
+    db_ms = result["db_cpu"] * 1000 / max(total, 1)
     load_ms = result["load_cpu"] * 1000 / max(total, 1)
     cells = []
     for label, values in sorted(latencies.items()):
@@ -412,6 +458,7 @@ def _cells(
                 _percentile(values, 0.99),
                 result["errors"][label],
                 cpu_ms,
+                db_ms,
                 load_ms,
             )
         )
@@ -482,12 +529,14 @@ def print_table(cells: Sequence[Cell], load: Sequence[tuple[str, str]]) -> None:
     print()
     print(
         f"{'store':<11}{'side':<11}{'clients':>7}  {'target':<14}{'req/s':>8}{'p50 ms':>8}"
-        f"{'p99 ms':>8}{'errors':>7}{'server cpu ms/req':>19}{'load cpu ms/req':>17}"
+        f"{'p99 ms':>8}{'errors':>7}{'server cpu':>11}{'db cpu':>8}{'load cpu':>9}"
+        "  (cpu: ms a request)"
     )
     for c in cells:
         print(
             f"{c.backend:<11}{c.side:<11}{c.clients:>7}  {c.target:<14}{c.rate:>8.0f}"
-            f"{c.p50:>8.2f}{c.p99:>8.2f}{c.errors:>7}{c.cpu_ms:>19.3f}{c.load_ms:>17.3f}"
+            f"{c.p50:>8.2f}{c.p99:>8.2f}{c.errors:>7}{c.cpu_ms:>11.3f}{c.db_ms:>8.3f}"
+            f"{c.load_ms:>9.3f}"
         )
     print()
     find = {(c.backend, c.side, c.clients, c.target): c for c in cells}
