@@ -222,7 +222,6 @@ def _server(config: Config, app: FastAPI) -> Server:
 
 
 _STOPS = (signal.SIGTERM, signal.SIGINT)
-_WATCHED = (signal.SIGCHLD, *_STOPS)
 _STARTUP_FAILURE = 3  # uvicorn's exit code for an app or socket that failed to start
 
 
@@ -237,7 +236,8 @@ def _supervise(
     told: list[int] = []
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
-    before = {sig: signal.signal(sig, lambda sig, _: told.append(sig)) for sig in _WATCHED}
+    watched = (signal.SIGCHLD, *_STOPS)  # SIGCHLD: not on Windows, which cannot fork
+    before = {sig: signal.signal(sig, lambda sig, _: told.append(sig)) for sig in watched}
     before_fd = signal.set_wakeup_fd(wake_write)
     started: dict[int, tuple[int, float]] = {}  # pid -> its place, when it started
     fds = (wake_read, wake_write)
