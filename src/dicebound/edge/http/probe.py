@@ -6,8 +6,9 @@ the least a request can. Through the thread pool and a session it cost a process
 than a check: the thread's hand-over alone is most of a request's time. Here SQLite
 answers ``SELECT 1`` on a held connection in microseconds (a statement that reads no
 table never waits for a writer), and PostgreSQL on an asyncio connection of psycopg's,
-whose wait holds no thread. A probe that fails drops its connection, so the next one
-connects again; each waits at most ``timeout`` seconds.
+whose wait holds no thread; probes that come while one is in flight wait for its
+answer, so many at once cost one round trip. A probe that fails drops its connection,
+so the next one connects again; each waits at most ``timeout`` seconds.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ from dicebound.store.listen import connect_arguments
 __all__ = ["StoreDown", "StoreProbe"]
 
 
+def _retrieved(flight: asyncio.Future[None]) -> None:
+    if not flight.cancelled():
+        flight.exception()
+
+
 class StoreDown(Exception):
     """The store did not answer the probe: why (``Fault``), and its own words."""
 
@@ -41,7 +47,9 @@ class StoreProbe:
     def __init__(self, store: Store, timeout: float = 5.0) -> None:
         self._store = store
         self._timeout = timeout
-        self._lock = asyncio.Lock()  # one question at a time on the one connection
+        # PostgreSQL: one question in flight at a time; who asks meanwhile waits for
+        # its answer (ten probes at once cost one round trip, not ten in a row)
+        self._flight: asyncio.Future[None] | None = None
         self._sqlite: Any = None  # a pooled connection, held (SQLite)
         self._pg: psycopg.AsyncConnection[Any] | None = None
 
@@ -58,14 +66,20 @@ class StoreProbe:
                     raise
                 self._ping_sqlite()
             return
-        async with self._lock:
-            held = self._pg is not None
-            try:
-                await self._ping_pg()
-            except StoreDown:
-                if not held:
-                    raise
-                await self._ping_pg()
+        flight = self._flight
+        if flight is None or flight.done():
+            flight = self._flight = asyncio.ensure_future(self._ask_pg())
+            flight.add_done_callback(_retrieved)  # read, if all who asked have gone
+        await asyncio.shield(flight)  # one leaving early does not stop the others' answer
+
+    async def _ask_pg(self) -> None:
+        held = self._pg is not None
+        try:
+            await self._ping_pg()
+        except StoreDown:
+            if not held:
+                raise
+            await self._ping_pg()
 
     async def _ping_pg(self) -> None:
         try:
@@ -105,6 +119,8 @@ class StoreProbe:
 
     async def close(self) -> None:
         """Give the connection back (SQLite) or close it (PostgreSQL)."""
+        if self._flight is not None and not self._flight.done():
+            self._flight.cancel()
         held, self._sqlite = self._sqlite, None
         if held is not None:
             held.close()
