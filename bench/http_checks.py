@@ -566,6 +566,16 @@ def print_table(cells: Sequence[Cell], load: Sequence[tuple[str, str]]) -> None:
             f"goal postgresql checks/s at {most} clients, 2 workers / 1 worker: {ratio:.2f} "
             f"(≥ 1.6: {_yes(ratio >= 1.6)})"
         )
+        # what the CPU per check allows on an idle machine of this many cores: one
+        # worker is bound by its one core; two share every core with PostgreSQL and
+        # the load generator
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2
+        alone = 1000 / one.cpu_ms
+        shared = min(2, cores) * 1000 / (two.cpu_ms + two.db_ms + two.load_ms)
+        print(
+            f"      the CPU per check allows, on {cores} idle cores: 1 worker ≤ {alone:.0f}/s, "
+            f"2 workers ≤ {shared:.0f}/s ({shared / alone:.2f}×)"
+        )
     for when, average in load:
         print(f"load average {when} the cells: {average}")
 
