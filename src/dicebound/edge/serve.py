@@ -90,51 +90,49 @@ def serve(
     count = asked if asked is not None else (1 if store.is_sqlite else _cores())
     several = f"; {count} processes answering on http://{host}:{port}" if count > 1 else ""
     sys.stderr.write(f"dicebound: store {store.dialect} at {store.engine.url!r}{several}\n")
+    if count > 1 and store.is_sqlite:
+        sys.stderr.write(
+            f"dicebound: {count} processes on one SQLite file: their writes take turns "
+            "on the file's lock, each commit alone (one process commits the writes "
+            "queued behind each other at once); PostgreSQL is the store for several.\n"
+        )
     if count > 1:
-        if not hasattr(os, "fork"):
-            raise UsageError(
-                "--workers above 1 needs a system that can fork (Linux, macOS); here, "
-                "run one process per port behind a load balancer."
-            )
-        if store.is_sqlite:
-            sys.stderr.write(
-                f"dicebound: {count} processes on one SQLite file: their writes take turns "
-                "on the file's lock, each commit alone (one process commits the writes "
-                "queued behind each other at once); PostgreSQL is the store for several.\n"
-            )
         # the admin token made (and shown) once, before the workers; no connection
         # of this process crosses the fork: each worker opens its own
         prepare_store(store, admin_token=admin_token, say=sys.stderr)
         store.engine.dispose()
     app = create_app(store=store, guards=guards)
     share = Share(count) if count > 1 else None
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        http=guarded_protocol(guards, parser, share),
-        loop="auto",  # uvloop where it is installed
-        limit_concurrency=guards.limit_concurrency or None,
-        server_header=False,  # no need to tell the world which server and version to aim at
-        timeout_graceful_shutdown=guards.shutdown_timeout,
-    )
-    if count == 1:
-        _server(config, app).run()
-        return 0
-    listening = _Port(host, port, config.backlog)
-    sys.stderr.flush()
-    assert share is not None
 
-    def worker(place: int) -> Server:
-        share.join(place)
+    def server(place: int = 0) -> Server:
+        if share is not None:
+            share.join(place)
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            http=guarded_protocol(guards, parser, share),
+            loop="auto",  # uvloop where it is installed
+            limit_concurrency=guards.limit_concurrency or None,
+            server_header=False,  # no need to tell the world which server and version to aim at
+            timeout_graceful_shutdown=guards.shutdown_timeout,
+            backlog=_BACKLOG,
+        )
         return _server(config, app)
 
-    return _supervise(count, worker, listening, guards.shutdown_timeout)
+    if count == 1:
+        server().run()
+        return 0
+    listening = _Port(host, port, _BACKLOG)
+    sys.stderr.flush()
+    return _supervise(count, server, listening, guards.shutdown_timeout)
 
 
 def _cores() -> int:
-    """The cores this process may run on."""
+    """The cores this process may run on (1 where it cannot fork workers)."""
+    if not hasattr(os, "fork"):  # pragma: no cover - Windows
+        return 1
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
@@ -155,6 +153,11 @@ def _workers_asked(flag: str | None, environ: Mapping[str, str]) -> int | None:
     if count < 1:
         raise UsageError(
             f'{where} must be a whole number of processes, 1 or more; it is "{given}".'
+        )
+    if count > 1 and not hasattr(os, "fork"):  # pragma: no cover - Windows
+        raise UsageError(
+            f"{where} above 1 needs a system that can fork (Linux, macOS); here, run one "
+            "process per port behind a load balancer."
         )
     return count
 
@@ -223,6 +226,7 @@ def _server(config: Config, app: FastAPI) -> Server:
 
 _STOPS = (signal.SIGTERM, signal.SIGINT)
 _STARTUP_FAILURE = 3  # uvicorn's exit code for an app or socket that failed to start
+_BACKLOG = 2048  # connections waiting to be accepted (uvicorn's default)
 
 
 def _supervise(
@@ -307,6 +311,11 @@ def _fork_worker(
             os.close(fd)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         _die_with(parent)
+        try:
+            own = listening.for_worker()
+        except DiceboundError as exc:  # as uvicorn's own start-up failures end
+            sys.stderr.write(f"dicebound: {exc}\n")
+            raise SystemExit(_STARTUP_FAILURE) from exc
         server = make(place)
         server.should_exit = bool(told)
 
@@ -315,7 +324,7 @@ def _fork_worker(
 
         for stop in _STOPS:
             signal.signal(stop, early)
-        server.run(sockets=[listening.for_worker()])
+        server.run(sockets=[own])
         code = 0
     except SystemExit as exc:  # uvicorn's start-up failure
         code = exc.code if isinstance(exc.code, int) else 1

@@ -29,7 +29,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service_support import ServerProcess, admin_headers, store_url_for
+from service_support import ADMIN_TOKEN, ServerProcess, admin_headers, store_url_for
 
 pytestmark = [
     pytest.mark.server,
@@ -335,3 +335,23 @@ def test_a_bad_workers_or_parser_is_refused_before_the_store_is_touched(
     assert run.returncode == 2, run.stderr
     assert run.stderr == f"dicebound: {sentence}\n"
     assert not db.exists()
+
+
+def test_workers_on_a_port_already_taken_are_refused_with_a_sentence(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        serve = ["serve", "--db", str(tmp_path / "d.db"), "--port", str(port), "--workers", "2"]
+        run = subprocess.run(
+            [sys.executable, "-m", "dicebound", *serve],
+            env={**os.environ, "DICEBOUND_ADMIN_TOKEN": ADMIN_TOKEN},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.splitlines()[-1] == (
+        f"dicebound: cannot listen on 127.0.0.1:{port}: Address already in use."
+    )
