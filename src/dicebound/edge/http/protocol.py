@@ -95,21 +95,44 @@ class Share:
         return counts[self.me] > even + 1
 
 
-class _Guarded:
+class _Guarded(asyncio.Protocol):
     """The guard both protocols share: at most one timer, for a request's headers or
     for a body no longer read, and the answers the service gives before any app runs.
-    The class using it says which the connection is waiting for (``_wanted``)."""
+    The class using it says which the connection is waiting for (``_wanted``); it
+    comes first in the class's bases, so its methods wrap uvicorn's."""
 
     header_timeout: float = Guards.header_timeout
     body_timeout: float = Guards.body_timeout
     share: Share | None = None
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
-    _guard: asyncio.TimerHandle | None
-    _guarding: Wanted
+    _guard: asyncio.TimerHandle | None = None
+    _guarding: Wanted = None
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)  # type: ignore[call-arg]
+        _wrap(self)
 
     def _wanted(self, kept_alive: bool) -> Wanted:
         raise NotImplementedError
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.share is not None:
+            self.share.opened()
+        self._watch()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        if self.share is not None:
+            self.share.closed()
+        super().connection_lost(exc)
 
     def _watch(self, *, kept_alive: bool = False) -> None:
         """Arm, keep or drop the guard for the state the connection is in. Right after
@@ -158,18 +181,9 @@ class GuardedH11Protocol(_Guarded, H11Protocol):
     and to a request that is not HTTP. ``guarded_protocol`` makes one with the numbers
     set."""
 
-    def __init__(
-        self,
-        config: Config,
-        server_state: ServerState,
-        app_state: dict[str, Any],
-        _loop: asyncio.AbstractEventLoop | None = None,
-    ) -> None:
-        super().__init__(config, server_state, app_state, _loop)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
-        self._guard = None
-        self._guarding = None
-        _wrap(self)
 
     def _wanted(self, kept_alive: bool) -> Wanted:
         theirs = self.conn.their_state
@@ -179,14 +193,6 @@ class GuardedH11Protocol(_Guarded, H11Protocol):
             return "body"  # answered; the rest of the body is only thrown away
         return None
 
-    def connection_made(  # type: ignore[override]
-        self, transport: asyncio.Transport
-    ) -> None:
-        super().connection_made(transport)
-        if self.share is not None:
-            self.share.opened()
-        self._watch()
-
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         self._watch()
@@ -194,12 +200,6 @@ class GuardedH11Protocol(_Guarded, H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._watch(kept_alive=True)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        if self.share is not None:
-            self.share.closed()
-        super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
         """h11 refused the request: too long a head (h11 gathered more than
@@ -225,19 +225,8 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
     ``HEAD_BYTES``: a kept-alive connection's first read of a request counts from the
     next, so a head may pass the bound by at most one read before it is refused."""
 
-    def __init__(
-        self,
-        config: Config,
-        server_state: ServerState,
-        app_state: dict[str, Any],
-        _loop: asyncio.AbstractEventLoop | None = None,
-    ) -> None:
-        super().__init__(config, server_state, app_state, _loop)
-        self._guard = None
-        self._guarding = None
-        self._phase: Phase = "headers"
-        self._head_bytes = 0
-        _wrap(self)
+    _phase: Phase = "headers"
+    _head_bytes = 0
 
     def _wanted(self, kept_alive: bool) -> Wanted:
         phase = self._phase
@@ -246,14 +235,6 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
         if phase == "body" and self.cycle is not None and self.cycle.response_complete:
             return "body"
         return None
-
-    def connection_made(  # type: ignore[override]
-        self, transport: asyncio.Transport
-    ) -> None:
-        super().connection_made(transport)
-        if self.share is not None:
-            self.share.opened()
-        self._watch()
 
     def data_received(self, data: bytes) -> None:
         counted = self._phase in ("headers", "idle")
@@ -289,12 +270,6 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
             self._phase = "idle"
         super().on_response_complete()
         self._watch(kept_alive=True)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        if self.share is not None:
-            self.share.closed()
-        super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
         """httptools refused the request: not HTTP/1.1."""
