@@ -45,11 +45,13 @@ def logs_on_failure(test: Callable[_P, _R]) -> Callable[_P, _R]:
 
 @contextmanager
 def running(db_url: str, tmp_path: Path, count: int = 1) -> Iterator[list[ServerProcess]]:
-    """``count`` server processes on one store, stopped at the end whatever happens."""
+    """``count`` server processes on one store, stopped at the end whatever happens
+    (each one process: ``--workers 1``, whatever the store's default)."""
     with ExitStack() as stack:
         servers = []
         for _ in range(count):
-            server = ServerProcess(db_url, log=tmp_path / f"server-{_next_log(tmp_path)}.log")
+            log = tmp_path / f"server-{_next_log(tmp_path)}.log"
+            server = ServerProcess(db_url, log=log, env={"DICEBOUND_WORKERS": "1"})
             stack.callback(server.stop)
             servers.append(server.start())
         yield servers

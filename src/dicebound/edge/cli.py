@@ -163,6 +163,17 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         serve.add_argument("--db", help=_DB_HELP)
         serve.add_argument("--host", default="127.0.0.1")
         serve.add_argument("--port", type=int, default=8000)
+        serve.add_argument(
+            "--workers",
+            metavar="N",
+            help="processes answering on the port (DICEBOUND_WORKERS; default: one per "
+            "core on PostgreSQL, 1 on SQLite)",
+        )
+        serve.add_argument(
+            "--http",
+            metavar="PARSER",
+            help="the HTTP parser: httptools or h11 (DICEBOUND_HTTP, httptools)",
+        )
         for flag, metavar, what in _SERVE_LIMITS:
             serve.add_argument(flag, metavar=metavar, help=what)
 
@@ -446,7 +457,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
         flag[2:].replace("-", "_"): getattr(args, flag[2:].replace("-", "_"))
         for flag, _, _ in _SERVE_LIMITS
     }
-    return serve(args.db, args.host, args.port, limits)
+    return serve(args.db, args.host, args.port, limits, workers=args.workers, http=args.http)
 
 
 def _mcp(args: argparse.Namespace, out: TextIO) -> int:

@@ -20,7 +20,7 @@ import psycopg
 
 from dicebound.store.db import EVENTS_CHANNEL, Store, reason_of
 
-__all__ = ["listen"]
+__all__ = ["connect_arguments", "listen"]
 
 log = logging.getLogger("dicebound.events")
 
@@ -28,7 +28,7 @@ _FIRST_WAIT = 0.25  # seconds before connecting again after a failure, doubled e
 _LONGEST_WAIT = 5.0
 
 
-def _connect_arguments(store: Store) -> dict[str, Any]:
+def connect_arguments(store: Store) -> dict[str, Any]:
     """psycopg's arguments for the store's own database, as SQLAlchemy would connect."""
     engine = store.engine
     _, params = engine.dialect.create_connect_args(engine.url)
@@ -39,7 +39,7 @@ def _connect_arguments(store: Store) -> dict[str, Any]:
 async def listen(store: Store, on_note: Callable[[str | None], None], ready: asyncio.Event) -> None:
     """LISTEN on the store's database until cancelled, connecting again whenever the
     connection fails; ``ready`` is set once listening."""
-    arguments = _connect_arguments(store)
+    arguments = connect_arguments(store)
     wait = _FIRST_WAIT
     while True:
         try:

@@ -3,7 +3,9 @@ processes on loopback ports, spoken to over raw sockets where the point is what 
 client does byte by byte.
 
 - Headers must be whole within the header timeout, a body within the body timeout
-  (408 and the connection closed); a connection that sends nothing is closed too.
+  (408 and the connection closed); a connection that sends nothing is closed too;
+  headers past 16 KB are refused (431). Each guard of the HTTP protocol is tested on
+  both parsers the service runs: httptools (the default) and h11 (``--http h11``).
 - A route that needs a token refuses a request without one (and ``POST /rulesets`` a
   token that is not the admin's) before reading its body.
 - Past the concurrency limit the answer is 503; past a token's request rate, 429 with
@@ -42,13 +44,20 @@ TIGHT = {"DICEBOUND_HEADER_TIMEOUT": "1", "DICEBOUND_BODY_TIMEOUT": "2"}
 SLACK = 2.0  # seconds past a timeout a loaded two-core machine may take to act on it
 
 
-@pytest.fixture(scope="module")
-def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server on SQLite with a 1 s header timeout and a 2 s body timeout."""
-    folder = tmp_path_factory.mktemp("tight")
+PARSERS = ["httptools", "h11"]
+
+
+@pytest.fixture(scope="module", params=PARSERS)
+def tight(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One server on SQLite with a 1 s header timeout and a 2 s body timeout, on each
+    HTTP parser."""
+    folder = tmp_path_factory.mktemp(f"tight-{request.param}")
+    env = {**TIGHT, "DICEBOUND_HTTP": request.param}
     with (
         store_url_for("sqlite", folder) as url,
-        ServerProcess(url, log=folder / "server.log", env=TIGHT) as running,
+        ServerProcess(url, log=folder / "server.log", env=env) as running,
     ):
         yield running
 
@@ -176,6 +185,50 @@ def test_a_malformed_request_is_a_problem_document(tight: ServerProcess) -> None
     assert _problem(400, headers, body)["detail"] == "the request is not valid HTTP/1.1."
 
 
+TOO_LONG = "the request line and headers are over 16,384 bytes; send fewer or shorter."
+
+
+def test_headers_past_16_kb_are_refused_and_the_connection_closed(tight: ServerProcess) -> None:
+    """Refused as soon as 16 KB have come without the headers' end: neither parser
+    gathers headers without bound while waiting for their blank line."""
+    with _connect(tight) as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 20_000)
+        status, headers, body = _answer(sock)
+        assert status == 431
+        assert _problem(431, headers, body)["detail"] == TOO_LONG
+        assert headers["Connection"] == "close"
+        _wait_closed(sock, SLACK)
+
+
+def test_long_headers_sent_in_pieces_are_refused_on_a_kept_alive_connection(
+    tight: ServerProcess,
+) -> None:
+    with _connect(tight) as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert _answer(sock)[0] == 200
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        status = None
+        for _ in range(10):  # 40 KB in all, at most
+            try:
+                sock.sendall(b"X-Piece: " + b"b" * 4000 + b"\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            if select.select([sock], [], [], 0.2)[0]:
+                status, headers, body = _answer(sock)
+                break
+        assert status == 431
+        assert _problem(431, headers, body)["detail"] == TOO_LONG
+        _wait_closed(sock, SLACK)
+
+
+def test_headers_just_under_16_kb_are_answered(tight: ServerProcess) -> None:
+    head = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 15_000 + b"\r\n\r\n"
+    with _connect(tight) as sock:
+        for _ in range(2):  # and again on the same connection
+            sock.sendall(head)
+            assert _answer(sock)[0] == 200
+
+
 # ── the token before the body ───────────────────────────────────────────────
 
 
@@ -253,8 +306,13 @@ def test_the_admin_token_is_let_through_to_send_its_body(
 # ── the concurrency limit ───────────────────────────────────────────────────
 
 
-def test_past_the_concurrency_limit_the_answer_is_503(tmp_path: Path) -> None:
-    env = {"DICEBOUND_LIMIT_CONCURRENCY": "3", "DICEBOUND_HEADER_TIMEOUT": "30"}
+@pytest.mark.parametrize("parser", PARSERS)
+def test_past_the_concurrency_limit_the_answer_is_503(tmp_path: Path, parser: str) -> None:
+    env = {
+        "DICEBOUND_LIMIT_CONCURRENCY": "3",
+        "DICEBOUND_HEADER_TIMEOUT": "30",
+        "DICEBOUND_HTTP": parser,
+    }
     with (
         store_url_for("sqlite", tmp_path) as url,
         ServerProcess(url, log=tmp_path / "server.log", env=env) as server,

@@ -13,38 +13,48 @@ environment.
 from __future__ import annotations
 
 import gc
+import json
 import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TextIO
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import text
 
 from dicebound.app.access import check_admin_token, ensure_admin_token
 from dicebound.app.rulesets import sync_packaged_rulesets
 from dicebound.app.version import dicebound_version
-from dicebound.edge.http.deps import PATH_IS_UTF8, AdminHash, StoreDep
+from dicebound.edge.http.deps import AdminHash
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
 from dicebound.edge.http.events import EventHub, keepalive_seconds
 from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
+from dicebound.edge.http.probe import StoreDown, StoreProbe
 from dicebound.edge.http.problems import (
     AsciiJSONResponse,
     ASGIApp,
     BodyLimit,
     CutShort,
     install_handlers,
+    store_unavailable,
 )
 from dicebound.edge.http.routes import checks, events, games, rulesets, seats, sheet_form
 from dicebound.edge.mcp import build_server, http_routes, seat_of_http_request
-from dicebound.edge.schemas import HealthOut
+from dicebound.edge.schemas import HealthOut, ProblemOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
 from dicebound.store import Store, open_store
 
 __all__ = ["create_app", "prepare_store"]
+
+STORE_DOWN: dict[int | str, dict[str, object]] = {
+    503: {
+        "model": ProblemOut,
+        "content": {"application/problem+json": {}},
+        "description": "The store does not answer",
+    }
+}
 
 
 def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:
@@ -82,6 +92,7 @@ def create_app(
     or over an open ``store``, with ``guards`` (default: ``Guards.resolve`` from the
     environment)."""
     guards = guards if guards is not None else Guards.resolve(environ=os.environ)
+    version = dicebound_version()
     keepalive = keepalive_seconds(os.environ)
 
     @asynccontextmanager
@@ -92,6 +103,10 @@ def create_app(
         try:
             known = prepare_store(opened, admin_token=admin_token, say=say or sys.stderr)
             app.state.store = opened
+            app.state.probe = StoreProbe(opened)
+            app.state.healthy = json.dumps(
+                {"ok": True, "store": opened.dialect, "version": version}, separators=(",", ":")
+            ).encode("ascii")
             app.state.admin_hash = AdminHash(opened, known)
             hub = app.state.events = EventHub(opened, app.state.admin_hash, keepalive)
             await hub.start()
@@ -104,6 +119,7 @@ def create_app(
                     yield
             finally:
                 await hub.stop()
+                await app.state.probe.close()
         finally:
             gc.unfreeze()
             if store is None:
@@ -111,24 +127,26 @@ def create_app(
 
     app = _App(
         title="dicebound",
-        version=dicebound_version(),
+        version=version,
         summary="Resolve tabletop role-playing checks from a game's ruleset, over HTTP.",
         lifespan=lifespan,
         default_response_class=AsciiJSONResponse,
         docs_url=None,  # our own page below, not Swagger UI from a CDN
         redoc_url=None,
-        dependencies=[PATH_IS_UTF8],
     )
     install_handlers(app)
     tools = build_server(seat_of_http_request(app.state))
     app.router.routes.extend(http_routes(tools))
 
-    @app.get("/health", response_model=HealthOut, tags=["service"])
-    def health(store: StoreDep) -> dict[str, object]:
-        """The service answers and its store does (one query)."""
-        with store.read() as session:
-            session.execute(text("SELECT 1"))
-        return {"ok": True, "store": store.dialect, "version": dicebound_version()}
+    @app.get("/health", response_model=HealthOut, tags=["service"], responses=STORE_DOWN)
+    async def health(request: Request) -> Response:
+        """The service answers and its store does (one query), or 503."""
+        state = request.app.state
+        try:
+            await state.probe.ping()
+        except StoreDown as exc:
+            return store_unavailable(exc.fault, exc.reason)
+        return Response(state.healthy, media_type="application/json")
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
@@ -145,10 +163,10 @@ def create_app(
         return HTMLResponse(docs[0], headers=DOCS_HEADERS)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(checks.router)
     app.include_router(rulesets.router)
     app.include_router(sheet_form.router)
     app.include_router(games.router)
-    app.include_router(checks.router)
     app.include_router(seats.router)
     app.include_router(events.router)
     # the last added runs first: the rate, then the token, then the body

@@ -13,19 +13,65 @@ from typing import Annotated
 from urllib.parse import unquote_to_bytes
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
+from starlette.types import Scope
 
 from dicebound.app.access import Access, admin_token_hash
 from dicebound.app.errors import Invalid
 from dicebound.store import Store
 
-__all__ = ["ADMIN_HASH_SECONDS", "PATH_IS_UTF8", "AdminHash", "Caller", "StoreDep", "bearer_token"]
+__all__ = [
+    "ADMIN_HASH_SECONDS",
+    "AdminHash",
+    "Caller",
+    "StoreDep",
+    "path_refusal",
+    "request_token",
+]
 
 ADMIN_HASH_SECONDS = 2.0
 
-_bearer = HTTPBearer(auto_error=False, description="The admin token or a game's token.")
+_TOKEN = "dicebound.token"  # the scope's key for its bearer token, once read
+
+
+def request_token(scope: Scope) -> str | None:
+    """The request's bearer token, read as FastAPI's ``HTTPBearer`` reads it (the first
+    ``Authorization`` header, scheme ``Bearer`` in any case), once: kept in the scope
+    for the middleware and the route that ask again."""
+    if _TOKEN in scope:
+        token: str | None = scope[_TOKEN]
+        return token
+    token = None
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            scheme, _, param = value.decode("latin-1").partition(" ")
+            if scheme.lower() == "bearer" and param.strip():
+                token = param.strip()
+            break
+    scope[_TOKEN] = token
+    return token
+
+
+class _Bearer(HTTPBearer):
+    """Who is calling, as one dependency: the bearer token (``request_token``) read
+    against the admin token's hash. A security scheme, so the API's document says how
+    to send the token; one dependency, not two, so FastAPI solves one per request."""
+
+    async def __call__(  # type: ignore[override]
+        self, request: HTTPConnection
+    ) -> Access:
+        token = request_token(request.scope)
+        if token is None:
+            return Access(None, False)
+        admin_hash: AdminHash = request.app.state.admin_hash
+        return Access.of(token, await admin_hash.current())
+
+
+_caller = _Bearer(
+    scheme_name="HTTPBearer", auto_error=False, description="The admin token or a game's token."
+)
 
 
 class AdminHash:
@@ -77,43 +123,22 @@ async def _store(request: Request) -> Store:
     return store
 
 
-async def _caller(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Access:
-    token = credentials.credentials if credentials is not None else None
-    if token is None:
-        return Access(None, False)
-    admin_hash: AdminHash = request.app.state.admin_hash
-    return Access.of(token, await admin_hash.current())
-
-
-async def _path_is_utf8(request: Request) -> None:
-    """Refuse a path whose percent-escapes are not UTF-8 (422) before any route reads
+def path_refusal(scope: Scope) -> Invalid | None:
+    """A path whose percent-escapes are not UTF-8, refused (422) before any route reads
     it: the server reads each bad byte as U+FFFD, so a character put at ``/%FF`` would
-    be stored under a name no one sent."""
-    raw: bytes | None = request.scope.get("raw_path")
-    if not raw:
-        return
+    be stored under a name no one sent. (``TokenFirst`` asks, for every request.)"""
+    raw: bytes | None = scope.get("raw_path")
+    if not raw or b"%" not in raw:
+        return None
     try:
         unquote_to_bytes(raw).decode("utf-8")
     except UnicodeDecodeError:
-        raise Invalid(
+        return Invalid(
             "the path is not UTF-8 text once its %-escapes are read; a name in a path is "
             "written in UTF-8, percent-encoded."
-        ) from None
+        )
+    return None
 
 
 Caller = Annotated[Access, Depends(_caller)]
 StoreDep = Annotated[Store, Depends(_store)]
-
-
-async def bearer_token(connection: HTTPConnection) -> str | None:
-    """The bearer token exactly as the routes read it (``Caller``), for the middleware
-    that must know it before a route runs (the rate limit, the token before the body)."""
-    credentials = await _bearer(connection)
-    return credentials.credentials if credentials is not None else None
-
-
-PATH_IS_UTF8 = Depends(_path_is_utf8)
-"""For every route of the application (``FastAPI(dependencies=[PATH_IS_UTF8])``)."""

@@ -9,7 +9,8 @@
   processes allow N times the rate.
 - ``TokenFirst``: a route that needs a token refuses a request without one (and an
   admin-only route a token that is not the admin's) before its body is read, so no
-  one buffers a body on the service without a token.
+  one buffers a body on the service without a token; and a path that is not UTF-8
+  is refused there too (``deps.path_refusal``).
 
 The header timeout and the concurrency limit belong to the server, not the app:
 ``edge/http/protocol.py``.
@@ -23,11 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from starlette.requests import HTTPConnection
-
 from dicebound.app.access import NO_TOKEN, Access, Use, token_hash
 from dicebound.app.errors import Refusal, Unauthorized
-from dicebound.edge.http.deps import bearer_token
+from dicebound.edge.http.deps import path_refusal, request_token
 from dicebound.edge.http.problems import (
     ASGIApp,
     Message,
@@ -199,7 +198,7 @@ class RateLimit:
         ):
             await self.app(scope, receive, send)
             return
-        token = await bearer_token(HTTPConnection(scope))
+        token = request_token(scope)
         client = scope.get("client")
         address = "a:" + (client[0] if client else "")
         now = time.monotonic()
@@ -276,14 +275,15 @@ class TokenFirst:
     token and sent none, or to an admin-only route with a token that is not the
     admin's: the same problem documents the routes give, without waiting for (and
     holding) a body that would be thrown away. Whether a game's token belongs to that
-    game is still the route's to say."""
+    game is still the route's to say. A path that is not UTF-8 is refused here too,
+    once for every route (a dependency of each would cost every request its solving)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            refusal = await self._refusal(scope)
+            refusal = await self._refusal(scope) or path_refusal(scope)
             if refusal is not None:
                 await refusal_problem(refusal)(scope, receive, send)
                 return
@@ -294,7 +294,7 @@ class TokenFirst:
         action = _ADMIN_ONLY.get(route)
         if action is None and route not in _GAME_ROUTES:
             return None
-        token = await bearer_token(HTTPConnection(scope))
+        token = request_token(scope)
         if action is None:
             return Unauthorized(NO_TOKEN) if token is None else None
         try:

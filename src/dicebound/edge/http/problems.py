@@ -36,7 +36,7 @@ from dicebound.app.errors import (
 from dicebound.app.limits import LIMITS
 from dicebound.edge.schemas import ProblemOut
 from dicebound.jsontext import too_long_a_number
-from dicebound.store.db import fault_of, reason_of
+from dicebound.store.db import Fault, fault_of, reason_of
 
 __all__ = [
     "NOT_JSON",
@@ -52,6 +52,7 @@ __all__ = [
     "problem",
     "refusal_problem",
     "status_of",
+    "store_unavailable",
 ]
 
 log = logging.getLogger("dicebound.http")
@@ -178,6 +179,12 @@ def refusal_problem(refusal: Refusal) -> JSONResponse:
     return problem(status_of(refusal), refusal.detail, problems=problems)
 
 
+def store_unavailable(fault: Fault, reason: str) -> JSONResponse:
+    """503 for a store that cannot do the request now, logged in one line."""
+    log.error("store %s: %s", _FAULT_LOGGED[fault], reason)
+    return problem(503, _FAULT_DETAIL[fault], title="Unavailable")
+
+
 def _is_json(content_type: str) -> bool:
     media = content_type.split(";", 1)[0].strip().lower()
     kind, _, subtype = media.partition("/")
@@ -294,8 +301,7 @@ def install_handlers(app: FastAPI) -> None:
             return problem(
                 422, "the request holds a value the store cannot keep (such as a NUL character)."
             )
-        log.error("store %s: %s", _FAULT_LOGGED[fault], reason)
-        return problem(503, _FAULT_DETAIL[fault], title="Unavailable")
+        return store_unavailable(fault, reason)
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:

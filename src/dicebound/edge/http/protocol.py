@@ -1,4 +1,4 @@
-"""uvicorn's HTTP/1.1 protocol (h11) with the guards it lacks (issue 23).
+"""uvicorn's HTTP/1.1 protocols (httptools, else h11) with the guards they lack.
 
 uvicorn times out an idle kept-alive connection, but not one that sends its headers a
 byte at a time, nor one that connects and sends nothing, nor one still sending a body
@@ -7,35 +7,107 @@ concurrency limit) for ever. ``guarded_protocol`` gives uvicorn a protocol class
 closes a connection whose headers are not whole ``header_timeout`` seconds after it
 opened or after the first byte of its next request, and one still sending a body the
 app no longer reads ``body_timeout`` seconds after the answer. (A body the app does
-read has its own timeout, in ``BodyLimit``.)
+read has its own timeout, in ``BodyLimit``.) Headers past ``HEAD_BYTES`` are refused
+with 431 and the connection closed: h11 counts them itself, httptools would gather
+them without end, so its class counts what arrives before the headers are whole.
 
 Past uvicorn's ``limit_concurrency`` the answer is a problem document in the service's
 words, not uvicorn's plain text; and the 400 for a request that is not HTTP is one too.
+
+With several workers on one port (``dicebound serve --workers``), each counts its open
+connections in memory they share (``Share``): a worker holding more than its share
+(one more than the even split, and one) answers ``Connection: close``, so the client
+connects again and the kernel deals the new connection anew. Kept-alive clients that
+all connected at once (a load balancer's pool) would otherwise stay as unevenly split
+as they came, one worker busy and another idle.
+
+The two classes keep the same guards over two parsers: httptools (C, the default: a
+request costs the server a fraction of h11's time) and h11 (pure Python, chosen with
+``--http h11``). Every guard is tested on both.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import mmap
+from http import HTTPStatus
+from typing import Any, Literal
 
 import h11
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from dicebound.edge.http.guards import SECURITY_HEADERS, Guards
-from dicebound.edge.http.problems import ASGIApp, Receive, Scope, Send, problem
+from dicebound.edge.http.problems import ASGIApp, Message, Receive, Scope, Send, problem
+from dicebound.errors import UsageError
 
-__all__ = ["GuardedH11Protocol", "guarded_protocol"]
+__all__ = [
+    "HEAD_BYTES",
+    "PARSERS",
+    "GuardedH11Protocol",
+    "GuardedHttpToolsProtocol",
+    "Share",
+    "guarded_protocol",
+    "parser_named",
+]
+
+HEAD_BYTES = 16_384
+"""The most a request line and its headers may take (h11's own default bound)."""
+
+Parser = Literal["httptools", "h11"]
+PARSERS: tuple[Parser, ...] = ("httptools", "h11")
+
+Wanted = Literal["headers", "body"] | None
 
 
-class GuardedH11Protocol(H11Protocol):
-    """``H11Protocol`` with a header timeout, a bound on an unread body, and the
-    service's own answers past the concurrency limit and to a request that is not
-    HTTP. ``guarded_protocol`` makes one with the numbers set."""
+class Share:
+    """Each worker's count of open connections, in memory the workers share (made
+    before they are forked); a worker takes its place with ``join``."""
+
+    def __init__(self, workers: int) -> None:
+        self._memory = mmap.mmap(-1, 8 * workers)
+        self.counts = memoryview(self._memory).cast("q")
+        self.workers = workers
+        self.me = -1
+
+    def join(self, place: int) -> None:
+        """This process is the worker at ``place`` (a worker started again takes the
+        place of the one that ended, and none of its connections)."""
+        self.me = place
+        self.counts[place] = 0
+
+    def opened(self) -> None:
+        if self.me >= 0:
+            self.counts[self.me] += 1
+
+    def closed(self) -> None:
+        if self.me >= 0:
+            self.counts[self.me] -= 1
+
+    def over(self) -> bool:
+        """Whether this worker holds more than its share of the connections."""
+        if self.me < 0:
+            return False
+        counts = self.counts.tolist()
+        even = -(-sum(counts) // self.workers)
+        return counts[self.me] > even + 1
+
+
+class _Guarded(asyncio.Protocol):
+    """The guard both protocols share: at most one timer, for a request's headers or
+    for a body no longer read, and the answers the service gives before any app runs.
+    The class using it says which the connection is waiting for (``_wanted``); it
+    comes first in the class's bases, so its methods wrap uvicorn's."""
 
     header_timeout: float = Guards.header_timeout
     body_timeout: float = Guards.body_timeout
+    share: Share | None = None
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    _guard: asyncio.TimerHandle | None = None
+    _guarding: Wanted = None
 
     def __init__(
         self,
@@ -44,15 +116,23 @@ class GuardedH11Protocol(H11Protocol):
         app_state: dict[str, Any],
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
-        super().__init__(config, server_state, app_state, _loop)
-        self._guard: asyncio.TimerHandle | None = None
-        self._guarding: str | None = None  # "headers" or "body"
-        limit = self.limit_concurrency
-        if limit is not None:  # checked by the app below, not by uvicorn's plain 503
-            self.limit_concurrency = None
-            self.app = _limited(self.app, limit, self.connections, self.tasks)
+        super().__init__(config, server_state, app_state, _loop)  # type: ignore[call-arg]
+        _wrap(self)
 
-    # the guard: at most one timer, for the headers or for an unread body
+    def _wanted(self, kept_alive: bool) -> Wanted:
+        raise NotImplementedError
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.share is not None:
+            self.share.opened()
+        self._watch()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        if self.share is not None:
+            self.share.closed()
+        super().connection_lost(exc)
 
     def _watch(self, *, kept_alive: bool = False) -> None:
         """Arm, keep or drop the guard for the state the connection is in. Right after
@@ -61,13 +141,7 @@ class GuardedH11Protocol(H11Protocol):
         if self.transport.is_closing():
             self._disarm()
             return
-        theirs = self.conn.their_state
-        if theirs is h11.IDLE:  # waiting for a request's headers
-            wanted: str | None = None if kept_alive else "headers"
-        elif theirs is h11.SEND_BODY and self.cycle is not None and self.cycle.response_complete:
-            wanted = "body"  # answered; the rest of the body is only thrown away
-        else:
-            wanted = None
+        wanted = self._wanted(kept_alive)
         if wanted == self._guarding:
             return  # a running timer is never pushed back by more bytes
         self._disarm()
@@ -86,13 +160,38 @@ class GuardedH11Protocol(H11Protocol):
         if not self.transport.is_closing():
             self.transport.close()
 
-    # uvicorn's protocol, watched
+    def _refuse(self, status: int, detail: str) -> None:
+        """Answer a problem document before any app has run, and close."""
+        answer = problem(status, detail, headers=SECURITY_HEADERS)
+        lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".encode("ascii")]
+        lines += [name + b": " + value for name, value in answer.raw_headers]
+        lines += [b"connection: close", b"", bytes(answer.body)]
+        self._disarm()
+        self.transport.write(b"\r\n".join(lines))
+        self.transport.close()
 
-    def connection_made(  # type: ignore[override]
-        self, transport: asyncio.Transport
-    ) -> None:
-        super().connection_made(transport)
-        self._watch()
+
+_NOT_HTTP = "the request is not valid HTTP/1.1."
+_TOO_LONG = f"the request line and headers are over {HEAD_BYTES:,} bytes; send fewer or shorter."
+
+
+class GuardedH11Protocol(_Guarded, H11Protocol):
+    """``H11Protocol`` with a header timeout, a bound on an unread body, and the
+    service's own answers past the concurrency limit, to headers past ``HEAD_BYTES``
+    and to a request that is not HTTP. ``guarded_protocol`` makes one with the numbers
+    set."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
+
+    def _wanted(self, kept_alive: bool) -> Wanted:
+        theirs = self.conn.their_state
+        if theirs is h11.IDLE:  # waiting for a request's headers
+            return None if kept_alive else "headers"
+        if theirs is h11.SEND_BODY and self.cycle is not None and self.cycle.response_complete:
+            return "body"  # answered; the rest of the body is only thrown away
+        return None
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -102,21 +201,112 @@ class GuardedH11Protocol(H11Protocol):
         super().on_response_complete()
         self._watch(kept_alive=True)
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
+    def send_400_response(self, msg: str) -> None:
+        """h11 refused the request: too long a head (h11 gathered more than
+        ``HEAD_BYTES`` without finding its end), or not HTTP/1.1 at all."""
+        gathered, _ = self.conn.trailing_data
+        if len(gathered) > HEAD_BYTES:
+            self._refuse(431, _TOO_LONG)
+        else:
+            self._refuse(400, _NOT_HTTP)
+
+
+Phase = Literal["headers", "body", "done", "idle"]
+
+
+class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
+    """uvicorn's ``HttpToolsProtocol`` with the same guards as ``GuardedH11Protocol``.
+
+    httptools says where a request stands only through its callbacks, so this class
+    keeps the phase itself: ``headers`` (from the connection or a request's first byte
+    to its blank line), ``body`` (until the request is whole), ``done`` (whole, the
+    answer not yet out), ``idle`` (answered: waiting for the next request). Bytes that
+    arrive in ``headers`` or ``idle`` and leave the headers unfinished count towards
+    ``HEAD_BYTES``: a kept-alive connection's first read of a request counts from the
+    next, so a head may pass the bound by at most one read before it is refused."""
+
+    _phase: Phase = "headers"
+    _head_bytes = 0
+
+    def _wanted(self, kept_alive: bool) -> Wanted:
+        phase = self._phase
+        if phase == "headers" or (phase == "idle" and not kept_alive):
+            return "headers"
+        if phase == "body" and self.cycle is not None and self.cycle.response_complete:
+            return "body"
+        return None
+
+    def data_received(self, data: bytes) -> None:
+        counted = self._phase in ("headers", "idle")
+        super().data_received(data)
+        if self.transport.is_closing():
+            self._disarm()
+            return
+        if self._phase in ("headers", "idle"):
+            self._head_bytes = self._head_bytes + len(data) if counted else 0
+            if self._head_bytes > HEAD_BYTES:
+                self._refuse(431, _TOO_LONG)
+                return
+        self._watch()
+
+    # the parser's callbacks: where the request stands
+
+    def on_message_begin(self) -> None:
+        self._phase = "headers"
+        super().on_message_begin()
+
+    def on_headers_complete(self) -> None:
+        self._phase = "body"
+        self._head_bytes = 0
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        answered = self.cycle is not None and self.cycle.response_complete
+        self._phase = "idle" if answered else "done"
+        super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        if self._phase == "done":
+            self._phase = "idle"
+        super().on_response_complete()
+        self._watch(kept_alive=True)
 
     def send_400_response(self, msg: str) -> None:
-        """A request that is not HTTP/1.1: a problem document, then the connection closed."""
-        answer = problem(400, "the request is not valid HTTP/1.1.", headers=SECURITY_HEADERS)
-        headers = [*answer.raw_headers, (b"connection", b"close")]
-        events = (
-            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
-            h11.Data(data=bytes(answer.body)),
-            h11.EndOfMessage(),
-        )
-        self.transport.write(b"".join(self.conn.send(event) or b"" for event in events))
-        self.transport.close()
+        """httptools refused the request: not HTTP/1.1."""
+        self._refuse(400, _NOT_HTTP)
+
+
+def _wrap(protocol: Any) -> None:
+    """Take the concurrency limit from uvicorn (its plain-text 503) to ``_limited``, and
+    put the app behind ``_balanced`` where workers share the port."""
+    limit = protocol.limit_concurrency
+    if limit is not None:
+        protocol.limit_concurrency = None
+        protocol.app = _limited(protocol.app, limit, protocol.connections, protocol.tasks)
+    if protocol.share is not None:
+        protocol.app = _balanced(protocol.app, protocol.share)
+
+
+_CLOSE = (b"connection", b"close")
+
+
+def _balanced(app: ASGIApp, share: Share) -> ASGIApp:
+    """``app``, answering ``Connection: close`` while this worker holds more than its
+    share of the connections."""
+
+    async def balanced(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not share.over():
+            await app(scope, receive, send)
+            return
+
+        async def closing(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), _CLOSE]
+            await send(message)
+
+        await app(scope, receive, closing)
+
+    return balanced
 
 
 def _limited(app: ASGIApp, limit: int, connections: Any, tasks: Any) -> ASGIApp:
@@ -137,11 +327,24 @@ def _limited(app: ASGIApp, limit: int, connections: Any, tasks: Any) -> ASGIApp:
     return limited
 
 
-def guarded_protocol(guards: Guards) -> type[GuardedH11Protocol]:
-    """The protocol class for ``uvicorn.Config(http=...)`` with ``guards``' timeouts."""
+def parser_named(name: str, where: str = "--http") -> Parser:
+    """The parser ``name`` names (from ``where``: the flag or its variable), refused
+    with a sentence when it is neither."""
+    for parser in PARSERS:
+        if name == parser:
+            return parser
+    raise UsageError(f'{where} must be httptools or h11; it is "{name}".')
 
-    class Guarded(GuardedH11Protocol):
-        header_timeout = guards.header_timeout
-        body_timeout = guards.body_timeout
 
-    return Guarded
+def guarded_protocol(
+    guards: Guards, parser: Parser = "httptools", share: Share | None = None
+) -> type[asyncio.Protocol]:
+    """The protocol class for ``uvicorn.Config(http=...)`` with ``guards``' timeouts,
+    and the workers' ``share`` where several share the port."""
+    base = GuardedHttpToolsProtocol if parser == "httptools" else GuardedH11Protocol
+    numbers = {
+        "header_timeout": guards.header_timeout,
+        "body_timeout": guards.body_timeout,
+        "share": share,
+    }
+    return type(f"Guarded{base.__name__}", (base,), numbers)
