@@ -333,6 +333,12 @@ def test_a_sheet_record_takes_no_answer_and_has_a_small_card(service: TestClient
         "dice": [],
         "seed": None,
         "offer": None,
+        # a player's card (shape, plain lines, shown dice, modifier, band) is a check's
+        "shape": None,
+        "plain": None,
+        "shown": None,
+        "modifier": None,
+        "band": None,
     }
 
 
