@@ -62,7 +62,11 @@ KEEPALIVE_SECONDS = 15.0
 _RECENT = 512  # events a feed keeps in memory for the streams that are nearly caught up
 _LISTEN_READY = 5.0  # seconds the start waits for the LISTEN connection
 _KEEPALIVE = b": keep-alive\n\n"
-_PACE = 0.02  # seconds at least from one read (and write) of a feed's to its next
+# a feed's round (a read, then its writes) starts _SETTLE seconds after the wake-up,
+# so that the request whose commit woke it has answered first (its answer never waits
+# for the fan-out), and at least _PACE seconds after the last round started, so that
+# a burst of commits goes out together: what commits meanwhile is read with it
+_SETTLE, _PACE = 0.005, 0.02
 _BACKLOG = 64 * 1024  # unsent bytes past which the feed leaves a stream to catch up itself
 _SERVER_SEND = "dicebound.server_send"  # the scope's key for the server's own ``send``
 
@@ -163,9 +167,9 @@ class _Feed:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(hub.keepalive):
                     await self.dirty.wait()
-            rest = began + _PACE - time.monotonic()
-            if rest > 0:  # what commits meanwhile goes out with it
-                await asyncio.sleep(rest)
+            if self.dirty.is_set():
+                now = time.monotonic()
+                await asyncio.sleep(max(_SETTLE, began + _PACE - now))
             began = time.monotonic()
             self.dirty.clear()
             try:
