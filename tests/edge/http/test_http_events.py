@@ -9,6 +9,11 @@ processes on loopback, SQLite and PostgreSQL.
 - One further behind than the oldest kept event is told to reload, then reads on live.
 - A stream sends keep-alives; it ends when its token is replaced or its game deleted,
   and when the service stops (at once, not after the graceful shutdown's timeout).
+- A seat made is sent live to the game master and not to another character's player;
+  a revoked seat's stream ends.
+- A stream the service cannot write directly (an HTTP/1.0 client: no chunks) is sent
+  each event live all the same; one whose client stops reading, past what the
+  connection holds, misses nothing unless told to reload, and then reads on live.
 - A process whose LISTEN connection is dropped connects again and misses nothing.
 - Two processes on one PostgreSQL database, 50 subscribers spread over both, 200 checks
   made through both at once: every subscriber receives all 200 records, in commit

@@ -142,15 +142,20 @@ class _Feed:
         self.mark: int | None = None  # the newest id read (None: not read yet)
         self.floor = 0  # every event after it, up to ``mark``, is in ``recent``
         self.recent: list[Recent] = []
-        self.allowed: dict[str, bool] = {}  # by token, as of the last read
+        self.allowed: dict[str, bool] = {}  # by token, as of the last read that asked
+        self.recheck = True  # whether the next read asks again who may read the game
         self.dirty = asyncio.Event()
         self.dirty.set()
         self.task = asyncio.create_task(self._run(), name=f"events of {game_id}")
 
     def wake(self, last: int | None) -> None:
-        """Events up to ``last`` (None: anything) were committed: read, unless read."""
-        if last is None or self.mark is None or last > self.mark:
-            self.dirty.set()
+        """Events up to ``last`` were committed (None: anything may have changed, the
+        game's token or the game itself): read, unless read."""
+        if last is None:
+            self.recheck = True
+        elif self.mark is not None and last <= self.mark:
+            return
+        self.dirty.set()
 
     def since(self, last: int, seat: Seat) -> list[bytes] | None:
         """The frames after ``last`` this feed holds that ``seat`` is shown; None when
@@ -170,15 +175,21 @@ class _Feed:
             if self.dirty.is_set():
                 now = time.monotonic()
                 await asyncio.sleep(max(_SETTLE, began + _PACE - now))
+            else:  # a keep-alive's read asks who may read the game, whatever it heard
+                self.recheck = True
             began = time.monotonic()
             self.dirty.clear()
+            recheck, self.recheck = self.recheck, False
             try:
                 admin_hash = await hub.admin_hash.current()
                 tokens = {s.token for s in self.streams}
                 callers = {token: Access.of(token, admin_hash) for token in tokens}
-                polled = await run_in_threadpool(hub.poll, self.game_id, callers, self.mark)
+                polled = await run_in_threadpool(
+                    hub.poll, self.game_id, callers, self.mark, recheck
+                )
             except Exception as exc:  # the store failed: the streams wait, and this tries again
                 log.warning("reading the events of game %s failed: %s", self.game_id, exc)
+                self.recheck = self.recheck or recheck
                 await asyncio.sleep(min(1.0, hub.keepalive))
                 self.dirty.set()
                 continue
@@ -190,7 +201,8 @@ class _Feed:
         """Keep what a read found; the events new to ``recent``, or None when what came
         between the last read and this one is no longer known (the first read, or
         events forgotten between two reads)."""
-        self.allowed = polled.allowed
+        if polled.allowed is not None:
+            self.allowed = polled.allowed
         events = polled.events
         fresh: list[Recent] | None = [
             (e.id, app_events.about(e), _frame(e.id, e.kind, e.payload)) for e in events
@@ -472,10 +484,10 @@ class EventHub:
     # ── the store, from a worker thread ──────────────────────────────────────
 
     def poll(
-        self, game_id: str, callers: Mapping[str, Access], after: int | None
+        self, game_id: str, callers: Mapping[str, Access], after: int | None, recheck: bool
     ) -> app_events.Polled:
         with self.store.read() as session:
-            return app_events.poll(session, game_id, callers, after)
+            return app_events.poll(session, game_id, callers, after, recheck=recheck)
 
     def catch_up(self, access: Access, game_id: str, after: int | None) -> app_events.CaughtUp:
         with self.store.read() as session:
