@@ -3,26 +3,28 @@
 Wake-ups, never content: a process learns that a game has new events from the store
 (``Store.on_events``, after a commit of its own) and, on PostgreSQL, from its one
 LISTEN connection (``store/listen.py``), which hears every process's commits. Either
-only marks the game's ``_Feed`` dirty, so the request that committed is done at once.
-The feed then reads the events table once for all of this process's streams of that
-game (``app.events.poll``): whether each token may still read the game, and the events
-after the newest it has read. Each event's frame is formatted once there, and kept
-among the feed's recent ones.
+only marks the game's ``_Feed`` dirty: the request that committed hands nothing else
+over, and answers at once. The feed's round follows, a few milliseconds later (so that
+the answer goes out first) and at most every ``_PACE`` seconds (so that a burst of
+commits goes out together): it reads the events table once for all of this process's
+streams of that game (``app.events.poll``: the events after the newest it has read,
+and, when a seat changed or it was told that anything may have, which tokens may still
+read the game), formats each new event's frame once, and keeps it among its recent ones.
 
-Delivery costs a stream one write: a stream that has sent everything up to the feed's
-newest is *live*, and the feed itself writes each new batch of frames (one bytes
-object, the same for every stream its seat is shown all of) straight to the stream's
-connection, past the ASGI layers (uvicorn's HTTP/1.1 connection, found through
-``keep_server_send``; its framing is HTTP/1.1's chunked coding, which is all those
-layers would add). No task of the stream's runs for it. A stream that is not live (it
-just opened, its client reads slowly, the feed lost track of what came between two
-reads, or its connection cannot be written directly) catches up in its own task, as
-every stream once did: from the feed's recent frames (those its seat is shown:
-``app.events.shown``), or, when it is further behind than they reach, from the store
-(``app.events.catch_up``, which says to reload when it is further behind than the
-store keeps). A client whose unsent bytes pile up past ``_BACKLOG`` is written no more
-by the feed: it catches up at its own pace, through the ASGI ``send`` that waits for
-it to read. Since ids grow in commit order and every read is "after the last id I
+Then it delivers, at one write per stream. A stream that has sent everything up to the
+feed's newest is *live*: the feed writes the round's frames to it directly (one bytes
+object, the same for every stream whose seat is shown all of them), on the connection
+under the ASGI layers (uvicorn's HTTP/1.1 connection, kept by ``keep_server_send``,
+framed as HTTP/1.1's chunked coding, which is all those layers would add to a piece of
+the answer). No task of the stream's runs for it. A stream that is not live (it just
+opened, its client reads slowly, the feed lost track of what came between two reads,
+or its connection is not one it can write: HTTP/1.0, or another server) is woken and
+catches up in its own task, through the ASGI ``send``: from the feed's recent frames
+(those its seat is shown: ``app.events.shown``), or, when it is further behind than
+they reach, from the store (``app.events.catch_up``, which says to reload when it is
+further behind than the store keeps). The feed stops writing to a client whose unsent
+bytes pile up past ``_BACKLOG``: it catches up at its own pace, the ``send`` waiting
+for it to read. Since ids grow in commit order and every read is "after the last id I
 sent", nothing is skipped, nothing sent twice, and a lost wake-up only delays: each
 feed also reads every keep-alive interval, whatever it heard.
 
@@ -62,10 +64,10 @@ KEEPALIVE_SECONDS = 15.0
 _RECENT = 512  # events a feed keeps in memory for the streams that are nearly caught up
 _LISTEN_READY = 5.0  # seconds the start waits for the LISTEN connection
 _KEEPALIVE = b": keep-alive\n\n"
-# a feed's round (a read, then its writes) starts _SETTLE seconds after the wake-up,
-# so that the request whose commit woke it has answered first (its answer never waits
-# for the fan-out), and at least _PACE seconds after the last round started, so that
-# a burst of commits goes out together: what commits meanwhile is read with it
+# a feed's round (a read, then its writes) starts _SETTLE seconds after its wake-up, so
+# that the request whose commit woke it has answered first, and at least _PACE seconds
+# after the last round started, so that a burst of commits goes out together (what
+# commits meanwhile is read with it): 200 streams then cost a check little (bench/events.py)
 _SETTLE, _PACE = 0.005, 0.02
 _BACKLOG = 64 * 1024  # unsent bytes past which the feed leaves a stream to catch up itself
 _SERVER_SEND = "dicebound.server_send"  # the scope's key for the server's own ``send``
@@ -89,8 +91,9 @@ def keepalive_seconds(environ: Mapping[str, str]) -> float:
 
 def keep_server_send(app: ASGIApp) -> ASGIApp:
     """``app`` with the server's own ``send`` kept in each request's scope, under every
-    middleware's: a live stream's frames are written past them (they only ever touch a
-    response's start)."""
+    middleware's: a live stream's frames are written past them, which only ever look
+    at an answer's start (a middleware that changed bodies, compressing them, would
+    have to leave the event streams alone)."""
 
     async def keeping(scope: Scope, receive: Receive, send: Send) -> None:
         scope[_SERVER_SEND] = send
