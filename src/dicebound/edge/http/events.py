@@ -5,8 +5,9 @@ Wake-ups, never content: a process learns that a game has new events from the st
 LISTEN connection (``store/listen.py``), which hears every process's commits. Either
 only marks the game's ``_Feed`` dirty: the request that committed hands nothing else
 over, and answers at once. The feed's round follows, a few milliseconds later (so that
-the answer goes out first) and at most every ``_PACE`` seconds (so that a burst of
-commits goes out together): it reads the events table once for all of this process's
+the answer goes out first) and at most every ``_PACE`` seconds, its rounds held to a
+twentieth of the time when commits come fast (so that a burst of commits goes out
+together, and 200 streams cost a commit little): it reads the events table once for all of this process's
 streams of that game (``app.events.poll``: the events after the newest it has read,
 and, when a seat changed or it was told that anything may have, which tokens may still
 read the game), formats each new event's frame once, and keeps it among its recent ones.
@@ -64,11 +65,15 @@ KEEPALIVE_SECONDS = 15.0
 _RECENT = 512  # events a feed keeps in memory for the streams that are nearly caught up
 _LISTEN_READY = 5.0  # seconds the start waits for the LISTEN connection
 _KEEPALIVE = b": keep-alive\n\n"
-# a feed's round (a read, then its writes) starts _SETTLE seconds after its wake-up, so
+# A feed's round (a read, then its writes) starts _SETTLE seconds after its wake-up, so
 # that the request whose commit woke it has answered first, and at least _PACE seconds
 # after the last round started, so that a burst of commits goes out together (what
-# commits meanwhile is read with it): 200 streams then cost a check little (bench/events.py)
-_SETTLE, _PACE = 0.005, 0.02
+# commits meanwhile is read with it). Its CPU time is also held to 1/_SPREAD of the
+# time: each round's CPU seconds, times _SPREAD, are owed before the next may start,
+# less an allowance of _ALLOWANCE seconds, so that a round after a quiet while never
+# waits, and commits that come fast cost the process a small share of its time however
+# many streams it writes to (bench/events.py).
+_SETTLE, _PACE, _SPREAD, _ALLOWANCE = 0.005, 0.02, 20, 0.1
 _BACKLOG = 64 * 1024  # unsent bytes past which the feed leaves a stream to catch up itself
 _SERVER_SEND = "dicebound.server_send"  # the scope's key for the server's own ``send``
 
@@ -170,14 +175,15 @@ class _Feed:
 
     async def _run(self) -> None:
         hub = self.hub
-        began = -_PACE
+        began = owed = -_ALLOWANCE  # owed: when the rounds so far are paid for
         while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(hub.keepalive):
                     await self.dirty.wait()
             if self.dirty.is_set():
                 now = time.monotonic()
-                await asyncio.sleep(max(_SETTLE, began + _PACE - now))
+                wait = max(_SETTLE, began + _PACE - now, owed - _ALLOWANCE - now)
+                await asyncio.sleep(wait)
             else:  # a keep-alive's read asks who may read the game, whatever it heard
                 self.recheck = True
             began = time.monotonic()
@@ -187,7 +193,7 @@ class _Feed:
                 admin_hash = await hub.admin_hash.current()
                 tokens = {s.token for s in self.streams}
                 callers = {token: Access.of(token, admin_hash) for token in tokens}
-                polled = await run_in_threadpool(
+                polled, cpu = await run_in_threadpool(
                     hub.poll, self.game_id, callers, self.mark, recheck
                 )
             except Exception as exc:  # the store failed: the streams wait, and this tries again
@@ -196,9 +202,12 @@ class _Feed:
                 await asyncio.sleep(min(1.0, hub.keepalive))
                 self.dirty.set()
                 continue
+            cpu -= time.thread_time()
             before = self.mark
             fresh = self._take(polled)
             self._deliver(before, fresh)
+            cpu += time.thread_time()
+            owed = max(owed, began) + _SPREAD * cpu
 
     def _take(self, polled: app_events.Polled) -> list[Recent] | None:
         """Keep what a read found; the events new to ``recent``, or None when what came
@@ -488,9 +497,12 @@ class EventHub:
 
     def poll(
         self, game_id: str, callers: Mapping[str, Access], after: int | None, recheck: bool
-    ) -> app_events.Polled:
+    ) -> tuple[app_events.Polled, float]:
+        """A feed's read, and the CPU seconds it took this thread."""
+        started = time.thread_time()
         with self.store.read() as session:
-            return app_events.poll(session, game_id, callers, after, recheck=recheck)
+            polled = app_events.poll(session, game_id, callers, after, recheck=recheck)
+        return polled, time.thread_time() - started
 
     def catch_up(self, access: Access, game_id: str, after: int | None) -> app_events.CaughtUp:
         with self.store.read() as session:
