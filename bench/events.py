@@ -6,8 +6,9 @@ PostgreSQL database, where an event reaches the other process through LISTEN/NOT
 starts real service processes on loopback ports, makes one game on the packaged fifth
 edition SRD ruleset with Mira in it, and opens 1, 50 and 200 subscribers on
 ``GET /games/{game}/events`` (spread over the processes; the subscribers run in a
-process of their own, one asyncio loop on raw sockets, so their reading does not slow
-the writer). Then:
+process of their own, one loop over raw non-blocking sockets that only receives and
+scans what comes, so that their reading takes as little of the machine's cores from
+the service as a Python client can). Then:
 
 - **Fan-out** (paced): one writer makes ``--events`` checks, one every ``--gap`` ms
   (alternating between the processes), each ``POST /games/{game}/checks`` with one tag.
@@ -20,24 +21,30 @@ the writer). Then:
   did not write. Every subscriber must get every check once, in order: ``missed``
   counts the deliveries that did not come, ``disorder`` those out of order or twice.
   The writer's check latency at that pace is beside it.
-- **A check's cost**: one writer makes checks back to back for ``--seconds`` with no
-  subscriber and with the most (200): checks per second and p50/p99 latency. Goal: with
-  200 subscribers within 20% of none (in the rate and at the pace's p50).
+- **A check's cost**: one writer makes checks back to back through the first process
+  with no subscriber and with the most (200), ``--seconds`` for each, in ``--rounds``
+  turns taken alternately (the subscribers opened again for each of theirs), so that
+  whatever else the machine does weighs on both sides alike: checks per second, p50/p99
+  latency, and the CPU time the service and the subscribers' process spent a check
+  (read from /proc). Each turn starts with ``--events``/``--rounds`` checks at the pace,
+  whose p50 is the paced one set beside it. Goal: with 200 subscribers within 20% of
+  none (in the rate and at the pace's p50).
 
 Traffic goes to 127.0.0.1 only. Run: ``.venv/bin/python bench/events.py [--events 100]
-[--gap 50] [--seconds 5] [--subscribers 1,50,200] [--backends sqlite,postgresql]``
+[--gap 50] [--seconds 8] [--rounds 4] [--subscribers 1,50,200] [--backends sqlite,postgresql]``
 (``--pg URL`` as in ``http_checks.py``: a scratch database is made there and dropped).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import multiprocessing
 import os
 import re
 import secrets
+import select
+import socket
 import sys
 import tempfile
 import time
@@ -47,6 +54,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from multiprocessing.connection import Connection as Pipe
 from pathlib import Path
+from typing import Any
 
 from http_checks import (
     DEFAULT_PG,
@@ -63,87 +71,110 @@ from http_checks import (
 nan = float("nan")
 READY_WITHIN = 60.0  # s for every subscriber's stream to open
 DRAIN_WITHIN = 15.0  # s after the last check for every subscriber to have it
-RECORD_ID = re.compile(rb'"id":\s*(\d+)')
 
 # ── the subscribers (a process of their own) ────────────────────────────────
 
 Seen = list[tuple[int, int, float]]  # (event id, record id, wall-clock second it arrived)
 
+# a record event: its id, and its data's first field, the record's id (a literal line
+# start, so that the scan is a fast search for "\nid: "; each scan starts at a "\n")
+RECORD = re.compile(rb'\nid: (\d+)\nevent: record\ndata: \{"id":(\d+)')
 
-async def _follow(port: int, path: str, token: str, opened: asyncio.Queue[str], seen: Seen) -> None:
-    """One subscriber: the stream read off a raw socket (chunked or not), each ``record``
-    event's ids kept with the time its last byte arrived."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    head = (
+
+class _Poller:
+    """``select.epoll`` where there is one, else ``select.poll``: sockets ready to read."""
+
+    def __init__(self) -> None:
+        self.epoll = getattr(select, "epoll", None)
+        self.poller: Any = self.epoll() if self.epoll else select.poll()
+
+    def register(self, fd: int) -> None:
+        self.poller.register(fd, select.EPOLLIN if self.epoll else select.POLLIN)
+
+    def unregister(self, fd: int) -> None:
+        self.poller.unregister(fd)
+
+    def poll(self, seconds: float | None) -> list[tuple[int, int]]:
+        if self.epoll:
+            return self.poller.poll(-1 if seconds is None else seconds)  # type: ignore[no-any-return]
+        return self.poller.poll(None if seconds is None else seconds * 1000)  # type: ignore[no-any-return]
+
+
+def _open(port: int, path: str, token: str) -> tuple[socket.socket, bytes, str]:
+    """One stream opened on a blocking socket: (the socket, the body's first bytes,
+    "" or why it was refused)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=READY_WITHIN)
+    sock.sendall(
         f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
-        "Accept: text/event-stream\r\n\r\n"
+        "Accept: text/event-stream\r\n\r\n".encode()
     )
-    writer.write(head.encode())
-    await writer.drain()
-    status = await reader.readline()
-    headers = b""
-    while (line := await reader.readline()) not in (b"\r\n", b""):
-        headers += line.lower()
+    head = b""
+    while b"\r\n\r\n" not in head:
+        data = sock.recv(65536)
+        if not data:
+            break
+        head += data
+    head, _, body = head.partition(b"\r\n\r\n")
+    status = head.split(b"\r\n", 1)[0]
     if b" 200 " not in status:
-        await opened.put(f"{status.decode().strip()}: {(await reader.read(2000)).decode()}")
-        return
-    await opened.put("")
-    chunked = b"transfer-encoding: chunked" in headers
-    buffer = b""
-    try:
-        while True:
-            if chunked:
-                size = int((await reader.readline()).split(b";")[0], 16)
-                if size == 0:
-                    return
-                data = await reader.readexactly(size + 2)
-                data = data[:-2]
-            else:
-                data = await reader.read(65536)
-                if not data:
-                    return
-            now = time.time()
-            buffer = (buffer + data).replace(b"\r\n", b"\n")
-            *blocks, buffer = buffer.split(b"\n\n")
-            for block in blocks:
-                _keep(block, now, seen)
-    finally:
-        writer.close()
-
-
-def _keep(block: bytes, now: float, seen: Seen) -> None:
-    fields = dict(
-        line.split(b":", 1) for line in block.split(b"\n") if b":" in line and line[:1] != b":"
-    )
-    if fields.get(b"event", b"").strip() != b"record":
-        return
-    found = RECORD_ID.search(fields.get(b"data", b""))
-    if found:
-        seen.append((int(fields[b"id"]), int(found.group(1)), now))
-
-
-async def _subscribers(ports: Sequence[int], game: str, token: str, count: int, pipe: Pipe) -> None:
-    path = f"/games/{game}/events"
-    opened: asyncio.Queue[str] = asyncio.Queue()
-    seen: list[Seen] = [[] for _ in range(count)]
-    tasks = [
-        asyncio.create_task(_follow(ports[i % len(ports)], path, token, opened, seen[i]))
-        for i in range(count)
-    ]
-    refusals = [await asyncio.wait_for(opened.get(), READY_WITHIN) for _ in range(count)]
-    pipe.send([r for r in refusals if r])
-    last = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
-    deadline = time.monotonic() + DRAIN_WITHIN
-    while time.monotonic() < deadline and not all(s and s[-1][1] >= last for s in seen):
-        await asyncio.sleep(0.05)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    pipe.send(seen)
+        return sock, b"", f"{status.decode()}: {body[:2000].decode()}"
+    return sock, body, ""
 
 
 def _subscribe(ports: Sequence[int], game: str, token: str, count: int, pipe: Pipe) -> None:
-    asyncio.run(_subscribers(ports, game, token, count, pipe))
+    """``count`` subscribers in one loop over raw non-blocking sockets: each read is a
+    ``recv`` and one regular-expression scan of what it brought, stamped with the time
+    the poll returned (every byte it reports had arrived by then). As light as a
+    client can be in Python, so that the two cores go to the service."""
+    path = f"/games/{game}/events"
+    opened = [_open(ports[i % len(ports)], path, token) for i in range(count)]
+    pipe.send([refused for _, _, refused in opened if refused])
+    socks = [sock for sock, _, _ in opened]
+    seen: list[Seen] = [[] for _ in range(count)]
+    tails = [b""] * count
+    by_fd = {sock.fileno(): i for i, sock in enumerate(socks)}
+    poller = _Poller()
+    for i, (sock, body, _) in enumerate(opened):
+        sock.setblocking(False)
+        poller.register(sock.fileno())
+        tails[i] = _scan(b"\n" + body, time.time(), seen[i])
+    poller.register(pipe.fileno())
+    last: int | None = None
+    deadline = 0.0
+    while True:
+        ready = poller.poll(None if last is None else 0.05)
+        now = time.time()
+        for fd, _ in ready:
+            i = by_fd.get(fd)
+            if i is None:  # the writer names the last record: drain, then report
+                last = pipe.recv()
+                deadline = time.monotonic() + DRAIN_WITHIN
+                continue
+            try:
+                data = socks[i].recv(1 << 18)
+            except BlockingIOError:
+                continue
+            if not data:
+                poller.unregister(fd)
+                continue
+            tails[i] = _scan(tails[i] + data if tails[i] else data, now, seen[i])
+        if last is not None and (
+            time.monotonic() > deadline or all(s and s[-1][1] >= last for s in seen)
+        ):
+            break
+    for sock in socks:
+        sock.close()
+    pipe.send(seen)
+
+
+def _scan(data: bytes, now: float, seen: Seen) -> bytes:
+    """Keep the record events of ``data``'s whole frames; gives what follows the last
+    whole frame (the start of the next), from the line break before it."""
+    cut = data.rfind(b"\n\n")
+    if cut < 0:
+        return data
+    seen.extend((int(event), int(record), now) for event, record in RECORD.findall(data, 0, cut))
+    return data[cut + 1 :]
 
 
 class Subscribers:
@@ -267,6 +298,7 @@ class Cost:
     missed: int
     server_cpu: float  # CPU ms the service processes spent a check (Linux; else NaN)
     client_cpu: float  # CPU ms the subscribers' process spent a check
+    paced: float  # p50 ms of the checks made at the pace in the same turns
 
 
 def _fan_out(
@@ -312,11 +344,10 @@ def _cpu_of(pids: Sequence[int | None]) -> float:
 def bench_topology(
     topology: str, db_url: str, processes: int, args: argparse.Namespace, logs: Path
 ) -> tuple[list[FanOut], list[Cost]]:
-    """Every cell of one topology: paced with no subscriber and each count, and flat out
-    with none and the most."""
+    """Every cell of one topology: paced with no subscriber and each count, then flat
+    out with none and with the most, in turns."""
     admin = "bench-" + secrets.token_hex(16)
     fan_outs: list[FanOut] = []
-    costs: list[Cost] = []
     with ExitStack() as stack:
         servers = []
         for i in range(processes):  # one at a time: the first migrates the store
@@ -330,38 +361,73 @@ def bench_topology(
         for conn in conns:
             stack.callback(conn.close)
         paced(conns, game, 10, 0)  # warm-up
-        most = max(args.subscribers)
         for count in [0, *args.subscribers]:
             subscribers = Subscribers(ports, game, token, count) if count else None
             try:
                 checks = paced(conns, game, args.events, args.gap / 1000)
-                rush: list[Check] = []
-                if count in (0, most):
-                    groups: tuple[list[int | None], ...] = (
-                        [s.process.pid for s in servers],
-                        [subscribers.process.pid if subscribers else None],
-                    )
-                    before = [_cpu_of(group) for group in groups]
-                    rush = flat_out(conns[0], game, args.seconds)
-                    cpu = [
-                        (_cpu_of(group) - then) * 1000 / len(rush)
-                        for group, then in zip(groups, before, strict=True)
-                    ]
-                seen = subscribers.collect((rush or checks)[-1].record) if subscribers else []
+                seen = subscribers.collect(checks[-1].record) if subscribers else []
             finally:
                 if subscribers:
                     subscribers.close()
             stamps = created(conns[0], game, checks[0].record - 1)
             fan_outs.append(_fan_out(topology, processes, checks, seen, stamps))
-            if rush:
-                got = [{record for _, record, _ in deliveries} for deliveries in seen]
-                missed = sum(1 for s in got for c in rush if c.record not in s)
-                ms = [c.ms for c in rush]
-                rate = len(rush) / (sum(ms) / 1000)
-                p50, p99 = _percentile(ms, 0.5), _percentile(ms, 0.99)
-                costs.append(Cost(topology, count, rate, p50, p99, missed, *cpu))
             print(f"  {topology}: {count} subscribers done", file=sys.stderr)
+        costs = _costs(
+            topology, [s.process.pid for s in servers], conns[0], ports, game, token, args
+        )
+        print(f"  {topology}: a check's cost done", file=sys.stderr)
     return fan_outs, costs
+
+
+def _costs(
+    topology: str,
+    servers: Sequence[int | None],
+    conn: Connection,
+    ports: Sequence[int],
+    game: str,
+    token: str,
+    args: argparse.Namespace,
+) -> list[Cost]:
+    """Checks back to back with no subscriber and with the most, in ``--rounds`` turns
+    of each (first one, then the other, alternately), so that what else the machine
+    does weighs on both alike; each side's figures over all its turns. Each turn
+    starts with a few checks at the pace, for the paced p50 measured alike."""
+    most = max(args.subscribers)
+    window = args.seconds / args.rounds
+    rushes: dict[int, list[Check]] = {0: [], most: []}
+    at_pace: dict[int, list[float]] = {0: [], most: []}
+    cpu = {0: [0.0, 0.0], most: [0.0, 0.0]}  # CPU seconds: the service's, the subscribers'
+    missed = 0
+    for turn in range(args.rounds):
+        for count in (0, most) if turn % 2 == 0 else (most, 0):
+            subscribers = Subscribers(ports, game, token, count) if count else None
+            try:
+                checks = paced([conn], game, max(10, args.events // args.rounds), args.gap / 1000)
+                at_pace[count] += [c.ms for c in checks]
+                groups = (servers, [subscribers.process.pid if subscribers else None])
+                before = [_cpu_of(group) for group in groups]
+                rush = flat_out(conn, game, window)
+                for i, (group, then) in enumerate(zip(groups, before, strict=True)):
+                    cpu[count][i] += _cpu_of(group) - then
+                if subscribers:
+                    seen = subscribers.collect(rush[-1].record)
+                    got = [{record for _, record, _ in deliveries} for deliveries in seen]
+                    missed += sum(1 for s in got for c in checks + rush if c.record not in s)
+            finally:
+                if subscribers:
+                    subscribers.close()
+            rushes[count] += rush
+    costs = []
+    for count, rush in rushes.items():
+        ms = [c.ms for c in rush]
+        rate = len(rush) / (sum(ms) / 1000)
+        p50, p99 = _percentile(ms, 0.5), _percentile(ms, 0.99)
+        per_check = [seconds * 1000 / len(rush) for seconds in cpu[count]]
+        paced_p50 = _percentile(at_pace[count], 0.5)
+        costs.append(
+            Cost(topology, count, rate, p50, p99, missed if count else 0, *per_check, paced_p50)
+        )
+    return costs
 
 
 def print_tables(
@@ -384,28 +450,26 @@ def print_tables(
             f"{f.missed:>8}{f.disorder:>10}{ms(f.check[0], 11)}{ms(f.check[1], 8)}"
         )
     print()
-    print(f"A check's cost: one writer, checks back to back for {args.seconds:g} s")
+    print(
+        f"A check's cost: one writer, checks back to back for {args.seconds:g} s a side, "
+        f"in {args.rounds} turns each"
+    )
     print(
         f"{'topology':<16}{'subs':>5}{'checks/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'missed':>8}"
-        f"{'service cpu ms/check':>22}{'subscribers cpu':>17}"
+        f"{'service cpu ms/check':>22}{'subscribers cpu':>17}{'paced p50':>11}"
     )
     for c in costs:
         print(
             f"{c.topology:<16}{c.subscribers:>5}{c.rate:>10.0f}{c.p50:>9.1f}{c.p99:>9.1f}"
             f"{c.missed:>8}{c.server_cpu:>22.1f}"
-            f"{f'{c.client_cpu:.1f}' if c.subscribers else '-':>17}"
+            f"{f'{c.client_cpu:.1f}' if c.subscribers else '-':>17}{c.paced:>11.1f}"
         )
     print(f"({os.cpu_count()} CPUs: the service and the subscribers' process share them)")
     print()
     for topology in dict.fromkeys(c.topology for c in costs):
         none, most = [c for c in costs if c.topology == topology]
-        paced_none, paced_most = (
-            f.check[0]
-            for f in fan_outs
-            if f.topology == topology and f.subscribers in (0, most.subscribers)
-        )
         rate = most.rate / none.rate
-        slower = paced_most / paced_none
+        slower = most.paced / none.paced
         print(
             f"goal {topology}, {most.subscribers} subscribers beside none, within 20%: "
             f"rate {rate:.2f} ({'yes' if rate >= 0.8 else 'NO'}), "
@@ -417,7 +481,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100, help="paced checks per cell")
     parser.add_argument("--gap", type=float, default=50.0, help="ms between paced checks")
-    parser.add_argument("--seconds", type=float, default=5.0, help="back-to-back seconds")
+    parser.add_argument(
+        "--seconds", type=float, default=8.0, help="back-to-back seconds, for each side"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=4, help="turns each side's back-to-back seconds are cut in"
+    )
     parser.add_argument("--subscribers", default="1,50,200", help="subscriber counts")
     parser.add_argument("--backends", default="sqlite,postgresql", help="sqlite,postgresql")
     parser.add_argument("--pg", default=DEFAULT_PG, help="PostgreSQL maintenance database URL")
@@ -426,6 +495,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.subscribers = sorted({int(n) for n in args.subscribers.split(",")})
     if not 1 <= args.events <= 10_000 or not 0 < args.seconds <= 120:
         parser.error("--events is 1 to 10000 and --seconds up to 120: this bench is bounded")
+    if not 1 <= args.rounds <= 20:
+        parser.error("--rounds is 1 to 20")
     if args.subscribers[0] < 1 or args.subscribers[-1] > 400:
         parser.error("--subscribers are 1 to 400")
     backends = [b.strip() for b in args.backends.split(",") if b.strip()]

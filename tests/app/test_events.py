@@ -3,8 +3,10 @@ SQLite and PostgreSQL: each change writes its events in its own transaction, in 
 order things happened (a text's records in text order, then each character it
 changed), ids counting up per game; each event's data is what the routes answered at
 that moment; a refused change writes none; the newest 1000 are kept; a deleted game's
-go with it; and where a stream resumes (every kept event after the client's last, or a
-reload when that is older than the oldest kept, or newer than the newest)."""
+go with it; where a stream resumes (every kept event after the client's last, or a
+reload when that is older than the oldest kept, or newer than the newest); and when a
+process's read for its streams asks who may still read the game (when told to, and
+whenever a seat was made or revoked since its last)."""
 
 from __future__ import annotations
 
@@ -242,6 +244,36 @@ def test_only_a_seat_of_the_game_may_read_its_events(service: TestClient, store_
     try:
         with store.read() as session, pytest.raises(NotFound):
             events.catch_up(session, Access(other.token, False), game.id, None)
+    finally:
+        store.close()
+
+
+def test_a_poll_asks_who_may_read_the_game_when_told_to_or_when_a_seat_changed(
+    service: TestClient, store_url: str
+) -> None:
+    game = make_game(service, "advanced-resolution", "peet")
+    seat = _json(service.post(game.character(PEET) + "/seat", headers=game.headers), 201)
+    callers = {"master": Access(game.token, False), "player": Access(seat["token"], False)}
+    store = open_store(store_url)
+
+    def poll(after: int | None, recheck: bool) -> events.Polled:
+        with store.read() as session:
+            return events.poll(session, game.id, callers, after, recheck=recheck)
+
+    try:
+        # events 1 (Peet put) and 2 (his seat made)
+        assert poll(2, recheck=False) == events.Polled(None, (), 2)
+        both = {"master": True, "player": True}
+        assert poll(2, recheck=True) == events.Polled(both, (), 2)
+        assert poll(1, recheck=False).allowed == both  # a seat made since: asked
+        revoked = service.delete(game.character(PEET) + "/seat", headers=game.headers)
+        assert revoked.status_code == 204, revoked.text
+        after_revoke = poll(2, recheck=False)
+        assert after_revoke.allowed == {"master": True, "player": False}
+        assert [(e.id, e.kind) for e in after_revoke.events] == [(3, "seat")]
+        assert poll(3, recheck=False) == events.Polled(None, (), 3)
+        first = poll(None, recheck=False)  # the first read always asks
+        assert first == events.Polled({"master": True, "player": False}, (), 3)
     finally:
         store.close()
 

@@ -178,25 +178,40 @@ def catch_up(session: Session, access: Access, game_id: str, after: int | None) 
 @frozen
 class Polled:
     """One read for every stream of a game in a process: which callers (by key) may
-    still read the game, and the events after the one asked (oldest first)."""
+    still read the game (None: not asked), and the events after the one asked (oldest
+    first)."""
 
-    allowed: dict[str, bool]
+    allowed: dict[str, bool] | None
     events: tuple[Event, ...]
     newest: int
 
 
 def poll(
-    session: Session, game_id: str, callers: Mapping[str, Access], after: int | None
+    session: Session,
+    game_id: str,
+    callers: Mapping[str, Access],
+    after: int | None,
+    *,
+    recheck: bool = True,
 ) -> Polled:
-    """Whether each caller may still read the game (its token revoked, or the game
-    deleted: no), and its events after ``after`` (None: none, only the newest id)."""
+    """The game's events after ``after`` (None: none, only the newest id), and whether
+    each caller may still read the game (its token revoked, or the game deleted: no):
+    asked when ``recheck``, and whenever a seat was made or revoked after ``after`` (a
+    seat made again replaces its player's token), the one event that takes a token's
+    rights away. Whoever replaces a game's token or deletes the game announces it
+    without an event (``Repo.announce(game, None)``), for the caller to ``recheck``."""
     repo = Repo(session)
-    allowed = {key: _may_read(repo, access, game_id) for key, access in callers.items()}
     if after is None:
         span = repo.event_span(game_id)
-        return Polled(allowed, (), span[1] if span is not None else 0)
-    events = tuple(repo.events_after(game_id, after, LIMITS.events_kept))
-    return Polled(allowed, events, events[-1].id if events else after)
+        events: tuple[Event, ...] = ()
+        newest = span[1] if span is not None else 0
+    else:
+        events = tuple(repo.events_after(game_id, after, LIMITS.events_kept))
+        newest = events[-1].id if events else after
+    allowed = None
+    if recheck or after is None or any(e.kind == "seat" for e in events):
+        allowed = {key: _may_read(repo, access, game_id) for key, access in callers.items()}
+    return Polled(allowed, events, newest)
 
 
 def _may_read(repo: Repo, access: Access, game_id: str) -> bool:

@@ -9,6 +9,11 @@ processes on loopback, SQLite and PostgreSQL.
 - One further behind than the oldest kept event is told to reload, then reads on live.
 - A stream sends keep-alives; it ends when its token is replaced or its game deleted,
   and when the service stops (at once, not after the graceful shutdown's timeout).
+- A seat made is sent live to the game master and not to another character's player;
+  a revoked seat's stream ends.
+- A stream the service cannot write directly (an HTTP/1.0 client: no chunks) is sent
+  each event live all the same; one whose client stops reading, past what the
+  connection holds, misses nothing unless told to reload, and then reads on live.
 - A process whose LISTEN connection is dropped connects again and misses nothing.
 - Two processes on one PostgreSQL database, 50 subscribers spread over both, 200 checks
   made through both at once: every subscriber receives all 200 records, in commit
@@ -18,7 +23,9 @@ processes on loopback, SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+import json
 import signal
+import socket
 import statistics
 import time
 from collections.abc import Iterator
@@ -35,7 +42,14 @@ from sqlalchemy.pool import NullPool
 
 from events_support import Received, Subscriber, stored_events
 from http_api_support import character_file
-from server_support import client, logs_on_failure, ok, reserve_game, running
+from server_support import (
+    client,
+    logs_on_failure,
+    ok,
+    reserve_character,
+    reserve_game,
+    running,
+)
 from service_support import ADMIN_TOKEN, admin_headers, store_url_for
 
 pytestmark = pytest.mark.server
@@ -267,6 +281,151 @@ def test_a_stream_is_refused_as_any_read_of_the_game(tmp_path: Path) -> None:
         bad = httpx.get(server.base + path, headers={**admin_headers(), "Last-Event-ID": "x1"})
         assert bad.status_code == 422, bad.text
         assert "is not one this service sent" in bad.json()["detail"]
+
+
+# ── seats, live ──────────────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@logs_on_failure
+def test_a_seat_made_is_streamed_live_to_the_master_and_not_to_another_characters_player(
+    backend: str, tmp_path: Path
+) -> None:
+    with store_url_for(backend, tmp_path) as db, running(db, tmp_path) as [server]:
+        game, token = reserve_game(server.base)
+        with client(server.base, token) as master:
+            ok(master.put(f"/games/{game}/characters/Bob", json=reserve_character("Bob", 5)), 201)
+            anns = ok(master.post(f"/games/{game}/characters/Ann/seat"), 201)["token"]
+            gm = Subscriber(server.base, game, token).start()
+            player = Subscriber(server.base, game, anns).start()
+            ok(master.post(f"/games/{game}/characters/Bob/seat"), 201)
+            record = ok(master.post(f"/games/{game}/checks", json={"text": PUSH}))
+            made = record["results"][0]["id"]
+            seen = gm.wait_count(2)
+            got = player.wait_count(1)
+            assert [(e.kind, e.data.get("character"), e.data.get("id")) for e in seen] == [
+                ("seat", "Bob", None),
+                ("record", None, made),
+            ]
+            assert [(e.id, e.kind, e.data["id"]) for e in got] == [(seen[1].id, "record", made)]
+            assert master.delete(f"/games/{game}/characters/Ann/seat").status_code == 204
+            assert player.ended.wait(3 * KEEPALIVE + 2), "a revoked seat's stream went on"
+            [revoked] = gm.wait_count(3)[2:]
+            assert (revoked.kind, revoked.data) == ("seat", {"character": "Ann", "made": False})
+        gm.close()
+        assert [e.id for e in player.received()] == [seen[1].id]
+
+
+# ── streams the feed does not write itself ───────────────────────────────────
+
+
+QUIET = 10.0
+
+
+def _open_raw(base: str, path: str, token: str, version: str, rcvbuf: int = 0) -> socket.socket:
+    """A stream asked for on a socket of its own (``rcvbuf``: its receive buffer, set
+    before connecting, 0 for the system's), its answer's head read and checked."""
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.socket()
+    if rcvbuf:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.settimeout(30)
+    sock.connect((host, int(port)))
+    sock.sendall(
+        f"GET {path} HTTP/{version}\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    status, *lines = head.decode().lower().split("\r\n")
+    assert status.startswith("http/1.1 200"), head
+    chunked = "transfer-encoding: chunked" in lines
+    assert chunked == (version == "1.1"), head
+    return sock
+
+
+def _frames_from(sock: socket.socket, chunked: bool) -> Iterator[tuple[int, str, Any]]:
+    """The events a raw stream sends, (id, kind, data), read as they come (keep-alives
+    passed over, but not for ever: no event for ``QUIET`` seconds fails); the body's
+    chunks undone when ``chunked``."""
+    raw = sock.makefile("rb")
+    text_so_far = b""
+    since = time.monotonic()
+    while True:
+        assert time.monotonic() - since < QUIET, f"no event for {QUIET} s"
+        if chunked:
+            size = int(raw.readline().split(b";")[0], 16)
+            body = raw.read(size + 2)[:-2]
+            if not size:
+                return
+        else:
+            body = raw.read1(65536)
+            if not body:
+                return
+        text_so_far += body
+        *frames, text_so_far = text_so_far.split(b"\n\n")
+        for frame in frames:
+            fields = dict(
+                line.split(": ", 1) for line in frame.decode().split("\n") if line[:1] != ":"
+            )
+            if fields:
+                yield int(fields["id"]), fields["event"], json.loads(fields["data"])
+                since = time.monotonic()
+
+
+@logs_on_failure
+def test_a_stream_over_http_1_0_is_sent_each_event_live_without_chunks(tmp_path: Path) -> None:
+    with store_url_for("sqlite", tmp_path) as db, running(db, tmp_path) as [server]:
+        game, token = reserve_game(server.base)
+        with _open_raw(server.base, f"/games/{game}/events", token, "1.0") as sock:
+            frames = _frames_from(sock, chunked=False)
+            got = []
+            with client(server.base, token) as player:
+                for _ in range(3):
+                    made = ok(player.post(f"/games/{game}/checks", json={"text": PUSH}))
+                    got.append(next(frames))
+                    assert (got[-1][1], got[-1][2]["id"]) == ("record", made["results"][0]["id"])
+        assert got == stored_events(db, game)[1:]
+
+
+UNREAD = 300  # checks of twenty records a subscriber does not read
+
+
+@logs_on_failure
+def test_a_subscriber_that_stops_reading_misses_nothing_unless_told_to_reload(
+    tmp_path: Path,
+) -> None:
+    """6000 events unread: more than the connection holds here (the kernel's buffers
+    and the service's), so that the service stops writing to it, and more than the
+    store keeps. Whatever it was sent before it fell behind came in order, then a
+    reload, after which it reads on from there, live."""
+    with store_url_for("sqlite", tmp_path) as db, running(db, tmp_path) as [server]:
+        game, token = reserve_game(server.base)
+        path = f"/games/{game}/events"
+        with _open_raw(server.base, path, token, "1.1", rcvbuf=4096) as sock:
+            frames = _frames_from(sock, chunked=True)
+            twenty = " ".join([PUSH] * 20)
+            with client(server.base, token) as player:
+                for _ in range(UNREAD):
+                    ok(player.post(f"/games/{game}/checks", json={"text": twenty}))
+                newest = stored_events(db, game)[-1][0]
+                got = []
+                for frame in frames:  # every event up to the newest, or a reload that far
+                    got.append(frame)
+                    if frame[0] >= newest:
+                        break
+                made = ok(player.post(f"/games/{game}/checks", json={"text": PUSH}))
+                _, kind, data = next(frames)
+                assert (kind, data["id"]) == ("record", made["results"][0]["id"])
+        kept = {event[0]: event for event in stored_events(db, game)}
+        reloads = [i for i, (_, kind, _) in enumerate(got) if kind == "reload"]
+        assert len(reloads) <= 1, got[reloads[1]]
+        runs = [got[: reloads[0]], got[reloads[0] + 1 :]] if reloads else [got]
+        firsts = [2, got[reloads[0]][0] + 1] if reloads else [2]
+        for run, first in zip(runs, firsts, strict=True):
+            assert [e[0] for e in run] == list(range(first, first + len(run)))
+            assert all(kept.get(e[0], e) == e for e in run)
+        assert got[-1][0] == newest
 
 
 # ── two processes, 50 subscribers, 200 checks ────────────────────────────────

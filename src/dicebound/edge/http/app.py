@@ -29,7 +29,7 @@ from dicebound.app.rulesets import sync_packaged_rulesets
 from dicebound.app.version import dicebound_version
 from dicebound.edge.http.deps import AdminHash
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
-from dicebound.edge.http.events import EventHub, keepalive_seconds
+from dicebound.edge.http.events import EventHub, keep_server_send, keepalive_seconds
 from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
 from dicebound.edge.http.probe import StoreDown, StoreProbe
 from dicebound.edge.http.problems import (
@@ -75,10 +75,11 @@ def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:
 
 class _App(FastAPI):
     """FastAPI with ``SecurityHeaders`` outside everything, its error pages included
-    (a middleware added the usual way sits inside the one that answers 500)."""
+    (a middleware added the usual way sits inside the one that answers 500), and the
+    server's own ``send`` kept for the event streams (``keep_server_send``)."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeaders(super().build_middleware_stack())
+        return keep_server_send(SecurityHeaders(super().build_middleware_stack()))
 
 
 def create_app(

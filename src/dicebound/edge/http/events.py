@@ -3,20 +3,36 @@
 Wake-ups, never content: a process learns that a game has new events from the store
 (``Store.on_events``, after a commit of its own) and, on PostgreSQL, from its one
 LISTEN connection (``store/listen.py``), which hears every process's commits. Either
-only marks the game's ``_Feed`` dirty. The feed then reads the events table once for
-all of this process's streams of that game (``app.events.poll``): whether each token
-may still read the game, and the events after the newest it has read. Each stream
-sends what it has not sent from the feed's recent events (those its seat is shown:
-``app.events.shown``), or, when it is further
-behind than they reach (it just connected, or is slow), reads the store itself
-(``app.events.catch_up``). Since ids grow in commit order and every read is "after
-the last id I sent", nothing is skipped, nothing sent twice, and a lost wake-up only
-delays: each feed also reads every keep-alive interval, whatever it heard.
+only marks the game's ``_Feed`` dirty: the request that committed hands nothing else
+over, and answers at once. The feed's round follows, a few milliseconds later (so that
+the answer goes out first) and at most every ``_PACE`` seconds, its rounds held to a
+twentieth of the time when commits come fast (so that a burst of commits goes out
+together, and 200 streams cost a commit little): it reads the events table once for all of this process's
+streams of that game (``app.events.poll``: the events after the newest it has read,
+and, when a seat changed or it was told that anything may have, which tokens may still
+read the game), formats each new event's frame once, and keeps it among its recent ones.
+
+Then it delivers, at one write per stream. A stream that has sent everything up to the
+feed's newest is *live*: the feed writes the round's frames to it directly (one bytes
+object, the same for every stream whose seat is shown all of them), on the connection
+under the ASGI layers (uvicorn's HTTP/1.1 connection, kept by ``keep_server_send``,
+framed as HTTP/1.1's chunked coding, which is all those layers would add to a piece of
+the answer). No task of the stream's runs for it. A stream that is not live (it just
+opened, its client reads slowly, the feed lost track of what came between two reads,
+or its connection is not one it can write: HTTP/1.0, or another server) is woken and
+catches up in its own task, through the ASGI ``send``: from the feed's recent frames
+(those its seat is shown: ``app.events.shown``), or, when it is further behind than
+they reach, from the store (``app.events.catch_up``, which says to reload when it is
+further behind than the store keeps). The feed stops writing to a client whose unsent
+bytes pile up past ``_BACKLOG``: it catches up at its own pace, the ``send`` waiting
+for it to read. Since ids grow in commit order and every read is "after the last id I
+sent", nothing is skipped, nothing sent twice, and a lost wake-up only delays: each
+feed also reads every keep-alive interval, whatever it heard.
 
 A stream ends when its token no longer reads the game (revoked, replaced, or the game
-deleted: the feed's read says so, at the next wake-up or keep-alive), or when the
-process shuts down (``EventHub.close``, which ``dicebound serve`` calls as soon as it
-is told to stop, so open streams never hold the shutdown up).
+deleted: the feed's read says so, at the next wake-up or keep-alive), when its client
+goes, or when the process shuts down (``EventHub.close``, which ``dicebound serve``
+calls as soon as it is told to stop, so open streams never hold the shutdown up).
 """
 
 from __future__ import annotations
@@ -26,19 +42,22 @@ import bisect
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
+from uvicorn.protocols.http.h11_impl import RequestResponseCycle
 
 from dicebound.app import events as app_events
 from dicebound.app.access import Access, Seat
 from dicebound.app.errors import Refusal
 from dicebound.edge.http.deps import AdminHash
+from dicebound.edge.http.problems import ASGIApp, Receive, Scope, Send
 from dicebound.errors import UsageError
 from dicebound.store import Store
 from dicebound.store.models import dumps
 
-__all__ = ["KEEPALIVE_SECONDS", "EventHub", "keepalive_seconds"]
+__all__ = ["KEEPALIVE_SECONDS", "EventHub", "EventStream", "keep_server_send", "keepalive_seconds"]
 
 log = logging.getLogger("dicebound.events")
 
@@ -46,6 +65,17 @@ KEEPALIVE_SECONDS = 15.0
 _RECENT = 512  # events a feed keeps in memory for the streams that are nearly caught up
 _LISTEN_READY = 5.0  # seconds the start waits for the LISTEN connection
 _KEEPALIVE = b": keep-alive\n\n"
+# A feed's round (a read, then its writes) starts _SETTLE seconds after its wake-up, so
+# that the request whose commit woke it has answered first, and at least _PACE seconds
+# after the last round started, so that a burst of commits goes out together (what
+# commits meanwhile is read with it). Its CPU time is also held to 1/_SPREAD of the
+# time: each round's CPU seconds, times _SPREAD, are owed before the next may start,
+# less an allowance of _ALLOWANCE seconds, so that a round after a quiet while never
+# waits, and commits that come fast cost the process a small share of its time however
+# many streams it writes to (bench/events.py).
+_SETTLE, _PACE, _SPREAD, _ALLOWANCE = 0.005, 0.02, 20, 0.1
+_BACKLOG = 64 * 1024  # unsent bytes past which the feed leaves a stream to catch up itself
+_SERVER_SEND = "dicebound.server_send"  # the scope's key for the server's own ``send``
 
 
 def keepalive_seconds(environ: Mapping[str, str]) -> float:
@@ -64,18 +94,54 @@ def keepalive_seconds(environ: Mapping[str, str]) -> float:
     return seconds
 
 
+def keep_server_send(app: ASGIApp) -> ASGIApp:
+    """``app`` with the server's own ``send`` kept in each request's scope, under every
+    middleware's: a live stream's frames are written past them, which only ever look
+    at an answer's start (a middleware that changed bodies, compressing them, would
+    have to leave the event streams alone)."""
+
+    async def keeping(scope: Scope, receive: Receive, send: Send) -> None:
+        scope[_SERVER_SEND] = send
+        await app(scope, receive, send)
+
+    return keeping
+
+
+def _connection_of(scope: Scope) -> asyncio.WriteTransport | None:
+    """The connection a GET's answer may be written to directly, as HTTP/1.1 chunks:
+    uvicorn's h11 one, to an HTTP/1.1 client; None for any other (its frames all go
+    through the ASGI ``send``)."""
+    cycle = getattr(scope.get(_SERVER_SEND), "__self__", None)
+    if not isinstance(cycle, RequestResponseCycle) or scope.get("method") != "GET":
+        return None
+    if cycle.conn.their_http_version != b"1.1":
+        return None
+    transport: asyncio.WriteTransport = cycle.transport
+    return transport
+
+
 def _frame(event_id: int, kind: str, data: str) -> bytes:
     """One event as the stream sends it (``data`` is one line: the store's JSON has no
     raw line break)."""
     return f"id: {event_id}\nevent: {kind}\ndata: {data}\n\n".encode()
 
 
+def _chunk(data: bytes) -> bytes:
+    """``data`` as one chunk of HTTP/1.1's chunked transfer coding: the bytes uvicorn
+    writes for an answer's piece without a length."""
+    return b"%x\r\n%b\r\n" % (len(data), data)
+
+
 def _reload(newest: int, reason: str) -> bytes:
     return _frame(newest, "reload", dumps({"reason": reason}))
 
 
+Recent = tuple[int, str | None, bytes]  # (id, the character a seat event is about, frame)
+
+
 class _Feed:
-    """This process's reader of one game's events, shared by its streams."""
+    """This process's reader of one game's events, shared by its streams, and the
+    writer of its live streams."""
 
     def __init__(self, hub: EventHub, game_id: str) -> None:
         self.hub = hub
@@ -83,16 +149,21 @@ class _Feed:
         self.streams: set[_Stream] = set()
         self.mark: int | None = None  # the newest id read (None: not read yet)
         self.floor = 0  # every event after it, up to ``mark``, is in ``recent``
-        self.recent: list[tuple[int, str | None, bytes]] = []  # (id, about, frame)
-        self.allowed: dict[str, bool] = {}  # by token, as of the last read
+        self.recent: list[Recent] = []
+        self.allowed: dict[str, bool] = {}  # by token, as of the last read that asked
+        self.recheck = True  # whether the next read asks again who may read the game
         self.dirty = asyncio.Event()
         self.dirty.set()
         self.task = asyncio.create_task(self._run(), name=f"events of {game_id}")
 
     def wake(self, last: int | None) -> None:
-        """Events up to ``last`` (None: anything) were committed: read, unless read."""
-        if last is None or self.mark is None or last > self.mark:
-            self.dirty.set()
+        """Events up to ``last`` were committed (None: anything may have changed, the
+        game's token or the game itself): read, unless read."""
+        if last is None:
+            self.recheck = True
+        elif self.mark is not None and last <= self.mark:
+            return
+        self.dirty.set()
 
     def since(self, last: int, seat: Seat) -> list[bytes] | None:
         """The frames after ``last`` this feed holds that ``seat`` is shown; None when
@@ -104,82 +175,163 @@ class _Feed:
 
     async def _run(self) -> None:
         hub = self.hub
+        began = owed = -_ALLOWANCE  # owed: when the rounds so far are paid for
         while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(hub.keepalive):
                     await self.dirty.wait()
+            if self.dirty.is_set():
+                now = time.monotonic()
+                wait = max(_SETTLE, began + _PACE - now, owed - _ALLOWANCE - now)
+                await asyncio.sleep(wait)
+            else:  # a keep-alive's read asks who may read the game, whatever it heard
+                self.recheck = True
+            began = time.monotonic()
             self.dirty.clear()
+            recheck, self.recheck = self.recheck, False
             try:
                 admin_hash = await hub.admin_hash.current()
-                callers = {s.token: Access.of(s.token, admin_hash) for s in self.streams}
-                polled = await run_in_threadpool(hub.poll, self.game_id, callers, self.mark)
+                tokens = {s.token for s in self.streams}
+                callers = {token: Access.of(token, admin_hash) for token in tokens}
+                polled, cpu = await run_in_threadpool(
+                    hub.poll, self.game_id, callers, self.mark, recheck
+                )
             except Exception as exc:  # the store failed: the streams wait, and this tries again
                 log.warning("reading the events of game %s failed: %s", self.game_id, exc)
+                self.recheck = self.recheck or recheck
                 await asyncio.sleep(min(1.0, hub.keepalive))
                 self.dirty.set()
                 continue
-            self._take(polled)
-            for stream in self.streams:
-                stream.wake.set()
+            cpu -= time.thread_time()
+            before = self.mark
+            fresh = self._take(polled)
+            self._deliver(before, fresh)
+            cpu += time.thread_time()
+            owed = max(owed, began) + _SPREAD * cpu
 
-    def _take(self, polled: app_events.Polled) -> None:
-        self.allowed = polled.allowed
+    def _take(self, polled: app_events.Polled) -> list[Recent] | None:
+        """Keep what a read found; the events new to ``recent``, or None when what came
+        between the last read and this one is no longer known (the first read, or
+        events forgotten between two reads)."""
+        if polled.allowed is not None:
+            self.allowed = polled.allowed
         events = polled.events
+        fresh: list[Recent] | None = [
+            (e.id, app_events.about(e), _frame(e.id, e.kind, e.payload)) for e in events
+        ]
         if self.mark is None or (events and events[0].id != self.mark + 1):
-            # the first read, or events forgotten between two reads: what came before
-            # is the store's to tell (a stream that far behind is told to reload)
+            # what came before is the store's to tell (a stream that far behind is told
+            # to reload)
             self.recent = []
             self.floor = events[0].id - 1 if events else polled.newest
-        self.recent.extend(
-            (e.id, app_events.about(e), _frame(e.id, e.kind, e.payload)) for e in events
-        )
+            fresh = None
+        self.recent.extend(fresh if fresh is not None else [])
         if len(self.recent) > 2 * _RECENT:
             self.floor = self.recent[-_RECENT - 1][0]
             self.recent = self.recent[-_RECENT:]
         self.mark = polled.newest
+        return fresh
+
+    def _deliver(self, before: int | None, fresh: list[Recent] | None) -> None:
+        """Write the new frames to every live stream that had everything up to
+        ``before``, its token still reading the game; wake every other stream (it
+        catches up, or ends)."""
+        allowed, mark = self.allowed, self.mark
+        plain = b""
+        if fresh and all(about is None for _, about, _ in fresh):
+            plain = _chunk(b"".join(frame for _, _, frame in fresh))
+        by_seat: dict[Seat, bytes] = {}
+        now = time.monotonic()
+        for stream in self.streams:
+            transport = stream.transport
+            if stream.live and transport is not None:
+                if fresh is None or stream.last != before or allowed.get(stream.token) is False:
+                    stream.live = False
+                elif not fresh:
+                    continue
+                elif transport.is_closing() or transport.get_write_buffer_size() > _BACKLOG:
+                    stream.live = False
+                else:
+                    data = plain or by_seat.get(stream.seat)
+                    if data is None:
+                        shown = [f for _, about, f in fresh if app_events.shown(stream.seat, about)]
+                        data = by_seat[stream.seat] = _chunk(b"".join(shown)) if shown else b""
+                    if data:
+                        transport.write(data)
+                        stream.sent_at = now
+                    stream.last = mark or 0
+                    continue
+            stream.wake.set()
 
 
 class _Stream:
-    """One client's stream: what it was last sent, and a wake-up from its feed."""
+    """One client's stream: what it was last sent, its connection when the feed may
+    write to it directly, and a wake-up from its feed."""
 
-    def __init__(self, hub: EventHub, game_id: str, token: str, seat: Seat, last: int) -> None:
+    def __init__(
+        self,
+        hub: EventHub,
+        game_id: str,
+        token: str,
+        seat: Seat,
+        last: int,
+        transport: asyncio.WriteTransport | None,
+    ) -> None:
         self.hub = hub
         self.game_id = game_id
         self.token = token
         self.seat = seat
-        self.last = last
+        self.last = last  # the newest event id sent, or passed over (not shown to the seat)
+        self.transport = transport
+        self.live = False  # the feed writes its frames (it has every one up to the feed's mark)
+        self.gone = False  # its client went
+        self.sent_at = time.monotonic()
         self.wake = asyncio.Event()
 
-    async def frames(self, first: bytes) -> AsyncIterator[bytes]:
+    async def run(self, send: Send, first: bytes) -> None:
+        """Send ``first``, then follow the feed until the stream ends."""
         hub = self.hub
         feed = hub.join(self)
         try:
-            sent_at = time.monotonic()
             if first:
-                yield first
-            while not hub.closing:
+                await self._send(send, first)
+            while not (hub.closing or self.gone):
                 self.wake.clear()
                 if feed.allowed.get(self.token) is False:
                     return  # the token no longer reads the game, or the game is gone
-                frames = feed.since(self.last, self.seat)
-                if frames is None:
-                    frames = await self._from_store()
-                    if frames is None:
-                        return
-                else:
-                    self.last = max(self.last, feed.mark or 0)
-                if frames:
-                    yield b"".join(frames)
-                    sent_at = time.monotonic()
-                idle = hub.keepalive - (time.monotonic() - sent_at)
-                try:
-                    async with asyncio.timeout(max(idle, 0.0)):
+                if not self.live and feed.mark is not None:
+                    frames = feed.since(self.last, self.seat)
+                    if frames is None:  # further behind than the feed reaches
+                        frames = await self._from_store()
+                        if frames is None:
+                            return
+                        if frames:
+                            await self._send(send, b"".join(frames))
+                            continue
+                    else:
+                        self.last = max(self.last, feed.mark)
+                        if frames:
+                            await self._send(send, b"".join(frames))
+                            continue  # the feed may have read more meanwhile
+                        # caught up, with no wait since: the feed writes what comes next
+                        transport = self.transport
+                        self.live = transport is not None and not transport.is_closing()
+                idle = hub.keepalive - (time.monotonic() - self.sent_at)
+                if idle <= 0:
+                    await self._send(send, _KEEPALIVE)
+                    continue
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(idle):
                         await self.wake.wait()
-                except TimeoutError:
-                    yield _KEEPALIVE
-                    sent_at = time.monotonic()
         finally:
+            self.live = False
             hub.leave(self, feed)
+
+    async def _send(self, send: Send, data: bytes) -> None:
+        """A piece of the answer through the ASGI ``send`` (which waits while the
+        client's unread bytes are many)."""
+        await send({"type": "http.response.body", "body": data, "more_body": True})
+        self.sent_at = time.monotonic()
 
     async def _from_store(self) -> list[bytes] | None:
         """What the store holds after ``last``, or a reload; None when the token no
@@ -195,6 +347,51 @@ class _Stream:
         if caught.events:
             self.last = caught.events[-1].id
         return [_frame(e.id, e.kind, e.payload) for e in caught.events]
+
+
+class EventStream(Response):
+    """The answer of ``GET /games/{game}/events``: from where ``caught`` (its first
+    read, made before the answer started) left it, its missed events or a reload
+    first, then every event as it comes, until the stream ends."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, hub: EventHub, game_id: str, token: str, caught: app_events.CaughtUp):
+        self.status_code = 200
+        self.background = None
+        self.init_headers({"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        self.hub = hub
+        self.game_id = game_id
+        self.token = token
+        self.caught = caught
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        caught = self.caught
+        if caught.reload is not None:
+            first = _reload(caught.newest, caught.reload)
+            last = caught.newest
+        else:
+            first = b"".join(_frame(e.id, e.kind, e.payload) for e in caught.events)
+            last = caught.events[-1].id if caught.events else caught.newest
+        stream = _Stream(
+            self.hub, self.game_id, self.token, caught.seat, last, _connection_of(scope)
+        )
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        watch = asyncio.create_task(_until_gone(receive, stream))
+        try:
+            await stream.run(send, first)
+        finally:
+            watch.cancel()
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _until_gone(receive: Receive, stream: _Stream) -> None:
+    """Mark ``stream`` gone (and wake it) once its client disconnects."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    stream.gone = True
+    stream.live = False
+    stream.wake.set()
 
 
 class EventHub:
@@ -235,6 +432,7 @@ class EventHub:
         self.closing = True
         for feed in self.feeds.values():
             for stream in feed.streams:
+                stream.live = False
                 stream.wake.set()
 
     def close_soon(self) -> None:
@@ -282,17 +480,6 @@ class EventHub:
 
     # ── streams ──────────────────────────────────────────────────────────────
 
-    def stream(self, game_id: str, token: str, caught: app_events.CaughtUp) -> AsyncIterator[bytes]:
-        """The frames of one client's stream, from where ``caught`` (its first read,
-        made before the answer started) left it: its missed events or a reload first."""
-        if caught.reload is not None:
-            first = _reload(caught.newest, caught.reload)
-            last = caught.newest
-        else:
-            first = b"".join(_frame(e.id, e.kind, e.payload) for e in caught.events)
-            last = caught.events[-1].id if caught.events else caught.newest
-        return _Stream(self, game_id, token, caught.seat, last).frames(first)
-
     def join(self, stream: _Stream) -> _Feed:
         feed = self.feeds.get(stream.game_id)
         if feed is None:
@@ -309,10 +496,13 @@ class EventHub:
     # ── the store, from a worker thread ──────────────────────────────────────
 
     def poll(
-        self, game_id: str, callers: Mapping[str, Access], after: int | None
-    ) -> app_events.Polled:
+        self, game_id: str, callers: Mapping[str, Access], after: int | None, recheck: bool
+    ) -> tuple[app_events.Polled, float]:
+        """A feed's read, and the CPU seconds it took this thread."""
+        started = time.thread_time()
         with self.store.read() as session:
-            return app_events.poll(session, game_id, callers, after)
+            polled = app_events.poll(session, game_id, callers, after, recheck=recheck)
+        return polled, time.thread_time() - started
 
     def catch_up(self, access: Access, game_id: str, after: int | None) -> app_events.CaughtUp:
         with self.store.read() as session:

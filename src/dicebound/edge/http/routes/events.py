@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from dicebound.app import events as app_events
 from dicebound.edge.http.deps import Caller
-from dicebound.edge.http.events import EventHub
+from dicebound.edge.http.events import EventHub, EventStream
 from dicebound.edge.http.problems import PROBLEMS
 
 router = APIRouter(tags=["events"], responses=PROBLEMS)
@@ -35,7 +35,7 @@ async def events(
     caller: Caller,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=40)] = None,
     after: Annotated[str | None, Query(max_length=40)] = None,
-) -> StreamingResponse:
+) -> Response:
     """What happens in the game, as it happens, in commit order: records made, answers
     after the roll, characters put, patched or changed, seats made or revoked. Resume
     with ``Last-Event-ID`` (or ``?after=``, for a client that cannot set headers): every
@@ -45,8 +45,4 @@ async def events(
     start = app_events.last_event_id(last_event_id if last_event_id is not None else after)
     token = caller.require_token()
     caught = await run_in_threadpool(hub.catch_up, caller, game, start)
-    return StreamingResponse(
-        hub.stream(game, token, caught),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    return EventStream(hub, game, token, caught)
