@@ -124,14 +124,15 @@ def _band_weights(
     rules = player.bands
     against: Against = player.against(config)
     natural_of = player.natural
-    ids = [b.id for b in bands.number_bands]
+    ids = bands.number_ids
     cuts = bands.cuts
     reached = rules.reach(by, cuts, dc, against)
     out: dict[str, int] = {}
-    for totals, running, outcome, shift in groups:
-        first = outcome(totals[0] + shift)
-        critical_success, critical_failure = first.critical_success, first.critical_failure
-        natural = natural_of(first)
+    for totals, running, outcome, shift, marks in groups:
+        if marks is None:
+            first = outcome(totals[0] + shift)
+            marks = first.critical_success, first.critical_failure, natural_of(first)
+        critical_success, critical_failure, natural = marks
         if critical_success or critical_failure:
             key = landing(bands, 0, critical_success, critical_failure, natural)[0].id
             out[key] = out.get(key, 0) + running[-1]
@@ -218,7 +219,7 @@ def _plain_split(
         key = reading.band_id or reading.label
         out[key] = out.get(key, 0) + weight
 
-    for totals, running, outcome, shift in groups:
+    for totals, running, outcome, shift, _ in groups:
         low = outcome(totals[0] + shift)
         high = outcome(totals[-1] + shift)
         if low.success == high.success:
