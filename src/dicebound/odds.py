@@ -152,20 +152,20 @@ def _band_weights(
                 )
                 for cut in cuts
             ]
-        # Band i holds the totals reaching cut i but not cut i-1; the last, the rest:
-        # ``reach`` is the weight reaching each cut, the last band's "cut" all of it.
-        if rising:
-            reach = [running[-1] - running[end] for end in ends]
-        else:
-            reach = [running[end] for end in ends]
-        reach.append(running[-1])
+        # Band i holds the totals reaching cut i but not cut i-1, the last band the rest:
+        # ``upto`` is the weight reaching cut i, ``before`` cut i-1's.
         shifts = bands.shift and natural is not None
+        every = running[-1]
         before = 0
-        for i, upto in enumerate(reach):
+        for i, end in enumerate(ends):
+            upto = every - running[end] if rising else running[end]
             if upto != before:
                 key = landing(bands, i, natural=natural)[0].id if shifts else ids[i]
                 out[key] = out.get(key, 0) + upto - before
                 before = upto
+        if every != before:
+            key = landing(bands, len(ends), natural=natural)[0].id if shifts else ids[-1]
+            out[key] = out.get(key, 0) + every - before
     return out
 
 
