@@ -30,6 +30,7 @@ from dicebound.edge.files import (
 )
 from dicebound.engine import prepare_check
 from dicebound.errors import LimitExceeded, TagError, UsageError
+from dicebound.folding import normalize
 from dicebound.kinds.bands import rules_of
 from dicebound.kinds.dice_pool import PoolCheck, distribution
 from dicebound.kinds.dice_pool.odds import kept_distribution
@@ -207,3 +208,15 @@ def test_a_dice_pool_reads_its_kept_dice_as_its_own(checks: list[PoolCheck]) -> 
     tables: dict[Any, Any] = {}
     for check in checks:
         assert kept_distribution(check, tables) == distribution(check)
+
+
+# -- names folded ------------------------------------------------------------------------
+
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("aZ9 _-.\tſKﬁé")), max_size=14) | st.text(max_size=10))
+def test_a_name_folds_as_the_pattern_folds_it(name: str) -> None:
+    """``normalize``'s quick way for plain words gives what the folding pattern gives."""
+    assert normalize(name) == " ".join(_NOT_ALNUM.sub(" ", name.casefold()).split())

@@ -156,10 +156,13 @@ class Bands:
     """The bands read from the number, best first (derived from ``tiers``)."""
     cuts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """The number bands' ``atLeast``, all but the last's (derived): where they part."""
+    number_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The number bands' ids, best first (derived)."""
 
     def __post_init__(self) -> None:
         numbered = tuple(b for b in self.tiers if b.on is None)
         object.__setattr__(self, "number_bands", numbered)
+        object.__setattr__(self, "number_ids", tuple(b.id for b in numbered))
         cuts = tuple(b.at_least for b in numbered if b.at_least is not None)
         object.__setattr__(self, "cuts", cuts)
 
@@ -322,12 +325,15 @@ class Group(NamedTuple):
     shift`` (a kind's table of its dice alone, moved by the check's number, is read as
     it is kept), ``running[i]`` the weight of the first ``i`` of them (so
     ``running[-1]`` is the group's weight), and ``outcome(t)``, an outcome of the group
-    whose total is ``t`` (shift included)."""
+    whose total is ``t`` (shift included). ``marks`` is what every outcome of the group
+    reads besides its total (critical success, critical failure, natural), where the
+    kind knows it without making an outcome."""
 
     totals: Sequence[int]
     running: Sequence[int]
     outcome: Callable[[int], Any]
     shift: int = 0
+    marks: tuple[bool, bool, Natural] | None = None
 
 
 def group_of(pairs: Iterable[tuple[int, int]], outcome: Callable[[int], Any]) -> Group:

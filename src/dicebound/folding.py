@@ -17,6 +17,8 @@ _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 def normalize(name: str) -> str:
     """Fold case, punctuation and underscores so "Sleight_of-Hand" equals "sleight of hand"."""
     folded = name.casefold()
-    if folded.isascii() and folded.isalnum():
-        return folded  # one plain word ("Athletics"): what the pattern below makes of it
+    if folded.isascii() and folded.replace(" ", "").isalnum():
+        # words of letters and digits ("Spot Hidden"): only the spaces to tidy, as the
+        # pattern below would
+        return " ".join(folded.split())
     return " ".join(_NOT_ALNUM.sub(" ", folded).split())

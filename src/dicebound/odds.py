@@ -124,14 +124,15 @@ def _band_weights(
     rules = player.bands
     against: Against = player.against(config)
     natural_of = player.natural
-    ids = [b.id for b in bands.number_bands]
+    ids = bands.number_ids
     cuts = bands.cuts
     reached = rules.reach(by, cuts, dc, against)
     out: dict[str, int] = {}
-    for totals, running, outcome, shift in groups:
-        first = outcome(totals[0] + shift)
-        critical_success, critical_failure = first.critical_success, first.critical_failure
-        natural = natural_of(first)
+    for totals, running, outcome, shift, marks in groups:
+        if marks is None:
+            first = outcome(totals[0] + shift)
+            marks = first.critical_success, first.critical_failure, natural_of(first)
+        critical_success, critical_failure, natural = marks
         if critical_success or critical_failure:
             key = landing(bands, 0, critical_success, critical_failure, natural)[0].id
             out[key] = out.get(key, 0) + running[-1]
@@ -151,20 +152,20 @@ def _band_weights(
                 )
                 for cut in cuts
             ]
-        # Band i holds the totals reaching cut i but not cut i-1; the last, the rest:
-        # ``reach`` is the weight reaching each cut, the last band's "cut" all of it.
-        if rising:
-            reach = [running[-1] - running[end] for end in ends]
-        else:
-            reach = [running[end] for end in ends]
-        reach.append(running[-1])
+        # Band i holds the totals reaching cut i but not cut i-1, the last band the rest:
+        # ``upto`` is the weight reaching cut i, ``before`` cut i-1's.
         shifts = bands.shift and natural is not None
+        every = running[-1]
         before = 0
-        for i, upto in enumerate(reach):
+        for i, end in enumerate(ends):
+            upto = every - running[end] if rising else running[end]
             if upto != before:
                 key = landing(bands, i, natural=natural)[0].id if shifts else ids[i]
                 out[key] = out.get(key, 0) + upto - before
                 before = upto
+        if every != before:
+            key = landing(bands, len(ends), natural=natural)[0].id if shifts else ids[-1]
+            out[key] = out.get(key, 0) + every - before
     return out
 
 
@@ -218,7 +219,7 @@ def _plain_split(
         key = reading.band_id or reading.label
         out[key] = out.get(key, 0) + weight
 
-    for totals, running, outcome, shift in groups:
+    for totals, running, outcome, shift, _ in groups:
         low = outcome(totals[0] + shift)
         high = outcome(totals[-1] + shift)
         if low.success == high.success:

@@ -808,18 +808,27 @@ class SheetView:
     def track_penalty(self, track_id: str) -> int:
         """The penalty a track puts on checks (0 or less). Levels: the penalty of the worst
         (last) marked rung, not a sum. Boxes: the table read at the boxes filled or
-        remaining. A plain track: 0."""
+        remaining. A plain track: 0. Worked out once per view, as every number is."""
+        key = ("track penalty", track_id)
+        known = self._memo.get(key)
+        if known is not None:
+            assert isinstance(known, int)
+            return known
         track = self._track(track_id)
         if not track.is_wound_track:
             return 0
-        rungs = self.wound_rungs(track_id)
-        marks = self.wounds(track_id).marks[: len(rungs)]
-        if track.boxes_by is not None:
-            filled = sum(1 for mark in marks if mark)
-            at = filled if track.boxes_by == "filled" else len(rungs) - filled
-            return min(0, math.floor(step_table(track.boxes_table, Fraction(at))))
-        worst = max((i for i, mark in enumerate(marks) if mark), default=-1)
-        return min(0, rungs[worst].penalty) if worst >= 0 else 0
+
+        def work() -> int:
+            rungs = self.wound_rungs(track_id)
+            marks = self.wounds(track_id).marks[: len(rungs)]
+            if track.boxes_by is not None:
+                filled = sum(1 for mark in marks if mark)
+                at = filled if track.boxes_by == "filled" else len(rungs) - filled
+                return min(0, math.floor(step_table(track.boxes_table, Fraction(at))))
+            worst = max((i for i, mark in enumerate(marks) if mark), default=-1)
+            return min(0, rungs[worst].penalty) if worst >= 0 else 0
+
+        return self._int(key, work)
 
     # -- states and conditions ---------------------------------------------------------
 

@@ -66,21 +66,21 @@ def folded(check: HighestCheck, tables: Tables | None = None) -> list[Group] | N
             _, weights = by_critical.setdefault(critical, (hits, {}))
             weights[total] = weights.get(total, 0) + weight
         parts = []
-        for hits, weights in by_critical.values():
+        for critical, (hits, weights) in by_critical.items():
             ordered = sorted(weights.items())
             running = [0, *accumulate(w for _, w in ordered)]
-            parts.append((hits, [t for t, _ in ordered], running))
+            parts.append((critical, hits, [t for t, _ in ordered], running))
         kept = (config, parts)
         if tables is not None:
             tables[key] = kept
     groups = []
-    for hits, totals, running in kept[1]:
+    for critical, hits, totals, running in kept[1]:
 
         def outcome(total: int, hits: int = hits) -> HighestOutcome:
             # the group's criticals; whether a dark die was highest is no band's to read
             return outcome_of(check, False, total, hits, False)
 
-        groups.append(Group(totals, running, outcome))
+        groups.append(Group(totals, running, outcome, 0, (critical, False, None)))
     return groups
 
 

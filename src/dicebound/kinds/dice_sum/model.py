@@ -206,6 +206,15 @@ def keeps_first(mode: Mode, first: int, second: int) -> bool:
     return first >= second if mode == "advantage" else first <= second
 
 
+def natural_criticals(rule: NaturalRule, natural: Natural) -> tuple[bool, bool]:
+    """Whether the face a set's first die showed makes it a critical success (the top
+    face) or failure (the bottom face) under the check's natural rule."""
+    return (
+        natural == "top" and rule in ("both", "max-only"),
+        natural == "bottom" and rule in ("both", "min-only"),
+    )
+
+
 def outcomes(
     check: SumCheck, natural: Natural, unmodified: int | None, kept: Iterable[int]
 ) -> list[SumOutcome]:
@@ -215,12 +224,13 @@ def outcomes(
     says so), else the total against the dc. Written for many totals at once because
     the odds read every total of a part; a roll passes its one total.
     """
-    modifier, dc, rule, new = check.modifier, check.dc, check.naturals, new_tuple
-    if natural == "top" and rule in ("both", "max-only"):
+    modifier, dc, new = check.modifier, check.dc, new_tuple
+    top, bottom = natural_criticals(check.naturals, natural)
+    if top:
         return [
             new(SumOutcome, (u + modifier, natural, unmodified, True, True, False)) for u in kept
         ]
-    if natural == "bottom" and rule in ("both", "min-only"):
+    if bottom:
         return [
             new(SumOutcome, (u + modifier, natural, unmodified, False, False, True)) for u in kept
         ]

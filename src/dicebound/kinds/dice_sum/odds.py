@@ -12,6 +12,7 @@ from dicebound.kinds.dice_sum.model import (
     SetDist,
     SumCheck,
     SumOutcome,
+    natural_criticals,
     outcomes,
 )
 
@@ -37,14 +38,15 @@ def folded(check: SumCheck, tables: Tables | None = None, naturals: bool = True)
     parts = dist.parts
     if not naturals and tables is not None and len(parts) > 1:
         parts = _read_alike(dist, check.naturals, tables)
-    modifier = check.modifier
+    modifier, rule = check.modifier, check.naturals
     groups = []
     for part in parts:
 
         def outcome(total: int, part: MarkedPart = part) -> SumOutcome:
             return outcomes(check, part.natural, part.unmodified, (total - modifier,))[0]
 
-        groups.append(Group(part.totals, part.running, outcome, modifier))
+        marks = (*natural_criticals(rule, part.natural), part.natural)
+        groups.append(Group(part.totals, part.running, outcome, modifier, marks))
     return groups
 
 
@@ -61,11 +63,8 @@ def _read_alike(dist: SetDist, rule: NaturalRule, tables: Tables) -> tuple[Marke
         return found
     alike: dict[Natural, dict[int, int]] = {}
     for part in dist.parts:
-        reads: Natural = None
-        if part.natural == "top" and rule in ("both", "max-only"):
-            reads = "top"
-        elif part.natural == "bottom" and rule in ("both", "min-only"):
-            reads = "bottom"
+        top, bottom = natural_criticals(rule, part.natural)
+        reads: Natural = "top" if top else "bottom" if bottom else None
         weights = alike.setdefault(reads, {})
         for total, weight in zip(part.totals, part.weights, strict=True):
             weights[total] = weights.get(total, 0) + weight

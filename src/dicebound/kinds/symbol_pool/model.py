@@ -12,7 +12,7 @@ from dicebound.bands import Against, BandRules
 from dicebound.errors import UsageError
 from dicebound.ruleset.spec import describe
 from dicebound.spend import Spend
-from dicebound.values import field, frozen
+from dicebound.values import field, frozen, new_tuple
 
 if TYPE_CHECKING:
     pass
@@ -257,16 +257,21 @@ def add_symbols(a: Effect, b: Effect) -> Effect:
 
 def outcome_of(check: SymbolCheck, effect: Effect) -> SymbolOutcome:
     """The result of the summed effect: net successes against what the check needs."""
-    net = max(0, effect.lead)
+    lead, marked_success, marked_failure = effect
+    net = lead if lead > 0 else 0
     plain = not check.config.banded
-    return SymbolOutcome(
-        total=net,
-        success=net >= check.needed,
-        critical_success=plain and effect.marks_success,
-        critical_failure=plain and effect.marks_failure,
-        marked_success=effect.marks_success,
-        marked_failure=effect.marks_failure,
+    outcome: SymbolOutcome = new_tuple(  # total, success, the criticals, the markers
+        SymbolOutcome,
+        (
+            net,
+            net >= check.needed,
+            plain and marked_success,
+            plain and marked_failure,
+            marked_success,
+            marked_failure,
+        ),
     )
+    return outcome
 
 
 def net_symbols(
