@@ -160,7 +160,7 @@ class _Guarded(asyncio.Protocol):
         if not self.transport.is_closing():
             self.transport.close()
 
-    def _refuse(self, status: int, detail: str) -> None:
+    def _answer_status(self, status: int, detail: str) -> None:
         """Answer a problem document before any app has run, and close."""
         answer = problem(status, detail, headers=SECURITY_HEADERS)
         lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".encode("ascii")]
@@ -206,9 +206,9 @@ class GuardedH11Protocol(_Guarded, H11Protocol):
         ``HEAD_BYTES`` without finding its end), or not HTTP/1.1 at all."""
         gathered, _ = self.conn.trailing_data
         if len(gathered) > HEAD_BYTES:
-            self._refuse(431, _TOO_LONG)
+            self._answer_status(431, _TOO_LONG)
         else:
-            self._refuse(400, _NOT_HTTP)
+            self._answer_status(400, _NOT_HTTP)
 
 
 Phase = Literal["headers", "body", "done", "idle"]
@@ -245,7 +245,7 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
         if self._phase in ("headers", "idle"):
             self._head_bytes = self._head_bytes + len(data) if counted else 0
             if self._head_bytes > HEAD_BYTES:
-                self._refuse(431, _TOO_LONG)
+                self._answer_status(431, _TOO_LONG)
                 return
         self._watch()
 
@@ -273,7 +273,7 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         """httptools refused the request: not HTTP/1.1."""
-        self._refuse(400, _NOT_HTTP)
+        self._answer_status(400, _NOT_HTTP)
 
 
 def _wrap(protocol: Any) -> None:
