@@ -36,7 +36,7 @@ from typing import Any, Literal
 import h11
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.server import ServerState
 
 from dicebound.edge.http.guards import SECURITY_HEADERS, Guards
@@ -214,6 +214,36 @@ class GuardedH11Protocol(_Guarded, H11Protocol):
 Phase = Literal["headers", "body", "done", "idle"]
 
 
+class _CloseDelimitedCycle(RequestResponseCycle):
+    """An HTTP/1.0 request's answer: HTTP/1.0 has no chunks, so an answer of unknown
+    length (the event stream) is sent as it comes and ended by closing the connection,
+    as h11 does, where httptools' own cycle would send chunks the client cannot read."""
+
+    unbounded = False
+
+    async def send(self, message: Any) -> None:
+        if message["type"] == "http.response.start" and not self.response_started:
+            names = {bytes(name).lower() for name, _ in message.get("headers", [])}
+            if not names & {b"content-length", b"transfer-encoding"}:
+                self.unbounded = True
+                self.keep_alive = False  # "connection: close" is said, and done
+                self.chunked_encoding = False
+        if not self.unbounded or message["type"] != "http.response.body":
+            await super().send(message)
+            return
+        if self.flow.write_paused and not self.disconnected:
+            await self.flow.drain()
+        if self.disconnected or self.response_complete:
+            return
+        body = message.get("body", b"")
+        if body:
+            self.transport.write(body)
+        if not message.get("more_body", False):
+            self.response_complete = True
+            self.message_event.set()
+            self.transport.close()
+
+
 class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
     """uvicorn's ``HttpToolsProtocol`` with the same guards as ``GuardedH11Protocol``.
 
@@ -259,6 +289,8 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
         self._phase = "body"
         self._head_bytes = 0
         super().on_headers_complete()
+        if self.scope["http_version"] == "1.0" and self.cycle is not None:
+            self.cycle.__class__ = _CloseDelimitedCycle
 
     def on_message_complete(self) -> None:
         answered = self.cycle is not None and self.cycle.response_complete
