@@ -46,7 +46,7 @@ from collections.abc import Callable, Mapping
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
-from uvicorn.protocols.http.h11_impl import RequestResponseCycle
+from uvicorn.protocols.http.h11_impl import RequestResponseCycle as H11Cycle
 
 from dicebound.app import events as app_events
 from dicebound.app.access import Access, Seat
@@ -56,6 +56,11 @@ from dicebound.edge.http.problems import ASGIApp, Receive, Scope, Send
 from dicebound.errors import UsageError
 from dicebound.store import Store
 from dicebound.store.models import dumps
+
+try:  # uvicorn's faster parser, where it is installed
+    from uvicorn.protocols.http.httptools_impl import RequestResponseCycle as HttpToolsCycle
+except ImportError:  # pragma: no cover - httptools is a dependency of the service
+    HttpToolsCycle = None  # type: ignore[assignment,misc]
 
 __all__ = ["KEEPALIVE_SECONDS", "EventHub", "EventStream", "keep_server_send", "keepalive_seconds"]
 
@@ -108,16 +113,20 @@ def keep_server_send(app: ASGIApp) -> ASGIApp:
 
 
 def _connection_of(scope: Scope) -> asyncio.WriteTransport | None:
-    """The connection a GET's answer may be written to directly, as HTTP/1.1 chunks:
-    uvicorn's h11 one, to an HTTP/1.1 client; None for any other (its frames all go
-    through the ASGI ``send``)."""
+    """The connection a GET's answer, its head sent, may be written to directly as
+    HTTP/1.1 chunks: uvicorn's (h11's or httptools'), where it frames the answer so (an
+    HTTP/1.1 client); None for any other (its frames all go through the ASGI ``send``)."""
     cycle = getattr(scope.get(_SERVER_SEND), "__self__", None)
-    if not isinstance(cycle, RequestResponseCycle) or scope.get("method") != "GET":
+    if scope.get("method") != "GET":
         return None
-    if cycle.conn.their_http_version != b"1.1":
+    if isinstance(cycle, H11Cycle):
+        chunked = cycle.conn.their_http_version == b"1.1"
+    elif HttpToolsCycle is not None and isinstance(cycle, HttpToolsCycle):
+        chunked = cycle.chunked_encoding is True
+    else:
         return None
     transport: asyncio.WriteTransport = cycle.transport
-    return transport
+    return transport if chunked else None
 
 
 def _frame(event_id: int, kind: str, data: str) -> bytes:
@@ -373,10 +382,9 @@ class EventStream(Response):
         else:
             first = b"".join(_frame(e.id, e.kind, e.payload) for e in caught.events)
             last = caught.events[-1].id if caught.events else caught.newest
-        stream = _Stream(
-            self.hub, self.game_id, self.token, caught.seat, last, _connection_of(scope)
-        )
         await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        connection = _connection_of(scope)  # known once the head went out
+        stream = _Stream(self.hub, self.game_id, self.token, caught.seat, last, connection)
         watch = asyncio.create_task(_until_gone(receive, stream))
         try:
             await stream.run(send, first)
