@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import mmap
+from abc import abstractmethod
 from http import HTTPStatus
 from typing import Any, Literal
 
@@ -119,8 +120,9 @@ class _Guarded(asyncio.Protocol):
         super().__init__(config, server_state, app_state, _loop)  # type: ignore[call-arg]
         _wrap(self)
 
+    @abstractmethod
     def _wanted(self, kept_alive: bool) -> Wanted:
-        raise NotImplementedError
+        """What the connection waits for now: each parser says, from its own state."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
