@@ -2,10 +2,10 @@
 CPU per request, its rate, and its latency, with a load that costs less than it.
 
 For each store (SQLite, PostgreSQL) and each side (``--workers 1,2``: ``dicebound
-serve --workers N``; ``--before TREE``: the source tree of an earlier dicebound, run
-without uvloop and httptools, the speed-ups it predates) this starts a real server on
-a loopback port, makes games on the packaged fifth edition SRD ruleset, and measures,
-at each ``--clients`` count (each client a keep-alive connection of its own):
+serve --workers N``; ``--before TREE``: the source tree of an earlier dicebound, with
+one worker; ``--bare`` runs it without uvloop and httptools, for a tree that predates
+them) this starts a real server on a loopback port, makes games on the packaged fifth
+edition SRD ruleset, and measures, at each ``--clients`` count (each client a keep-alive connection of its own):
 
 - ``check``: ``POST /games/{game}/checks`` with one tag, the store writing the record
   (one transaction: the game and characters locked, the record inserted, committed);
@@ -87,7 +87,7 @@ class Server:
 
     ``workers``: its ``--workers`` (None: the flag is not given, for a dicebound
     without it); ``src``: the source tree to run instead of this one, with uvloop and
-    httptools hidden (``bare``)."""
+    httptools hidden when ``bare``."""
 
     def __init__(
         self,
@@ -97,6 +97,7 @@ class Server:
         *,
         workers: int | None = 1,
         src: Path | None = None,
+        bare: bool = False,
     ) -> None:
         self.port = _free_port()
         self.log = log
@@ -106,7 +107,7 @@ class Server:
             env["PYTHONPATH"] = str(src)
         # no request-rate limit: twenty clients on one game's token measure the
         # service, not the 50 requests a second it allows a token by default
-        head = [sys.executable, "-m", "dicebound"] if src is None else [sys.executable, "-c", _BARE]
+        head = [sys.executable, "-c", _BARE] if bare else [sys.executable, "-m", "dicebound"]
         command = [*head, "serve", "--db", db_url, "--rate-limit", "0", "--port", str(self.port)]
         if workers is not None:
             command += ["--workers", str(workers)]
@@ -470,6 +471,7 @@ class Side:
     name: str
     workers: int | None
     src: Path | None
+    bare: bool = False
 
 
 def bench_backend(
@@ -490,7 +492,7 @@ def bench_backend(
         for side in sides:
             db_url = stack.enter_context(store())
             log = logs / f"server-{backend}-{side.name.replace(' ', '-')}.log"
-            server = Server(db_url, log, admin, workers=side.workers, src=side.src)
+            server = Server(db_url, log, admin, workers=side.workers, src=side.src, bare=side.bare)
             stack.callback(server.stop)
             server.wait()
             servers[side.name] = server
@@ -597,6 +599,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--before", type=Path, default=None, help="an earlier dicebound's source tree (its src)"
     )
+    parser.add_argument(
+        "--bare", action="store_true", help="run --before without uvloop and httptools"
+    )
     parser.add_argument("--pg", default=DEFAULT_PG, help="PostgreSQL maintenance database URL")
     parser.add_argument("--shared-game", action="store_true", help="every client in one game")
     parser.add_argument("--log-dir", type=Path, default=None, help="keep the server logs here")
@@ -606,7 +611,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown backend {unknown[0]!r}: sqlite or postgresql")
     counts = [int(c) for c in args.clients.split(",")]
-    sides = [Side("before", None, args.before.resolve())] if args.before else []
+    sides = [Side("before", None if args.bare else 1, args.before.resolve(), args.bare)]
+    sides = sides if args.before else []
     for n in (int(w) for w in args.workers.split(",")):
         sides.append(Side(f"{n} worker{'s' if n > 1 else ''}", n, None))
 

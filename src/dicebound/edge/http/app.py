@@ -31,6 +31,7 @@ from dicebound.edge.http.deps import AdminHash
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
 from dicebound.edge.http.events import EventHub, keep_server_send, keepalive_seconds
 from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
+from dicebound.edge.http.lane import CheckLane
 from dicebound.edge.http.probe import StoreDown, StoreProbe
 from dicebound.edge.http.problems import (
     AsciiJSONResponse,
@@ -170,7 +171,8 @@ def create_app(
     app.include_router(games.router)
     app.include_router(seats.router)
     app.include_router(events.router)
-    # the last added runs first: the rate, then the token, then the body
+    # the last added runs first: the rate, then the token, then the body, then a check
+    app.add_middleware(CheckLane)
     app.add_middleware(BodyLimit, body_timeout=guards.body_timeout)
     app.add_middleware(TokenFirst)
     app.add_middleware(RateLimit, rate=guards.rate_limit)

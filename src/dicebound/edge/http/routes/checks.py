@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Response
 
 from dicebound.app import checks as app_checks
 from dicebound.app import records as app_records
+from dicebound.app.access import Access
 from dicebound.app.errors import Invalid
 from dicebound.app.limits import LIMITS
 from dicebound.app.seeds import seed_text
 from dicebound.edge.http.deps import Caller, StoreDep
-from dicebound.edge.http.problems import PROBLEMS, AsciiJSONResponse
+from dicebound.edge.http.problems import PROBLEMS
 from dicebound.edge.schemas import (
     AfterIn,
     AfterOut,
@@ -26,6 +28,7 @@ from dicebound.edge.schemas import (
     after_json,
     plain,
 )
+from dicebound.store import Store
 
 router = APIRouter(tags=["checks"], responses=PROBLEMS)
 
@@ -71,6 +74,36 @@ def _check_out(answer: Mapping[str, Any]) -> dict[str, object]:
     }
 
 
+def resolve(
+    store: Store,
+    caller: Access,
+    game: str,
+    *,
+    text: str,
+    seed: str | int | None,
+    faces: list[int] | None,
+    choose: Literal["fail", "succeed"] | None,
+    idempotency_key: str | None,
+) -> bytes:
+    """A check's answer as the route sends it (JSON in ASCII: any text a client sent, a
+    lone surrogate included, goes back as a valid escape), its transaction committed.
+    The route and the fast lane (``edge/http/lane.py``) both answer with it."""
+    if seed is not None and faces is not None:
+        raise Invalid("give a seed or faces, not both.")
+    with store.write() as session:
+        answer = app_checks.run_checks(
+            session,
+            caller,
+            game,
+            text=text,
+            seed=seed_text(seed),
+            faces=faces,
+            choose=choose,
+            idempotency_key=idempotency_key,
+        )
+    return json.dumps(_check_out(answer), separators=(",", ":"), allow_nan=False).encode("ascii")
+
+
 @router.post("/games/{game}/checks", response_model=CheckOut)
 def checks(
     game: str,
@@ -82,21 +115,17 @@ def checks(
     """Resolve every tag of a text in the order written: dice thrown, sheet applied,
     spends and charms paid, each ``[sheet:]`` command applied or refused, every record
     written, in one transaction. Each result and command carries its record ``id``."""
-    if body.seed is not None and body.faces is not None:
-        raise Invalid("give a seed or faces, not both.")
-    seed = seed_text(body.seed)
-    with store.write() as session:
-        answer = app_checks.run_checks(
-            session,
-            caller,
-            game,
-            text=body.text,
-            seed=seed,
-            faces=body.faces,
-            choose=body.choose,
-            idempotency_key=idempotency_key,
-        )
-    return AsciiJSONResponse(_check_out(answer))
+    answer = resolve(
+        store,
+        caller,
+        game,
+        text=body.text,
+        seed=body.seed,
+        faces=body.faces,
+        choose=body.choose,
+        idempotency_key=idempotency_key,
+    )
+    return Response(answer, media_type="application/json")
 
 
 @router.get("/games/{game}/records", response_model=RecordPage)

@@ -1,0 +1,205 @@
+"""A fast lane for the busiest route, ``POST /games/{game}/checks``.
+
+Through FastAPI a check paid the server more for its HTTP than for its work: the
+route's matching, the dependencies solved (the caller, the store, the header), the
+body validated by pydantic, anyio's trip to a thread, the answer's classes. The lane
+sits under every guard of the service (the rate, the token first, the body's limits,
+the security headers, a request cut short: ``app.create_app``), so a check still
+passes them all, and answers the plain case itself: a JSON object holding ``text``
+and at most ``seed``, ``faces`` and ``choose``, each of the type ``CheckIn`` takes.
+It calls the route's own function (``routes.checks.resolve``) in a thread of its own.
+
+Anything else goes, its body replayed, to the FastAPI app behind it, so every
+refusal of a request's form (a body that is not JSON, an unknown key, a value of
+the wrong type, an Idempotency-Key out of bounds) is worded in one place. An error
+raised by the check itself (a refusal, the store down) is answered by the app's own
+exception handlers, not by running the check twice; one no handler takes goes up to
+the app's handler of last resort (500), as it would from the route.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+
+from dicebound.app.access import Access
+from dicebound.app.errors import Invalid
+from dicebound.app.seeds import seed_text
+from dicebound.edge.http.deps import request_token
+from dicebound.edge.http.problems import ASGIApp, Message, Receive, Scope, Send
+from dicebound.edge.http.routes.checks import resolve
+from dicebound.edge.http.threads import Threads
+
+__all__ = ["CheckLane"]
+
+_KEYS = frozenset(("text", "seed", "faces", "choose"))
+_CHOICES = (None, "fail", "succeed")
+_THREADS = 40  # as many as anyio lets FastAPI's sync routes use at once
+_JSON = "application/json"
+_TYPE = (b"content-type", b"application/json")
+
+
+def _plain_faces(faces: object) -> bool:
+    """Whether ``faces`` is what ``CheckIn`` takes strictly: absent, or whole numbers."""
+    if faces is None:
+        return True
+    return type(faces) is list and all(type(face) is int for face in faces)
+
+
+def _unicode(text: str) -> bool:
+    """Whether ``text`` is valid Unicode (no lone surrogate, which a JSON escape may
+    make): the app's refusal of one is worded behind the lane."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _plain_body(body: object) -> dict[str, Any] | None:
+    """The body's fields when ``CheckIn`` would take them as they are, else None."""
+    if type(body) is not dict or not body.keys() <= _KEYS:
+        return None
+    text = body.get("text")
+    if type(text) is not str or not (text.isascii() or _unicode(text)):
+        return None
+    seed = body.get("seed")
+    if seed is not None:
+        if type(seed) is not str and type(seed) is not int:
+            return None
+        try:  # CheckIn's own rule for a seed, whose refusal is the app's to word
+            seed_text(seed)
+        except Invalid:
+            return None
+    if body.get("choose") not in _CHOICES or not _plain_faces(body.get("faces")):
+        return None
+    return body
+
+
+class CheckLane:
+    """The ASGI layer that answers a plain check itself and hands every other request
+    to ``app`` (see the module's docstring)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._threads = Threads(_THREADS)
+        self._handlers: dict[type[BaseException], Callable[..., Any]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":  # the app's life: its threads end with it
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self._threads.stop()
+            return
+        game = _checked_game(scope)
+        if game is None:
+            await self.app(scope, receive, send)
+            return
+        message = await receive()
+        body = message.get("body", b"") if message["type"] == "http.request" else None
+        fields = _fields(scope, body) if body is not None and not message.get("more_body") else None
+        if fields is None:
+            await self.app(scope, _replay(message, receive), send)
+            return
+        state = scope["app"].state
+        access = Access.of(request_token(scope), await state.admin_hash.current())
+        key = _idempotency_key(scope)
+        try:
+            answer = await self._threads.run(
+                lambda: resolve(
+                    state.store,
+                    access,
+                    game,
+                    text=fields["text"],
+                    seed=fields.get("seed"),
+                    faces=fields.get("faces"),
+                    choose=fields.get("choose"),
+                    idempotency_key=key,
+                )
+            )
+        except Exception as exc:
+            handler = self._handler_of(scope, exc)
+            if handler is None:
+                raise
+            response = await handler(Request(scope, receive), exc)
+            await response(scope, receive, send)
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-length", str(len(answer)).encode("ascii")), _TYPE],
+            }
+        )
+        await send({"type": "http.response.body", "body": answer})
+
+    def _handler_of(self, scope: Scope, exc: Exception) -> Callable[..., Any] | None:
+        """The app's handler of ``exc`` (of its nearest class), but for the last resort's
+        (``Exception``), which the layers above the lane call."""
+        if self._handlers is None:
+            handlers = scope["app"].exception_handlers
+            self._handlers = {
+                cls: handler
+                for cls, handler in handlers.items()
+                if isinstance(cls, type) and cls is not Exception
+            }
+        return next((self._handlers[c] for c in type(exc).__mro__ if c in self._handlers), None)
+
+
+def _checked_game(scope: Scope) -> str | None:
+    """The game of a ``POST /games/{game}/checks``, else None."""
+    if scope["type"] != "http" or scope["method"] != "POST" or scope.get("root_path"):
+        return None
+    parts = scope["path"].split("/")
+    if len(parts) != 4 or parts[0] or parts[1] != "games" or parts[3] != "checks" or not parts[2]:
+        return None
+    return str(parts[2])
+
+
+def _fields(scope: Scope, body: bytes) -> dict[str, Any] | None:
+    """The check's fields, when the request is as plain as the lane takes."""
+    content_type = None
+    idempotency_keys = 0
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            if content_type is not None:
+                return None
+            content_type = value.decode("latin-1")
+        elif name == b"idempotency-key":
+            idempotency_keys += 1
+            if idempotency_keys > 1 or not 1 <= len(value) <= 200:
+                return None
+    # application/json alone: what FastAPI reads as JSON beyond it is its to say
+    if content_type is None or content_type.split(";", 1)[0].strip().lower() != _JSON:
+        return None
+    try:
+        parsed = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return _plain_body(parsed)
+
+
+def _idempotency_key(scope: Scope) -> str | None:
+    for name, value in scope["headers"]:
+        if name == b"idempotency-key":
+            key: str = value.decode("latin-1")
+            return key
+    return None
+
+
+def _replay(message: Message, receive: Receive) -> Receive:
+    """``receive``, with ``message`` (already taken from it) first."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return message
+        return await receive()
+
+    return replay
