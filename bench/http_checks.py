@@ -5,7 +5,8 @@ For each store (SQLite, PostgreSQL) and each side (``--workers 1,2``: ``diceboun
 serve --workers N``; ``--before TREE``: the source tree of an earlier dicebound, with
 one worker; ``--bare`` runs it without uvloop and httptools, for a tree that predates
 them) this starts a real server on a loopback port, makes games on the packaged fifth
-edition SRD ruleset, and measures, at each ``--clients`` count (each client a keep-alive connection of its own):
+edition SRD ruleset, and measures, at each ``--clients`` count (each client a
+keep-alive connection of its own):
 
 - ``check``: ``POST /games/{game}/checks`` with one tag, the store writing the record
   (one transaction: the game and characters locked, the record inserted, committed);

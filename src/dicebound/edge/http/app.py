@@ -30,14 +30,12 @@ from dicebound.app.version import dicebound_version
 from dicebound.edge.http.deps import AdminHash
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
 from dicebound.edge.http.events import EventHub, keep_server_send, keepalive_seconds
-from dicebound.edge.http.guards import Guards, RateLimit, SecurityHeaders, TokenFirst
+from dicebound.edge.http.guards import Guard, Guards
 from dicebound.edge.http.lane import CheckLane
 from dicebound.edge.http.probe import StoreDown, StoreProbe
 from dicebound.edge.http.problems import (
     AsciiJSONResponse,
     ASGIApp,
-    BodyLimit,
-    CutShort,
     install_handlers,
     store_unavailable,
 )
@@ -75,12 +73,21 @@ def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:
 
 
 class _App(FastAPI):
-    """FastAPI with ``SecurityHeaders`` outside everything, its error pages included
-    (a middleware added the usual way sits inside the one that answers 500), and the
-    server's own ``send`` kept for the event streams (``keep_server_send``)."""
+    """FastAPI behind the service's guards (``guards.Guard``: outside everything, its
+    error pages included, where a middleware added the usual way sits inside the one
+    that answers 500), with the fast lane of checks, and the server's own ``send``
+    kept for the event streams (``keep_server_send``)."""
+
+    guards = Guards()
 
     def build_middleware_stack(self) -> ASGIApp:
-        return keep_server_send(SecurityHeaders(super().build_middleware_stack()))
+        guard = Guard(
+            super().build_middleware_stack(),
+            rate=self.guards.rate_limit,
+            body_timeout=self.guards.body_timeout,
+            lane=CheckLane(),
+        )
+        return keep_server_send(guard)
 
 
 def create_app(
@@ -136,6 +143,7 @@ def create_app(
         docs_url=None,  # our own page below, not Swagger UI from a CDN
         redoc_url=None,
     )
+    app.guards = guards
     install_handlers(app)
     tools = build_server(seat_of_http_request(app.state))
     app.router.routes.extend(http_routes(tools))
@@ -171,10 +179,4 @@ def create_app(
     app.include_router(games.router)
     app.include_router(seats.router)
     app.include_router(events.router)
-    # the last added runs first: the rate, then the token, then the body, then a check
-    app.add_middleware(CheckLane)
-    app.add_middleware(BodyLimit, body_timeout=guards.body_timeout)
-    app.add_middleware(TokenFirst)
-    app.add_middleware(RateLimit, rate=guards.rate_limit)
-    app.add_middleware(CutShort)  # outermost: it sees every cancelled request
     return app

@@ -126,7 +126,7 @@ async def _store(request: Request) -> Store:
 def path_refusal(scope: Scope) -> Invalid | None:
     """A path whose percent-escapes are not UTF-8, refused (422) before any route reads
     it: the server reads each bad byte as U+FFFD, so a character put at ``/%FF`` would
-    be stored under a name no one sent. (``TokenFirst`` asks, for every request.)"""
+    be stored under a name no one sent. (``guards.Guard`` asks, for every request.)"""
     raw: bytes | None = scope.get("raw_path")
     if not raw or b"%" not in raw:
         return None

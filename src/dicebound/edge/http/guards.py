@@ -2,15 +2,17 @@
 
 - ``Guards``: the numbers (timeouts, the concurrency limit, the request rate), read
   from ``dicebound serve``'s flags, else ``DICEBOUND_*`` variables, else defaults.
-- ``SecurityHeaders``: ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy:
+- ``Guard``: all of what follows, as one ASGI layer outside FastAPI's.
+- security headers: ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy:
   no-referrer`` on every answer, errors and files included.
-- ``RateLimit``: a token bucket per bearer token (by its hash), or per client address
+- ``Rates``: a token bucket per bearer token (by its hash), or per client address
   for requests without one; past it, 429 with ``Retry-After``. In process: N service
   processes allow N times the rate.
-- ``TokenFirst``: a route that needs a token refuses a request without one (and an
+- ``token_refusal``: a route that needs a token refuses a request without one (and an
   admin-only route a token that is not the admin's) before its body is read, so no
   one buffers a body on the service without a token; and a path that is not UTF-8
   is refused there too (``deps.path_refusal``).
+- the body's limits (``problems.read_body``), and a request cut short (503).
 
 The header timeout and the concurrency limit belong to the server, not the app:
 ``edge/http/protocol.py``.
@@ -18,15 +20,21 @@ The header timeout and the concurrency limit belong to the server, not the app:
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from starlette.requests import Request
+from starlette.responses import Response
+
 from dicebound.app.access import NO_TOKEN, Access, Use, token_hash
 from dicebound.app.errors import Refusal, Unauthorized
 from dicebound.edge.http.deps import path_refusal, request_token
+from dicebound.edge.http.lane import CheckLane
 from dicebound.edge.http.problems import (
     ASGIApp,
     Message,
@@ -34,17 +42,22 @@ from dicebound.edge.http.problems import (
     Scope,
     Send,
     problem,
+    read_body,
     refusal_problem,
+    replayed,
 )
 from dicebound.errors import UsageError
 
 __all__ = [
     "SECURITY_HEADERS",
+    "Guard",
     "Guards",
-    "RateLimit",
-    "SecurityHeaders",
-    "TokenFirst",
+    "Rates",
+    "TokenBuckets",
+    "token_refusal",
 ]
+
+log = logging.getLogger("dicebound.http")
 
 
 @dataclass(frozen=True)
@@ -110,28 +123,14 @@ _SECURITY_RAW = [
 ]
 
 
-class SecurityHeaders:
-    """Adds ``SECURITY_HEADERS`` to every answer that does not set them itself: the
+def _with_security_headers(message: Message) -> None:
+    """``SECURITY_HEADERS`` added to an answer's start, where it does not set them: the
     browser must never guess a type (an uploaded file read as HTML), and no page of the
     service leaks its address (which may name a game) to another site."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", ()))
-                present = {name.lower() for name, _ in headers}
-                headers += [(k, v) for k, v in _SECURITY_RAW if k not in present]
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, send_with)
+    headers = list(message.get("headers", ()))
+    present = {name.lower() for name, _ in headers}
+    headers += [(k, v) for k, v in _SECURITY_RAW if k not in present]
+    message["headers"] = headers
 
 
 # ── the request rate ─────────────────────────────────────────────────────────
@@ -175,7 +174,7 @@ class TokenBuckets:
 _UNLIMITED = ("/health",)
 
 
-class RateLimit:
+class Rates:
     """Past ``rate`` requests a second for one token (or one address, without a token),
     429 with ``Retry-After`` in whole seconds; ``/health`` is never limited.
 
@@ -183,21 +182,14 @@ class RateLimit:
     and an address past its rate of refused tokens is refused before its next token
     is looked at: inventing a new token for each request buys no new bucket."""
 
-    def __init__(self, app: ASGIApp, *, rate: float) -> None:
-        self.app = app
+    def __init__(self, rate: float) -> None:
         self.rate = rate
-        self.buckets = TokenBuckets(rate) if rate > 0 else None
-        self.refused = TokenBuckets(rate) if rate > 0 else None  # 401s, by address
+        self.buckets = TokenBuckets(rate)
+        self.refused = TokenBuckets(rate)  # 401s, by address
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            self.buckets is None
-            or self.refused is None
-            or scope["type"] != "http"
-            or scope["path"] in _UNLIMITED
-        ):
-            await self.app(scope, receive, send)
-            return
+    def refusal(self, scope: Scope) -> tuple[Response | None, str | None]:
+        """The 429 for a request past its rate, else None; and the address to charge
+        if the request is answered 401 (None: it sent no token)."""
         token = request_token(scope)
         client = scope.get("client")
         address = "a:" + (client[0] if client else "")
@@ -210,30 +202,13 @@ class RateLimit:
             if wait == 0.0:
                 wait, who = self.buckets.take("t:" + token_hash(token), now), "this token"
         if wait > 0.0:
-            await self._refuse(scope, receive, send, who, wait)
-            return
-        if token is None:
-            await self.app(scope, receive, send)
-            return
-        refused = self.refused
-
-        async def watched(message: Message) -> None:
-            if message["type"] == "http.response.start" and message["status"] == 401:
-                refused.take(address, time.monotonic())
-            await send(message)
-
-        await self.app(scope, receive, watched)
-
-    async def _refuse(
-        self, scope: Scope, receive: Receive, send: Send, who: str, wait: float
-    ) -> None:
-        rate = f"{self.rate:g} request{'' if self.rate == 1 else 's'}"
-        response = problem(
-            429,
-            f"{who} has sent more than {rate} a second; wait as Retry-After says.",
-            headers={"Retry-After": str(max(1, math.ceil(wait)))},
-        )
-        await response(scope, receive, send)
+            rate = f"{self.rate:g} request{'' if self.rate == 1 else 's'}"
+            return problem(
+                429,
+                f"{who} has sent more than {rate} a second; wait as Retry-After says.",
+                headers={"Retry-After": str(max(1, math.ceil(wait)))},
+            ), None
+        return None, None if token is None else address
 
 
 # ── the token before the body ────────────────────────────────────────────────
@@ -270,36 +245,128 @@ def _shape(path: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-class TokenFirst:
-    """Refuses, before reading a byte of the body, a request to a route that needs a
-    token and sent none, or to an admin-only route with a token that is not the
+async def token_refusal(scope: Scope) -> Refusal | None:
+    """Before reading a byte of the body, the refusal of a request to a route that needs
+    a token and sent none, or to an admin-only route with a token that is not the
     admin's: the same problem documents the routes give, without waiting for (and
     holding) a body that would be thrown away. Whether a game's token belongs to that
-    game is still the route's to say. A path that is not UTF-8 is refused here too,
-    once for every route (a dependency of each would cost every request its solving)."""
+    game is still the route's to say."""
+    route = (scope["method"], _shape(scope["path"]))
+    action = _ADMIN_ONLY.get(route)
+    if action is None and route not in _GAME_ROUTES:
+        return None
+    token = request_token(scope)
+    if action is None:
+        return Unauthorized(NO_TOKEN) if token is None else None
+    try:
+        admin_hash = await scope["app"].state.admin_hash.current()
+        Access.of(token, admin_hash).require_admin(action)
+    except Refusal as exc:
+        return exc
+    return None
 
-    def __init__(self, app: ASGIApp) -> None:
+
+# ── all of them, in one layer ────────────────────────────────────────────────
+
+
+class Guard:
+    """Every guard of the service as one ASGI layer, outside FastAPI's own (its error
+    pages included), in this order: the security headers on every answer, a request
+    cut short (503), the request rate (429), the token before the body (401, 403), a
+    path that is not UTF-8 (422: ``deps.path_refusal``, once for every route), the body
+    read within its limits (408, 413). Then a plain check goes to the fast lane
+    (``lane.CheckLane``), and every other request to ``app``, FastAPI's stack, with its
+    body replayed.
+
+    One layer, not six: each was a call, and a wrapper of ``send``, on every request.
+    An error of the guard itself (the store, read for the admin token's hash) is
+    answered as FastAPI's last resort answers one (500, logged), and raised on."""
+
+    def __init__(
+        self, app: ASGIApp, *, rate: float, body_timeout: float, lane: CheckLane | None
+    ) -> None:
         self.app = app
+        self.rates = Rates(rate) if rate > 0 else None
+        self.body_timeout = body_timeout
+        self.lane = lane
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            refusal = await self._refusal(scope) or path_refusal(scope)
-            if refusal is not None:
-                await refusal_problem(refusal)(scope, receive, send)
+        if scope["type"] != "http":
+            if scope["type"] == "lifespan" and self.lane is not None:
+                try:
+                    await self.app(scope, receive, send)
+                finally:  # the app's life: the lane's threads end with it
+                    self.lane.close()
                 return
-        await self.app(scope, receive, send)
+            await self.app(scope, receive, send)
+            return
+        started = False
+        charged: str | None = None
+        rates = self.rates
 
-    async def _refusal(self, scope: Scope) -> Refusal | None:
-        route = (scope["method"], _shape(scope["path"]))
-        action = _ADMIN_ONLY.get(route)
-        if action is None and route not in _GAME_ROUTES:
-            return None
-        token = request_token(scope)
-        if action is None:
-            return Unauthorized(NO_TOKEN) if token is None else None
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                _with_security_headers(message)
+                if charged is not None and rates is not None and message["status"] == 401:
+                    rates.refused.take(charged, time.monotonic())
+            await send(message)
+
         try:
-            admin_hash = await scope["app"].state.admin_hash.current()
-            Access.of(token, admin_hash).require_admin(action)
-        except Refusal as exc:
-            return exc
-        return None
+            if rates is not None and scope["path"] not in _UNLIMITED:
+                refused, charged = rates.refusal(scope)
+                if refused is not None:
+                    await refused(scope, receive, guarded_send)
+                    return
+            await self._guarded(scope, receive, guarded_send)
+        except asyncio.CancelledError:
+            if started:
+                raise
+            await _cut_short(scope, receive, guarded_send)
+        except Exception as exc:
+            if not started:  # not from FastAPI's stack, which has answered its own
+                await _last_resort(scope, receive, guarded_send, exc)
+            raise
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refusal = await token_refusal(scope) or path_refusal(scope)
+        if refusal is not None:
+            await refusal_problem(refusal)(scope, receive, send)
+            return
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        body = await read_body(scope, receive, send, self.body_timeout)
+        if body is None:  # refused, or the client is gone
+            return
+        lane = self.lane
+        if lane is not None and await lane.answer(scope, body, receive, send):
+            return
+        await self.app(scope, replayed(body, receive), send)
+
+
+async def _cut_short(scope: Scope, receive: Receive, send: Send) -> None:
+    """A request cut short before it answered (uvicorn cancels what is still running
+    when the graceful shutdown's time is up) answers 503 with a sentence, logged in one
+    line, instead of uvicorn's plain-text 500 and a traceback. Its transaction never
+    committed unless its thread finished first, and then a retry with the same
+    Idempotency-Key answers what it did, paying nothing twice."""
+    log.error("request cut short: %s %s", scope["method"], scope["path"])
+    response = problem(
+        503,
+        "the service stopped before this request was done; retry it (a check "
+        "retried with the same Idempotency-Key is never paid twice).",
+        title="Unavailable",
+        headers={"Connection": "close"},
+    )
+    await response(scope, receive, send)
+
+
+async def _last_resort(scope: Scope, receive: Receive, send: Send, exc: Exception) -> None:
+    """What FastAPI's ``ServerErrorMiddleware`` answers an error no handler takes: the
+    app's handler of ``Exception`` (``problems.install_handlers``: 500, logged)."""
+    handlers = scope["app"].exception_handlers
+    handler = handlers.get(Exception) or handlers.get(500)
+    response = await handler(Request(scope, receive), exc)
+    await response(scope, receive, send)

@@ -3,11 +3,12 @@
 Through FastAPI a check paid the server more for its HTTP than for its work: the
 route's matching, the dependencies solved (the caller, the store, the header), the
 body validated by pydantic, anyio's trip to a thread, the answer's classes. The lane
-sits under every guard of the service (the rate, the token first, the body's limits,
-the security headers, a request cut short: ``app.create_app``), so a check still
-passes them all, and answers the plain case itself: a JSON object holding ``text``
-and at most ``seed``, ``faces`` and ``choose``, each of the type ``CheckIn`` takes.
-It calls the route's own function (``routes.checks.resolve``) in a thread of its own.
+is asked by the service's guard (``guards.Guard``) once every guard has passed (the
+rate, the token first, the body's limits; the security headers and a request cut
+short hold for its answer too), and answers the plain case itself: a JSON object
+(sent as ``application/json``) holding ``text`` and at most ``seed``, ``faces`` and
+``choose``, each of the type ``CheckIn`` takes. It calls the route's own function
+(``routes.checks.resolve``) in a thread of its own (``threads.Threads``).
 
 Anything else goes, its body replayed, to the FastAPI app behind it, so every
 refusal of a request's form (a body that is not JSON, an unknown key, a value of
@@ -29,7 +30,7 @@ from dicebound.app.access import Access
 from dicebound.app.errors import Invalid
 from dicebound.app.seeds import seed_text
 from dicebound.edge.http.deps import request_token
-from dicebound.edge.http.problems import ASGIApp, Message, Receive, Scope, Send
+from dicebound.edge.http.problems import Receive, Scope, Send
 from dicebound.edge.http.routes.checks import resolve
 from dicebound.edge.http.threads import Threads
 
@@ -80,31 +81,26 @@ def _plain_body(body: object) -> dict[str, Any] | None:
 
 
 class CheckLane:
-    """The ASGI layer that answers a plain check itself and hands every other request
-    to ``app`` (see the module's docstring)."""
+    """Answers a plain check itself; says so, or that the request is another's (see
+    the module's docstring)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def __init__(self) -> None:
         self._threads = Threads(_THREADS)
         self._handlers: dict[type[BaseException], Callable[..., Any]] | None = None
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":  # the app's life: its threads end with it
-            try:
-                await self.app(scope, receive, send)
-            finally:
-                self._threads.stop()
-            return
+    def close(self) -> None:
+        """End the lane's threads (the app's shutdown)."""
+        self._threads.stop()
+
+    async def answer(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> bool:
+        """Answer the request, whose whole ``body`` the guard has read, if it is a plain
+        check; False, having sent nothing, for any other."""
         game = _checked_game(scope)
         if game is None:
-            await self.app(scope, receive, send)
-            return
-        message = await receive()
-        body = message.get("body", b"") if message["type"] == "http.request" else None
-        fields = _fields(scope, body) if body is not None and not message.get("more_body") else None
+            return False
+        fields = _fields(scope, body)
         if fields is None:
-            await self.app(scope, _replay(message, receive), send)
-            return
+            return False
         state = scope["app"].state
         access = Access.of(request_token(scope), await state.admin_hash.current())
         key = _idempotency_key(scope)
@@ -127,7 +123,7 @@ class CheckLane:
                 raise
             response = await handler(Request(scope, receive), exc)
             await response(scope, receive, send)
-            return
+            return True
         await send(
             {
                 "type": "http.response.start",
@@ -136,10 +132,11 @@ class CheckLane:
             }
         )
         await send({"type": "http.response.body", "body": answer})
+        return True
 
     def _handler_of(self, scope: Scope, exc: Exception) -> Callable[..., Any] | None:
         """The app's handler of ``exc`` (of its nearest class), but for the last resort's
-        (``Exception``), which the layers above the lane call."""
+        (``Exception``), which the guard calls (``guards.Guard``)."""
         if self._handlers is None:
             handlers = scope["app"].exception_handlers
             self._handlers = {
@@ -152,7 +149,7 @@ class CheckLane:
 
 def _checked_game(scope: Scope) -> str | None:
     """The game of a ``POST /games/{game}/checks``, else None."""
-    if scope["type"] != "http" or scope["method"] != "POST" or scope.get("root_path"):
+    if scope["method"] != "POST" or scope.get("root_path"):
         return None
     parts = scope["path"].split("/")
     if len(parts) != 4 or parts[0] or parts[1] != "games" or parts[3] != "checks" or not parts[2]:
@@ -189,17 +186,3 @@ def _idempotency_key(scope: Scope) -> str | None:
             key: str = value.decode("latin-1")
             return key
     return None
-
-
-def _replay(message: Message, receive: Receive) -> Receive:
-    """``receive``, with ``message`` (already taken from it) first."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return message
-        return await receive()
-
-    return replay

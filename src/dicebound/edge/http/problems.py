@@ -43,14 +43,14 @@ __all__ = [
     "PROBLEMS",
     "STATUS",
     "AsciiJSONResponse",
-    "BodyLimit",
-    "CutShort",
     "HttpProblem",
     "decode_body",
     "install_handlers",
     "json_body",
     "problem",
+    "read_body",
     "refusal_problem",
+    "replayed",
     "status_of",
     "store_unavailable",
 ]
@@ -316,58 +316,53 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def _limit_for(method: str, path: str) -> tuple[int, str]:
+def _limit_for(method: str, path: str) -> tuple[int, Callable[[], str]]:
+    """A route's most bytes of body, and what says it (worded only for a refusal)."""
     parts = path.strip("/").split("/")
     if method == "POST" and parts in (["rulesets"], ["rulesets", "check"]):
-        return LIMITS.ruleset_bytes, LIMITS.most_ruleset()
+        return LIMITS.ruleset_bytes, LIMITS.most_ruleset
     if method == "PUT" and len(parts) == 4 and parts[0] == "games" and parts[2] == "characters":
-        return LIMITS.character_bytes, LIMITS.most_character()
-    return LIMITS.body_bytes, LIMITS.most_body()
+        return LIMITS.character_bytes, LIMITS.most_character
+    return LIMITS.body_bytes, LIMITS.most_body
 
 
-class BodyLimit:
-    """Refuses a body past its route's limit with 413 while reading it, whatever its
-    Content-Length says, and one that does not arrive within ``body_timeout`` seconds
-    with 408 (closing the connection, so a stalled client holds nothing); hands the app
-    the body it read."""
+async def read_body(scope: Scope, receive: Receive, send: Send, timeout: float) -> bytes | None:
+    """The request's whole body; or None once it is refused with 413 while being read,
+    past its route's limit (whatever its Content-Length says), or with 408 when it did
+    not arrive within ``timeout`` seconds (closing the connection, so a stalled client
+    holds nothing); or None when the client went first."""
+    limit, sentence = _limit_for(scope["method"], scope["path"])
+    try:
+        async with asyncio.timeout(timeout):
+            body = await _read_body(receive, limit)
+    except TimeoutError:
+        response = problem(
+            408,
+            f"the request body did not arrive within {timeout:g} seconds; send it again, faster.",
+            headers={"Connection": "close"},
+        )
+        await response(scope, receive, send)
+        return None
+    if isinstance(body, int):
+        response = problem(413, f"the body is over {limit:,} bytes: {sentence()}.")
+        await response(scope, receive, send)
+        return None
+    return body
 
-    def __init__(self, app: ASGIApp, *, body_timeout: float) -> None:
-        self.app = app
-        self.body_timeout = body_timeout
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        limit, sentence = _limit_for(scope["method"], scope["path"])
-        try:
-            async with asyncio.timeout(self.body_timeout):
-                body = await _read_body(receive, limit)
-        except TimeoutError:
-            response = problem(
-                408,
-                f"the request body did not arrive within {self.body_timeout:g} seconds; "
-                "send it again, faster.",
-                headers={"Connection": "close"},
-            )
-            await response(scope, receive, send)
-            return
-        if body is None:  # the client is gone
-            return
-        if isinstance(body, int):
-            response = problem(413, f"the body is over {limit:,} bytes: {sentence}.")
-            await response(scope, receive, send)
-            return
-        sent = False
+def replayed(body: bytes, receive: Receive) -> Receive:
+    """``receive`` for an app after ``read_body``: the body first, whole, then what the
+    connection says next."""
+    sent = False
 
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
 
-        await self.app(scope, replay, send)
+    return replay
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes | int | None:
@@ -386,40 +381,3 @@ async def _read_body(receive: Receive, limit: int) -> bytes | int | None:
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
-
-
-class CutShort:
-    """A request cut short before it answered (uvicorn cancels what is still running
-    when the graceful shutdown's time is up) answers 503 with a sentence, logged in one
-    line, instead of uvicorn's plain-text 500 and a traceback. Its transaction never
-    committed unless its thread finished first, and then a retry with the same
-    Idempotency-Key answers what it did, paying nothing twice."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def tracked(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, receive, tracked)
-        except asyncio.CancelledError:
-            if started:
-                raise
-            log.error("request cut short: %s %s", scope["method"], scope["path"])
-            response = problem(
-                503,
-                "the service stopped before this request was done; retry it (a check "
-                "retried with the same Idempotency-Key is never paid twice).",
-                title="Unavailable",
-                headers={"Connection": "close"},
-            )
-            await response(scope, receive, send)

@@ -7,9 +7,9 @@ concurrency limit) for ever. ``guarded_protocol`` gives uvicorn a protocol class
 closes a connection whose headers are not whole ``header_timeout`` seconds after it
 opened or after the first byte of its next request, and one still sending a body the
 app no longer reads ``body_timeout`` seconds after the answer. (A body the app does
-read has its own timeout, in ``BodyLimit``.) Headers past ``HEAD_BYTES`` are refused
-with 431 and the connection closed: h11 counts them itself, httptools would gather
-them without end, so its class counts what arrives before the headers are whole.
+read has its own timeout, in ``problems.read_body``.) Headers past ``HEAD_BYTES`` are
+refused with 431 and the connection closed: h11 counts them itself, httptools would
+gather them without end, so its class counts what arrives before the headers are whole.
 
 Past uvicorn's ``limit_concurrency`` the answer is a problem document in the service's
 words, not uvicorn's plain text; and the 400 for a request that is not HTTP is one too.

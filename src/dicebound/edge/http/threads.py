@@ -23,27 +23,22 @@ T = TypeVar("T")
 
 
 class _Job(Generic[T]):
-    """One piece of work, its future on the event loop, and whether it has ended."""
+    """One piece of work and its future on the event loop."""
 
-    __slots__ = ("ended", "future", "loop", "over", "work")
+    __slots__ = ("future", "loop", "work")
 
     def __init__(self, work: Callable[[], T], loop: asyncio.AbstractEventLoop) -> None:
         self.work = work
         self.loop = loop
         self.future: asyncio.Future[T] = loop.create_future()
-        self.over = False  # set on the event loop, once the thread has answered
-        self.ended: asyncio.Future[None] | None = None  # awaited after a cancellation
 
     def settle(self, result: Any, error: BaseException | None) -> None:
-        """On the event loop: the thread's answer to whoever still waits for it."""
-        self.over = True
+        """On the event loop: the thread's answer, to the request if it still waits."""
         if not self.future.done():
             if error is None:
                 self.future.set_result(result)
             else:
                 self.future.set_exception(error)
-        if self.ended is not None and not self.ended.done():
-            self.ended.set_result(None)
 
 
 class Threads:
@@ -60,9 +55,9 @@ class Threads:
 
     async def run(self, work: Callable[[], T]) -> T:
         """``work()``'s result (or its exception), from one of the threads. Cancelled
-        meanwhile (the server's shutdown), it still waits for the work to end before
-        it raises, as anyio's trip does: the answer of a request cut short (``CutShort``)
-        comes after its transaction ended, committed or not."""
+        meanwhile (the server's shutdown past its grace), it raises at once, as anyio's
+        trip does, and the request is answered as cut short (``guards.Guard``); the work
+        runs its course, or ends with the process, and its answer is dropped."""
         job = _Job(work, asyncio.get_running_loop())
         with self._counting:
             if self._idle:
@@ -72,17 +67,7 @@ class Threads:
             else:
                 self._queued += 1
         self._jobs.put(job)
-        try:
-            return await job.future
-        except asyncio.CancelledError:
-            if not job.over:
-                job.ended = job.loop.create_future()
-                while not job.ended.done():
-                    try:
-                        await asyncio.shield(job.ended)
-                    except asyncio.CancelledError:
-                        continue
-            raise
+        return await job.future
 
     def _start(self) -> None:
         thread = threading.Thread(
