@@ -38,7 +38,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
-from dicebound.store.db import EVENTS_CHANNEL, EVENTS_TOLD
+from dicebound.store.db import CONNECTION, EVENTS_CHANNEL, EVENTS_TOLD
 from dicebound.store.models import (
     CharacterRow,
     EventRow,
@@ -417,19 +417,23 @@ _DRIVER_RECORDS_AND_TALLIES = _pg_only(
     + _UPSERT_TALLY
     + ") SELECT id FROM made"
 )
-# PostgreSQL: a transaction's events (one JSONB array of [kind, payload], numbered
-# after ``newest``), the oldest past the kept number forgotten, and the note, in one
-# statement. The DELETE sees the table as the statement began: the caller runs it on
-# its own when the new events alone are more than are kept.
-_EVENTS_CTE = (
-    "WITH made AS (INSERT INTO events (game_id, id, kind, payload, created) "
-    "SELECT %(game)s::text, %(newest)s::bigint + n, item ->> 0, item ->> 1, %(created)s::text "
-    "FROM jsonb_array_elements(%(rows)s::jsonb) WITH ORDINALITY AS given(item, n))"
-)
-_DRIVER_EVENTS = _pg_only(f"{_EVENTS_CTE} SELECT pg_notify('{EVENTS_CHANNEL}', %(note)s)")
-_DRIVER_EVENTS_FORGETTING = _pg_only(
-    f"{_EVENTS_CTE}, forgot AS (DELETE FROM events WHERE game_id = %(game)s::text "
-    f"AND id <= %(upto)s::bigint) SELECT pg_notify('{EVENTS_CHANNEL}', %(note)s)"
+# PostgreSQL: a transaction's events (one JSONB array of [kind, payload]) numbered
+# after the game's newest, the oldest past the kept number forgotten, and the note, in
+# one statement; the last id answered. The newest is read in the statement's own
+# snapshot, taken under the game's row lock (every writer of its events holds it), so
+# it is the one a SELECT before would read. The DELETE sees the table as the statement
+# began: the caller takes the long way when the new events alone are more than kept.
+_DRIVER_EVENTS = _pg_only(
+    "WITH newest AS (SELECT coalesce(max(id), 0) AS id FROM events "
+    "WHERE game_id = %(game)s::text), "
+    "made AS (INSERT INTO events (game_id, id, kind, payload, created) "
+    "SELECT %(game)s::text, newest.id + n, item ->> 0, item ->> 1, %(created)s::text "
+    "FROM newest, jsonb_array_elements(%(rows)s::jsonb) WITH ORDINALITY AS given(item, n) "
+    "RETURNING id), "
+    "last AS (SELECT max(id) AS id FROM made), "
+    "forgot AS (DELETE FROM events WHERE game_id = %(game)s::text "
+    "AND id <= (SELECT id FROM last) - %(keep)s::bigint) "
+    f"SELECT id, pg_notify('{EVENTS_CHANNEL}', %(game)s::text || ':' || id) FROM last"
 )
 _SQLITE_ROWS_MOST = 120  # records a statement: 5 + 8 x 120 parameters, under SQLite's 999
 
@@ -482,7 +486,8 @@ class Repo:
     @property
     def connection(self) -> Connection:
         if self._connection is None:
-            self._connection = self.session.connection()
+            held = self.session.info.get(CONNECTION)
+            self._connection = held if held is not None else self.session.connection()
             self._postgresql = self._connection.dialect.name == "postgresql"
         return self._connection
 
@@ -826,25 +831,20 @@ class Repo:
         """Append ``(kind, payload)`` events to a game's, ids following its newest, and
         forget all but the newest ``keep``; the last id given. Ids follow commit order
         only when the caller holds the game's row lock (``game(..., lock=True)``)."""
+        when = stamp(now)
+        if self.connection.dialect.name == "postgresql" and len(events) <= keep:
+            params = {
+                "game": game_id,
+                "rows": dumps([[kind, payload] for kind, payload in events]),
+                "created": when,
+                "keep": keep,
+            }
+            last: int = self._rows(_DRIVER_EVENTS, params)[0][0]
+            self._told(game_id, last)
+            return last
         newest: int = self._rows(_DRIVER_NEWEST_EVENT, {"game": game_id})[0][0] or 0
         last = newest + len(events)
         upto = last - keep
-        when = stamp(now)
-        if self.connection.dialect.name == "postgresql":
-            together = upto > 0 and len(events) <= keep  # else the DELETE would miss some
-            params = {
-                "game": game_id,
-                "newest": newest,
-                "rows": dumps([[kind, payload] for kind, payload in events]),
-                "created": when,
-                "note": f"{game_id}:{last}",
-                "upto": upto,
-            }
-            self._rows(_DRIVER_EVENTS_FORGETTING if together else _DRIVER_EVENTS, params)
-            if upto > 0 and not together:
-                self._do(_DRIVER_FORGET_EVENTS, {"game": game_id, "upto": upto})
-            self._told(game_id, last)
-            return last
         rows = [
             {"game": game_id, "id": newest + i, "kind": kind, "payload": payload, "created": when}
             for i, (kind, payload) in enumerate(events, start=1)
@@ -855,7 +855,7 @@ class Repo:
             self._do(_DRIVER_NEW_EVENT, rows, many=True)
         if upto > 0:
             self._do(_DRIVER_FORGET_EVENTS, {"game": game_id, "upto": upto})
-        self._told(game_id, last)
+        self.announce(game_id, last)  # PostgreSQL's note, when the long way was taken
         return last
 
     def events_after(self, game_id: str, after: int, most: int) -> list[Event]:
