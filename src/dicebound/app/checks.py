@@ -19,9 +19,9 @@ from dicebound.character import live_to_json
 from dicebound.dice import fresh_seed
 from dicebound.engine import CheckFailure, CheckReport, CheckResult, PlayerChoices, resolve_text
 from dicebound.errors import DiceboundError
-from dicebound.replay import sheet_kept, sheet_touches
+from dicebound.replay import sheet_touches
 from dicebound.sheet import Character
-from dicebound.store.models import RecordKind, dumps
+from dicebound.store.models import RawJson, RecordKind, dumps, stamp
 from dicebound.store.repo import Game, Member, NewCheck, NewSheetCommand, RecordHead, Repo
 from dicebound.tags.parse import parse_tags
 
@@ -81,6 +81,34 @@ class _Cards:
         return [self.whole(c) if i in touched else self.named(c.name) for i, c in enumerate(then)]
 
 
+class _SheetText:
+    """A sheet command's outcome as JSON text, each part written once: its record's
+    ``result`` (``sheet_kept``) and its event (the ``SheetRecordView`` that ``GET
+    .../records/{id}`` answers) are spliced from the same parts, never encoded twice."""
+
+    __slots__ = ("ask", "rest", "tag", "who")
+
+    def __init__(self, outcome: SheetOutcome, ask: str) -> None:
+        self.tag = dumps(outcome.tag)
+        self.who = dumps(outcome.who)
+        self.ask = dumps(ask)
+        changes = [change.to_json() for change in outcome.changes]
+        # '"ok":...,"now":...,"reason":...,"changes":[...]', the fields after tag and who
+        self.rest = dumps(
+            {"ok": outcome.ok, "now": outcome.now, "reason": outcome.reason, "changes": changes}
+        )[1:-1]
+
+    def result(self) -> RawJson:
+        """``dumps(sheet_kept(outcome))``."""
+        return RawJson(f'{{"tag":{self.tag},"who":{self.who},{self.rest}}}')
+
+    def view(self, record_id: int, head: tuple[str, str]) -> str:
+        """``plain_json(record_view(...))`` of its record; ``head`` the parts every
+        record of the text shares (``_Written.sheet_head``)."""
+        fields = f'"who":{self.who},"tag":{self.tag},"ask":{self.ask},{self.rest}'
+        return f'{{"id":{record_id},{head[0]}{fields}{head[1]}}}'
+
+
 class _Written:
     """What a text's records answer: its ``results`` and ``sheet``, and the event of
     each record, in text order."""
@@ -91,6 +119,11 @@ class _Written:
         self.results: list[dict[str, object]] = []
         self.sheet: list[dict[str, object]] = []
         self.told: list[events.Item] = []
+        # a sheet record's view around its own fields: kind and time before, ruleset after
+        self.sheet_head = (
+            f'"kind":"sheet","created":{dumps(stamp(now))},',
+            f',"ruleset":{dumps(game.ruleset_id)},"version":{int(game.ruleset_version)}',
+        )
 
     def tell(self, record_id: int, kind: RecordKind, ask: str, result: Any, seed: Any) -> None:
         """The record just written, as ``GET .../records/{id}`` will read it."""
@@ -126,6 +159,7 @@ def _record_steps(
     written = _Written(game, now)
     records: list[NewCheck | NewSheetCommand] = []
     answers: list[dict[str, object]] = []  # each record's answer, as ``records``
+    texts: list[_SheetText | None] = []  # each sheet command's parts (None: a check)
     number = 0  # the sheet commands so far
     for step in report.steps:
         if isinstance(step, CheckFailure):
@@ -146,28 +180,30 @@ def _record_steps(
                 )
             )
             answers.append(row_json)
+            texts.append(None)
             continue
         number += 1
         start, end = step.span
+        ask = text[start:end]
         party = cards.party(step, number, report.sheet_party[number - 1])
+        command = _SheetText(step, ask)
         records.append(
             NewSheetCommand(
-                who=step.who,
-                ask=text[start:end],
-                result=sheet_kept(step),
-                number=number,
-                party=party,
+                who=step.who, ask=ask, result=command.result(), number=number, party=party
             )
         )
         answers.append(step.to_json())
+        texts.append(command)
     ids = repo.add_records(game, now, records)
-    for record_id, record, answer in zip(ids, records, answers, strict=True):
-        if isinstance(record, NewCheck):
+    head = written.sheet_head
+    for record_id, record, answer, parts in zip(ids, records, answers, texts, strict=True):
+        if parts is None:
+            assert isinstance(record, NewCheck)
             written.results.append({**answer, "id": record_id})
             written.tell(record_id, "check", record.ask, answer, record.seed)
         else:
             written.sheet.append({"id": record_id, **answer})
-            written.tell(record_id, "sheet", record.ask, record.result, None)
+            written.told.append(("record", parts.view(record_id, head)))
     return written
 
 

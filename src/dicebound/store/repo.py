@@ -3,7 +3,8 @@
 The application (``dicebound.app``) asks for rows and hands values back; it writes no
 SQL and no JSON. Each method runs one statement, built once at import as Core (the
 ORM's unit of work and a statement built per call cost more than the query itself;
-SQLAlchemy caches the SQL), in the caller's transaction. Rows come back as frozen
+SQLAlchemy caches the SQL), in the caller's transaction; those every check runs are
+SQL written once, run on the driver's own cursor (see "the hot path" below). Rows come back as frozen
 values, nothing for the ORM to track. JSON columns read and write Python values
 (``JsonText``) and times are ``datetime`` (``Timestamp``); the few texts the hot path
 keys its caches by (a character's sheet and live state) are read as they are stored,
@@ -191,7 +192,7 @@ class NewSheetCommand:
 
     who: str
     ask: str
-    result: Mapping[str, Any]
+    result: Mapping[str, Any] | RawJson  # RawJson: as ``dumps`` writes it, spliced
     number: int
     party: Sequence[str]
 
@@ -893,7 +894,8 @@ def _record_texts(record: NewCheck | NewSheetCommand) -> list[str | None]:
             record.sheet,
         ]
     sheet = f'{{"number":{int(record.number)},"party":[{",".join(record.party)}]}}'
-    return ["sheet", record.who, dumps(record.ask), dumps(record.result), None, None, None, sheet]
+    result = record.result if isinstance(record.result, RawJson) else dumps(record.result)
+    return ["sheet", record.who, dumps(record.ask), result, None, None, None, sheet]
 
 
 def _ruleset_values(version: RulesetVersion) -> dict[str, object]:
