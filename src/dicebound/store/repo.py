@@ -418,6 +418,32 @@ _DRIVER_RECORDS_AND_TALLIES = _pg_only(
     + _UPSERT_TALLY
     + ") SELECT id FROM made"
 )
+# PostgreSQL: a text's records, their tallies and each record's event in one statement
+# (``Repo.add_records`` with ``told``): an event's payload is its record's id spliced
+# before the rest of its view (``tails``, one JSONB array of texts, in record order),
+# numbered after the game's newest as ``_DRIVER_EVENTS`` numbers them; then, unless more
+# events follow in the transaction, the oldest past the kept number forgotten and the
+# note. One row: the records' ids, and the last event's id.
+_TOLD_RECORDS = (
+    _DRIVER_RECORDS_AND_TALLIES.postgresql.removesuffix(" SELECT id FROM made")
+    + ", newest AS (SELECT coalesce(max(id), 0) AS id FROM events "
+    "WHERE game_id = %(game_id)s::text), "
+    "numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM made), "
+    "told AS (INSERT INTO events (game_id, id, kind, payload, created) "
+    "SELECT %(game_id)s::text, newest.id + numbered.n, 'record', "
+    "'{\"id\":' || numbered.id || (%(tails)s::jsonb ->> (numbered.n - 1)::integer), "
+    "%(created)s::text FROM newest, numbered RETURNING id), "
+    "last AS (SELECT max(id) AS id FROM told)"
+)
+_DRIVER_TOLD_RECORDS_MORE = _pg_only(
+    f"{_TOLD_RECORDS} SELECT (SELECT array_agg(id ORDER BY id) FROM made), id FROM last"
+)
+_DRIVER_TOLD_RECORDS = _pg_only(
+    f"{_TOLD_RECORDS}, forgot AS (DELETE FROM events WHERE game_id = %(game_id)s::text "
+    "AND id <= (SELECT id FROM last) - %(keep)s::bigint) "
+    "SELECT (SELECT array_agg(id ORDER BY id) FROM made), id, "
+    f"pg_notify('{EVENTS_CHANNEL}', %(game_id)s::text || ':' || id) FROM last"
+)
 # PostgreSQL: a transaction's events (one JSONB array of [kind, payload]) numbered
 # after the game's newest, the oldest past the kept number forgotten, and the note, in
 # one statement; the last id answered. The newest is read in the statement's own
@@ -691,13 +717,29 @@ class Repo:
     # ── records ──────────────────────────────────────────────────────────────
 
     def add_records(
-        self, game: Game, created: datetime, records: Sequence[NewCheck | NewSheetCommand]
+        self,
+        game: Game,
+        created: datetime,
+        records: Sequence[NewCheck | NewSheetCommand],
+        *,
+        told: Sequence[str] | None = None,
+        keep: int = 0,
+        more: bool = False,
     ) -> list[int]:
         """Write the records of one text and raise their tallies: on PostgreSQL in one
         statement, on SQLite in one per 120 records and one for the tallies; their ids,
-        in the order given (ids grow in that order)."""
+        in the order given (ids grow in that order).
+
+        ``told``: each record's event too, a ``record`` whose payload is ``{"id":``, its
+        id, then its tail given here (the rest of its view), appended as ``add_events``
+        appends (``keep`` the events a game keeps); on PostgreSQL in the same statement.
+        ``more``: the transaction appends more events after these (``add_events``),
+        which forgets the oldest and tells of them all."""
         if not records:
             return []
+        postgresql = self.connection.dialect.name == "postgresql"
+        if told is not None and postgresql and len(told) <= keep:  # else the long way
+            return self._told_records(game, created, records, told, keep, more)
         created_text = stamp(created)
         layers = dumps(list(game.layers))
         rows = [_record_texts(record) for record in records]
@@ -730,6 +772,41 @@ class Repo:
             self._do(_DRIVER_TALLY, params_many, many=True)
         ids = sorted(row[0] for row in made)
         assert len(ids) == len(rows)
+        if told is not None:
+            payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
+            self._append_events(game.id, payloads, created_text, keep, tell=not more)
+        return ids
+
+    def _told_records(
+        self,
+        game: Game,
+        created: datetime,
+        records: Sequence[NewCheck | NewSheetCommand],
+        told: Sequence[str],
+        keep: int,
+        more: bool,
+    ) -> list[int]:
+        """PostgreSQL: ``add_records`` with ``told``, in one statement."""
+        tallies: dict[tuple[str, str], int] = {}
+        for record in records:
+            key = (record.who, "check" if isinstance(record, NewCheck) else "sheet")
+            tallies[key] = tallies.get(key, 0) + 1
+        params = {
+            "game_id": game.id,
+            "created": stamp(created),
+            "ruleset_id": game.ruleset_id,
+            "ruleset_version": game.ruleset_version,
+            "layers": dumps(list(game.layers)),
+            "rows": dumps([_record_texts(record) for record in records]),
+            "tallies": dumps([[w, k, n] for (w, k), n in tallies.items()]),
+            "tails": dumps(list(told)),
+            "keep": keep,
+        }
+        row = self._rows(_DRIVER_TOLD_RECORDS_MORE if more else _DRIVER_TOLD_RECORDS, params)[0]
+        ids: list[int] = list(row[0])
+        assert len(ids) == len(records)
+        if not more:
+            self._told(game.id, int(row[1]))
         return ids
 
     def record(self, game_id: str, record_id: int, *, lock: bool = False) -> Record | None:
@@ -832,8 +909,14 @@ class Repo:
         """Append ``(kind, payload)`` events to a game's, ids following its newest, and
         forget all but the newest ``keep``; the last id given. Ids follow commit order
         only when the caller holds the game's row lock (``game(..., lock=True)``)."""
-        when = stamp(now)
-        if self.connection.dialect.name == "postgresql" and len(events) <= keep:
+        return self._append_events(game_id, events, stamp(now), keep, tell=True)
+
+    def _append_events(
+        self, game_id: str, events: Sequence[tuple[str, str]], when: str, keep: int, *, tell: bool
+    ) -> int:
+        """``add_events``; without ``tell`` (more follow in this transaction) neither
+        forgetting nor telling, which the last append does for them all."""
+        if tell and self.connection.dialect.name == "postgresql" and len(events) <= keep:
             params = {
                 "game": game_id,
                 "rows": dumps([[kind, payload] for kind, payload in events]),
@@ -854,9 +937,10 @@ class Repo:
             self._do(_DRIVER_NEW_EVENT, rows[0])
         else:
             self._do(_DRIVER_NEW_EVENT, rows, many=True)
-        if upto > 0:
-            self._do(_DRIVER_FORGET_EVENTS, {"game": game_id, "upto": upto})
-        self.announce(game_id, last)  # PostgreSQL's note, when the long way was taken
+        if tell:
+            if upto > 0:
+                self._do(_DRIVER_FORGET_EVENTS, {"game": game_id, "upto": upto})
+            self.announce(game_id, last)  # PostgreSQL's note, when the long way was taken
         return last
 
     def events_after(self, game_id: str, after: int, most: int) -> list[Event]:
