@@ -19,9 +19,9 @@ from dicebound.character import live_to_json
 from dicebound.dice import fresh_seed
 from dicebound.engine import CheckFailure, CheckReport, CheckResult, PlayerChoices, resolve_text
 from dicebound.errors import DiceboundError
-from dicebound.replay import sheet_kept, sheet_touches
+from dicebound.replay import sheet_touches
 from dicebound.sheet import Character
-from dicebound.store.models import RecordKind, dumps
+from dicebound.store.models import RawJson, dumps, stamp
 from dicebound.store.repo import Game, Member, NewCheck, NewSheetCommand, RecordHead, Repo
 from dicebound.tags.parse import parse_tags
 
@@ -81,32 +81,65 @@ class _Cards:
         return [self.whole(c) if i in touched else self.named(c.name) for i, c in enumerate(then)]
 
 
+class _SheetText:
+    """A sheet command's outcome as JSON text, each part written once: its record's
+    ``result`` (``sheet_kept``) and its event (the ``SheetRecordView`` that ``GET
+    .../records/{id}`` answers) are spliced from the same parts, never encoded twice."""
+
+    __slots__ = ("ask", "rest", "tag", "who")
+
+    def __init__(self, outcome: SheetOutcome, ask: str) -> None:
+        self.tag = dumps(outcome.tag)
+        self.who = dumps(outcome.who)
+        self.ask = dumps(ask)
+        changes = [change.to_json() for change in outcome.changes]
+        # '"ok":...,"now":...,"reason":...,"changes":[...]', the fields after tag and who
+        self.rest = dumps(
+            {"ok": outcome.ok, "now": outcome.now, "reason": outcome.reason, "changes": changes}
+        )[1:-1]
+
+    def result(self) -> RawJson:
+        """``dumps(sheet_kept(outcome))``."""
+        return RawJson(f'{{"tag":{self.tag},"who":{self.who},{self.rest}}}')
+
+    def view(self, record_id: int, head: tuple[str, str]) -> str:
+        """``plain_json(record_view(...))`` of its record; ``head`` the parts every
+        record of the text shares (``_Written.sheet_head``)."""
+        return f'{{"id":{record_id}{self.tail(head)}'
+
+    def tail(self, head: tuple[str, str]) -> str:
+        """Its view after the id (``Repo.add_records``' ``told``)."""
+        fields = f'"who":{self.who},"tag":{self.tag},"ask":{self.ask},{self.rest}'
+        return f",{head[0]}{fields}{head[1]}}}"
+
+
+_NO_ID = '{"id":0'
+
+
 class _Written:
-    """What a text's records answer: its ``results`` and ``sheet``, and the event of
-    each record, in text order."""
+    """What a text's records answer: its ``results`` and ``sheet``, in text order."""
 
     def __init__(self, game: Game, now: datetime) -> None:
         self.game = game
         self.now = now
         self.results: list[dict[str, object]] = []
         self.sheet: list[dict[str, object]] = []
-        self.told: list[events.Item] = []
+        # a sheet record's view around its own fields: kind and time before, ruleset after
+        self.sheet_head = (
+            f'"kind":"sheet","created":{dumps(stamp(now))},',
+            f',"ruleset":{dumps(game.ruleset_id)},"version":{int(game.ruleset_version)}',
+        )
 
-    def tell(self, record_id: int, kind: RecordKind, ask: str, result: Any, seed: Any) -> None:
-        """The record just written, as ``GET .../records/{id}`` will read it."""
+    def check_tail(self, ask: str, result: Any, seed: Any) -> str:
+        """A check's record as ``GET .../records/{id}`` will read it, after its id (the
+        view's first field): its event, once the id is known (``Repo.add_records``)."""
         game = self.game
         head = RecordHead(
-            record_id,
-            kind,
-            self.now,
-            ask,
-            result,
-            seed,
-            game.ruleset_id,
-            game.ruleset_version,
-            None,
+            0, "check", self.now, ask, result, seed, game.ruleset_id, game.ruleset_version, None
         )
-        self.told.append(events.record_item(record_view(head)))
+        _, payload = events.record_item(record_view(head))
+        assert payload.startswith(_NO_ID + ",")
+        return payload[len(_NO_ID) :]
 
 
 def _record_steps(
@@ -117,15 +150,21 @@ def _record_steps(
     by_name: dict[str, Member],
     choose: str | None,
     now: datetime,
+    *,
+    more: bool,
 ) -> _Written:
     """Write a record of every check thrown and every sheet command, in text order (so
-    ids grow in text order), all in one statement; the answer's ``results`` and
-    ``sheet``, and each record's event, in text order with the ids the statement gave.
-    A check tag that did not resolve writes none."""
+    ids grow in text order), all in one statement, and each record's event; the
+    answer's ``results`` and ``sheet`` in text order with the ids the statement gave.
+    A check tag that did not resolve writes none. ``more``: the transaction tells of
+    more events after these (``events.publish``)."""
     cards = _Cards(by_name)
     written = _Written(game, now)
     records: list[NewCheck | NewSheetCommand] = []
     answers: list[dict[str, object]] = []  # each record's answer, as ``records``
+    texts: list[_SheetText | None] = []  # each sheet command's parts (None: a check)
+    tails: list[str] = []  # each record's event after its id
+    head = written.sheet_head
     number = 0  # the sheet commands so far
     for step in report.steps:
         if isinstance(step, CheckFailure):
@@ -146,28 +185,28 @@ def _record_steps(
                 )
             )
             answers.append(row_json)
+            texts.append(None)
+            tails.append(written.check_tail(step.ask, row_json, step.record.get("seed")))
             continue
         number += 1
         start, end = step.span
+        ask = text[start:end]
         party = cards.party(step, number, report.sheet_party[number - 1])
+        command = _SheetText(step, ask)
         records.append(
             NewSheetCommand(
-                who=step.who,
-                ask=text[start:end],
-                result=sheet_kept(step),
-                number=number,
-                party=party,
+                who=step.who, ask=ask, result=command.result(), number=number, party=party
             )
         )
         answers.append(step.to_json())
-    ids = repo.add_records(game, now, records)
-    for record_id, record, answer in zip(ids, records, answers, strict=True):
-        if isinstance(record, NewCheck):
+        texts.append(command)
+        tails.append(command.tail(head))
+    ids = repo.add_records(game, now, records, told=tails, keep=LIMITS.events_kept, more=more)
+    for record_id, answer, parts in zip(ids, answers, texts, strict=True):
+        if parts is None:
             written.results.append({**answer, "id": record_id})
-            written.tell(record_id, "check", record.ask, answer, record.seed)
         else:
             written.sheet.append({"id": record_id, **answer})
-            written.tell(record_id, "sheet", record.ask, record.result, None)
     return written
 
 
@@ -249,10 +288,10 @@ def run_checks(
             live = dumps(live_to_json(after.live))
             changed.append(Member(row.name, row.sheet, live, row.revision + 1))
     repo.set_lives(game.id, [(row.name, row.live, row.revision) for row in changed], now)
-    written = _record_steps(repo, game, report, text, by_name, choose, now)
-    # the records in text order, then each character the text changed, as it is now
-    told = [*written.told, *events.character_items(repo, ruleset, game, changed)]
-    events.publish(repo, game.id, told)
+    # the records, each with its event, in text order; then each character the text
+    # changed, as it is now
+    written = _record_steps(repo, game, report, text, by_name, choose, now, more=bool(changed))
+    events.publish(repo, game.id, events.character_items(repo, ruleset, game, changed))
     answer: dict[str, Any] = {
         "text": report.text,
         "results": written.results,

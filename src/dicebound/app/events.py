@@ -4,7 +4,8 @@ process that streams them (docs/design/store-and-service.md "Events").
 
 Writing: a use case that changed a game hands its events to ``publish`` once, at its
 end, in the order they happened (a text's records in text order, then each character
-whose live state it changed). It holds the game's row lock already (every write takes
+whose live state it changed; the records' own events are written with the records,
+``Repo.add_records(..., told=...)``, and the characters' follow). It holds the game's row lock already (every write takes
 it first), so ``Repo.add_events`` numbers them after the game's newest and the ids of a
 game grow in commit order. Each event's ``data`` is written then, as the routes would
 answer it at that moment: a record as ``GET /games/{game}/records/{id}``, a character as

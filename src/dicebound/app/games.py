@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -217,8 +218,28 @@ def party_member(
         "checks": counts.get((row.name, "check"), 0),
         "sheet": counts.get((row.name, "sheet"), 0) + counts.get(("party", "sheet"), 0),
     }
+    return PartyMember(
+        row.name, row.revision, json.loads(row.live), _state(ruleset, character), records
+    )
+
+
+_STATES: OrderedDict[int, tuple[Character, dict[str, Any]]] = OrderedDict()
+_STATES_KEPT = 512
+
+
+def _state(ruleset: Ruleset, character: Character) -> dict[str, Any]:
+    """``sheet_state`` of a loaded character, once per loaded value (``load_member``
+    hands out one value per stored state, and a value never changes): every event of a
+    character changed, and every party view, reads the same state again. Never
+    changed by its readers."""
+    known = _STATES.get(id(character))
+    if known is not None and known[0] is character:
+        return known[1]
     state = sheet_state(ruleset, character)
-    return PartyMember(row.name, row.revision, json.loads(row.live), state, records)
+    _STATES[id(character)] = (character, state)
+    if len(_STATES) > _STATES_KEPT:
+        _STATES.popitem(last=False)
+    return state
 
 
 def game_of_caller(session: Session, access: Access, game_id: str | None) -> str:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import copy
 import logging
 import os
+import select
 import sqlite3
 import threading
 from collections import deque
@@ -49,12 +50,19 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, NestedTransaction, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, StatementError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    DisconnectionError,
+    OperationalError,
+    StatementError,
+)
+from sqlalchemy.orm import Session
 
 from dicebound.errors import DiceboundError
 
 __all__ = [
+    "CONNECTION",
     "DEFAULT_URL",
     "EVENTS_CHANNEL",
     "EVENTS_TOLD",
@@ -77,6 +85,10 @@ EVENTS_CHANNEL = "dicebound_events"
 EVENTS_TOLD = "dicebound.events"
 """The key of a session's ``info`` under which ``Repo.announce`` lists ``(game, last
 id)`` for the store's listeners, told after the commit."""
+CONNECTION = "dicebound.connection"
+"""The key of a store session's ``info`` holding the connection its transaction runs
+on, begun already: ``Repo`` runs its statements there, without asking the session for
+it (the ORM's bookkeeping of a transaction costs more than a check's statements)."""
 
 EventsListener = Callable[[str, int | None], None]
 
@@ -142,9 +154,28 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _pg_checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """A pooled PostgreSQL connection is handed out only if the server has said
+    nothing on it while it sat idle: a server that ended the session (restarted, or
+    the backend terminated) has closed its socket or sent its last word, so the socket
+    reads ready. A look at the socket, where a ping is a round trip every write would
+    wait for; the pool takes another connection when this one is refused."""
+    try:
+        ready, _, _ = select.select([dbapi_connection.pgconn.socket], [], [], 0)
+    except Exception as exc:  # closed already: no socket to look at
+        raise DisconnectionError(f"the connection is gone: {reason_of(exc)}") from exc
+    if ready:
+        raise DisconnectionError("the server closed the connection while it sat idle")
+
+
 def _sqlite_begin(connection: Connection) -> None:
-    mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
-    connection.exec_driver_sql(f"BEGIN {mode}")
+    """Say BEGIN on the driver's own cursor; a failure (busy past the timeout) is
+    raised as SQLAlchemy raises any statement's."""
+    statement = f"BEGIN {connection.get_execution_options().get('sqlite_begin', 'DEFERRED')}"
+    try:
+        connection.connection.dbapi_connection.execute(statement)  # type: ignore[union-attr]
+    except BaseException as exc:
+        connection._handle_dbapi_exception(exc, statement, (), None, None)
 
 
 def _alembic_config(connection: Connection) -> Config:
@@ -204,7 +235,9 @@ class _Turns:
 
 class _Batch:
     """One SQLite transaction shared by writers queued behind each other (each in a
-    savepoint); committed once, by the writer that finds no one queued behind it."""
+    savepoint); committed once, by the writer that finds no one queued behind it. Its
+    connection is the store's writers' own, held from one batch to the next, and
+    closed (a new one taken next time) when a batch fails."""
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
@@ -251,11 +284,27 @@ class _Batch:
                 raw = self.connection.connection.driver_connection
                 if raw is not None and raw.in_transaction:
                     # a COMMIT SQLite refused (a deferred constraint) leaves the
-                    # transaction open, and the pool would take it back as clean
+                    # transaction open, and the next batch would begin inside it
                     raw.rollback()
+                if self.error is not None:
+                    self.connection.close()
+            except Exception:
                 self.connection.close()
+                raise
             finally:
                 self.done.set()
+
+
+def _session(connection: Connection) -> Session:
+    """A session on a connection whose transaction the store begun: ``Repo`` runs on
+    the connection (``info[CONNECTION]``); the ORM, where a caller uses it, joins the
+    transaction and never ends it."""
+    return Session(
+        connection,
+        join_transaction_mode="rollback_only",
+        expire_on_commit=False,
+        info={CONNECTION: connection},
+    )
 
 
 class Store:
@@ -267,11 +316,10 @@ class Store:
             "sqlite" if engine.dialect.name == "sqlite" else "postgresql"
         )
         writer = engine.execution_options(sqlite_begin="IMMEDIATE") if self.is_sqlite else engine
-        self._reads = sessionmaker(engine, expire_on_commit=False)
         self._writer = writer
-        self._writes = sessionmaker(writer, expire_on_commit=False)
         self._turns = _Turns() if self.is_sqlite else None
         self._batch: _Batch | None = None  # SQLite: the open one; only the turn touches it
+        self._held: Connection | None = None  # SQLite: the writers' connection (the turn's)
         self._listeners: list[EventsListener] = []
 
     def on_events(self, listener: EventsListener) -> Callable[[], None]:
@@ -296,9 +344,14 @@ class Store:
     @contextmanager
     def read(self) -> Iterator[Session]:
         """A transaction that only reads (rolled back at the end)."""
-        with self._reads() as session, session.begin():
-            yield session
-            session.rollback()
+        with self.engine.connect() as connection:
+            transaction = connection.begin()
+            session = _session(connection)
+            try:
+                yield session
+            finally:
+                session.close()
+                transaction.rollback()
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -309,27 +362,34 @@ class Store:
         within the busy timeout asks SQLite anyway, and meets its busy timeout."""
         turns = self._turns
         if turns is None or not turns.acquire(_BUSY_MS / 1000):
-            with self._writes() as session:
-                with session.begin():
+            with self._writer.connect() as connection, connection.begin():
+                session = _session(connection)
+                try:
                     yield session
-                told = session.info.pop(EVENTS_TOLD, None)
+                    if session.in_transaction():  # the ORM was used: flush it
+                        session.commit()
+                finally:
+                    told = session.info.pop(EVENTS_TOLD, None)
+                    session.close()
             if told:
                 self._tell(told)
             return
         try:
-            batch = self._batch = self._batch or _Batch(self._writer.connect())
+            batch = self._batch = self._batch or _Batch(self._writer_connection())
         except BaseException:
+            self._held = None
             turns.release()
             raise
         # the session flushes into the batch's transaction and never commits it; a
         # writer after the first works in a savepoint, which is all a failure undoes
         connection = batch.connection
-        session = Session(connection, join_transaction_mode="rollback_only", expire_on_commit=False)
+        session = _session(connection)
         savepoint = None
         try:
             savepoint = connection.begin_nested() if batch.members else None
             yield session
-            session.commit()
+            if session.in_transaction():  # the ORM was used: flush it
+                session.commit()
             if savepoint is not None:
                 savepoint.commit()
         except BaseException as exc:
@@ -346,6 +406,15 @@ class Store:
             raise copy.copy(batch.error) from batch.error
         if told:
             self._tell(told)
+
+    def _writer_connection(self) -> Connection:
+        """SQLite: the writers' connection, held between batches (a pool's checkout
+        and check-in cost a write more than its statements); a new one after a batch
+        that failed closed it."""
+        held = self._held
+        if held is None or held.closed or held.invalidated:
+            held = self._held = self._writer.connect()
+        return held
 
     def _pass_turn(self, turns: _Turns, batch: _Batch) -> None:
         """Leave the batch open for the writer queued next, or commit it; then the
@@ -389,6 +458,9 @@ class Store:
                     connection.commit()
 
     def close(self) -> None:
+        if self._held is not None:
+            self._held.close()
+            self._held = None
         self.engine.dispose()
 
 
@@ -422,9 +494,9 @@ def open_store(url: str | None = None, *, migrate: bool = True, pool_size: int =
             parsed,
             pool_size=pool_size,
             max_overflow=pool_size,
-            pool_pre_ping=True,
             hide_parameters=True,
         )
+        event.listen(engine, "checkout", _pg_checkout)
     else:
         raise StoreError(
             f"dicebound keeps its store in SQLite or PostgreSQL, not {backend} "

@@ -3,7 +3,8 @@
 The application (``dicebound.app``) asks for rows and hands values back; it writes no
 SQL and no JSON. Each method runs one statement, built once at import as Core (the
 ORM's unit of work and a statement built per call cost more than the query itself;
-SQLAlchemy caches the SQL), in the caller's transaction. Rows come back as frozen
+SQLAlchemy caches the SQL), in the caller's transaction; those every check runs are
+SQL written once, run on the driver's own cursor (see "the hot path" below). Rows come back as frozen
 values, nothing for the ORM to track. JSON columns read and write Python values
 (``JsonText``) and times are ``datetime`` (``Timestamp``); the few texts the hot path
 keys its caches by (a character's sheet and live state) are read as they are stored,
@@ -13,21 +14,22 @@ never parsed and written again (docs/design/store-and-service.md).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import lru_cache
+from itertools import chain
 from typing import Any, cast
 
 from sqlalchemy import (
     Connection,
     Executable,
-    Integer,
     Table,
     Text,
     bindparam,
     delete,
     func,
     insert,
-    literal_column,
     select,
     tuple_,
     type_coerce,
@@ -37,7 +39,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
-from dicebound.store.db import EVENTS_CHANNEL, EVENTS_TOLD
+from dicebound.store.db import CONNECTION, EVENTS_CHANNEL, EVENTS_TOLD
 from dicebound.store.models import (
     CharacterRow,
     EventRow,
@@ -190,7 +192,7 @@ class NewSheetCommand:
 
     who: str
     ask: str
-    result: Mapping[str, Any]
+    result: Mapping[str, Any] | RawJson  # RawJson: as ``dumps`` writes it, spliced
     number: int
     party: Sequence[str]
 
@@ -217,8 +219,6 @@ _GAME = select(
     _GAMES.c.layers,
     _GAMES.c.token_hash,
 )
-_GAME_BY_ID = _GAME.where(_GAMES.c.id == bindparam("game"))
-_GAME_LOCKED = _GAME_BY_ID.with_for_update()
 _GAMES_ALL = _GAME.order_by(_GAMES.c.created, _GAMES.c.id)
 _GAMES_OF_TOKEN = _GAMES_ALL.where(_GAMES.c.token_hash == bindparam("hash"))
 _GAME_OF_TOKEN = select(_GAMES.c.id).where(_GAMES.c.token_hash == bindparam("hash")).limit(1)
@@ -234,10 +234,6 @@ _MEMBER = select(
     _raw(_CHARACTERS.c.live),
     _CHARACTERS.c.revision,
 )
-_MEMBERS = _MEMBER.where(_CHARACTERS.c.game_id == bindparam("game")).order_by(
-    _CHARACTERS.c.position, _CHARACTERS.c.name
-)
-_MEMBERS_LOCKED = _MEMBERS.with_for_update()
 _THIS_MEMBER = (_CHARACTERS.c.game_id == bindparam("game"), _CHARACTERS.c.name == bindparam("who"))
 _ONE_MEMBER = _MEMBER.where(*_THIS_MEMBER)
 _ONE_MEMBER_LOCKED = _ONE_MEMBER.with_for_update()
@@ -253,50 +249,11 @@ _PUT_MEMBER = (
         updated=bindparam("now"),
     )
 )
-_SET_LIVE = (
-    update(_CHARACTERS)
-    .where(*_THIS_MEMBER)
-    .values(
-        live=bindparam("live", type_=Text()),
-        revision=bindparam("revision"),
-        updated=bindparam("now"),
-    )
-)
 
-# All of a text's records in one statement, their ids returned; ids grow in the order
-# the rows are inserted, so the ids, sorted, are the rows' in the order given.
-# SQLite: one multi-row VALUES, inserted in the order written (asking SQLAlchemy for
-# ``sort_by_parameter_order`` would run one INSERT per row instead).
-# PostgreSQL: the rows as one JSONB array (each row an array of its texts, in
-# ``_PER_ROW`` order), read back in their order (INSERT ... SELECT ... ORDER BY, the
-# form that draws serial ids in that order): one parameter, so one short statement the
-# server prepares once, where a VALUES list takes a parameter per column per row that
-# the driver parses out of the statement on every call.
-# Both take every value as the text stored (the JSON written, the time stamped), so
-# nothing is processed again per row.
+# A record's own columns and those its text's records share, in the order the INSERT
+# below (``_DRIVER_RECORDS_AND_TALLIES``, ``_sqlite_records``) takes them.
 _PER_ROW = ("kind", "who", "ask", "result", "seed", "faces", "choose", "sheet")
 _SHARED = ("game_id", "created", "ruleset_id", "ruleset_version", "layers")
-_AS_STORED = {
-    name: bindparam(name, type_=Integer() if name == "ruleset_version" else Text())
-    for name in (*_PER_ROW, *_SHARED)
-}
-_NEW_RECORDS = insert(_RECORDS).values(_AS_STORED).returning(_RECORDS.c.id)
-_ROWS = (
-    func.jsonb_array_elements(bindparam("rows", type_=Text()).cast(postgresql.JSONB()))
-    .table_valued("item", with_ordinality="n")
-    .render_derived()
-)
-_NEW_RECORDS_FROM_JSON = (
-    insert(_RECORDS)
-    .from_select(
-        [*_PER_ROW, *_SHARED],
-        select(
-            *(_ROWS.c.item.op("->>")(literal_column(str(i))) for i in range(len(_PER_ROW))),
-            *(_AS_STORED[name] for name in _SHARED),
-        ).order_by(_ROWS.c.n),
-    )
-    .returning(_RECORDS.c.id)
-)
 _RECORD = select(_RECORDS).where(
     _RECORDS.c.id == bindparam("record"), _RECORDS.c.game_id == bindparam("game")
 )
@@ -353,9 +310,6 @@ _SWEEP_KEYS = delete(_IDEMPOTENCY).where(
     tuple_(_IDEMPOTENCY.c.game_id, _IDEMPOTENCY.c.key).in_(_EXPIRED_KEYS)
 )
 
-_SEAT_IN_GAME = select(_SEATS.c.character).where(
-    _SEATS.c.game_id == bindparam("game"), _SEATS.c.token_hash == bindparam("hash")
-)
 _GAME_OF_SEAT = select(_SEATS.c.game_id).where(_SEATS.c.token_hash == bindparam("hash"))
 _GAMES_OF_SEAT = _GAMES_ALL.where(_GAMES.c.id.in_(_GAME_OF_SEAT.scalar_subquery()))
 _DELETE_SEAT = delete(_SEATS).where(
@@ -378,40 +332,152 @@ _RULESET_IDS = select(_RULESETS.c.id).distinct()
 _RULESET_DIGEST = select(_RULESETS.c.digest).where(
     _RULESETS.c.id == bindparam("id"), _RULESETS.c.version == bindparam("version")
 )
-_COUNTS = select(_TALLIES.c.who, _TALLIES.c.kind, _TALLIES.c.how_many).where(
-    _TALLIES.c.game_id == bindparam("game")
-)
-_COUNTS_OF = _COUNTS.where(_TALLIES.c.who.in_(bindparam("who", expanding=True)))
-
-
-def _tally(insert_of: Any) -> Any:
-    """Raise a tally by ``n``, or start it at ``n``: the same upsert in either dialect."""
-    new = insert_of(_TALLIES).values(
-        game_id=bindparam("game"),
-        who=bindparam("who"),
-        kind=bindparam("kind"),
-        how_many=bindparam("n"),
-    )
-    return new.on_conflict_do_update(
-        index_elements=[_TALLIES.c.game_id, _TALLIES.c.who, _TALLIES.c.kind],
-        set_={"how_many": _TALLIES.c.how_many + new.excluded.how_many},
-    )
-
-
-_TALLY = {"postgresql": _tally(postgresql.insert), "sqlite": _tally(sqlite.insert)}
-
 _THIS_GAMES_EVENTS = _EVENTS.c.game_id == bindparam("game")
 _EVENT_SPAN = select(func.min(_EVENTS.c.id), func.max(_EVENTS.c.id)).where(_THIS_GAMES_EVENTS)
-_NEWEST_EVENT = select(func.max(_EVENTS.c.id)).where(_THIS_GAMES_EVENTS)
-_NEW_EVENT = insert(_EVENTS)
-_FORGET_EVENTS = delete(_EVENTS).where(_THIS_GAMES_EVENTS, _EVENTS.c.id <= bindparam("upto"))
 _EVENTS_AFTER = (
     select(_EVENTS.c.id, _EVENTS.c.kind, _EVENTS.c.payload)
     .where(_THIS_GAMES_EVENTS, _EVENTS.c.id > bindparam("after"))
     .order_by(_EVENTS.c.id)
     .limit(bindparam("most"))
 )
-_NOTIFY = select(func.pg_notify(EVENTS_CHANNEL, bindparam("payload", type_=Text())))
+
+
+# ── the hot path, on the driver's own cursor ─────────────────────────────────
+# The statements every check runs (its game and party read and locked, lives, records,
+# tallies, events and the note) go to the driver's cursor as SQL written once here:
+# SQLAlchemy's execution costs some 20 µs a statement, ten times the statement's own on
+# SQLite. Their values are handed over as the texts stored (stamps, JSON written), rows
+# come back as the driver's tuples, and a failure becomes SQLAlchemy's own exception
+# through the connection, exactly as any other statement's (``fault_of`` reads both
+# alike; a connection found lost is invalidated).
+
+
+class _Sql:
+    """One statement as each driver takes it: written with SQLite's ``:name``
+    parameters; PostgreSQL's ``%(name)s`` form derived, plus ``postgresql_tail``."""
+
+    __slots__ = ("postgresql", "sqlite")
+
+    def __init__(self, sql: str, postgresql_tail: str = "") -> None:
+        self.sqlite = sql
+        self.postgresql = re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql) + postgresql_tail
+
+
+def _pg_only(sql: str) -> _Sql:
+    """A statement PostgreSQL alone runs (written in its own ``%(name)s`` form)."""
+    made = _Sql("")
+    made.postgresql = sql
+    return made
+
+
+_GAME_SQL = "SELECT id, name, ruleset_id, ruleset_version, layers, token_hash FROM games"
+_DRIVER_GAME = _Sql(f"{_GAME_SQL} WHERE id = :game")
+_DRIVER_GAME_LOCKED = _Sql(f"{_GAME_SQL} WHERE id = :game", " FOR UPDATE")
+_DRIVER_SEAT = _Sql("SELECT character FROM seats WHERE game_id = :game AND token_hash = :hash")
+_MEMBERS_SQL = (
+    "SELECT name, sheet, live, revision FROM characters WHERE game_id = :game "
+    "ORDER BY position, name"
+)
+_DRIVER_MEMBERS = _Sql(_MEMBERS_SQL)
+_DRIVER_MEMBERS_LOCKED = _Sql(_MEMBERS_SQL, " FOR UPDATE")
+_DRIVER_SET_LIVE = _Sql(
+    "UPDATE characters SET live = :live, revision = :revision, updated = :now "
+    "WHERE game_id = :game AND name = :who"
+)
+_DRIVER_COUNTS = _Sql("SELECT who, kind, how_many FROM record_tallies WHERE game_id = :game")
+_UPSERT_TALLY = (
+    "ON CONFLICT (game_id, who, kind) DO UPDATE SET how_many = record_tallies.how_many + "
+    "excluded.how_many"
+)
+_DRIVER_TALLY = _Sql(
+    "INSERT INTO record_tallies (game_id, who, kind, how_many) VALUES (:game, :who, :kind, :n) "
+    + _UPSERT_TALLY
+)
+_DRIVER_NEWEST_EVENT = _Sql("SELECT max(id) FROM events WHERE game_id = :game")
+_DRIVER_NEW_EVENT = _Sql(
+    "INSERT INTO events (game_id, id, kind, payload, created) "
+    "VALUES (:game, :id, :kind, :payload, :created)"
+)
+_DRIVER_FORGET_EVENTS = _Sql("DELETE FROM events WHERE game_id = :game AND id <= :upto")
+_DRIVER_NOTIFY = _pg_only(f"SELECT pg_notify('{EVENTS_CHANNEL}', %(note)s)")
+_RECORD_COLUMNS = ", ".join((*_PER_ROW, *_SHARED))
+# PostgreSQL: a text's records (one JSONB array of their texts, as above) and the
+# tallies they raise (one JSONB array of [who, kind, n]) in one statement, one trip.
+_DRIVER_RECORDS_AND_TALLIES = _pg_only(
+    "WITH made AS (INSERT INTO records ("
+    + _RECORD_COLUMNS
+    + ") SELECT "
+    + ", ".join(f"item ->> {i}" for i in range(len(_PER_ROW)))
+    + ", %(game_id)s::text, %(created)s::text, %(ruleset_id)s::text, "
+    "%(ruleset_version)s::integer, %(layers)s::text "
+    "FROM jsonb_array_elements(%(rows)s::jsonb) WITH ORDINALITY AS given(item, n) "
+    "ORDER BY n RETURNING id), "
+    "counted AS (INSERT INTO record_tallies (game_id, who, kind, how_many) "
+    "SELECT %(game_id)s::text, item ->> 0, item ->> 1, (item ->> 2)::bigint "
+    "FROM jsonb_array_elements(%(tallies)s::jsonb) AS given(item) "
+    + _UPSERT_TALLY
+    + ") SELECT id FROM made"
+)
+# PostgreSQL: a text's records, their tallies and each record's event in one statement
+# (``Repo.add_records`` with ``told``): an event's payload is its record's id spliced
+# before the rest of its view (``tails``, one JSONB array of texts, in record order),
+# numbered after the game's newest as ``_DRIVER_EVENTS`` numbers them; then, unless more
+# events follow in the transaction, the oldest past the kept number forgotten and the
+# note. One row: the records' ids, and the last event's id.
+_TOLD_RECORDS = (
+    _DRIVER_RECORDS_AND_TALLIES.postgresql.removesuffix(" SELECT id FROM made")
+    + ", newest AS (SELECT coalesce(max(id), 0) AS id FROM events "
+    "WHERE game_id = %(game_id)s::text), "
+    "numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM made), "
+    "told AS (INSERT INTO events (game_id, id, kind, payload, created) "
+    "SELECT %(game_id)s::text, newest.id + numbered.n, 'record', "
+    "'{\"id\":' || numbered.id || (%(tails)s::jsonb ->> (numbered.n - 1)::integer), "
+    "%(created)s::text FROM newest, numbered RETURNING id), "
+    "last AS (SELECT max(id) AS id FROM told)"
+)
+_DRIVER_TOLD_RECORDS_MORE = _pg_only(
+    f"{_TOLD_RECORDS} SELECT (SELECT array_agg(id ORDER BY id) FROM made), id FROM last"
+)
+_DRIVER_TOLD_RECORDS = _pg_only(
+    f"{_TOLD_RECORDS}, forgot AS (DELETE FROM events WHERE game_id = %(game_id)s::text "
+    "AND id <= (SELECT id FROM last) - %(keep)s::bigint) "
+    "SELECT (SELECT array_agg(id ORDER BY id) FROM made), id, "
+    f"pg_notify('{EVENTS_CHANNEL}', %(game_id)s::text || ':' || id) FROM last"
+)
+# PostgreSQL: a transaction's events (one JSONB array of [kind, payload]) numbered
+# after the game's newest, the oldest past the kept number forgotten, and the note, in
+# one statement; the last id answered. The newest is read in the statement's own
+# snapshot, taken under the game's row lock (every writer of its events holds it), so
+# it is the one a SELECT before would read. The DELETE sees the table as the statement
+# began: the caller takes the long way when the new events alone are more than kept.
+_DRIVER_EVENTS = _pg_only(
+    "WITH newest AS (SELECT coalesce(max(id), 0) AS id FROM events "
+    "WHERE game_id = %(game)s::text), "
+    "made AS (INSERT INTO events (game_id, id, kind, payload, created) "
+    "SELECT %(game)s::text, newest.id + n, item ->> 0, item ->> 1, %(created)s::text "
+    "FROM newest, jsonb_array_elements(%(rows)s::jsonb) WITH ORDINALITY AS given(item, n) "
+    "RETURNING id), "
+    "last AS (SELECT max(id) AS id FROM made), "
+    "forgot AS (DELETE FROM events WHERE game_id = %(game)s::text "
+    "AND id <= (SELECT id FROM last) - %(keep)s::bigint) "
+    f"SELECT id, pg_notify('{EVENTS_CHANNEL}', %(game)s::text || ':' || id) FROM last"
+)
+_SQLITE_ROWS_MOST = 120  # records a statement: 5 + 8 x 120 parameters, under SQLite's 999
+
+
+@lru_cache(maxsize=128)
+def _sqlite_records(rows: int) -> _Sql:
+    """SQLite: ``rows`` records in one INSERT, inserted in the order written; numbered
+    parameters, the shared five (``_SHARED``) first, then each row's eight."""
+    per = len(_PER_ROW)
+    shared = ",".join(f"?{i + 1}" for i in range(len(_SHARED)))
+    values = ",".join(
+        "(" + ",".join(f"?{len(_SHARED) + r * per + i + 1}" for i in range(per)) + f",{shared})"
+        for r in range(rows)
+    )
+    made = _Sql("")
+    made.sqlite = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES {values} RETURNING id"
+    return made
 
 
 def _ask(text: str) -> str:
@@ -441,12 +507,49 @@ class Repo:
     def __init__(self, session: Session) -> None:
         self.session = session
         self._connection: Connection | None = None
+        self._dbapi: Any = None  # the driver's own connection, once asked
+        self._postgresql = False
 
     @property
     def connection(self) -> Connection:
         if self._connection is None:
-            self._connection = self.session.connection()
+            held = self.session.info.get(CONNECTION)
+            self._connection = held if held is not None else self.session.connection()
+            self._postgresql = self._connection.dialect.name == "postgresql"
         return self._connection
+
+    def _driver(
+        self, sql: _Sql, params: Mapping[str, Any] | Sequence[Any], *, many: bool = False
+    ) -> Any:
+        """Run a hot-path statement on the driver's own cursor (``many``: once per
+        parameter set); the cursor, its rows unread. A failure is raised as
+        SQLAlchemy raises any statement's."""
+        connection = self.connection
+        if self._dbapi is None:
+            self._dbapi = connection.connection.dbapi_connection
+        text = sql.postgresql if self._postgresql else sql.sqlite
+        cursor = self._dbapi.cursor()
+        try:
+            if many:
+                cursor.executemany(text, params)
+            else:
+                cursor.execute(text, params)
+        except BaseException as exc:
+            connection._handle_dbapi_exception(exc, text, params, cursor, None)
+        return cursor
+
+    def _rows(self, sql: _Sql, params: Mapping[str, Any] | Sequence[Any]) -> list[Any]:
+        cursor = self._driver(sql, params)
+        try:
+            rows: list[Any] = cursor.fetchall()
+        finally:
+            cursor.close()
+        return rows
+
+    def _do(
+        self, sql: _Sql, params: Mapping[str, Any] | Sequence[Any], *, many: bool = False
+    ) -> None:
+        self._driver(sql, params, many=many).close()
 
     def _run(
         self, statement: Executable, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]
@@ -516,8 +619,11 @@ class Repo:
     # ── games ────────────────────────────────────────────────────────────────
 
     def game(self, game_id: str, *, lock: bool = False) -> Game | None:
-        row = self._run(_GAME_LOCKED if lock else _GAME_BY_ID, {"game": game_id}).first()
-        return Game(**row._mapping) if row is not None else None
+        rows = self._rows(_DRIVER_GAME_LOCKED if lock else _DRIVER_GAME, {"game": game_id})
+        if not rows:
+            return None
+        found, name, ruleset_id, version, layers, token = rows[0]
+        return Game(found, name, ruleset_id, version, json.loads(layers), token)
 
     def games(self, token_hash: str | None) -> list[Game]:
         """Every game (None), or those of a token's hash; oldest first."""
@@ -559,8 +665,8 @@ class Repo:
 
     def members(self, game_id: str, *, lock: bool = False) -> list[Member]:
         """The party in the order its members were put."""
-        rows = self._run(_MEMBERS_LOCKED if lock else _MEMBERS, {"game": game_id})
-        return [Member(**row._mapping) for row in rows]
+        rows = self._rows(_DRIVER_MEMBERS_LOCKED if lock else _DRIVER_MEMBERS, {"game": game_id})
+        return [Member(name, sheet, live, revision) for name, sheet, live, revision in rows]
 
     def member(self, game_id: str, name: str, *, lock: bool = False) -> Member | None:
         statement = _ONE_MEMBER_LOCKED if lock else _ONE_MEMBER
@@ -592,51 +698,115 @@ class Repo:
     def set_live(self, game_id: str, name: str, live: str, revision: int, now: datetime) -> None:
         """A member's live state (the JSON text to store) after a payment or a change,
         at ``revision``."""
-        params = {"game": game_id, "who": name, "live": live, "revision": revision, "now": now}
-        self._run(_SET_LIVE, params)
+        self.set_lives(game_id, [(name, live, revision)], now)
 
     def set_lives(self, game_id: str, lives: Sequence[tuple[str, str, int]], now: datetime) -> None:
         """``set_live`` for several members at once, each ``(name, live, revision)``:
         one call (the driver sends them together)."""
         if lives:
+            when = stamp(now)
             params = [
-                {"game": game_id, "who": name, "live": live, "revision": revision, "now": now}
+                {"game": game_id, "who": name, "live": live, "revision": revision, "now": when}
                 for name, live, revision in lives
             ]
-            self._run(_SET_LIVE, params)
+            if len(params) == 1:
+                self._do(_DRIVER_SET_LIVE, params[0])
+            else:
+                self._do(_DRIVER_SET_LIVE, params, many=True)
 
     # ── records ──────────────────────────────────────────────────────────────
 
     def add_records(
-        self, game: Game, created: datetime, records: Sequence[NewCheck | NewSheetCommand]
+        self,
+        game: Game,
+        created: datetime,
+        records: Sequence[NewCheck | NewSheetCommand],
+        *,
+        told: Sequence[str] | None = None,
+        keep: int = 0,
+        more: bool = False,
     ) -> list[int]:
-        """Write the records of one text, in one statement (SQLite: one per thousand
-        rows); their ids, in the order given (ids grow in that order)."""
+        """Write the records of one text and raise their tallies: on PostgreSQL in one
+        statement, on SQLite in one per 120 records and one for the tallies; their ids,
+        in the order given (ids grow in that order).
+
+        ``told``: each record's event too, a ``record`` whose payload is ``{"id":``, its
+        id, then its tail given here (the rest of its view), appended as ``add_events``
+        appends (``keep`` the events a game keeps); on PostgreSQL in the same statement.
+        ``more``: the transaction appends more events after these (``add_events``),
+        which forgets the oldest and tells of them all."""
         if not records:
             return []
-        shared = {
+        postgresql = self.connection.dialect.name == "postgresql"
+        if told is not None and postgresql and len(told) <= keep:  # else the long way
+            return self._told_records(game, created, records, told, keep, more)
+        created_text = stamp(created)
+        layers = dumps(list(game.layers))
+        rows = [_record_texts(record) for record in records]
+        tallies: dict[tuple[str, str], int] = {}
+        for record in records:
+            key = (record.who, "check" if isinstance(record, NewCheck) else "sheet")
+            tallies[key] = tallies.get(key, 0) + 1
+        if self.connection.dialect.name == "postgresql":
+            params = {
+                "game_id": game.id,
+                "created": created_text,
+                "ruleset_id": game.ruleset_id,
+                "ruleset_version": game.ruleset_version,
+                "layers": layers,
+                "rows": dumps(rows),
+                "tallies": dumps([[w, k, n] for (w, k), n in tallies.items()]),
+            }
+            made = self._rows(_DRIVER_RECORDS_AND_TALLIES, params)
+        else:
+            shared = [game.id, created_text, game.ruleset_id, game.ruleset_version, layers]
+            made = []
+            for at in range(0, len(rows), _SQLITE_ROWS_MOST):
+                part = rows[at : at + _SQLITE_ROWS_MOST]
+                made += self._rows(
+                    _sqlite_records(len(part)), [*shared, *chain.from_iterable(part)]
+                )
+            params_many = [
+                {"game": game.id, "who": w, "kind": k, "n": n} for (w, k), n in tallies.items()
+            ]
+            self._do(_DRIVER_TALLY, params_many, many=True)
+        ids = sorted(row[0] for row in made)
+        assert len(ids) == len(rows)
+        if told is not None:
+            payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
+            self._append_events(game.id, payloads, created_text, keep, tell=not more)
+        return ids
+
+    def _told_records(
+        self,
+        game: Game,
+        created: datetime,
+        records: Sequence[NewCheck | NewSheetCommand],
+        told: Sequence[str],
+        keep: int,
+        more: bool,
+    ) -> list[int]:
+        """PostgreSQL: ``add_records`` with ``told``, in one statement."""
+        tallies: dict[tuple[str, str], int] = {}
+        for record in records:
+            key = (record.who, "check" if isinstance(record, NewCheck) else "sheet")
+            tallies[key] = tallies.get(key, 0) + 1
+        params = {
             "game_id": game.id,
             "created": stamp(created),
             "ruleset_id": game.ruleset_id,
             "ruleset_version": game.ruleset_version,
             "layers": dumps(list(game.layers)),
+            "rows": dumps([_record_texts(record) for record in records]),
+            "tallies": dumps([[w, k, n] for (w, k), n in tallies.items()]),
+            "tails": dumps(list(told)),
+            "keep": keep,
         }
-        rows = [_record_texts(record) for record in records]
-        if self.connection.dialect.name == "postgresql":
-            made = self._run(_NEW_RECORDS_FROM_JSON, {**shared, "rows": dumps(rows)})
-        else:
-            values = [{**dict(zip(_PER_ROW, row, strict=True)), **shared} for row in rows]
-            made = self._run(_NEW_RECORDS, values)
-        ids: list[int] = sorted(made.scalars())
-        assert len(ids) == len(rows)
-        tallies: dict[tuple[str, str], int] = {}
-        for record in records:
-            key = (record.who, "check" if isinstance(record, NewCheck) else "sheet")
-            tallies[key] = tallies.get(key, 0) + 1
-        self._run(
-            _TALLY[self.connection.dialect.name],
-            [{"game": game.id, "who": w, "kind": k, "n": n} for (w, k), n in tallies.items()],
-        )
+        row = self._rows(_DRIVER_TOLD_RECORDS_MORE if more else _DRIVER_TOLD_RECORDS, params)[0]
+        ids: list[int] = list(row[0])
+        assert len(ids) == len(records)
+        if not more:
+            self._told(game.id, int(row[1]))
         return ids
 
     def record(self, game_id: str, record_id: int, *, lock: bool = False) -> Record | None:
@@ -658,11 +828,9 @@ class Repo:
         """How many records a game holds per ``(who, kind)``: a sheet command for the
         whole party is counted under ``party``. ``who``: only those about these names.
         Read from the tallies ``add_records`` keeps, a few rows however long the game."""
-        if who is None:
-            rows = self._run(_COUNTS, {"game": game_id})
-        else:
-            rows = self._run(_COUNTS_OF, {"game": game_id, "who": list(who)})
-        return {(row.who, row.kind): int(row.how_many) for row in rows}
+        rows = self._rows(_DRIVER_COUNTS, {"game": game_id})
+        wanted = None if who is None else set(who)
+        return {(name, kind): int(n) for name, kind, n in rows if wanted is None or name in wanted}
 
     def answer_record(
         self,
@@ -682,7 +850,8 @@ class Repo:
 
     def seat_of(self, game_id: str, token_hash: str) -> str | None:
         """The character whose seat in ``game_id`` a token (by its hash) holds, or None."""
-        found: str | None = self._run(_SEAT_IN_GAME, {"game": game_id, "hash": token_hash}).scalar()
+        rows = self._rows(_DRIVER_SEAT, {"game": game_id, "hash": token_hash})
+        found: str | None = rows[0][0] if rows else None
         return found
 
     def game_of_seat(self, token_hash: str) -> str | None:
@@ -740,16 +909,38 @@ class Repo:
         """Append ``(kind, payload)`` events to a game's, ids following its newest, and
         forget all but the newest ``keep``; the last id given. Ids follow commit order
         only when the caller holds the game's row lock (``game(..., lock=True)``)."""
-        newest: int = self._run(_NEWEST_EVENT, {"game": game_id}).scalar() or 0
+        return self._append_events(game_id, events, stamp(now), keep, tell=True)
+
+    def _append_events(
+        self, game_id: str, events: Sequence[tuple[str, str]], when: str, keep: int, *, tell: bool
+    ) -> int:
+        """``add_events``; without ``tell`` (more follow in this transaction) neither
+        forgetting nor telling, which the last append does for them all."""
+        if tell and self.connection.dialect.name == "postgresql" and len(events) <= keep:
+            params = {
+                "game": game_id,
+                "rows": dumps([[kind, payload] for kind, payload in events]),
+                "created": when,
+                "keep": keep,
+            }
+            last: int = self._rows(_DRIVER_EVENTS, params)[0][0]
+            self._told(game_id, last)
+            return last
+        newest: int = self._rows(_DRIVER_NEWEST_EVENT, {"game": game_id})[0][0] or 0
+        last = newest + len(events)
+        upto = last - keep
         rows = [
-            {"game_id": game_id, "id": newest + i, "kind": kind, "payload": payload, "created": now}
+            {"game": game_id, "id": newest + i, "kind": kind, "payload": payload, "created": when}
             for i, (kind, payload) in enumerate(events, start=1)
         ]
-        self._run(_NEW_EVENT, rows)
-        last = newest + len(rows)
-        if last > keep:
-            self._run(_FORGET_EVENTS, {"game": game_id, "upto": last - keep})
-        self.announce(game_id, last)
+        if len(rows) == 1:
+            self._do(_DRIVER_NEW_EVENT, rows[0])
+        else:
+            self._do(_DRIVER_NEW_EVENT, rows, many=True)
+        if tell:
+            if upto > 0:
+                self._do(_DRIVER_FORGET_EVENTS, {"game": game_id, "upto": upto})
+            self.announce(game_id, last)  # PostgreSQL's note, when the long way was taken
         return last
 
     def events_after(self, game_id: str, after: int, most: int) -> list[Event]:
@@ -764,8 +955,11 @@ class Repo:
         transaction rolls back, and to this process through the store
         (``Store.on_events``). The note carries no content: listeners read the table."""
         if self.connection.dialect.name == "postgresql":
-            payload = f"{game_id}:{'' if last is None else last}"
-            self._run(_NOTIFY, {"payload": payload})
+            self._do(_DRIVER_NOTIFY, {"note": f"{game_id}:{'' if last is None else last}"})
+        self._told(game_id, last)
+
+    def _told(self, game_id: str, last: int | None) -> None:
+        """Tell the store's listeners of this process once the transaction commits."""
         self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last))
 
 
@@ -784,7 +978,8 @@ def _record_texts(record: NewCheck | NewSheetCommand) -> list[str | None]:
             record.sheet,
         ]
     sheet = f'{{"number":{int(record.number)},"party":[{",".join(record.party)}]}}'
-    return ["sheet", record.who, dumps(record.ask), dumps(record.result), None, None, None, sheet]
+    result = record.result if isinstance(record.result, RawJson) else dumps(record.result)
+    return ["sheet", record.who, dumps(record.ask), result, None, None, None, sheet]
 
 
 def _ruleset_values(version: RulesetVersion) -> dict[str, object]:
