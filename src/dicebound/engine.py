@@ -315,13 +315,14 @@ def prepare_check(
             "was not rolled.",
             match.span,
         )
-    name = match.get("skill")
+    attrs = dict(match.attrs)  # the keys are lower-case already, each once
+    name = attrs.get("skill")
     if name is None:
         raise TagError("the tag has no skill=: name a skill, a save or an ability.", match.span)
     target = resolve_target(ruleset, name)
     if isinstance(target, str):
         raise TagError(target, match.span)
-    who = _find_character(party, match.get("who"))
+    who = _find_character(party, attrs.get("who"))
     if view is None or view.character is not who:
         view = SheetView(ruleset, who)
     if (
@@ -337,14 +338,19 @@ def prepare_check(
         group=target.group,
         item_id=target.id,
         label=target.label,
-        with_ability=_find_ability(ruleset, match.get("with")),
-        attrs=dict(match.attrs),
+        with_ability=_find_ability(ruleset, attrs.get("with")),
+        attrs=attrs,
         ladder=tuple(ruleset.resolution.ladder if ladder is None else ladder),
     )
     config = ruleset.resolution.config
-    override = select_override(
-        ruleset.resolution.overrides, target.group, target.id, lambda ref: float(view.value(ref))
-    )
+    override = None
+    if ruleset.resolution.overrides:
+        override = select_override(
+            ruleset.resolution.overrides,
+            target.group,
+            target.id,
+            lambda ref: float(view.value(ref)),
+        )
     if override is not None:
         config = override.config
     try:

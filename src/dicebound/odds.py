@@ -11,10 +11,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, landing, outcome_order
-from dicebound.dist import Dist
+from dicebound.dist import Dist, ratio
 from dicebound.engine import (
     Critical,
     PreparedCheck,
@@ -27,8 +27,8 @@ from dicebound.errors import UsageError
 from dicebound.kinds.base import KindPlayer
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character, SheetView
-from dicebound.tags.parse import parse_tags
-from dicebound.values import frozen
+from dicebound.tags.parse import parse_check
+from dicebound.values import new_tuple
 
 __all__ = [
     "TABLES_KEY",
@@ -41,7 +41,13 @@ __all__ = [
     "read_weights",
 ]
 
-_PLAIN_ORDER = ("Critical success", "Success", "Failure", "Critical failure")
+_PLAIN: tuple[tuple[str, bool, Critical], ...] = (
+    ("Critical success", True, "success"),
+    ("Success", True, None),
+    ("Failure", False, None),
+    ("Critical failure", False, "failure"),
+)
+"""The plain outcomes (no bands), best first: label, success and critical."""
 
 
 def fraction_text(p: Fraction) -> str:
@@ -49,17 +55,19 @@ def fraction_text(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-@frozen
-class OutcomeOdds:
+class OutcomeOdds(NamedTuple):
+    """One outcome a check can land in and its exact chance. A named tuple: the odds
+    make one per band of every question, and it is the cheapest immutable value."""
+
     label: str
     success: bool
     critical: Critical
     probability: Fraction
 
 
-@frozen
-class CheckOdds:
-    """Every outcome a check can land in, best first, and the chance it succeeds."""
+class CheckOdds(NamedTuple):
+    """Every outcome a check can land in, best first, and the chance it succeeds. A
+    named tuple, as ``OutcomeOdds`` is."""
 
     title: str
     outcomes: tuple[OutcomeOdds, ...]
@@ -261,30 +269,31 @@ def read_weights(
     return _plain_weights(ruleset, prepared, dist)
 
 
-def _outcomes(ruleset: Ruleset, weights: Mapping[str, int]) -> tuple[list[OutcomeOdds], Fraction]:
+def _outcomes(
+    ruleset: Ruleset, weights: Mapping[str, int]
+) -> tuple[tuple[OutcomeOdds, ...], Fraction]:
     """The bands (or plain outcomes) best first and the chance of success, each weight
     divided once at the end."""
     total = sum(weights.values())
     bands: Bands | None = ruleset.resolution.outcomes
-    out = []
+    out: list[OutcomeOdds] = []
     won = 0
+    get = weights.get
     if bands is not None:
         for b in outcome_order(bands):
-            w = weights.get(b.id, 0)
-            won += w if b.success else 0
-            out.append(OutcomeOdds(b.label, b.success, b.critical, Fraction(w, total)))
-        return out, Fraction(won, total)
-    for label in _PLAIN_ORDER:
-        w = weights.get(label, 0)
-        if w == 0 and label.startswith("Critical"):
+            w = get(b.id, 0)
+            if b.success:
+                won += w
+            out.append(new_tuple(OutcomeOdds, (b.label, b.success, b.critical, ratio(w, total))))
+        return tuple(out), ratio(won, total)
+    for label, success, critical in _PLAIN:
+        w = get(label, 0)
+        if w == 0 and critical is not None:
             continue  # a critical this check can never reach is not an outcome of it
-        success = label in ("Critical success", "Success")
-        won += w if success else 0
-        critical: Critical = (
-            ("success" if success else "failure") if label.startswith("Critical") else None
-        )
-        out.append(OutcomeOdds(label, success, critical, Fraction(w, total)))
-    return out, Fraction(won, total)
+        if success:
+            won += w
+        out.append(new_tuple(OutcomeOdds, (label, success, critical, ratio(w, total))))
+    return tuple(out), ratio(won, total)
 
 
 _MEMO_SIZE = 4096
@@ -368,8 +377,7 @@ def _odds(
     ladder: Sequence[LadderStep],
     after: tuple[str, int] | None,
 ) -> CheckOdds:
-    text = tag if "[" in tag else f"[skill_check: {tag}]"
-    matches = parse_tags(text)
+    matches = parse_check(tag)
     if len(matches) != 1:
         raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
     view = _view(ruleset, character)
@@ -397,4 +405,4 @@ def _odds(
             weights = _plain_weights(ruleset, prepared, player.odds_distribution(check, tables))
     outcomes, success = _outcomes(ruleset, weights)
     title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
-    return CheckOdds(title, tuple(outcomes), success)
+    return new_tuple(CheckOdds, (title, outcomes, success))  # type: ignore[no-any-return]

@@ -14,10 +14,17 @@ from typing import Literal
 
 from dicebound.folding import normalize
 from dicebound.problems import did_you_mean
-from dicebound.ruleset.model import Ruleset
+from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.values import frozen
 
-__all__ = ["CheckTarget", "match_name", "normalize", "resolve_target"]
+__all__ = [
+    "CheckTarget",
+    "match_name",
+    "normalize",
+    "resolve_target",
+    "step_by_label",
+    "step_named",
+]
 
 Group = Literal["skill", "save", "ability"]
 
@@ -47,16 +54,65 @@ def _candidates(ruleset: Ruleset) -> list[tuple[CheckTarget, tuple[str, ...]]]:
     return out
 
 
-def _index(ruleset: Ruleset) -> dict[str, list[CheckTarget]]:
-    """Every normalized name of every check target, made once per ruleset."""
-    index: dict[str, list[CheckTarget]] | None = ruleset.memo.get("names")
-    if index is None:
-        index = {}
-        for target, names in _candidates(ruleset):
-            for name in dict.fromkeys(normalize(n) for n in names):
+def step_by_label(ladder: Sequence[LadderStep], label: str | None) -> LadderStep | None:
+    """The one ladder step a ``difficulty=`` names; a name no step or two steps answer
+    to is ignored (the page)."""
+    if label is None:
+        return None
+    wanted = normalize(label)
+    hits = [s for s in ladder if s.key == wanted]
+    return hits[0] if len(hits) == 1 else None
+
+
+def step_named(
+    ruleset: Ruleset, ladder: Sequence[LadderStep], label: str | None
+) -> LadderStep | None:
+    """``step_by_label`` on a ladder of the ruleset (its own or a layer's): the steps'
+    names alone decide it, so a label written before is read off the ruleset's memo."""
+    if label is None:
+        return None
+    ladders = _names(ruleset).ladders
+    kept = ladders.get(id(ladder))
+    if kept is None or kept[0] is not ladder:
+        if len(ladders) >= _RESOLVED_KEPT:
+            ladders.clear()
+        kept = ladders[id(ladder)] = (ladder, {})
+    steps = kept[1]
+    if label in steps:
+        return steps[label]
+    if len(steps) >= _RESOLVED_KEPT:
+        steps.clear()
+    step = steps[label] = step_by_label(ladder, label)
+    return step
+
+
+class _Names:
+    """What a ruleset's names come to, worked out once per ruleset (kept on its memo):
+    every normalized name of every check target, and what each name written so far
+    resolved to (a target, or the sentence why none), at most ``_RESOLVED_KEPT``."""
+
+    __slots__ = ("index", "ladders", "resolved")
+
+    def __init__(self, index: dict[str, list[CheckTarget]]) -> None:
+        self.index = index
+        self.resolved: dict[str, CheckTarget | str] = {}
+        # by the ladder's id: the ladder (held, so no other takes its id) and the step
+        # each ``difficulty=`` written so far names
+        self.ladders: dict[int, tuple[Sequence[LadderStep], dict[str, LadderStep | None]]] = {}
+
+
+_RESOLVED_KEPT = 1024  # names (or difficulties of one ladder) kept; past it, let go
+
+
+def _names(ruleset: Ruleset) -> _Names:
+    names: _Names | None = ruleset.memo.get("names")
+    if names is None:
+        index: dict[str, list[CheckTarget]] = {}
+        for target, written in _candidates(ruleset):
+            for name in dict.fromkeys(normalize(n) for n in written):
                 index.setdefault(name, []).append(target)
-        ruleset.memo["names"] = index
-    return index
+        names = ruleset.memo["names"] = _Names(index)
+    return names
 
 
 def _exact(wanted: str, index: dict[str, list[CheckTarget]]) -> list[CheckTarget]:
@@ -77,9 +133,21 @@ def _strip(wanted: str, suffixes: Iterable[str]) -> str | None:
 
 
 def resolve_target(ruleset: Ruleset, name: str) -> CheckTarget | str:
-    """The check a name asks for, or a sentence saying why it answers to nothing."""
+    """The check a name asks for, or a sentence saying why it answers to nothing. The
+    ruleset's names alone decide it, so a name written before is read off its memo."""
+    names = _names(ruleset)
+    known = names.resolved.get(name)
+    if known is None:
+        if len(names.resolved) >= _RESOLVED_KEPT:
+            names.resolved.clear()
+        known = names.resolved[name] = _resolve(ruleset, names.index, name)
+    return known
+
+
+def _resolve(
+    ruleset: Ruleset, candidates: dict[str, list[CheckTarget]], name: str
+) -> CheckTarget | str:
     wanted = normalize(name)
-    candidates = _index(ruleset)
     if not wanted:
         return "the tag's skill= is empty: name a skill, a save or an ability of the sheet."
     found = _exact(wanted, candidates)

@@ -9,11 +9,11 @@ from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
 from dicebound.kinds.asks import (
+    asked_step,
     clamp,
     ladder_labels,
     next_step_dc,
     sheet_extras,
-    step_by_label,
     written_int,
 )
 from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, Tables
@@ -33,7 +33,7 @@ def _dc(ask: CheckAsk) -> int:
         dcs = [s.dc for s in ask.ladder if s.dc is not None]
         low, high = min([SUM_DC_RANGE[0], *dcs]), max([SUM_DC_RANGE[1], *dcs])
         return clamp(written, low, high)
-    step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+    step = asked_step(ask)
     if step is not None and step.dc is not None:
         return step.dc
     asked = ask.attrs.get("difficulty")
