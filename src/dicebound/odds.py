@@ -127,29 +127,34 @@ def _band_weights(
     ``read_outcome`` reads one outcome); a critical group is read once, whatever its
     total.
     """
-    config = prepared.override.config if prepared.override else ruleset.resolution.config
-    by, dc, player = bands.by, prepared.dc, prepared.player
+    player = prepared.player
     rules = player.bands
+    by, dc, cuts = bands.by, prepared.dc, bands.cuts
+    config = prepared.override.config if prepared.override else ruleset.resolution.config
     against: Against = player.against(config)
-    natural_of = player.natural
-    ids = bands.number_ids
-    cuts = bands.cuts
     reached = rules.reach(by, cuts, dc, against)
+    ids, critical_ids, last = bands.number_ids, bands.critical_ids, len(cuts)
     out: dict[str, int] = {}
+    get = out.get
     for totals, running, outcome, shift, marks in groups:
         if marks is None:
             first = outcome(totals[0] + shift)
-            marks = first.critical_success, first.critical_failure, natural_of(first)
+            marks = first.critical_success, first.critical_failure, player.natural(first)
         critical_success, critical_failure, natural = marks
+        every = running[-1]
         if critical_success or critical_failure:
-            key = landing(bands, 0, critical_success, critical_failure, natural)[0].id
-            out[key] = out.get(key, 0) + running[-1]
+            if critical_success and critical_failure:  # landing refuses it, as one outcome
+                landing(bands, 0, critical_success, critical_failure, natural)
+            key = critical_ids[0] if critical_success else critical_ids[1]
+            out[key] = get(key, 0) + every
             continue
         # ``ends[i]``: where the totals reaching cut i begin (rising) or end (falling)
         if reached is not None:
             edges, rising = reached
-            find = bisect_left if rising else bisect_right
-            ends = [find(totals, edge - shift) for edge in edges]
+            if rising:
+                ends = [bisect_left(totals, edge - shift) for edge in edges]
+            else:
+                ends = [bisect_right(totals, edge - shift) for edge in edges]
         else:
             low = rules.value(by, totals[0] + shift, dc, against)
             high = rules.value(by, totals[-1] + shift, dc, against)
@@ -162,18 +167,19 @@ def _band_weights(
             ]
         # Band i holds the totals reaching cut i but not cut i-1, the last band the rest:
         # ``upto`` is the weight reaching cut i, ``before`` cut i-1's.
-        shifts = bands.shift and natural is not None
-        every = running[-1]
+        keys = ids
+        if bands.shift and natural is not None:
+            keys = tuple(landing(bands, i, natural=natural)[0].id for i in range(last + 1))
         before = 0
         for i, end in enumerate(ends):
             upto = every - running[end] if rising else running[end]
             if upto != before:
-                key = landing(bands, i, natural=natural)[0].id if shifts else ids[i]
-                out[key] = out.get(key, 0) + upto - before
+                key = keys[i]
+                out[key] = get(key, 0) + upto - before
                 before = upto
         if every != before:
-            key = landing(bands, len(ends), natural=natural)[0].id if shifts else ids[-1]
-            out[key] = out.get(key, 0) + every - before
+            key = keys[last]
+            out[key] = get(key, 0) + every - before
     return out
 
 

@@ -19,6 +19,7 @@ from dicebound.values import frozen
 
 __all__ = [
     "CheckTarget",
+    "ladder_dcs",
     "match_name",
     "normalize",
     "resolve_target",
@@ -71,19 +72,40 @@ def step_named(
     names alone decide it, so a label written before is read off the ruleset's memo."""
     if label is None:
         return None
-    ladders = _names(ruleset).ladders
-    kept = ladders.get(id(ladder))
-    if kept is None or kept[0] is not ladder:
-        if len(ladders) >= _RESOLVED_KEPT:
-            ladders.clear()
-        kept = ladders[id(ladder)] = (ladder, {})
-    steps = kept[1]
+    steps = _ladder(ruleset, ladder).steps
     if label in steps:
         return steps[label]
     if len(steps) >= _RESOLVED_KEPT:
         steps.clear()
     step = steps[label] = step_by_label(ladder, label)
     return step
+
+
+def ladder_dcs(ruleset: Ruleset, ladder: Sequence[LadderStep]) -> tuple[int, ...]:
+    """The dcs of a ladder of the ruleset (the steps that have one), worked out once."""
+    return _ladder(ruleset, ladder).dcs
+
+
+class _Ladder:
+    """What one ladder of a ruleset comes to: the ladder (held, so no other takes its
+    id), its steps' dcs, and the step each ``difficulty=`` written so far names."""
+
+    __slots__ = ("dcs", "ladder", "steps")
+
+    def __init__(self, ladder: Sequence[LadderStep]) -> None:
+        self.ladder = ladder
+        self.dcs = tuple(s.dc for s in ladder if s.dc is not None)
+        self.steps: dict[str, LadderStep | None] = {}
+
+
+def _ladder(ruleset: Ruleset, ladder: Sequence[LadderStep]) -> _Ladder:
+    ladders = _names(ruleset).ladders
+    kept = ladders.get(id(ladder))
+    if kept is None or kept.ladder is not ladder:
+        if len(ladders) >= _RESOLVED_KEPT:
+            ladders.clear()
+        kept = ladders[id(ladder)] = _Ladder(ladder)
+    return kept
 
 
 class _Names:
@@ -96,9 +118,7 @@ class _Names:
     def __init__(self, index: dict[str, list[CheckTarget]]) -> None:
         self.index = index
         self.resolved: dict[str, CheckTarget | str] = {}
-        # by the ladder's id: the ladder (held, so no other takes its id) and the step
-        # each ``difficulty=`` written so far names
-        self.ladders: dict[int, tuple[Sequence[LadderStep], dict[str, LadderStep | None]]] = {}
+        self.ladders: dict[int, _Ladder] = {}  # by the ladder's id
 
 
 _RESOLVED_KEPT = 1024  # names (or difficulties of one ladder) kept; past it, let go

@@ -9,6 +9,7 @@ from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
 from dicebound.kinds.asks import (
+    ask_ladder_dcs,
     asked_step,
     clamp,
     ladder_labels,
@@ -30,8 +31,8 @@ def _dc(ask: CheckAsk) -> int:
     """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
     written = written_int(ask.attrs, "dc")
     if written is not None:
-        dcs = [s.dc for s in ask.ladder if s.dc is not None]
-        low, high = min([SUM_DC_RANGE[0], *dcs]), max([SUM_DC_RANGE[1], *dcs])
+        dcs = ask_ladder_dcs(ask)
+        low, high = min((SUM_DC_RANGE[0], *dcs)), max((SUM_DC_RANGE[1], *dcs))
         return clamp(written, low, high)
     step = asked_step(ask)
     if step is not None and step.dc is not None:
@@ -47,15 +48,14 @@ def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
     """``mode=`` or a bare flag; both at once is not rolled; ignored without advantage."""
     if "mode" not in attrs and "advantage" not in attrs and "disadvantage" not in attrs:
         return "normal"
-    asked = {attrs.get("mode", "").strip().lower()} | {
-        k for k in ("advantage", "disadvantage") if k in attrs
-    }
-    asked &= {"advantage", "disadvantage"}
-    if len(asked) > 1:
+    mode = attrs.get("mode", "").strip().lower()
+    better = mode == "advantage" or "advantage" in attrs
+    worse = mode == "disadvantage" or "disadvantage" in attrs
+    if better and worse:
         raise TagError("the tag asks for advantage and disadvantage at once; ask for one.")
-    if not advantage or not asked:
+    if not advantage or not (better or worse):
         return "normal"
-    return "advantage" if "advantage" in asked else "disadvantage"
+    return "advantage" if better else "disadvantage"
 
 
 class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
