@@ -333,14 +333,14 @@ def prepare_check(
             f"{who.name} cannot attempt {target.label} untrained, so it was not rolled.",
             match.span,
         )
-    ask = CheckAsk(
-        view=view,
-        group=target.group,
-        item_id=target.id,
-        label=target.label,
-        with_ability=_find_ability(ruleset, attrs.get("with")),
-        attrs=attrs,
-        ladder=tuple(ruleset.resolution.ladder if ladder is None else ladder),
+    ask = CheckAsk(  # by position: the quicker call, one per check
+        view,
+        target.group,
+        target.id,
+        target.label,
+        _find_ability(ruleset, attrs.get("with")),
+        attrs,
+        tuple(ruleset.resolution.ladder if ladder is None else ladder),
     )
     config = ruleset.resolution.config
     override = None

@@ -12,11 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dicebound.kinds.base import CheckAsk
 from dicebound.ruleset.model import LadderStep
 from dicebound.sheet import CheckNumber, SheetView
-from dicebound.tags.names import ladder_dcs, step_by_label, step_named
+from dicebound.tags.names import step_by_label, step_named
 
 __all__ = [
     "ability_label",
-    "ask_ladder_dcs",
     "asked_step",
     "clamp",
     "int_value",
@@ -51,17 +50,17 @@ def int_value(text: str | None) -> int | None:
 
 def written_int(attrs: Mapping[str, str], key: str) -> int | None:
     """The whole number written for ``key``, or None."""
-    return int_value(attrs.get(key))
+    text = attrs.get(key)
+    if text is None:
+        return None
+    if len(text) < 10 and text.isascii() and text.isdigit():
+        return int(text)  # the usual "15" (``int_value``'s first case, without a call)
+    return int_value(text)
 
 
 def clamp(value: int, low: int, high: int) -> int:
     """Pull a value back to the nearest end of low..high (the page: never refuse)."""
     return max(low, min(high, value))
-
-
-def ask_ladder_dcs(ask: CheckAsk) -> tuple[int, ...]:
-    """The dcs of the ask's ladder (its steps that have one), worked out once a ladder."""
-    return ladder_dcs(ask.view.ruleset, ask.ladder)
 
 
 def asked_step(ask: CheckAsk) -> LadderStep | None:

@@ -99,7 +99,8 @@ class _Ladder:
 
 
 def _ladder(ruleset: Ruleset, ladder: Sequence[LadderStep]) -> _Ladder:
-    ladders = _names(ruleset).ladders
+    names: _Names | None = ruleset.memo.get("names")
+    ladders = (names or _names(ruleset)).ladders
     kept = ladders.get(id(ladder))
     if kept is None or kept.ladder is not ladder:
         if len(ladders) >= _RESOLVED_KEPT:

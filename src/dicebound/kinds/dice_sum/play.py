@@ -9,9 +9,7 @@ from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
 from dicebound.kinds.asks import (
-    ask_ladder_dcs,
     asked_step,
-    clamp,
     ladder_labels,
     next_step_dc,
     sheet_extras,
@@ -22,6 +20,7 @@ from dicebound.kinds.dice_sum.model import BANDS, Mode, Natural, SumCheck, SumCo
 from dicebound.kinds.dice_sum.odds import distribution, folded
 from dicebound.kinds.dice_sum.roll import roll
 from dicebound.ruleset.model import Ruleset
+from dicebound.tags.names import ladder_dcs
 
 SUM_DC_RANGE = (1, 40)
 """A summed check's dc range before the ladder widens it (docs/design/format.md "dice-sum")."""
@@ -31,9 +30,9 @@ def _dc(ask: CheckAsk) -> int:
     """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
     written = written_int(ask.attrs, "dc")
     if written is not None:
-        dcs = ask_ladder_dcs(ask)
+        dcs = ladder_dcs(ask.view.ruleset, ask.ladder)
         low, high = min((SUM_DC_RANGE[0], *dcs)), max((SUM_DC_RANGE[1], *dcs))
-        return clamp(written, low, high)
+        return low if written < low else high if written > high else written  # clamped
     step = asked_step(ask)
     if step is not None and step.dc is not None:
         return step.dc
