@@ -322,7 +322,8 @@ def prepare_check(
     target = resolve_target(ruleset, name)
     if isinstance(target, str):
         raise TagError(target, match.span)
-    who = _find_character(party, attrs.get("who"))
+    who_name = attrs.get("who")
+    who = party[0] if who_name is None and party else _find_character(party, who_name)
     if view is None or view.character is not who:
         view = SheetView(ruleset, who)
     if (
@@ -338,7 +339,7 @@ def prepare_check(
         target.group,
         target.id,
         target.label,
-        _find_ability(ruleset, attrs.get("with")),
+        None if (with_name := attrs.get("with")) is None else _find_ability(ruleset, with_name),
         attrs,
         tuple(ruleset.resolution.ladder if ladder is None else ladder),
     )
