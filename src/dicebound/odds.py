@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, landing, outcome_order
-from dicebound.dist import Dist, ratio
+from dicebound.dist import Dist, ratios
 from dicebound.engine import (
     Critical,
     PreparedCheck,
@@ -279,27 +279,34 @@ def _outcomes(
     ruleset: Ruleset, weights: Mapping[str, int]
 ) -> tuple[tuple[OutcomeOdds, ...], Fraction]:
     """The bands (or plain outcomes) best first and the chance of success, each weight
-    divided once at the end."""
-    total = sum(weights.values())
+    divided once at the end (all in one call of ``ratios``)."""
     bands: Bands | None = ruleset.resolution.outcomes
-    out: list[OutcomeOdds] = []
-    won = 0
     get = weights.get
+    shown: list[tuple[str, bool, Critical]] = []
+    numbers: list[int] = []
+    won = 0
     if bands is not None:
         for b in outcome_order(bands):
             w = get(b.id, 0)
             if b.success:
                 won += w
-            out.append(new_tuple(OutcomeOdds, (b.label, b.success, b.critical, ratio(w, total))))
-        return tuple(out), ratio(won, total)
-    for label, success, critical in _PLAIN:
-        w = get(label, 0)
-        if w == 0 and critical is not None:
-            continue  # a critical this check can never reach is not an outcome of it
-        if success:
-            won += w
-        out.append(new_tuple(OutcomeOdds, (label, success, critical, ratio(w, total))))
-    return tuple(out), ratio(won, total)
+            shown.append((b.label, b.success, b.critical))
+            numbers.append(w)
+    else:
+        for plain in _PLAIN:
+            w = get(plain[0], 0)
+            if w == 0 and plain[2] is not None:
+                continue  # a critical this check can never reach is not an outcome of it
+            if plain[1]:
+                won += w
+            shown.append(plain)
+            numbers.append(w)
+    numbers.append(won)
+    chances = ratios(numbers, sum(weights.values()))
+    outcomes = []
+    for i, (label, success, critical) in enumerate(shown):
+        outcomes.append(new_tuple(OutcomeOdds, (label, success, critical, chances[i])))
+    return tuple(outcomes), chances[-1]
 
 
 _MEMO_SIZE = 4096
