@@ -334,15 +334,17 @@ def prepare_check(
             f"{who.name} cannot attempt {target.label} untrained, so it was not rolled.",
             match.span,
         )
-    ask = CheckAsk(  # by position: the quicker call, one per check
+    with_name = attrs.get("with")
+    fields = (
         view,
         target.group,
         target.id,
         target.label,
-        None if (with_name := attrs.get("with")) is None else _find_ability(ruleset, with_name),
+        None if with_name is None else _find_ability(ruleset, with_name),
         attrs,
         tuple(ruleset.resolution.ladder if ladder is None else ladder),
     )
+    ask: CheckAsk = new_tuple(CheckAsk, fields)
     config = ruleset.resolution.config
     override = None
     if ruleset.resolution.overrides:

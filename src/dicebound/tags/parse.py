@@ -184,6 +184,10 @@ def _read_well_formed(body: str) -> tuple[tuple[tuple[str, str], ...], tuple[str
     """
     if _WELL_FORMED.fullmatch(body) is None:
         return None
+    pairs = _PAIR.findall(body)
+    written = dict(pairs)
+    if len(written) == len(pairs) and "".join(written).islower():
+        return tuple(written.items()), ()  # the usual tag, as _read_pairs reads it
     return _read_pairs(body)
 
 
