@@ -367,7 +367,7 @@ def check_odds(
     Raises:
         TagError: the tag cannot be resolved. UsageError: not exactly one tag.
     """
-    ladder = ladder_in_force(ruleset, layers)
+    ladder = ladder_in_force(ruleset, layers) if layers else ruleset.resolution.ladder
     # Remembered on the ruleset: the very same character (an immutable value, held by
     # the entry so no other can take its id) asking the same tag under the same ladder
     # has the same odds.

@@ -69,8 +69,10 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
         dc = _dc(ask)
         if number.untrained_rule == "harder":
             dc = next_step_dc(dc, ask.ladder)
-        penalty = ask.view.penalty()
-        adjust = ask.view.adjust_for(number.abilities)
+        view = ask.view
+        penalty = view.penalty()
+        # ``adjust_for`` is 0 without entries: its abilities need not be gathered then
+        adjust = view.adjust_for(number.abilities) if view.ruleset.resolution.adjust else 0
         mode = _mode(ask.attrs, config.advantage)
         naturals = config.naturals_save if ask.group == "save" else config.naturals_check
         modifier = number.number + penalty + adjust
