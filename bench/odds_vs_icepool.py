@@ -31,8 +31,9 @@ column and icepool interleaved round by round in one process):
 - ``first ask`` (the headline): questions the process has not seen. Before each run
   what ``check_odds`` remembered of its answers is forgotten, and so are the tags the
   lexer remembers; kept are what the ruleset alone decides (the tables of its dice,
-  its names) and each character's sheet numbers, as in a session that asks a new
-  modifier, a new difficulty or the first what-if of a character it already shows.
+  its names: what each skill name and difficulty written so far resolved to) and each
+  character's sheet numbers, as in a session that asks a new modifier, a new
+  difficulty or the first what-if of a character it already shows.
 - ``new char``: the same, with the character's sheet numbers forgotten too: its first
   question of all.
 - ``cold``: everything the ruleset remembered forgotten (the tables of its dice and

@@ -196,3 +196,20 @@ def test_adding_dice_equals_brute_force(dice: list[list[int]]) -> None:
         total = total + Dist.uniform(faces)
     assert total.probabilities() == _brute_sum(dice)
     assert sum(total.probabilities().values()) == 1
+
+
+@given(st.lists(st.integers(-(10**30), 10**30), max_size=8), st.integers(1, 10**30))
+def test_ratio_and_ratios_are_fractions_exactly(numerators: list[int], denominator: int) -> None:
+    """``ratio`` and ``ratios`` make the very ``Fraction`` the constructor makes: equal,
+    reduced, hashed alike, of the same type (the odds make one per band this way)."""
+    made = [dist_module.ratio(n, denominator) for n in numerators]
+    assert dist_module.ratios(numerators, denominator) == made
+    for n, fraction in zip(numerators, made, strict=True):
+        expected = Fraction(n, denominator)
+        assert type(fraction) is Fraction
+        assert (fraction.numerator, fraction.denominator) == (
+            expected.numerator,
+            expected.denominator,
+        )
+        assert hash(fraction) == hash(expected)
+        assert str(fraction) == str(expected)

@@ -158,6 +158,9 @@ class Bands:
     """The number bands' ``atLeast``, all but the last's (derived): where they part."""
     number_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
     """The number bands' ids, best first (derived)."""
+    critical_ids: tuple[str, str] = field(init=False, repr=False, compare=False)
+    """The ids of the bands a critical success and a critical failure land in (derived:
+    ``landing``'s)."""
 
     def __post_init__(self) -> None:
         numbered = tuple(b for b in self.tiers if b.on is None)
@@ -165,6 +168,8 @@ class Bands:
         object.__setattr__(self, "number_ids", tuple(b.id for b in numbered))
         cuts = tuple(b.at_least for b in numbered if b.at_least is not None)
         object.__setattr__(self, "cuts", cuts)
+        ids = (landing(self, 0, critical_success=True)[0].id, landing(self, 0, False, True)[0].id)
+        object.__setattr__(self, "critical_ids", ids)
 
     def on(self, critical: OnCritical) -> Band | None:
         """The band a critical of that kind lands in, if the file names one."""

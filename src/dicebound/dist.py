@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from dicebound.errors import LimitExceeded, UsageError
 
-__all__ = ["MAX_OUTCOMES", "Dist"]
+__all__ = ["MAX_OUTCOMES", "Dist", "ratio", "ratios"]
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -30,6 +30,64 @@ MAX_OUTCOMES = 1_000_000
 """The most distinct outcomes one distribution may hold; past it ``LimitExceeded``."""
 
 _DIRECT_WORK = 2048  # below this many weight products a plain double loop is quicker
+
+
+def _ratio_maker() -> Callable[[int, int], Fraction]:
+    """``ratio``: where this Python's ``Fraction`` keeps its numerator and denominator
+    in two slots (checked here once), a reduced fraction's slots are set directly (what
+    Python 3.12's ``Fraction._from_coprime_ints`` does); else it is made the usual way."""
+
+    def ratio(
+        numerator: int,
+        denominator: int,
+        gcd: Callable[[int, int], int] = math.gcd,
+        new: Callable[[type[Fraction]], Any] = object.__new__,
+    ) -> Fraction:
+        """``Fraction(numerator, denominator)`` of whole numbers, the denominator above
+        0: the same value, made in a third of the time (the odds make one per band)."""
+        g = gcd(numerator, denominator)
+        made = new(Fraction)
+        if g == 1:
+            made._numerator = numerator
+            made._denominator = denominator
+        else:
+            made._numerator = numerator // g
+            made._denominator = denominator // g
+        made_fraction: Fraction = made
+        return made_fraction
+
+    try:
+        made = ratio(4, 6)
+        same = made == Fraction(2, 3) and hash(made) == hash(Fraction(2, 3)) and str(made) == "2/3"
+        same = same and not hasattr(made, "__dict__")  # the slots, not attributes of its own
+    except (AttributeError, TypeError):  # pragma: no cover - another Python's Fraction
+        same = False
+    return ratio if same else Fraction
+
+
+ratio = _ratio_maker()
+"""``Fraction(numerator, denominator)`` of whole numbers, the denominator above 0: the
+same value, made in a third of the time (the odds make one per band)."""
+
+
+def ratios(numerators: Iterable[int], denominator: int) -> list[Fraction]:
+    """``ratio`` of each numerator over one denominator (above 0), in one call: every
+    band of a check's odds over its distribution's total."""
+    if ratio is Fraction:  # pragma: no cover - another Python's Fraction
+        return [Fraction(n, denominator) for n in numerators]
+    gcd, new = math.gcd, object.__new__
+    out = []
+    for numerator in numerators:
+        g = gcd(numerator, denominator)
+        made: Any = new(Fraction)
+        if g == 1:
+            made._numerator = numerator
+            made._denominator = denominator
+        else:
+            made._numerator = numerator // g
+            made._denominator = denominator // g
+        out.append(made)
+    return out
 
 
 def _reduce(weights: dict[Any, int]) -> tuple[dict[Any, int], int]:

@@ -315,13 +315,15 @@ def prepare_check(
             "was not rolled.",
             match.span,
         )
-    name = match.get("skill")
+    attrs = dict(match.attrs)  # the keys are lower-case already, each once
+    name = attrs.get("skill")
     if name is None:
         raise TagError("the tag has no skill=: name a skill, a save or an ability.", match.span)
     target = resolve_target(ruleset, name)
     if isinstance(target, str):
         raise TagError(target, match.span)
-    who = _find_character(party, match.get("who"))
+    who_name = attrs.get("who")
+    who = party[0] if who_name is None and party else _find_character(party, who_name)
     if view is None or view.character is not who:
         view = SheetView(ruleset, who)
     if (
@@ -332,19 +334,26 @@ def prepare_check(
             f"{who.name} cannot attempt {target.label} untrained, so it was not rolled.",
             match.span,
         )
-    ask = CheckAsk(
-        view=view,
-        group=target.group,
-        item_id=target.id,
-        label=target.label,
-        with_ability=_find_ability(ruleset, match.get("with")),
-        attrs=dict(match.attrs),
-        ladder=tuple(ruleset.resolution.ladder if ladder is None else ladder),
+    with_name = attrs.get("with")
+    fields = (
+        view,
+        target.group,
+        target.id,
+        target.label,
+        None if with_name is None else _find_ability(ruleset, with_name),
+        attrs,
+        tuple(ruleset.resolution.ladder if ladder is None else ladder),
     )
+    ask: CheckAsk = new_tuple(CheckAsk, fields)
     config = ruleset.resolution.config
-    override = select_override(
-        ruleset.resolution.overrides, target.group, target.id, lambda ref: float(view.value(ref))
-    )
+    override = None
+    if ruleset.resolution.overrides:
+        override = select_override(
+            ruleset.resolution.overrides,
+            target.group,
+            target.id,
+            lambda ref: float(view.value(ref)),
+        )
     if override is not None:
         config = override.config
     try:

@@ -11,10 +11,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, landing, outcome_order
-from dicebound.dist import Dist
+from dicebound.dist import Dist, ratios
 from dicebound.engine import (
     Critical,
     PreparedCheck,
@@ -27,8 +27,8 @@ from dicebound.errors import UsageError
 from dicebound.kinds.base import KindPlayer
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character, SheetView
-from dicebound.tags.parse import parse_tags
-from dicebound.values import frozen
+from dicebound.tags.parse import parse_check
+from dicebound.values import new_tuple
 
 __all__ = [
     "TABLES_KEY",
@@ -41,7 +41,13 @@ __all__ = [
     "read_weights",
 ]
 
-_PLAIN_ORDER = ("Critical success", "Success", "Failure", "Critical failure")
+_PLAIN: tuple[tuple[str, bool, Critical], ...] = (
+    ("Critical success", True, "success"),
+    ("Success", True, None),
+    ("Failure", False, None),
+    ("Critical failure", False, "failure"),
+)
+"""The plain outcomes (no bands), best first: label, success and critical."""
 
 
 def fraction_text(p: Fraction) -> str:
@@ -49,17 +55,19 @@ def fraction_text(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-@frozen
-class OutcomeOdds:
+class OutcomeOdds(NamedTuple):
+    """One outcome a check can land in and its exact chance. A named tuple: the odds
+    make one per band of every question, and it is the cheapest immutable value."""
+
     label: str
     success: bool
     critical: Critical
     probability: Fraction
 
 
-@frozen
-class CheckOdds:
-    """Every outcome a check can land in, best first, and the chance it succeeds."""
+class CheckOdds(NamedTuple):
+    """Every outcome a check can land in, best first, and the chance it succeeds. A
+    named tuple, as ``OutcomeOdds`` is."""
 
     title: str
     outcomes: tuple[OutcomeOdds, ...]
@@ -119,29 +127,34 @@ def _band_weights(
     ``read_outcome`` reads one outcome); a critical group is read once, whatever its
     total.
     """
-    config = prepared.override.config if prepared.override else ruleset.resolution.config
-    by, dc, player = bands.by, prepared.dc, prepared.player
+    player = prepared.player
     rules = player.bands
+    by, dc, cuts = bands.by, prepared.dc, bands.cuts
+    config = prepared.override.config if prepared.override else ruleset.resolution.config
     against: Against = player.against(config)
-    natural_of = player.natural
-    ids = bands.number_ids
-    cuts = bands.cuts
     reached = rules.reach(by, cuts, dc, against)
+    ids, critical_ids, last = bands.number_ids, bands.critical_ids, len(cuts)
     out: dict[str, int] = {}
+    get = out.get
     for totals, running, outcome, shift, marks in groups:
         if marks is None:
             first = outcome(totals[0] + shift)
-            marks = first.critical_success, first.critical_failure, natural_of(first)
+            marks = first.critical_success, first.critical_failure, player.natural(first)
         critical_success, critical_failure, natural = marks
+        every = running[-1]
         if critical_success or critical_failure:
-            key = landing(bands, 0, critical_success, critical_failure, natural)[0].id
-            out[key] = out.get(key, 0) + running[-1]
+            if critical_success and critical_failure:  # landing refuses it, as one outcome
+                landing(bands, 0, critical_success, critical_failure, natural)
+            key = critical_ids[0] if critical_success else critical_ids[1]
+            out[key] = get(key, 0) + every
             continue
         # ``ends[i]``: where the totals reaching cut i begin (rising) or end (falling)
         if reached is not None:
             edges, rising = reached
-            find = bisect_left if rising else bisect_right
-            ends = [find(totals, edge - shift) for edge in edges]
+            if rising:
+                ends = [bisect_left(totals, edge - shift) for edge in edges]
+            else:
+                ends = [bisect_right(totals, edge - shift) for edge in edges]
         else:
             low = rules.value(by, totals[0] + shift, dc, against)
             high = rules.value(by, totals[-1] + shift, dc, against)
@@ -154,18 +167,19 @@ def _band_weights(
             ]
         # Band i holds the totals reaching cut i but not cut i-1, the last band the rest:
         # ``upto`` is the weight reaching cut i, ``before`` cut i-1's.
-        shifts = bands.shift and natural is not None
-        every = running[-1]
+        keys = ids
+        if bands.shift and natural is not None:
+            keys = tuple(landing(bands, i, natural=natural)[0].id for i in range(last + 1))
         before = 0
         for i, end in enumerate(ends):
             upto = every - running[end] if rising else running[end]
             if upto != before:
-                key = landing(bands, i, natural=natural)[0].id if shifts else ids[i]
-                out[key] = out.get(key, 0) + upto - before
+                key = keys[i]
+                out[key] = get(key, 0) + upto - before
                 before = upto
         if every != before:
-            key = landing(bands, len(ends), natural=natural)[0].id if shifts else ids[-1]
-            out[key] = out.get(key, 0) + every - before
+            key = keys[last]
+            out[key] = get(key, 0) + every - before
     return out
 
 
@@ -261,30 +275,38 @@ def read_weights(
     return _plain_weights(ruleset, prepared, dist)
 
 
-def _outcomes(ruleset: Ruleset, weights: Mapping[str, int]) -> tuple[list[OutcomeOdds], Fraction]:
+def _outcomes(
+    ruleset: Ruleset, weights: Mapping[str, int]
+) -> tuple[tuple[OutcomeOdds, ...], Fraction]:
     """The bands (or plain outcomes) best first and the chance of success, each weight
-    divided once at the end."""
-    total = sum(weights.values())
+    divided once at the end (all in one call of ``ratios``)."""
     bands: Bands | None = ruleset.resolution.outcomes
-    out = []
+    get = weights.get
+    shown: list[tuple[str, bool, Critical]] = []
+    numbers: list[int] = []
     won = 0
     if bands is not None:
         for b in outcome_order(bands):
-            w = weights.get(b.id, 0)
-            won += w if b.success else 0
-            out.append(OutcomeOdds(b.label, b.success, b.critical, Fraction(w, total)))
-        return out, Fraction(won, total)
-    for label in _PLAIN_ORDER:
-        w = weights.get(label, 0)
-        if w == 0 and label.startswith("Critical"):
-            continue  # a critical this check can never reach is not an outcome of it
-        success = label in ("Critical success", "Success")
-        won += w if success else 0
-        critical: Critical = (
-            ("success" if success else "failure") if label.startswith("Critical") else None
-        )
-        out.append(OutcomeOdds(label, success, critical, Fraction(w, total)))
-    return out, Fraction(won, total)
+            w = get(b.id, 0)
+            if b.success:
+                won += w
+            shown.append((b.label, b.success, b.critical))
+            numbers.append(w)
+    else:
+        for plain in _PLAIN:
+            w = get(plain[0], 0)
+            if w == 0 and plain[2] is not None:
+                continue  # a critical this check can never reach is not an outcome of it
+            if plain[1]:
+                won += w
+            shown.append(plain)
+            numbers.append(w)
+    numbers.append(won)
+    chances = ratios(numbers, sum(weights.values()))
+    outcomes = []
+    for i, (label, success, critical) in enumerate(shown):
+        outcomes.append(new_tuple(OutcomeOdds, (label, success, critical, chances[i])))
+    return tuple(outcomes), chances[-1]
 
 
 _MEMO_SIZE = 4096
@@ -345,7 +367,7 @@ def check_odds(
     Raises:
         TagError: the tag cannot be resolved. UsageError: not exactly one tag.
     """
-    ladder = ladder_in_force(ruleset, layers)
+    ladder = ladder_in_force(ruleset, layers) if layers else ruleset.resolution.ladder
     # Remembered on the ruleset: the very same character (an immutable value, held by
     # the entry so no other can take its id) asking the same tag under the same ladder
     # has the same odds.
@@ -368,8 +390,7 @@ def _odds(
     ladder: Sequence[LadderStep],
     after: tuple[str, int] | None,
 ) -> CheckOdds:
-    text = tag if "[" in tag else f"[skill_check: {tag}]"
-    matches = parse_tags(text)
+    matches = parse_check(tag)
     if len(matches) != 1:
         raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
     view = _view(ruleset, character)
@@ -397,4 +418,4 @@ def _odds(
             weights = _plain_weights(ruleset, prepared, player.odds_distribution(check, tables))
     outcomes, success = _outcomes(ruleset, weights)
     title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
-    return CheckOdds(title, tuple(outcomes), success)
+    return new_tuple(CheckOdds, (title, outcomes, success))  # type: ignore[no-any-return]

@@ -355,20 +355,23 @@ class SheetView:
         self.ruleset = ruleset
         self.character = character
         self._memo: dict[tuple[str, str], object] = {} if memo is None else memo
-        self._busy: set[tuple[str, str]] = set()
+        self._busy: set[tuple[str, str]] | None = None  # made when a number is first worked
 
     # -- memo: each number is worked out once; a loop is a malformed ruleset ---------
 
     def _once(self, key: tuple[str, str], work: _Work) -> object:
         if key in self._memo:
             return self._memo[key]
-        if key in self._busy:
+        busy = self._busy
+        if busy is None:
+            busy = self._busy = set()
+        if key in busy:
             raise UsageError(f'The {key[0]} "{key[1]}" reads itself, so it has no value.')
-        self._busy.add(key)
+        busy.add(key)
         try:
             value = work()
         finally:
-            self._busy.discard(key)
+            busy.discard(key)
         self._memo[key] = value
         return value
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from dicebound.kinds.base import CheckAsk
 from dicebound.ruleset.model import LadderStep
 from dicebound.sheet import CheckNumber, SheetView
-from dicebound.tags.names import normalize
+from dicebound.tags.names import step_by_label, step_named
 
 __all__ = [
     "ability_label",
+    "asked_step",
     "clamp",
     "int_value",
     "ladder_labels",
@@ -48,7 +50,12 @@ def int_value(text: str | None) -> int | None:
 
 def written_int(attrs: Mapping[str, str], key: str) -> int | None:
     """The whole number written for ``key``, or None."""
-    return int_value(attrs.get(key))
+    text = attrs.get(key)
+    if text is None:
+        return None
+    if len(text) < 10 and text.isascii() and text.isdigit():
+        return int(text)  # the usual "15" (``int_value``'s first case, without a call)
+    return int_value(text)
 
 
 def clamp(value: int, low: int, high: int) -> int:
@@ -56,14 +63,10 @@ def clamp(value: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
 
-def step_by_label(ladder: Sequence[LadderStep], label: str | None) -> LadderStep | None:
-    """The one ladder step a ``difficulty=`` names; a name no step or two steps answer
-    to is ignored (the page)."""
-    if label is None:
-        return None
-    wanted = normalize(label)
-    hits = [s for s in ladder if s.key == wanted]
-    return hits[0] if len(hits) == 1 else None
+def asked_step(ask: CheckAsk) -> LadderStep | None:
+    """The one ladder step the tag's ``difficulty=`` names (``step_by_label``), read
+    off the ruleset's memo when it was written before."""
+    return step_named(ask.view.ruleset, ask.ladder, ask.attrs.get("difficulty"))
 
 
 def ladder_labels(ladder: Sequence[LadderStep]) -> str:

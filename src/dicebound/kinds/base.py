@@ -145,12 +145,12 @@ class Rolled(NamedTuple):
     marks: tuple[tuple[str, ...], ...] = ()
 
 
-@frozen
-class CheckAsk:
+class CheckAsk(NamedTuple):
     """What the engine hands a kind's ``prepare``: whose sheet, which check, and what
     the tag asked. The engine has already matched the names (skill, who, with) and
     refused what cannot be rolled (an untrained ``refuse``); the kind reads the numbers
-    it needs off ``view`` and the attributes it offers off ``attrs``."""
+    it needs off ``view`` and the attributes it offers off ``attrs``. A named tuple:
+    one is made for every check prepared, and it is the cheapest immutable value."""
 
     view: SheetView
     group: Literal["skill", "save", "ability"]

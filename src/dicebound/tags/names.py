@@ -14,10 +14,18 @@ from typing import Literal
 
 from dicebound.folding import normalize
 from dicebound.problems import did_you_mean
-from dicebound.ruleset.model import Ruleset
+from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.values import frozen
 
-__all__ = ["CheckTarget", "match_name", "normalize", "resolve_target"]
+__all__ = [
+    "CheckTarget",
+    "ladder_dcs",
+    "match_name",
+    "normalize",
+    "resolve_target",
+    "step_by_label",
+    "step_named",
+]
 
 Group = Literal["skill", "save", "ability"]
 
@@ -47,16 +55,85 @@ def _candidates(ruleset: Ruleset) -> list[tuple[CheckTarget, tuple[str, ...]]]:
     return out
 
 
-def _index(ruleset: Ruleset) -> dict[str, list[CheckTarget]]:
-    """Every normalized name of every check target, made once per ruleset."""
-    index: dict[str, list[CheckTarget]] | None = ruleset.memo.get("names")
-    if index is None:
-        index = {}
-        for target, names in _candidates(ruleset):
-            for name in dict.fromkeys(normalize(n) for n in names):
+def step_by_label(ladder: Sequence[LadderStep], label: str | None) -> LadderStep | None:
+    """The one ladder step a ``difficulty=`` names; a name no step or two steps answer
+    to is ignored (the page)."""
+    if label is None:
+        return None
+    wanted = normalize(label)
+    hits = [s for s in ladder if s.key == wanted]
+    return hits[0] if len(hits) == 1 else None
+
+
+def step_named(
+    ruleset: Ruleset, ladder: Sequence[LadderStep], label: str | None
+) -> LadderStep | None:
+    """``step_by_label`` on a ladder of the ruleset (its own or a layer's): the steps'
+    names alone decide it, so a label written before is read off the ruleset's memo."""
+    if label is None:
+        return None
+    steps = _ladder(ruleset, ladder).steps
+    if label in steps:
+        return steps[label]
+    if len(steps) >= _RESOLVED_KEPT:
+        steps.clear()
+    step = steps[label] = step_by_label(ladder, label)
+    return step
+
+
+def ladder_dcs(ruleset: Ruleset, ladder: Sequence[LadderStep]) -> tuple[int, ...]:
+    """The dcs of a ladder of the ruleset (the steps that have one), worked out once."""
+    return _ladder(ruleset, ladder).dcs
+
+
+class _Ladder:
+    """What one ladder of a ruleset comes to: the ladder (held, so no other takes its
+    id), its steps' dcs, and the step each ``difficulty=`` written so far names."""
+
+    __slots__ = ("dcs", "ladder", "steps")
+
+    def __init__(self, ladder: Sequence[LadderStep]) -> None:
+        self.ladder = ladder
+        self.dcs = tuple(s.dc for s in ladder if s.dc is not None)
+        self.steps: dict[str, LadderStep | None] = {}
+
+
+def _ladder(ruleset: Ruleset, ladder: Sequence[LadderStep]) -> _Ladder:
+    names: _Names | None = ruleset.memo.get("names")
+    ladders = (names or _names(ruleset)).ladders
+    kept = ladders.get(id(ladder))
+    if kept is None or kept.ladder is not ladder:
+        if len(ladders) >= _RESOLVED_KEPT:
+            ladders.clear()
+        kept = ladders[id(ladder)] = _Ladder(ladder)
+    return kept
+
+
+class _Names:
+    """What a ruleset's names come to, worked out once per ruleset (kept on its memo):
+    every normalized name of every check target, and what each name written so far
+    resolved to (a target, or the sentence why none), at most ``_RESOLVED_KEPT``."""
+
+    __slots__ = ("index", "ladders", "resolved")
+
+    def __init__(self, index: dict[str, list[CheckTarget]]) -> None:
+        self.index = index
+        self.resolved: dict[str, CheckTarget | str] = {}
+        self.ladders: dict[int, _Ladder] = {}  # by the ladder's id
+
+
+_RESOLVED_KEPT = 1024  # names (or difficulties of one ladder) kept; past it, let go
+
+
+def _names(ruleset: Ruleset) -> _Names:
+    names: _Names | None = ruleset.memo.get("names")
+    if names is None:
+        index: dict[str, list[CheckTarget]] = {}
+        for target, written in _candidates(ruleset):
+            for name in dict.fromkeys(normalize(n) for n in written):
                 index.setdefault(name, []).append(target)
-        ruleset.memo["names"] = index
-    return index
+        names = ruleset.memo["names"] = _Names(index)
+    return names
 
 
 def _exact(wanted: str, index: dict[str, list[CheckTarget]]) -> list[CheckTarget]:
@@ -77,9 +154,21 @@ def _strip(wanted: str, suffixes: Iterable[str]) -> str | None:
 
 
 def resolve_target(ruleset: Ruleset, name: str) -> CheckTarget | str:
-    """The check a name asks for, or a sentence saying why it answers to nothing."""
+    """The check a name asks for, or a sentence saying why it answers to nothing. The
+    ruleset's names alone decide it, so a name written before is read off its memo."""
+    names = _names(ruleset)
+    known = names.resolved.get(name)
+    if known is None:
+        if len(names.resolved) >= _RESOLVED_KEPT:
+            names.resolved.clear()
+        known = names.resolved[name] = _resolve(ruleset, names.index, name)
+    return known
+
+
+def _resolve(
+    ruleset: Ruleset, candidates: dict[str, list[CheckTarget]], name: str
+) -> CheckTarget | str:
     wanted = normalize(name)
-    candidates = _index(ruleset)
     if not wanted:
         return "the tag's skill= is empty: name a skill, a save or an ability of the sheet."
     found = _exact(wanted, candidates)

@@ -51,6 +51,7 @@ __all__ = [
     "TagMatch",
     "format_tag",
     "is_key",
+    "parse_check",
     "parse_tags",
     "rewrite",
 ]
@@ -183,6 +184,10 @@ def _read_well_formed(body: str) -> tuple[tuple[tuple[str, str], ...], tuple[str
     """
     if _WELL_FORMED.fullmatch(body) is None:
         return None
+    pairs = _PAIR.findall(body)
+    written = dict(pairs)
+    if len(written) == len(pairs) and "".join(written).islower():
+        return tuple(written.items()), ()  # the usual tag, as _read_pairs reads it
     return _read_pairs(body)
 
 
@@ -311,6 +316,20 @@ def parse_tags(text: str) -> tuple[TagMatch, ...]:
         end = lexed.end
         found.append(TagMatch((start, end), text[start:end], lexed.attrs, None, lexed.duplicates))
         pos = end
+
+
+def parse_check(tag: str) -> tuple[TagMatch, ...]:
+    """Every check tag in ``tag``, which may be one tag written without its
+    ``[skill_check: ...]`` wrapper (then it is read wrapped): what ``parse_tags``
+    gives, the usual unwrapped tag read without looking for where it opens and ends."""
+    if "[" in tag:
+        return parse_tags(tag)
+    text = f"[{TAG_NAME}: {tag}]"
+    if "]" not in tag and len(text) - _OPENER_LENGTH <= _REMEMBERED_BODY:
+        closed = _read_well_formed(text[_OPENER_LENGTH:])
+        if closed is not None:  # as parse_tags reads it: the one tag, to the text's end
+            return (new_tuple(TagMatch, ((0, len(text)), text, closed[0], None, closed[1])),)
+    return parse_tags(text)
 
 
 # Keys every record writes: known to fit the grammar, so format_tag skips checking them.

@@ -11,10 +11,10 @@ from dicebound.dist import Dist
 from dicebound.errors import TagError
 from dicebound.kinds.asks import (
     ability_label,
+    asked_step,
     clamp,
     ladder_labels,
     sheet_extras,
-    step_by_label,
     written_int,
 )
 from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, Tables
@@ -35,7 +35,7 @@ def _needed(config: PoolConfig, ask: CheckAsk) -> tuple[int, LadderStep | None]:
     needing exactly the ``dc=`` (none where several steps need it).
     """
     most = config.max_successes
-    named = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+    named = asked_step(ask)
     written = written_int(ask.attrs, "dc")
     if written is not None:
         needed = clamp(written, 1, most)

@@ -15,6 +15,7 @@ from dicebound.kinds.dice_sum.model import (
     natural_criticals,
     outcomes,
 )
+from dicebound.values import new_tuple
 
 
 def distribution(check: SumCheck) -> Dist[SumOutcome]:
@@ -35,31 +36,37 @@ def folded(check: SumCheck, tables: Tables | None = None, naturals: bool = True)
     them). Where the bands read no natural face (``naturals`` false), the parts that read
     alike are one group, kept in ``tables``."""
     dist = check.config.set_dists[check.mode]
-    parts = dist.parts
-    if not naturals and tables is not None and len(parts) > 1:
-        parts = _read_alike(dist, check.naturals, tables)
-    modifier, rule = check.modifier, check.naturals
+    rule = check.naturals
+    if not naturals and tables is not None and len(dist.parts) > 1:
+        parts = _read_alike(dist, rule, tables)
+    else:
+        parts = tuple(
+            (part, (*natural_criticals(rule, part.natural), part.natural)) for part in dist.parts
+        )
+    modifier = check.modifier
     groups = []
-    for part in parts:
+    for part, marks in parts:
 
         def outcome(total: int, part: MarkedPart = part) -> SumOutcome:
             return outcomes(check, part.natural, part.unmodified, (total - modifier,))[0]
 
-        marks = (*natural_criticals(rule, part.natural), part.natural)
-        groups.append(Group(part.totals, part.running, outcome, modifier, marks))
+        groups.append(new_tuple(Group, (part.totals, part.running, outcome, modifier, marks)))
     return groups
 
 
-def _read_alike(dist: SetDist, rule: NaturalRule, tables: Tables) -> tuple[MarkedPart, ...]:
+def _read_alike(
+    dist: SetDist, rule: NaturalRule, tables: Tables
+) -> tuple[tuple[MarkedPart, tuple[bool, bool, Natural]], ...]:
     """The parts of a set distribution that read alike where the bands read no natural
-    face, as one part each: a top face made a critical by ``rule``, a bottom face made
-    one, and every other total, whatever its first die marked (its natural the critical
-    face it reads as, else None; ``unmodified`` is not read by a band). Kept in
-    ``tables`` by the set distribution and the rule."""
+    face, as one part each, with what each reads besides its total (its criticals and
+    natural): a top face made a critical by ``rule``, a bottom face made one, and every
+    other total, whatever its first die marked (its natural the critical face it reads
+    as, else None; ``unmodified`` is not read by a band). Kept in ``tables`` by the set
+    distribution and the rule."""
     key = ("dice-sum parts", id(dist), rule)
     kept = tables.get(key)
     if kept is not None and kept[0] is dist:
-        found: tuple[MarkedPart, ...] = kept[1]
+        found: tuple[tuple[MarkedPart, tuple[bool, bool, Natural]], ...] = kept[1]
         return found
     alike: dict[Natural, dict[int, int]] = {}
     for part in dist.parts:
@@ -68,9 +75,10 @@ def _read_alike(dist: SetDist, rule: NaturalRule, tables: Tables) -> tuple[Marke
         weights = alike.setdefault(reads, {})
         for total, weight in zip(part.totals, part.weights, strict=True):
             weights[total] = weights.get(total, 0) + weight
-    found = tuple(
+    merged = (
         MarkedPart(reads, None, *map(tuple, zip(*sorted(weights.items()), strict=True)))
         for reads, weights in alike.items()
     )
+    found = tuple((part, (*natural_criticals(rule, part.natural), part.natural)) for part in merged)
     tables[key] = (dist, found)
     return found

@@ -9,11 +9,10 @@ from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
 from dicebound.kinds.asks import (
-    clamp,
+    asked_step,
     ladder_labels,
     next_step_dc,
     sheet_extras,
-    step_by_label,
     written_int,
 )
 from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, Tables
@@ -21,6 +20,7 @@ from dicebound.kinds.dice_sum.model import BANDS, Mode, Natural, SumCheck, SumCo
 from dicebound.kinds.dice_sum.odds import distribution, folded
 from dicebound.kinds.dice_sum.roll import roll
 from dicebound.ruleset.model import Ruleset
+from dicebound.tags.names import ladder_dcs
 
 SUM_DC_RANGE = (1, 40)
 """A summed check's dc range before the ladder widens it (docs/design/format.md "dice-sum")."""
@@ -30,10 +30,10 @@ def _dc(ask: CheckAsk) -> int:
     """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
     written = written_int(ask.attrs, "dc")
     if written is not None:
-        dcs = [s.dc for s in ask.ladder if s.dc is not None]
-        low, high = min([SUM_DC_RANGE[0], *dcs]), max([SUM_DC_RANGE[1], *dcs])
-        return clamp(written, low, high)
-    step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+        dcs = ladder_dcs(ask.view.ruleset, ask.ladder)
+        low, high = min((SUM_DC_RANGE[0], *dcs)), max((SUM_DC_RANGE[1], *dcs))
+        return low if written < low else high if written > high else written  # clamped
+    step = asked_step(ask)
     if step is not None and step.dc is not None:
         return step.dc
     asked = ask.attrs.get("difficulty")
@@ -47,15 +47,14 @@ def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
     """``mode=`` or a bare flag; both at once is not rolled; ignored without advantage."""
     if "mode" not in attrs and "advantage" not in attrs and "disadvantage" not in attrs:
         return "normal"
-    asked = {attrs.get("mode", "").strip().lower()} | {
-        k for k in ("advantage", "disadvantage") if k in attrs
-    }
-    asked &= {"advantage", "disadvantage"}
-    if len(asked) > 1:
+    mode = attrs.get("mode", "").strip().lower()
+    better = mode == "advantage" or "advantage" in attrs
+    worse = mode == "disadvantage" or "disadvantage" in attrs
+    if better and worse:
         raise TagError("the tag asks for advantage and disadvantage at once; ask for one.")
-    if not advantage or not asked:
+    if not advantage or not (better or worse):
         return "normal"
-    return "advantage" if "advantage" in asked else "disadvantage"
+    return "advantage" if better else "disadvantage"
 
 
 class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
@@ -70,8 +69,10 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
         dc = _dc(ask)
         if number.untrained_rule == "harder":
             dc = next_step_dc(dc, ask.ladder)
-        penalty = ask.view.penalty()
-        adjust = ask.view.adjust_for(number.abilities)
+        view = ask.view
+        penalty = view.penalty()
+        # ``adjust_for`` is 0 without entries: its abilities need not be gathered then
+        adjust = view.adjust_for(number.abilities) if view.ruleset.resolution.adjust else 0
         mode = _mode(ask.attrs, config.advantage)
         naturals = config.naturals_save if ask.group == "save" else config.naturals_check
         modifier = number.number + penalty + adjust

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
-from dicebound.kinds.asks import clamp, sheet_extras, step_by_label, written_int
+from dicebound.kinds.asks import asked_step, clamp, sheet_extras, written_int
 from dicebound.kinds.base import CheckAsk, Prepared, Rolled
 from dicebound.kinds.roll_against.model import (
     BANDS,
@@ -58,7 +58,7 @@ class RollAgainstPlayer(RollAgainstWords):
         adjust = ask.view.adjust_for(number.abilities)
         base = number.number + penalty + adjust
         shift = clamp(written_int(ask.attrs, "dc") or 0, *TAG_DC_RANGE)
-        step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+        step = asked_step(ask)
         target = _step_target(base, step, shift)
         if number.untrained_rule == "harder":
             target = _harder(target, base, shift, ask.ladder, config.against)

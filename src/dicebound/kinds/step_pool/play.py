@@ -10,7 +10,7 @@ from dicebound.bands import Bands
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
-from dicebound.kinds.asks import ability_label, clamp, ladder_labels, step_by_label, written_int
+from dicebound.kinds.asks import ability_label, asked_step, clamp, ladder_labels, written_int
 from dicebound.kinds.base import CheckAsk, OfferRead, Prepared, Rolled
 from dicebound.kinds.step_pool.after import spend_after
 from dicebound.kinds.step_pool.model import (
@@ -37,7 +37,7 @@ def _target(config: StepConfig, ask: CheckAsk) -> int:
     written = written_int(ask.attrs, "dc")
     if written is not None:
         return clamp(written, config.target_min, config.target_max)
-    step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+    step = asked_step(ask)
     if step is not None and step.dc is not None:
         return clamp(step.dc, config.target_min, config.target_max)
     asked = ask.attrs.get("difficulty")

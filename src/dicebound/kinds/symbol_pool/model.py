@@ -179,7 +179,7 @@ class SymbolCheck:
     vs_at: int | None = None
 
     def __post_init__(self) -> None:
-        known = {d.id for d in self.config.dice}
+        known = self.config.effects  # by every die's id
         for die_id in self.thrown:
             if die_id not in known:
                 raise UsageError(f'"{die_id}" is not a die of this symbol pool')

@@ -71,31 +71,27 @@ def distribution(check: SymbolCheck, tables: Tables | None = None) -> Dist[Symbo
 
 
 def folded(check: SymbolCheck, tables: Tables | None = None) -> list[Group]:
-    """The distribution folded for a reading (``KindPlayer.folded``): a group per pair
-    of markers, by net successes (a lead below zero nets none), worked from the summed
-    effects and kept in ``tables`` beside them: the successes needed read the groups,
-    never change them."""
+    """The distribution folded for a reading (``KindPlayer.folded``): one group, by net
+    successes (a lead below zero nets none), worked from the summed effects and kept in
+    ``tables`` beside them: the successes needed read the group, never change it.
+
+    One group, whatever the markers: no reading of the odds tells them apart (bands
+    never read them, and without bands they ride beside success and failure, which
+    the net successes alone decide), so its outcomes show none."""
     config = check.config
-    key = ("symbol-pool groups", id(config), *sorted(check.thrown))
+    key = ("symbol-pool group", id(config), *sorted(check.thrown))
     kept = tables.get(key) if tables is not None else None
     if kept is None or kept[0] is not config:
-        by_marks: dict[tuple[bool, bool], dict[int, int]] = {}
+        nets: dict[int, int] = {}
         for effect, weight in _summed(check, tables).items():
-            nets = by_marks.setdefault((effect.marks_success, effect.marks_failure), {})
             net = max(0, effect.lead)
             nets[net] = nets.get(net, 0) + weight
-        parts = []
-        for marks, nets in by_marks.items():
-            ordered = sorted(nets.items())
-            parts.append((marks, [n for n, _ in ordered], [0, *accumulate(w for _, w in ordered)]))
-        kept = (config, parts)
+        ordered = sorted(nets.items())
+        kept = (config, [n for n, _ in ordered], [0, *accumulate(w for _, w in ordered)])
         if tables is not None:
             tables[key] = kept
-    groups = []
-    for (marks_success, marks_failure), totals, running in kept[1]:
 
-        def outcome(net: int, ms: bool = marks_success, mf: bool = marks_failure) -> SymbolOutcome:
-            return outcome_of(check, Effect(net, ms, mf))
+    def outcome(net: int) -> SymbolOutcome:
+        return outcome_of(check, Effect(net, False, False))
 
-        groups.append(Group(totals, running, outcome))
-    return groups
+    return [Group(kept[1], kept[2], outcome, 0, (False, False, None))]

@@ -11,11 +11,11 @@ from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
 from dicebound.kinds.asks import (
+    asked_step,
     clamp,
     ladder_labels,
     next_step_dc,
     sheet_extras,
-    step_by_label,
     written_int,
 )
 from dicebound.kinds.base import CheckAsk, DiceThrower, Marks, Prepared, Rolled, Tables
@@ -43,7 +43,7 @@ def _opposing(config: SymbolConfig, ask: CheckAsk) -> int:
     written = written_int(ask.attrs, "dc")
     if written is not None:
         return clamp(written, 0, top)
-    step = step_by_label(ask.ladder, ask.attrs.get("difficulty"))
+    step = asked_step(ask)
     if step is not None and step.dc is not None:
         return clamp(step.dc, 0, top)
     asked = ask.attrs.get("difficulty")
