@@ -129,17 +129,19 @@ def _open(port: int, path: str, token: str) -> tuple[socket.socket, bytes, str]:
 
 def _subscribe(ports: Sequence[int], game: str, token: str, count: int, pipe: Pipe) -> None:
     """``count`` subscribers in one loop over raw non-blocking sockets: each read is a
-    ``recv`` and one regular-expression scan of what it brought, stamped with the time
-    the poll returned (every byte it reports had arrived by then, at most ``GATHER``
-    before: after each round of reads the loop waits that long, so that the next wakes
-    once for many streams). As light as a client can be in Python, so that the two
-    cores go to the service."""
+    ``recv``, its bytes kept with the time the poll returned (every byte it reports had
+    arrived by then, at most ``GATHER`` before: after each round of reads the loop
+    waits that long, so that the next wakes once for many streams), and scanned for
+    their events only once the writer names the last record (after the checks measured,
+    so that the scan's CPU is not taken from the service meanwhile). As light as a
+    client can be in Python, so that the two cores go to the service."""
     path = f"/games/{game}/events"
     opened = [_open(ports[i % len(ports)], path, token) for i in range(count)]
     pipe.send([refused for _, _, refused in opened if refused])
     socks = [sock for sock, _, _ in opened]
     seen: list[Seen] = [[] for _ in range(count)]
     tails = [b""] * count
+    unread: list[list[tuple[float, bytes]]] = [[] for _ in range(count)]  # not yet scanned
     by_fd = {sock.fileno(): i for i, sock in enumerate(socks)}
     poller = _Poller()
     for i, (sock, body, _) in enumerate(opened):
@@ -157,6 +159,10 @@ def _subscribe(ports: Sequence[int], game: str, token: str, count: int, pipe: Pi
             if i is None:  # the writer names the last record: drain, then report
                 last = pipe.recv()
                 deadline = time.monotonic() + DRAIN_WITHIN
+                for j, kept in enumerate(unread):
+                    for at, data in kept:
+                        tails[j] = _scan(tails[j] + data if tails[j] else data, at, seen[j])
+                    kept.clear()
                 continue
             try:
                 data = socks[i].recv(1 << 18)
@@ -165,7 +171,10 @@ def _subscribe(ports: Sequence[int], game: str, token: str, count: int, pipe: Pi
             if not data:
                 poller.unregister(fd)
                 continue
-            tails[i] = _scan(tails[i] + data if tails[i] else data, now, seen[i])
+            if last is None:
+                unread[i].append((now, data))
+            else:
+                tails[i] = _scan(tails[i] + data if tails[i] else data, now, seen[i])
         if ready:  # let what is on its way come in: one wake-up reads many streams
             time.sleep(GATHER)
         if last is not None and (
