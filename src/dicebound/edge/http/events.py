@@ -6,12 +6,13 @@ LISTEN connection (``store/listen.py``), which hears every process's commits. Ei
 only marks the game's ``_Feed`` dirty: the request that committed hands nothing else
 over, and answers at once. The feed's round follows, a few milliseconds later (so that
 the answer goes out first) and at most every ``_PACE`` seconds, its rounds held to a
-twentieth of the time when commits come fast, and past 30 commits a second to 0.2 ms
-of CPU an event they carry, up to 150 ms apart (so that a burst of commits goes out
+tenth of the time when commits come fast, and past 30 commits a second to 0.2 ms of
+CPU an event they carry, up to 150 ms apart (so that a burst of commits goes out
 together, and 200 streams cost a commit little however loaded the machine): it reads
-the events table once for all of this process's streams of that game (``app.events.poll``: the events after the newest it has read,
-and, when a seat changed or it was told that anything may have, which tokens may still
-read the game), formats each new event's frame once, and keeps it among its recent ones.
+the events table once for all of this process's streams of that game
+(``app.events.poll``: the events after the newest it has read, and, when a seat
+changed or it was told that anything may have, which tokens may still read the game),
+formats each new event's frame once, and keeps it among its recent ones.
 
 Then it delivers, at one write per stream. A stream that has sent everything up to the
 feed's newest is *live*: the feed writes the round's frames to it directly (one bytes
@@ -91,7 +92,7 @@ _KEEPALIVE = b": keep-alive\n\n"
 # CPU per event it carries (a round then carries several), yet never more than _HOLD
 # seconds after the one before: a commit's share of the fan-out stays small, whatever
 # the machine's load, and what commits is delivered within _HOLD and a round.
-_SETTLE, _PACE, _SPREAD, _ALLOWANCE = 0.005, 0.02, 20, 0.1
+_SETTLE, _PACE, _SPREAD, _ALLOWANCE = 0.005, 0.02, 10, 0.1
 _FAST, _PER_EVENT, _HOLD = 30.0, 0.0002, 0.15
 _RATE_WINDOW = 1.0  # seconds over which a feed counts the events it read
 _BACKLOG = 64 * 1024  # unsent bytes past which the feed leaves a stream to catch up itself
