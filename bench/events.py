@@ -35,7 +35,7 @@ the service as a Python client can). Then:
   highest), and in how many turns the rate was within 20%.
 
 Traffic goes to 127.0.0.1 only. Run: ``.venv/bin/python bench/events.py [--events 100]
-[--gap 50] [--seconds 8] [--rounds 8] [--subscribers 1,50,200] [--backends sqlite,postgresql]``
+[--gap 50] [--seconds 16] [--rounds 8] [--subscribers 1,50,200] [--backends sqlite,postgresql]``
 (``--pg URL`` as in ``http_checks.py``: a scratch database is made there and dropped).
 """
 
@@ -527,7 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=100, help="paced checks per cell")
     parser.add_argument("--gap", type=float, default=50.0, help="ms between paced checks")
     parser.add_argument(
-        "--seconds", type=float, default=8.0, help="back-to-back seconds, for each side"
+        "--seconds", type=float, default=16.0, help="back-to-back seconds, for each side"
     )
     parser.add_argument(
         "--rounds", type=int, default=8, help="turns each side's back-to-back seconds are cut in"

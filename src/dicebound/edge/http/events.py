@@ -94,7 +94,7 @@ _KEEPALIVE = b": keep-alive\n\n"
 # the machine's load, and what commits is delivered within _HOLD and a round.
 _SETTLE, _PACE, _SPREAD, _ALLOWANCE = 0.005, 0.02, 10, 0.1
 _FAST, _PER_EVENT, _HOLD = 30.0, 0.0002, 0.15
-_RATE_WINDOW = 1.0  # seconds over which a feed counts the events it read
+_RATE_WINDOW = 0.5  # seconds over which a feed counts the events it read (a burst is held soon)
 _BACKLOG = 64 * 1024  # unsent bytes past which the feed leaves a stream to catch up itself
 _SERVER_SEND = "dicebound.server_send"  # the scope's key for the server's own ``send``
 
