@@ -26,14 +26,16 @@ the service as a Python client can). Then:
   turns taken alternately (the subscribers opened again for each of theirs), so that
   whatever else the machine does weighs on both sides alike: checks per second, p50/p99
   latency, and the CPU time the service and the subscribers' process spent a check
-  (read from /proc: the steadiest of these figures where other work shares the
-  machine, set beside the goal as the service's CPU a check with the most over none).
-  Each turn starts with ``--events``/``--rounds`` checks at the pace, whose p50 is the
-  paced one set beside it. Goal: with 200 subscribers within 20% of none (in the rate
-  and at the pace's p50).
+  (read from /proc). Each turn starts with ``--events``/``--rounds`` checks at the
+  pace, whose p50 is the paced one set beside it. Goal: with 200 subscribers within
+  20% of none (in the rate and at the pace's p50). Where other work shares the
+  machine, a turn's rate swings with it, so the goal's figures are also taken turn by
+  turn: each turn with the most subscribers over the turn without any next to it
+  (rate, and the service's CPU a check), their median and their spread (lowest to
+  highest), and in how many turns the rate was within 20%.
 
 Traffic goes to 127.0.0.1 only. Run: ``.venv/bin/python bench/events.py [--events 100]
-[--gap 50] [--seconds 8] [--rounds 4] [--subscribers 1,50,200] [--backends sqlite,postgresql]``
+[--gap 50] [--seconds 16] [--rounds 8] [--subscribers 1,50,200] [--backends sqlite,postgresql]``
 (``--pg URL`` as in ``http_checks.py``: a scratch database is made there and dropped).
 """
 
@@ -47,6 +49,7 @@ import re
 import secrets
 import select
 import socket
+import statistics
 import sys
 import tempfile
 import time
@@ -126,17 +129,19 @@ def _open(port: int, path: str, token: str) -> tuple[socket.socket, bytes, str]:
 
 def _subscribe(ports: Sequence[int], game: str, token: str, count: int, pipe: Pipe) -> None:
     """``count`` subscribers in one loop over raw non-blocking sockets: each read is a
-    ``recv`` and one regular-expression scan of what it brought, stamped with the time
-    the poll returned (every byte it reports had arrived by then, at most ``GATHER``
-    before: after each round of reads the loop waits that long, so that the next wakes
-    once for many streams). As light as a client can be in Python, so that the two
-    cores go to the service."""
+    ``recv``, its bytes kept with the time the poll returned (every byte it reports had
+    arrived by then, at most ``GATHER`` before: after each round of reads the loop
+    waits that long, so that the next wakes once for many streams), and scanned for
+    their events only once the writer names the last record (after the checks measured,
+    so that the scan's CPU is not taken from the service meanwhile). As light as a
+    client can be in Python, so that the two cores go to the service."""
     path = f"/games/{game}/events"
     opened = [_open(ports[i % len(ports)], path, token) for i in range(count)]
     pipe.send([refused for _, _, refused in opened if refused])
     socks = [sock for sock, _, _ in opened]
     seen: list[Seen] = [[] for _ in range(count)]
     tails = [b""] * count
+    unread: list[list[tuple[float, bytes]]] = [[] for _ in range(count)]  # not yet scanned
     by_fd = {sock.fileno(): i for i, sock in enumerate(socks)}
     poller = _Poller()
     for i, (sock, body, _) in enumerate(opened):
@@ -154,6 +159,10 @@ def _subscribe(ports: Sequence[int], game: str, token: str, count: int, pipe: Pi
             if i is None:  # the writer names the last record: drain, then report
                 last = pipe.recv()
                 deadline = time.monotonic() + DRAIN_WITHIN
+                for j, kept in enumerate(unread):
+                    for at, data in kept:
+                        tails[j] = _scan(tails[j] + data if tails[j] else data, at, seen[j])
+                    kept.clear()
                 continue
             try:
                 data = socks[i].recv(1 << 18)
@@ -162,7 +171,10 @@ def _subscribe(ports: Sequence[int], game: str, token: str, count: int, pipe: Pi
             if not data:
                 poller.unregister(fd)
                 continue
-            tails[i] = _scan(tails[i] + data if tails[i] else data, now, seen[i])
+            if last is None:
+                unread[i].append((now, data))
+            else:
+                tails[i] = _scan(tails[i] + data if tails[i] else data, now, seen[i])
         if ready:  # let what is on its way come in: one wake-up reads many streams
             time.sleep(GATHER)
         if last is not None and (
@@ -306,6 +318,7 @@ class Cost:
     server_cpu: float  # CPU ms the service processes spent a check (Linux; else NaN)
     client_cpu: float  # CPU ms the subscribers' process spent a check
     paced: float  # p50 ms of the checks made at the pace in the same turns
+    turns: tuple[tuple[float, float], ...] = ()  # each turn's (checks/s, service CPU ms a check)
 
 
 def _fan_out(
@@ -402,6 +415,7 @@ def _costs(
     most = max(args.subscribers)
     window = args.seconds / args.rounds
     rushes: dict[int, list[Check]] = {0: [], most: []}
+    turns: dict[int, list[tuple[float, float]]] = {0: [], most: []}
     at_pace: dict[int, list[float]] = {0: [], most: []}
     cpu = {0: [0.0, 0.0], most: [0.0, 0.0]}  # CPU seconds: the service's, the subscribers'
     missed = 0
@@ -414,8 +428,11 @@ def _costs(
                 groups = (servers, [subscribers.process.pid if subscribers else None])
                 before = [_cpu_of(group) for group in groups]
                 rush = flat_out(conn, game, window)
-                for i, (group, then) in enumerate(zip(groups, before, strict=True)):
-                    cpu[count][i] += _cpu_of(group) - then
+                spent = [_cpu_of(group) - then for group, then in zip(groups, before, strict=True)]
+                for i, seconds in enumerate(spent):
+                    cpu[count][i] += seconds
+                rate = len(rush) / (sum(c.ms for c in rush) / 1000)
+                turns[count].append((rate, spent[0] * 1000 / len(rush)))
                 if subscribers:
                     seen = subscribers.collect(rush[-1].record)
                     got = [{record for _, record, _ in deliveries} for deliveries in seen]
@@ -432,7 +449,17 @@ def _costs(
         per_check = [seconds * 1000 / len(rush) for seconds in cpu[count]]
         paced_p50 = _percentile(at_pace[count], 0.5)
         costs.append(
-            Cost(topology, count, rate, p50, p99, missed if count else 0, *per_check, paced_p50)
+            Cost(
+                topology,
+                count,
+                rate,
+                p50,
+                p99,
+                missed if count else 0,
+                *per_check,
+                paced_p50,
+                tuple(turns[count]),
+            )
         )
     return costs
 
@@ -478,11 +505,20 @@ def print_tables(
         rate = most.rate / none.rate
         slower = most.paced / none.paced
         cpu = most.server_cpu / none.server_cpu
+        pairs = list(zip(none.turns, most.turns, strict=True))
+        rates = sorted(m[0] / n[0] for n, m in pairs)
+        cpus = sorted(m[1] / n[1] for n, m in pairs)
         print(
             f"goal {topology}, {most.subscribers} subscribers beside none, within 20%: "
             f"rate {rate:.2f} ({'yes' if rate >= 0.8 else 'NO'}), "
             f"paced p50 {slower:.2f} ({'yes' if slower <= 1.2 else 'NO'}); "
             f"service CPU a check {cpu:.2f}"
+        )
+        print(
+            f"  turn by turn: rate median {statistics.median(rates):.2f} "
+            f"({rates[0]:.2f}-{rates[-1]:.2f}; within 20% in {sum(r >= 0.8 for r in rates)} "
+            f"of {len(rates)}), service CPU a check median {statistics.median(cpus):.2f} "
+            f"({cpus[0]:.2f}-{cpus[-1]:.2f})"
         )
 
 
@@ -491,10 +527,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=100, help="paced checks per cell")
     parser.add_argument("--gap", type=float, default=50.0, help="ms between paced checks")
     parser.add_argument(
-        "--seconds", type=float, default=8.0, help="back-to-back seconds, for each side"
+        "--seconds", type=float, default=16.0, help="back-to-back seconds, for each side"
     )
     parser.add_argument(
-        "--rounds", type=int, default=4, help="turns each side's back-to-back seconds are cut in"
+        "--rounds", type=int, default=8, help="turns each side's back-to-back seconds are cut in"
     )
     parser.add_argument("--subscribers", default="1,50,200", help="subscriber counts")
     parser.add_argument("--backends", default="sqlite,postgresql", help="sqlite,postgresql")

@@ -6,11 +6,13 @@ LISTEN connection (``store/listen.py``), which hears every process's commits. Ei
 only marks the game's ``_Feed`` dirty: the request that committed hands nothing else
 over, and answers at once. The feed's round follows, a few milliseconds later (so that
 the answer goes out first) and at most every ``_PACE`` seconds, its rounds held to a
-twentieth of the time when commits come fast (so that a burst of commits goes out
-together, and 200 streams cost a commit little): it reads the events table once for all of this process's
-streams of that game (``app.events.poll``: the events after the newest it has read,
-and, when a seat changed or it was told that anything may have, which tokens may still
-read the game), formats each new event's frame once, and keeps it among its recent ones.
+tenth of the time when commits come fast, and past 30 commits a second to 0.2 ms of
+CPU an event they carry, up to 150 ms apart (so that a burst of commits goes out
+together, and 200 streams cost a commit little however loaded the machine): it reads
+the events table once for all of this process's streams of that game
+(``app.events.poll``: the events after the newest it has read, and, when a seat
+changed or it was told that anything may have, which tokens may still read the game),
+formats each new event's frame once, and keeps it among its recent ones.
 
 Then it delivers, at one write per stream. A stream that has sent everything up to the
 feed's newest is *live*: the feed writes the round's frames to it directly (one bytes
@@ -42,6 +44,7 @@ import bisect
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 
 from starlette.concurrency import run_in_threadpool
@@ -62,7 +65,14 @@ try:  # uvicorn's faster parser, where it is installed
 except ImportError:  # pragma: no cover - httptools is a dependency of the service
     HttpToolsCycle = None  # type: ignore[assignment,misc]
 
-__all__ = ["KEEPALIVE_SECONDS", "EventHub", "EventStream", "keep_server_send", "keepalive_seconds"]
+__all__ = [
+    "KEEPALIVE_SECONDS",
+    "EventHub",
+    "EventStream",
+    "keep_server_send",
+    "keepalive_seconds",
+    "round_hold",
+]
 
 log = logging.getLogger("dicebound.events")
 
@@ -77,8 +87,14 @@ _KEEPALIVE = b": keep-alive\n\n"
 # time: each round's CPU seconds, times _SPREAD, are owed before the next may start,
 # less an allowance of _ALLOWANCE seconds, so that a round after a quiet while never
 # waits, and commits that come fast cost the process a small share of its time however
-# many streams it writes to (bench/events.py).
-_SETTLE, _PACE, _SPREAD, _ALLOWANCE = 0.005, 0.02, 20, 0.1
+# many streams it writes to (bench/events.py). When commits come faster than _FAST a
+# second, the rounds are further held so that each costs at most _PER_EVENT seconds of
+# CPU per event it carries (a round then carries several), yet never more than _HOLD
+# seconds after the one before: a commit's share of the fan-out stays small, whatever
+# the machine's load, and what commits is delivered within _HOLD and a round.
+_SETTLE, _PACE, _SPREAD, _ALLOWANCE = 0.005, 0.02, 10, 0.1
+_FAST, _PER_EVENT, _HOLD = 30.0, 0.0002, 0.15
+_RATE_WINDOW = 0.5  # seconds over which a feed counts the events it read (a burst is held soon)
 _BACKLOG = 64 * 1024  # unsent bytes past which the feed leaves a stream to catch up itself
 _SERVER_SEND = "dicebound.server_send"  # the scope's key for the server's own ``send``
 
@@ -129,6 +145,21 @@ def _connection_of(scope: Scope) -> asyncio.WriteTransport | None:
     return transport if chunked else None
 
 
+def round_hold(counts: deque[tuple[float, int]], began: float, read: int, cpu: float) -> float:
+    """The least time from a round's start (``began``, when it read ``read`` events and
+    spent ``cpu`` seconds) to the next's: none while commits come slowly; when they come
+    faster than ``_FAST`` a second, enough for the next round to carry ``cpu /
+    _PER_EVENT`` events, up to ``_HOLD``. ``counts`` keeps the recent rounds' (start,
+    events read), for the rate."""
+    counts.append((began, read))
+    while counts[0][0] <= began - _RATE_WINDOW:
+        counts.popleft()
+    rate = sum(n for _, n in counts) / _RATE_WINDOW
+    if rate <= _FAST:
+        return 0.0
+    return min(_HOLD, cpu / (_PER_EVENT * rate))
+
+
 def _frame(event_id: int, kind: str, data: str) -> bytes:
     """One event as the stream sends it (``data`` is one line: the store's JSON has no
     raw line break)."""
@@ -161,6 +192,7 @@ class _Feed:
         self.recent: list[Recent] = []
         self.allowed: dict[str, bool] = {}  # by token, as of the last read that asked
         self.recheck = True  # whether the next read asks again who may read the game
+        self.counts: deque[tuple[float, int]] = deque()  # (a round's start, events read)
         self.dirty = asyncio.Event()
         self.dirty.set()
         self.task = asyncio.create_task(self._run(), name=f"events of {game_id}")
@@ -185,13 +217,14 @@ class _Feed:
     async def _run(self) -> None:
         hub = self.hub
         began = owed = -_ALLOWANCE  # owed: when the rounds so far are paid for
+        hold = 0.0  # the least time between two rounds' starts, as commits come now
         while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(hub.keepalive):
                     await self.dirty.wait()
             if self.dirty.is_set():
                 now = time.monotonic()
-                wait = max(_SETTLE, began + _PACE - now, owed - _ALLOWANCE - now)
+                wait = max(_SETTLE, began + max(_PACE, hold) - now, owed - _ALLOWANCE - now)
                 await asyncio.sleep(wait)
             else:  # a keep-alive's read asks who may read the game, whatever it heard
                 self.recheck = True
@@ -217,6 +250,7 @@ class _Feed:
             self._deliver(before, fresh)
             cpu += time.thread_time()
             owed = max(owed, began) + _SPREAD * cpu
+            hold = round_hold(self.counts, began, len(polled.events), cpu)
 
     def _take(self, polled: app_events.Polled) -> list[Recent] | None:
         """Keep what a read found; the events new to ``recent``, or None when what came
