@@ -73,21 +73,7 @@ same value, made in a third of the time (the odds make one per band)."""
 def ratios(numerators: Iterable[int], denominator: int) -> list[Fraction]:
     """``ratio`` of each numerator over one denominator (above 0), in one call: every
     band of a check's odds over its distribution's total."""
-    if ratio is Fraction:  # pragma: no cover - another Python's Fraction
-        return [Fraction(n, denominator) for n in numerators]
-    gcd, new = math.gcd, object.__new__
-    out = []
-    for numerator in numerators:
-        g = gcd(numerator, denominator)
-        made: Any = new(Fraction)
-        if g == 1:
-            made._numerator = numerator
-            made._denominator = denominator
-        else:
-            made._numerator = numerator // g
-            made._denominator = denominator // g
-        out.append(made)
-    return out
+    return [ratio(numerator, denominator) for numerator in numerators]
 
 
 def _reduce(weights: dict[Any, int]) -> tuple[dict[Any, int], int]:

@@ -352,53 +352,54 @@ _EVENTS_AFTER = (
 # alike; a connection found lost is invalidated).
 
 
+@frozen
 class _Sql:
-    """One statement as each driver takes it: written with SQLite's ``:name``
-    parameters; PostgreSQL's ``%(name)s`` form derived, plus ``postgresql_tail``."""
+    """One statement as each driver takes it (empty where that driver never runs it)."""
 
-    __slots__ = ("postgresql", "sqlite")
+    sqlite: str
+    postgresql: str
 
-    def __init__(self, sql: str, postgresql_tail: str = "") -> None:
-        self.sqlite = sql
-        self.postgresql = re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql) + postgresql_tail
+    @staticmethod
+    def both(sql: str, postgresql_tail: str = "") -> _Sql:
+        """Written with SQLite's ``:name`` parameters; PostgreSQL's ``%(name)s`` form
+        derived, plus ``postgresql_tail``."""
+        return _Sql(sql, re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", sql) + postgresql_tail)
 
 
 def _pg_only(sql: str) -> _Sql:
     """A statement PostgreSQL alone runs (written in its own ``%(name)s`` form)."""
-    made = _Sql("")
-    made.postgresql = sql
-    return made
+    return _Sql("", sql)
 
 
 _GAME_SQL = "SELECT id, name, ruleset_id, ruleset_version, layers, token_hash FROM games"
-_DRIVER_GAME = _Sql(f"{_GAME_SQL} WHERE id = :game")
-_DRIVER_GAME_LOCKED = _Sql(f"{_GAME_SQL} WHERE id = :game", " FOR UPDATE")
-_DRIVER_SEAT = _Sql("SELECT character FROM seats WHERE game_id = :game AND token_hash = :hash")
+_DRIVER_GAME = _Sql.both(f"{_GAME_SQL} WHERE id = :game")
+_DRIVER_GAME_LOCKED = _Sql.both(f"{_GAME_SQL} WHERE id = :game", " FOR UPDATE")
+_DRIVER_SEAT = _Sql.both("SELECT character FROM seats WHERE game_id = :game AND token_hash = :hash")
 _MEMBERS_SQL = (
     "SELECT name, sheet, live, revision FROM characters WHERE game_id = :game "
     "ORDER BY position, name"
 )
-_DRIVER_MEMBERS = _Sql(_MEMBERS_SQL)
-_DRIVER_MEMBERS_LOCKED = _Sql(_MEMBERS_SQL, " FOR UPDATE")
-_DRIVER_SET_LIVE = _Sql(
+_DRIVER_MEMBERS = _Sql.both(_MEMBERS_SQL)
+_DRIVER_MEMBERS_LOCKED = _Sql.both(_MEMBERS_SQL, " FOR UPDATE")
+_DRIVER_SET_LIVE = _Sql.both(
     "UPDATE characters SET live = :live, revision = :revision, updated = :now "
     "WHERE game_id = :game AND name = :who"
 )
-_DRIVER_COUNTS = _Sql("SELECT who, kind, how_many FROM record_tallies WHERE game_id = :game")
+_DRIVER_COUNTS = _Sql.both("SELECT who, kind, how_many FROM record_tallies WHERE game_id = :game")
 _UPSERT_TALLY = (
     "ON CONFLICT (game_id, who, kind) DO UPDATE SET how_many = record_tallies.how_many + "
     "excluded.how_many"
 )
-_DRIVER_TALLY = _Sql(
+_DRIVER_TALLY = _Sql.both(
     "INSERT INTO record_tallies (game_id, who, kind, how_many) VALUES (:game, :who, :kind, :n) "
     + _UPSERT_TALLY
 )
-_DRIVER_NEWEST_EVENT = _Sql("SELECT max(id) FROM events WHERE game_id = :game")
-_DRIVER_NEW_EVENT = _Sql(
+_DRIVER_NEWEST_EVENT = _Sql.both("SELECT max(id) FROM events WHERE game_id = :game")
+_DRIVER_NEW_EVENT = _Sql.both(
     "INSERT INTO events (game_id, id, kind, payload, created) "
     "VALUES (:game, :id, :kind, :payload, :created)"
 )
-_DRIVER_FORGET_EVENTS = _Sql("DELETE FROM events WHERE game_id = :game AND id <= :upto")
+_DRIVER_FORGET_EVENTS = _Sql.both("DELETE FROM events WHERE game_id = :game AND id <= :upto")
 _DRIVER_NOTIFY = _pg_only(f"SELECT pg_notify('{EVENTS_CHANNEL}', %(note)s)")
 _RECORD_COLUMNS = ", ".join((*_PER_ROW, *_SHARED))
 # PostgreSQL: a text's records (one JSONB array of their texts, as above) and the
@@ -475,9 +476,7 @@ def _sqlite_records(rows: int) -> _Sql:
         "(" + ",".join(f"?{len(_SHARED) + r * per + i + 1}" for i in range(per)) + f",{shared})"
         for r in range(rows)
     )
-    made = _Sql("")
-    made.sqlite = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES {values} RETURNING id"
-    return made
+    return _Sql(f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES {values} RETURNING id", "")
 
 
 def _ask(text: str) -> str:
@@ -741,24 +740,13 @@ class Repo:
         if told is not None and postgresql and len(told) <= keep:  # else the long way
             return self._told_records(game, created, records, told, keep, more)
         created_text = stamp(created)
-        layers = dumps(list(game.layers))
         rows = [_record_texts(record) for record in records]
-        tallies: dict[tuple[str, str], int] = {}
-        for record in records:
-            key = (record.who, "check" if isinstance(record, NewCheck) else "sheet")
-            tallies[key] = tallies.get(key, 0) + 1
-        if self.connection.dialect.name == "postgresql":
-            params = {
-                "game_id": game.id,
-                "created": created_text,
-                "ruleset_id": game.ruleset_id,
-                "ruleset_version": game.ruleset_version,
-                "layers": layers,
-                "rows": dumps(rows),
-                "tallies": dumps([[w, k, n] for (w, k), n in tallies.items()]),
-            }
+        tallies = _tallies(records)
+        if postgresql:
+            params = _pg_record_params(game, created_text, rows, tallies)
             made = self._rows(_DRIVER_RECORDS_AND_TALLIES, params)
         else:
+            layers = dumps(list(game.layers))
             shared = [game.id, created_text, game.ruleset_id, game.ruleset_version, layers]
             made = []
             for at in range(0, len(rows), _SQLITE_ROWS_MOST):
@@ -787,18 +775,9 @@ class Repo:
         more: bool,
     ) -> list[int]:
         """PostgreSQL: ``add_records`` with ``told``, in one statement."""
-        tallies: dict[tuple[str, str], int] = {}
-        for record in records:
-            key = (record.who, "check" if isinstance(record, NewCheck) else "sheet")
-            tallies[key] = tallies.get(key, 0) + 1
+        rows = [_record_texts(record) for record in records]
         params = {
-            "game_id": game.id,
-            "created": stamp(created),
-            "ruleset_id": game.ruleset_id,
-            "ruleset_version": game.ruleset_version,
-            "layers": dumps(list(game.layers)),
-            "rows": dumps([_record_texts(record) for record in records]),
-            "tallies": dumps([[w, k, n] for (w, k), n in tallies.items()]),
+            **_pg_record_params(game, stamp(created), rows, _tallies(records)),
             "tails": dumps(list(told)),
             "keep": keep,
         }
@@ -961,6 +940,33 @@ class Repo:
     def _told(self, game_id: str, last: int | None) -> None:
         """Tell the store's listeners of this process once the transaction commits."""
         self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last))
+
+
+def _tallies(records: Sequence[NewCheck | NewSheetCommand]) -> dict[tuple[str, str], int]:
+    """How many of a text's records each ``(who, kind)`` gains."""
+    tallies: dict[tuple[str, str], int] = {}
+    for record in records:
+        key = (record.who, "check" if isinstance(record, NewCheck) else "sheet")
+        tallies[key] = tallies.get(key, 0) + 1
+    return tallies
+
+
+def _pg_record_params(
+    game: Game,
+    created: str,
+    rows: Sequence[Sequence[str | None]],
+    tallies: Mapping[tuple[str, str], int],
+) -> dict[str, Any]:
+    """The parameters of PostgreSQL's one statement for a text's records and tallies."""
+    return {
+        "game_id": game.id,
+        "created": created,
+        "ruleset_id": game.ruleset_id,
+        "ruleset_version": game.ruleset_version,
+        "layers": dumps(list(game.layers)),
+        "rows": dumps(rows),
+        "tallies": dumps([[w, k, n] for (w, k), n in tallies.items()]),
+    }
 
 
 def _record_texts(record: NewCheck | NewSheetCommand) -> list[str | None]:

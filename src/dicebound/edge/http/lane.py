@@ -98,12 +98,12 @@ class CheckLane:
         game = _checked_game(scope)
         if game is None:
             return False
-        fields = _fields(scope, body)
-        if fields is None:
+        plain = _fields(scope, body)
+        if plain is None:
             return False
+        fields, key = plain
         state = scope["app"].state
         access = Access.of(request_token(scope), await state.admin_hash.current())
-        key = _idempotency_key(scope)
         try:
             answer = await self._threads.run(
                 lambda: resolve(
@@ -157,19 +157,20 @@ def _checked_game(scope: Scope) -> str | None:
     return str(parts[2])
 
 
-def _fields(scope: Scope, body: bytes) -> dict[str, Any] | None:
-    """The check's fields, when the request is as plain as the lane takes."""
+def _fields(scope: Scope, body: bytes) -> tuple[dict[str, Any], str | None] | None:
+    """The check's fields and its Idempotency-Key, when the request is as plain as the
+    lane takes."""
     content_type = None
-    idempotency_keys = 0
+    key = None
     for name, value in scope["headers"]:
         if name == b"content-type":
             if content_type is not None:
                 return None
             content_type = value.decode("latin-1")
         elif name == b"idempotency-key":
-            idempotency_keys += 1
-            if idempotency_keys > 1 or not 1 <= len(value) <= 200:
+            if key is not None or not 1 <= len(value) <= 200:
                 return None
+            key = value.decode("latin-1")
     # application/json alone: what FastAPI reads as JSON beyond it is its to say
     if content_type is None or content_type.split(";", 1)[0].strip().lower() != _JSON:
         return None
@@ -177,12 +178,5 @@ def _fields(scope: Scope, body: bytes) -> dict[str, Any] | None:
         parsed = json.loads(body)
     except (ValueError, RecursionError):
         return None
-    return _plain_body(parsed)
-
-
-def _idempotency_key(scope: Scope) -> str | None:
-    for name, value in scope["headers"]:
-        if name == b"idempotency-key":
-            key: str = value.decode("latin-1")
-            return key
-    return None
+    fields = _plain_body(parsed)
+    return None if fields is None else (fields, key)
