@@ -612,8 +612,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown backend {unknown[0]!r}: sqlite or postgresql")
     counts = [int(c) for c in args.clients.split(",")]
-    sides = [Side("before", None if args.bare else 1, args.before.resolve(), args.bare)]
-    sides = sides if args.before else []
+    sides = []
+    if args.before is not None:
+        sides.append(Side("before", None if args.bare else 1, args.before.resolve(), args.bare))
     for n in (int(w) for w in args.workers.split(",")):
         sides.append(Side(f"{n} worker{'s' if n > 1 else ''}", n, None))
 
