@@ -37,7 +37,16 @@ Readings where the documents are silent:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    Sequence,
+    ValuesView,
+)
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
@@ -119,6 +128,32 @@ class FrozenMap(Mapping[K, V]):
 
     def __hash__(self) -> int:
         return hash(frozenset(self._items.items()))
+
+    # The mixins' own ``get``, ``in``, views and ``==`` go through ``__getitem__`` key
+    # by key in Python; the dict answers each in C (the same answers: its views are
+    # read-only, and ``==`` compares the items as ``Mapping.__eq__`` does).
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self._items.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def keys(self) -> KeysView[K]:
+        return self._items.keys()
+
+    def items(self) -> ItemsView[K, V]:
+        return self._items.items()
+
+    def values(self) -> ValuesView[V]:
+        return self._items.values()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is FrozenMap:
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return self._items == dict(other.items())
+        return NotImplemented
 
     def __repr__(self) -> str:
         return f"FrozenMap({self._items!r})"

@@ -283,6 +283,21 @@ class LayoutNames:
     text: Mapping[str, TextSpec]
     conditions: Mapping[str, Condition]
     states: Mapping[str, StateSpec]
+    places: Mapping[str, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
+    """Per stored member (``pools``, ``tracks``, ``wounds``, ...), each id to where the
+    values it holds stand in that member's readings (``_READERS``): pools, plain tracks,
+    wound tracks, text fields, conditions and states in sheet order. A command's
+    changes read only the ids it wrote, in this order."""
+
+
+def _places(things: Iterable[str | None]) -> dict[str, tuple[int, ...]]:
+    """Each id to its places among ``things`` (ids in sheet order, None where the
+    member reads nothing; one place unless the sheet repeats the id)."""
+    places: dict[str, tuple[int, ...]] = {}
+    for place, thing in enumerate(things):
+        if thing is not None:
+            places[thing] = (*places.get(thing, ()), place)
+    return places
 
 
 def _first_named(things: Iterable[Named]) -> Mapping[str, Named]:
@@ -300,6 +315,8 @@ def _layout_names(
     conditions: Iterable[Condition],
     states: Iterable[StateSpec],
 ) -> LayoutNames:
+    pools, tracks, text = tuple(pools), tuple(tracks), tuple(text)
+    conditions, states = tuple(conditions), tuple(states)
     named: dict[str, list[PoolSpec]] = {}
     for pool in pools:
         for name in dict.fromkeys((fold(pool.key), fold(pool.label))):
@@ -310,6 +327,14 @@ def _layout_names(
         text=_first_named(text),
         conditions=_first_named(conditions),
         states=_first_named(states),
+        places={
+            "pools": _places(p.key for p in pools),
+            "tracks": _places(None if t.is_wound else t.id for t in tracks),
+            "wounds": _places(t.id if t.is_wound else None for t in tracks),
+            "text": _places(t.id for t in text),
+            "conditions": _places(c.id for c in conditions),
+            "states": _places(st.id for st in states),
+        },
     )
 
 
@@ -892,78 +917,59 @@ def current_sheet(ruleset: Ruleset, character: Character) -> CurrentSheet:
 _Reads = list[tuple[str, JsonValue]]
 
 
-def _pool_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
-    out: _Reads = []
-    for p in sheet.layout.pools:
-        if ids is None or p.key in ids:
-            out += ((f"pool {p.key}", sheet.pool_value(p)), (f"temp {p.key}", sheet.pool_temp(p)))
-    return out
+def _pool_read(sheet: WorkingSheet, spot: int) -> _Reads:
+    p = sheet.layout.pools[spot]
+    return [(f"pool {p.key}", sheet.pool_value(p)), (f"temp {p.key}", sheet.pool_temp(p))]
 
 
-def _track_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
-    return [
-        (f"track {t.id}", sheet.track_value(t))
-        for t in sheet.layout.tracks
-        if not t.is_wound and (ids is None or t.id in ids)
-    ]
+def _track_read(sheet: WorkingSheet, spot: int) -> _Reads:
+    t = sheet.layout.tracks[spot]
+    return [(f"track {t.id}", sheet.track_value(t))]
 
 
-def _wound_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
-    out: _Reads = []
-    for t in sheet.layout.tracks:
-        if t.is_wound and (ids is None or t.id in ids):
-            read = stored_wounds(sheet.wound_track(t))
-            out.append((f"wounds {t.id}", {"marks": list(read.marks), "overflow": read.overflow}))
-    return out
+def _wound_read(sheet: WorkingSheet, spot: int) -> _Reads:
+    t = sheet.layout.tracks[spot]
+    read = stored_wounds(sheet.wound_track(t))
+    return [(f"wounds {t.id}", {"marks": list(read.marks), "overflow": read.overflow})]
 
 
-def _text_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
-    return [
-        (f"text {t.id}", sheet.text_value(t))
-        for t in sheet.layout.text
-        if ids is None or t.id in ids
-    ]
+def _text_read(sheet: WorkingSheet, spot: int) -> _Reads:
+    t = sheet.layout.text[spot]
+    return [(f"text {t.id}", sheet.text_value(t))]
 
 
-def _condition_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
-    return [
-        (f"condition {c.id}", sheet.has_condition(c.id))
-        for c in sheet.layout.conditions
-        if ids is None or c.id in ids
-    ]
+def _condition_read(sheet: WorkingSheet, spot: int) -> _Reads:
+    c = sheet.layout.conditions[spot]
+    return [(f"condition {c.id}", sheet.has_condition(c.id))]
 
 
-def _state_readings(sheet: WorkingSheet, ids: set[str] | None) -> _Reads:
-    return [
-        (f"state {st.id}", sheet.state_value(st))
-        for st in sheet.layout.states
-        if ids is None or st.id in ids
-    ]
+def _state_read(sheet: WorkingSheet, spot: int) -> _Reads:
+    st = sheet.layout.states[spot]
+    return [(f"state {st.id}", sheet.state_value(st))]
 
 
-_READERS: tuple[tuple[str, Callable[[WorkingSheet, set[str] | None], _Reads]], ...] = (
-    ("pools", _pool_readings),
-    ("tracks", _track_readings),
-    ("wounds", _wound_readings),
-    ("text", _text_readings),
-    ("conditions", _condition_readings),
-    ("states", _state_readings),
+_READERS: tuple[tuple[str, Callable[[WorkingSheet, int], _Reads]], ...] = (
+    ("pools", _pool_read),
+    ("tracks", _track_read),
+    ("wounds", _wound_read),
+    ("text", _text_read),
+    ("conditions", _condition_read),
+    ("states", _state_read),
 )
-"""Each member's values under their ``SheetChange.what`` names, in sheet order."""
+"""Each member's values at one of its places (``LayoutNames.places``) under their
+``SheetChange.what`` names; member by member, place by place, they are the sheet's
+values in sheet order."""
 
 
-def _readings(sheet: WorkingSheet, only: Mapping[str, set[str]] | None) -> _Reads:
-    """The sheet's values under their ``SheetChange.what`` names, in sheet order: every
-    one, or (``only``) those whose stored entry is named there, member by member. A value
-    reads only its own stored entry, so the others cannot have changed."""
-    if only is None:
-        return [reading for _, read in _READERS for reading in read(sheet, None)]
-    out: _Reads = []
-    for member, read in _READERS:
-        ids = only.get(member)
-        if ids:
-            out += read(sheet, ids)
-    return out
+def _readings(sheet: WorkingSheet) -> _Reads:
+    """Every value of the sheet under its ``SheetChange.what`` name, in sheet order."""
+    places = sheet.layout.names.places
+    return [
+        reading
+        for member, read in _READERS
+        for spot in sorted(spot for spots in places[member].values() for spot in spots)
+        for reading in read(sheet, spot)
+    ]
 
 
 def _changed_entries(old: _Stored, new: _Stored) -> dict[str, set[str]]:
@@ -976,14 +982,27 @@ def _changed_entries(old: _Stored, new: _Stored) -> dict[str, set[str]]:
 
 
 def _changes(
-    who: str, old_sheet: WorkingSheet, new_sheet: WorkingSheet, only: Mapping[str, set[str]] | None
+    who: str, old: WorkingSheet, new: WorkingSheet, written: Mapping[str, set[str]]
 ) -> tuple[SheetChange, ...]:
-    old = dict(_readings(old_sheet, only))
-    return tuple(
-        SheetChange(who, what, old.get(what), value)
-        for what, value in _readings(new_sheet, only)
-        if what not in old or old[what] != value
-    )
+    """What reads differently on ``new`` than on ``old``, two sheets of one layout, where
+    only the stored entries ``written`` names (per member) can differ: only the places
+    of those ids are read (a value reads its own entry alone), in sheet order."""
+    places = new.layout.names.places
+    out: list[SheetChange] = []
+    for member, read in _READERS:
+        ids = written.get(member)
+        if not ids:
+            continue
+        at = places[member]
+        if len(ids) == 1:
+            spots: Iterable[int] = at.get(next(iter(ids)), ())
+        else:
+            spots = sorted(spot for i in ids for spot in at.get(i, ()))
+        for spot in spots:
+            for (what, before), (_, after) in zip(read(old, spot), read(new, spot), strict=True):
+                if before != after:
+                    out.append(SheetChange(who, what, before, after))
+    return tuple(out)
 
 
 def changes_between(
@@ -997,9 +1016,12 @@ def changes_between(
     if before.build is after.build and before.live is after.live:
         return ()
     old_sheet, new_sheet = WorkingSheet(ruleset, before), WorkingSheet(ruleset, after)
-    only = (
-        _changed_entries(old_sheet.stored, new_sheet.stored)
-        if before.build is after.build
-        else None
+    if before.build is after.build:
+        written = _changed_entries(old_sheet.stored, new_sheet.stored)
+        return _changes(after.name, old_sheet, new_sheet, written)
+    old = dict(_readings(old_sheet))
+    return tuple(
+        SheetChange(after.name, what, old.get(what), value)
+        for what, value in _readings(new_sheet)
+        if what not in old or old[what] != value
     )
-    return _changes(after.name, old_sheet, new_sheet, only)
