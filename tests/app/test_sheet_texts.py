@@ -7,14 +7,18 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from dicebound.app.checks import _SheetText, _Written
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicebound.app.checks import _SheetText, _Written, live_text
 from dicebound.app.plain import plain_json
 from dicebound.app.records import record_view
-from dicebound.character import load_character
+from dicebound.character import live_to_json, load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.engine import resolve_text
 from dicebound.replay import sheet_kept
-from dicebound.sheet_commands.model import SheetOutcome
+from dicebound.sheet import Live, PoolValue, Wounds, frozen_map
+from dicebound.sheet_commands.model import JsonValue, SheetChange, SheetOutcome, Unreadable
 from dicebound.store.models import dumps
 from dicebound.store.repo import Game, RecordHead
 from shared_files import shared_path
@@ -55,3 +59,75 @@ def test_a_sheet_commands_record_and_event_read_as_the_encoders_write_them() -> 
             record_id, "sheet", now, ask, kept, None, game.ruleset_id, game.ruleset_version, None
         )
         assert parts.view(record_id, written.sheet_head) == plain_json(record_view(head))
+
+
+_TEXT = st.text(max_size=12)
+_JSON_VALUE = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**7), 10**7)
+    | st.text(max_size=8)
+    | st.lists(st.text(max_size=4), max_size=3)
+    | st.fixed_dictionaries(
+        {"marks": st.lists(st.text(max_size=4), max_size=3), "overflow": st.integers(0, 9)}
+    )
+)
+_NUMBER = st.integers(-(10**12), 10**12)
+_ODD = st.none() | st.booleans() | st.floats(allow_nan=False) | _NUMBER | _TEXT
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pools=st.dictionaries(_TEXT, st.builds(PoolValue, _NUMBER | _ODD, _NUMBER | _ODD), max_size=4),
+    tracks=st.dictionaries(_TEXT, _NUMBER | _ODD, max_size=3),
+    wounds=st.dictionaries(
+        _TEXT, st.builds(Wounds, st.lists(_TEXT, max_size=3).map(tuple), _NUMBER), max_size=2
+    ),
+    text=st.dictionaries(_TEXT, _TEXT, max_size=3),
+    conditions=st.lists(_TEXT, max_size=3).map(tuple),
+    states=st.dictionaries(_TEXT, _TEXT, max_size=3),
+)
+def test_a_live_state_is_written_as_the_store_writes_its_file(
+    pools: dict[str, PoolValue],
+    tracks: dict[str, object],
+    wounds: dict[str, Wounds],
+    text: dict[str, str],
+    conditions: tuple[str, ...],
+    states: dict[str, str],
+) -> None:
+    """``live_text`` writes a live state piece by piece: byte for byte the text of
+    ``dumps(live_to_json(...))``, whatever its values (odd ones included)."""
+    live = Live(
+        frozen_map(pools),
+        frozen_map(tracks),  # type: ignore[arg-type]  # odd values on purpose
+        frozen_map(wounds),
+        frozen_map(text),
+        conditions,
+        frozen_map(states),
+    )
+    assert live_text(live) == dumps(live_to_json(live))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.lists(st.tuples(_TEXT, _TEXT, _JSON_VALUE, _JSON_VALUE), min_size=0, max_size=4),
+    ok=st.booleans(),
+    now=st.none() | _TEXT,
+    who=_TEXT,
+)
+def test_a_sheet_outcome_with_any_changes_is_written_as_the_encoder_writes_it(
+    values: list[tuple[str, str, JsonValue, JsonValue]], ok: bool, now: str | None, who: str
+) -> None:
+    """Every change value a command can read (numbers, text, flags, a wound track's
+    marks, nothing) writes as ``dumps`` writes it in the record's ``result``."""
+    changes = tuple(SheetChange(w, what, a, b) for w, what, a, b in values)
+    outcome = SheetOutcome(
+        tag='[sheet: op="x" result="ok"]',
+        who=who,
+        ok=ok,
+        now=now,
+        reason=None if ok else "bad-amount",
+        request=Unreadable(raw="x"),
+        changes=changes,
+    )
+    assert _SheetText(outcome, "[sheet: x]").result() == dumps(sheet_kept(outcome))

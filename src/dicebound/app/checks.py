@@ -4,9 +4,10 @@ transaction, and answered again, unchanged, to a retry with the same key."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from json.encoder import encode_basestring_ascii
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from dicebound.app import events
 from dicebound.app.access import Access, Use, storable, visible_game
@@ -20,7 +21,7 @@ from dicebound.dice import fresh_seed
 from dicebound.engine import CheckFailure, CheckReport, CheckResult, PlayerChoices, resolve_text
 from dicebound.errors import DiceboundError
 from dicebound.replay import sheet_touches
-from dicebound.sheet import Character
+from dicebound.sheet import Character, Live, PoolValue, Wounds
 from dicebound.store.models import RawJson, dumps, stamp
 from dicebound.store.repo import Game, Member, NewCheck, NewSheetCommand, RecordHead, Repo
 from dicebound.tags.parse import parse_tags
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
     from dicebound.sheet_commands.model import SheetOutcome
 
-__all__ = ["run_checks", "snapshot_text"]
+__all__ = ["live_text", "run_checks", "snapshot_text"]
 
 
 def _check_limits(text: str) -> None:
@@ -43,9 +44,73 @@ def _check_limits(text: str) -> None:
 def snapshot_text(name: str, sheet: str, live: object) -> str:
     """``dumps(character_file(name, sheet, live))`` without reading the sheet back: the
     stored sheet is already this JSON, written by ``dumps``."""
+    return _snapshot(name, sheet, dumps(live))
+
+
+def _snapshot(name: str, sheet: str, live: str) -> str:
+    """``snapshot_text`` of a live state already written (``live`` its JSON text)."""
     if sheet == "null":
-        return dumps({"name": name, "live": live})
-    return f'{{"name":{dumps(name)},"sheet":{sheet},"live":{dumps(live)}}}'
+        return f'{{"name":{dumps(name)},"live":{live}}}'
+    return f'{{"name":{dumps(name)},"sheet":{sheet},"live":{live}}}'
+
+
+# A command's record writes the live state it found and its changes: written here piece
+# by piece as ``dumps`` writes the whole (ASCII, no spaces), each string by the encoder's
+# own C function, each whole number by ``int``, anything else by ``dumps`` itself. A
+# record a command costs one encoder's setting-up a piece otherwise.
+_STRING: Callable[[str], str] = encode_basestring_ascii
+T = TypeVar("T")
+
+
+def _value(value: object) -> str:
+    """``dumps(value)``, strings and whole numbers written directly."""
+    if type(value) is str:
+        return _STRING(value)
+    if type(value) is int:
+        return repr(value)
+    if value is None:
+        return "null"
+    return dumps(value)
+
+
+def _entries(items: Iterable[tuple[str, T]], write: Callable[[T], str]) -> str:
+    """``"key":<write(value)>`` of each item, joined: a JSON object's inside."""
+    return ",".join(f"{_STRING(key)}:{write(value)}" for key, value in items)
+
+
+def live_text(live: Live) -> str:
+    """``dumps(live_to_json(live))``, written directly (``live_to_json`` says what a live
+    state writes)."""
+    try:
+        parts = []
+        if live.pools:
+            pools = _entries(live.pools.items(), _pool_text)
+            parts.append(f'"pools":{{{pools}}}')
+        if live.tracks:
+            parts.append(f'"tracks":{{{_entries(live.tracks.items(), _value)}}}')
+        if live.wounds:
+            parts.append(f'"wounds":{{{_entries(live.wounds.items(), _wounds_text)}}}')
+        if live.text:
+            parts.append(f'"text":{{{_entries(live.text.items(), _value)}}}')
+        if live.conditions:
+            parts.append(f'"conditions":[{",".join(map(_value, live.conditions))}]')
+        if live.states:
+            parts.append(f'"states":{{{_entries(live.states.items(), _value)}}}')
+    except TypeError:  # a key that is not text: the encoder's own rules
+        return dumps(live_to_json(live))
+    return f"{{{','.join(parts)}}}"
+
+
+def _pool_text(pool: PoolValue) -> str:
+    value, temp = _value(pool.value), pool.temp
+    return f'{{"value":{value},"temp":{_value(temp)}}}' if temp else f'{{"value":{value}}}'
+
+
+def _wounds_text(wounds: Wounds) -> str:
+    marks, overflow = ",".join(map(_value, wounds.marks)), wounds.overflow
+    if overflow:
+        return f'{{"marks":[{marks}],"overflow":{_value(overflow)}}}'
+    return f'{{"marks":[{marks}]}}'
 
 
 class _Cards:
@@ -64,7 +129,7 @@ class _Cards:
         if known is not None and known[0] is character:
             return known[1]
         sheet = self.by_name[character.name].sheet
-        text = snapshot_text(character.name, sheet, live_to_json(character.live))
+        text = _snapshot(character.name, sheet, live_text(character.live))
         self.states[id(character)] = (character, text)
         return text
 
@@ -89,14 +154,18 @@ class _SheetText:
     __slots__ = ("ask", "rest", "tag", "who")
 
     def __init__(self, outcome: SheetOutcome, ask: str) -> None:
-        self.tag = dumps(outcome.tag)
-        self.who = dumps(outcome.who)
-        self.ask = dumps(ask)
-        changes = [change.to_json() for change in outcome.changes]
+        self.tag = _STRING(outcome.tag)
+        self.who = _STRING(outcome.who)
+        self.ask = _STRING(ask)
+        changes = ",".join(
+            f'{{"who":{_STRING(c.who)},"what":{_STRING(c.what)},'
+            f'"from":{_value(c.from_)},"to":{_value(c.to)}}}'
+            for c in outcome.changes
+        )
         # '"ok":...,"now":...,"reason":...,"changes":[...]', the fields after tag and who
-        self.rest = dumps(
-            {"ok": outcome.ok, "now": outcome.now, "reason": outcome.reason, "changes": changes}
-        )[1:-1]
+        ok = "true" if outcome.ok else "false"
+        now, reason = _value(outcome.now), _value(outcome.reason)
+        self.rest = f'"ok":{ok},"now":{now},"reason":{reason},"changes":[{changes}]'
 
     def result(self) -> RawJson:
         """``dumps(sheet_kept(outcome))``."""
@@ -285,7 +354,7 @@ def run_checks(
     for before, after in zip(party, report.party, strict=True):
         if after is not before and (after.live != before.live or after.name in moved):
             row = by_name[after.name]
-            live = dumps(live_to_json(after.live))
+            live = live_text(after.live)
             changed.append(Member(row.name, row.sheet, live, row.revision + 1))
     repo.set_lives(game.id, [(row.name, row.live, row.revision) for row in changed], now)
     # the records, each with its event, in text order; then each character the text
