@@ -614,10 +614,10 @@ class _Stored:
     """The stored record, read tolerantly, as plain containers a command may change.
 
     Each member starts as the reading's own container and is copied on its first write
-    (``writable``), so the reading stays as it was read. ``written`` names, per member a
-    setter wrote, the ids it wrote (no other entry can have changed). A member of a
-    ``Live`` that read whole and was not written is handed back as it was, so an
-    unchanged member stays the same object (and compares by identity, cheaply).
+    (``writable``), so the reading stays as it was read. ``written`` names the members a
+    setter wrote. A member of a ``Live`` that read whole and was not written is handed
+    back as it was, so an unchanged member stays the same object (and compares by
+    identity, cheaply).
 
     ``exact`` stays true while every entry written is one a tolerant reading keeps as it
     is (its key, its value and its member's cap): then ``live()`` reads back as exactly
@@ -642,15 +642,14 @@ class _Stored:
         self.base = base
         self.pools, self.tracks, self.wounds = base.pools, base.tracks, base.wounds
         self.text, self.conditions, self.states = base.text, base.conditions, base.states
-        self.written: dict[str, set[str]] = {}
+        self.written: set[str] = set()
         self.owned: set[str] = set()
         self.exact = True
         self.made: Live | None = None
 
-    def writable(self, name: str, *ids: str) -> Any:
-        """The member ``name`` as a container of this record's own, and ``ids`` marked
-        written in it."""
-        self.written.setdefault(name, set()).update(ids)
+    def writable(self, name: str) -> Any:
+        """The member ``name`` as a container of this record's own, marked written."""
+        self.written.add(name)
         if name not in self.owned:
             self.owned.add(name)
             mine = getattr(self, name)
@@ -664,16 +663,29 @@ class _Stored:
             self.exact = False
 
     def live(self) -> Live:
-        made: dict[str, Any] = {}
-        source, whole = self.base.source, self.base.whole
-        for name in _MEMBERS:
-            if source is not None and name in whole and name not in self.written:
-                made[name] = getattr(source, name)  # read whole, unchanged: as it was
-            elif name == "conditions":
-                made[name] = tuple(self.conditions)
-            else:
-                made[name] = frozen_map(getattr(self, name))
-        live = self.made = Live(**made)
+        """The record as a ``Live``: a member of the ``Live`` it was read from that read
+        whole and was not written is handed back as it was; any other is copied."""
+        source = self.base.source
+        if source is None:
+            live = Live(
+                frozen_map(self.pools),
+                frozen_map(self.tracks),
+                frozen_map(self.wounds),
+                frozen_map(self.text),
+                tuple(self.conditions),
+                frozen_map(self.states),
+            )
+        else:
+            kept = self.base.whole - self.written
+            live = Live(
+                source.pools if "pools" in kept else frozen_map(self.pools),
+                source.tracks if "tracks" in kept else frozen_map(self.tracks),
+                source.wounds if "wounds" in kept else frozen_map(self.wounds),
+                source.text if "text" in kept else frozen_map(self.text),
+                source.conditions if "conditions" in kept else tuple(self.conditions),
+                source.states if "states" in kept else frozen_map(self.states),
+            )
+        self.made = live
         self.owned.clear()  # the containers may now be the reading of ``live``: copy again
         return live
 
@@ -697,7 +709,7 @@ class WorkingSheet:
     given is never changed, so dropping a working sheet undoes everything done to it.
     """
 
-    __slots__ = ("character", "layout", "ruleset", "stored")
+    __slots__ = ("before", "character", "layout", "ruleset", "stored")
 
     def __init__(self, ruleset: Ruleset, character: Character) -> None:
         self.ruleset = ruleset
@@ -707,14 +719,22 @@ class WorkingSheet:
         self.stored = _Stored(
             _reading(ruleset, live) if isinstance(live, Live) else _read_live(live)
         )
+        self.before: dict[str, dict[int, _Reads]] = {}
 
-    @classmethod
-    def _over(cls, sheet: WorkingSheet, base: _Reading) -> WorkingSheet:
-        """A sheet of the same character and layout reading ``base``."""
-        other = cls.__new__(cls)
-        other.ruleset, other.character, other.layout = sheet.ruleset, sheet.character, sheet.layout
-        other.stored = _Stored(base)
-        return other
+    def _note(self, member: str, entry: str) -> None:
+        """Before the stored ``entry`` of ``member`` is first written, keep what its
+        places read (``LayoutNames.places``): a value reads its own entry alone, so
+        these are the values the record had before, and ``changes`` compares them with
+        what the same places read after."""
+        spots = self.layout.names.places[member].get(entry)
+        if spots:
+            seen = self.before.get(member)
+            if seen is None:
+                seen = self.before[member] = {}
+            read = _READ[member]
+            for spot in spots:
+                if spot not in seen:
+                    seen[spot] = read(self, spot)
 
     # -- reading --------------------------------------------------------------------
 
@@ -753,15 +773,20 @@ class WorkingSheet:
     def set_pool(self, pool: PoolSpec, value: int, temp: int) -> None:
         """Store a pool; back at its start with no buffer, the entry goes (so an untouched
         pool follows its maximum again)."""
-        pools: dict[str, PoolValue] = self.stored.writable("pools", pool.key)
+        self._note("pools", pool.key)
+        pools: dict[str, PoolValue] = self.stored.writable("pools")
         if value == pool.start_value and temp == 0:
             pools.pop(pool.key, None)
         else:
-            entry = pools[pool.key] = PoolValue(value, temp)
-            self.stored.kept(_read_pool(entry) is entry and _fits(pool.key, pools, MAX_POOLS))
+            pools[pool.key] = PoolValue(value, temp)
+            # what _read_pool keeps as it is, for the whole numbers an op writes
+            whole = type(value) is int and type(temp) is int
+            whole = whole and -MAX_NUMBER <= value <= MAX_NUMBER and 0 <= temp <= MAX_NUMBER
+            self.stored.kept(whole and _fits(pool.key, pools, MAX_POOLS))
 
     def set_track(self, track: TrackSpec, value: int) -> None:
-        tracks: dict[str, int] = self.stored.writable("tracks", track.id)
+        self._note("tracks", track.id)
+        tracks: dict[str, int] = self.stored.writable("tracks")
         if value == track.start:
             tracks.pop(track.id, None)
         else:
@@ -771,7 +796,8 @@ class WorkingSheet:
 
     def set_wounds(self, track: TrackSpec, work: WoundTrack) -> None:
         """Store a worked wound track; no marks and no overflow removes the entry."""
-        stored: dict[str, Wounds] = self.stored.writable("wounds", track.id)
+        self._note("wounds", track.id)
+        stored: dict[str, Wounds] = self.stored.writable("wounds")
         wounds = stored_wounds(work)
         if wounds.marks or wounds.overflow:
             stored[track.id] = wounds
@@ -783,7 +809,8 @@ class WorkingSheet:
 
     def set_text(self, text_id: str, value: str) -> None:
         """Store a text field's text (already cut to its length); empty removes it."""
-        text: dict[str, str] = self.stored.writable("text", text_id)
+        self._note("text", text_id)
+        text: dict[str, str] = self.stored.writable("text")
         if value:
             text[text_id] = value
             self.stored.kept(_read_text(value) is value and _fits(text_id, text, _MAX_TEXTS))
@@ -793,7 +820,8 @@ class WorkingSheet:
     def set_condition(self, condition_id: str, on: bool) -> None:
         """On appends the id when absent (the list keeps at most 80); off removes it.
         Ids the ruleset does not declare stay."""
-        conditions: list[str] = self.stored.writable("conditions", condition_id)
+        self._note("conditions", condition_id)
+        conditions: list[str] = self.stored.writable("conditions")
         if on and condition_id not in conditions:
             conditions.append(condition_id)
             del conditions[MAX_CONDITIONS:]
@@ -803,10 +831,13 @@ class WorkingSheet:
 
     def clear_conditions(self) -> None:
         """Every stored condition id goes, declared or not."""
-        self.stored.writable("conditions", *self.stored.conditions).clear()
+        for condition_id in self.stored.conditions:
+            self._note("conditions", condition_id)
+        self.stored.writable("conditions").clear()
 
     def set_state(self, state: StateSpec, value: str) -> None:
-        states: dict[str, str] = self.stored.writable("states", state.id)
+        self._note("states", state.id)
+        states: dict[str, str] = self.stored.writable("states")
         if value == state.default:
             states.pop(state.id, None)
         else:
@@ -825,14 +856,23 @@ class WorkingSheet:
 
     def changes(self, after: Character) -> tuple[SheetChange, ...]:
         """``changes_between(ruleset, character, after)`` for ``after``, this sheet's
-        ``result``. While the record is exact, both readings ``changes_between`` would
-        make are at hand: the one this sheet started from, and its own containers (what
-        ``after``'s ``Live`` reads back as). Only the ids written can differ (a value
-        reads its own entry alone), so only they are read."""
+        ``result``. While the record is exact, its own containers are what ``after``'s
+        ``Live`` reads back as, and only the entries written can read differently: the
+        places of those are read again and compared with what they read before
+        (``_note``), in sheet order."""
         stored = self.stored
         if after.live is not stored.made or not stored.exact:
             return changes_between(self.ruleset, self.character, after)
-        return _changes(after.name, WorkingSheet._over(self, stored.base), self, stored.written)
+        out: list[SheetChange] = []
+        for member, read in _READERS:
+            seen = self.before.get(member)
+            if not seen:
+                continue
+            for spot in sorted(seen) if len(seen) > 1 else seen:
+                for (what, was), (_, now) in zip(seen[spot], read(self, spot), strict=True):
+                    if was != now:
+                        out.append(SheetChange(after.name, what, was, now))
+        return tuple(out)
 
 
 # ── The current sheet, and what changed ──────────────────────────────────────
@@ -959,6 +999,7 @@ _READERS: tuple[tuple[str, Callable[[WorkingSheet, int], _Reads]], ...] = (
 """Each member's values at one of its places (``LayoutNames.places``) under their
 ``SheetChange.what`` names; member by member, place by place, they are the sheet's
 values in sheet order."""
+_READ = dict(_READERS)
 
 
 def _readings(sheet: WorkingSheet) -> _Reads:
@@ -972,36 +1013,26 @@ def _readings(sheet: WorkingSheet) -> _Reads:
     ]
 
 
-def _changed_entries(old: _Stored, new: _Stored) -> dict[str, set[str]]:
-    """Per member, the ids whose stored entries differ."""
-    found: dict[str, set[str]] = {"conditions": set(old.conditions) ^ set(new.conditions)}
-    for member in ("pools", "tracks", "wounds", "text", "states"):
-        before, after = getattr(old, member), getattr(new, member)
-        found[member] = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
-    return found
-
-
 def _changes(
-    who: str, old: WorkingSheet, new: WorkingSheet, written: Mapping[str, set[str]]
+    who: str, old_sheet: WorkingSheet, new_sheet: WorkingSheet, old: _Stored, new: _Stored
 ) -> tuple[SheetChange, ...]:
-    """What reads differently on ``new`` than on ``old``, two sheets of one layout, where
-    only the stored entries ``written`` names (per member) can differ: only the places
-    of those ids are read (a value reads its own entry alone), in sheet order."""
-    places = new.layout.names.places
+    """What reads differently on ``new_sheet`` than on ``old_sheet``, two sheets of one
+    layout: only the places of the stored entries that differ are read (a value reads
+    its own entry alone), in sheet order."""
+    places = new_sheet.layout.names.places
     out: list[SheetChange] = []
     for member, read in _READERS:
-        ids = written.get(member)
-        if not ids:
-            continue
-        at = places[member]
-        if len(ids) == 1:
-            spots: Iterable[int] = at.get(next(iter(ids)), ())
+        if member == "conditions":
+            ids: set[str] = set(old.conditions) ^ set(new.conditions)
         else:
-            spots = sorted(spot for i in ids for spot in at.get(i, ()))
+            before, after = getattr(old, member), getattr(new, member)
+            ids = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+        spots = sorted(spot for i in ids for spot in places[member].get(i, ()))
         for spot in spots:
-            for (what, before), (_, after) in zip(read(old, spot), read(new, spot), strict=True):
-                if before != after:
-                    out.append(SheetChange(who, what, before, after))
+            pairs = zip(read(old_sheet, spot), read(new_sheet, spot), strict=True)
+            for (what, was), (_, now) in pairs:
+                if was != now:
+                    out.append(SheetChange(who, what, was, now))
     return tuple(out)
 
 
@@ -1017,8 +1048,7 @@ def changes_between(
         return ()
     old_sheet, new_sheet = WorkingSheet(ruleset, before), WorkingSheet(ruleset, after)
     if before.build is after.build:
-        written = _changed_entries(old_sheet.stored, new_sheet.stored)
-        return _changes(after.name, old_sheet, new_sheet, written)
+        return _changes(after.name, old_sheet, new_sheet, old_sheet.stored, new_sheet.stored)
     old = dict(_readings(old_sheet))
     return tuple(
         SheetChange(after.name, what, old.get(what), value)

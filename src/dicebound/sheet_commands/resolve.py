@@ -120,31 +120,35 @@ def apply_sheet_tag(
     if isinstance(targets, Unresolved):
         return _early(request, tag, player, targets.reason), members
     after = list(members)
-    applied: list[tuple[str, Applied, tuple[SheetChange, ...]]] = []
-    refused: list[tuple[str, Refused]] = []
+    applied: list[tuple[str, str]] = []  # (name, now) of each card it was applied to
+    refused: list[tuple[str, str]] = []  # (name, reason) of each card that refused it
+    changes: list[SheetChange] = []
+    rests: list[tuple[str, str]] = []
+    stored = False
     for index in targets.members:
         character = members[index]
-        result, changes = _try(ruleset, character, request)
+        result, changed = _try(ruleset, character, request)
         if isinstance(result, Applied):
             after[index] = result.character
-            applied.append((character.name, result, changes))
+            applied.append((character.name, result.now))
+            changes += changed
+            stored = stored or result.stored
+            if request.op == "rest":
+                rests.append((character.name, request.rest or ""))
         else:
-            refused.append((character.name, result))
-    now, reason = _summary(
-        [(name, result.now) for name, result, _ in applied],
-        [(name, result.reason) for name, result in refused],
-    )
+            refused.append((character.name, result.reason))
+    now, reason = _summary(applied, refused)
     outcome = SheetOutcome(
-        tag=with_outcome(_ask(tag.body, targets.who), now=now, reason=reason),
-        who=targets.who,
-        ok=reason is None,
-        now=now,
-        reason=reason,
-        request=request,
-        span=tag.span,
-        changes=tuple(change for _, _, changes in applied for change in changes),
-        rests=tuple((name, request.rest or "") for name, _, _ in applied if request.op == "rest"),
-        stored=any(result.stored for _, result, _ in applied),
+        with_outcome(_ask(tag.body, targets.who), now=now, reason=reason),
+        targets.who,
+        reason is None,
+        now,
+        reason,
+        request,
+        tag.span,
+        tuple(changes),
+        tuple(rests),
+        stored,
     )
     return outcome, tuple(after)
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from fractions import Fraction
+from functools import lru_cache
 
-from dicebound.ruleset.model import Rest, RestStep, Ruleset
-from dicebound.sheet import exact, round_number
+from dicebound.ruleset.model import Rest, RestStep, Rounding, Ruleset
+from dicebound.sheet import exact
 from dicebound.sheet_commands.current import (
     PoolSpec,
     SheetLayout,
@@ -65,9 +65,25 @@ def moved_value(step: RestStep, current: int, maximum: int, minimum: int) -> int
     if step.by_const is not None:
         return current + step.by_const
     if step.by_fraction is not None:
-        share = round_number(Fraction(maximum) * exact(step.by_fraction), step.round)
-        return current + max(step.by_min, share)
+        return current + max(step.by_min, _share(maximum, step.by_fraction, step.round))
     return None
+
+
+def _share(maximum: int, fraction: float, how: Rounding) -> int:
+    """``round_number(maximum * exact(fraction), how)`` in whole numbers: the fraction as
+    the decimal written, ``p/q``, then ``maximum * p`` divided by ``q`` rounded ``how``."""
+    p, q = _ratio(fraction)
+    if how == "up":
+        return -(-maximum * p // q)
+    if how == "nearest":
+        return (2 * maximum * p + q) // (2 * q)
+    return maximum * p // q
+
+
+@lru_cache(maxsize=256)
+def _ratio(fraction: float) -> tuple[int, int]:
+    """The decimal a rest's ``fractionOfMax`` was written as, ``(p, q)`` in lowest terms."""
+    return exact(fraction).as_integer_ratio()
 
 
 def wound_clear_count(step: RestStep, filled: int, levels: int, overflow: int) -> int:
