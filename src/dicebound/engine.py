@@ -16,6 +16,7 @@ import math
 import re
 from collections import deque
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, read_band
@@ -1026,9 +1027,19 @@ def _apply_command(
 ) -> tuple[SheetOutcome, tuple[Character, ...]]:
     """The next sheet command of the text, applied to the party as the tags before it
     left it (the command is taken off ``commands``)."""
+    return _sheet_tag_pass()(ruleset, members, player, commands.popleft(), len(done) + 1)
+
+
+@cache
+def _sheet_tag_pass() -> Callable[
+    [Ruleset, Sequence[Character], str | None, SheetTag, int],
+    tuple[SheetOutcome, tuple[Character, ...]],
+]:
+    """``apply_sheet_tag``, imported on the first sheet command (a text without one
+    never loads the sheet commands) and not again for every command after it."""
     from dicebound.sheet_commands.resolve import apply_sheet_tag
 
-    return apply_sheet_tag(ruleset, members, player, commands.popleft(), len(done) + 1)
+    return apply_sheet_tag
 
 
 @frozen

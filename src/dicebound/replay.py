@@ -20,6 +20,7 @@ Pure: the caller reads the files and the store; this compares JSON values.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from dicebound.engine import CheckResult, PlayerChoices, Settlement, resolve_text, settle_after
@@ -32,7 +33,8 @@ from dicebound.tags.parse import parse_tags
 from dicebound.values import frozen
 
 if TYPE_CHECKING:
-    from dicebound.sheet_commands.model import SheetOutcome
+    from dicebound.sheet_commands.model import SheetOutcome, Unreadable
+    from dicebound.sheet_commands.targets import Targets
 
 __all__ = [
     "KEPT_FIELDS",
@@ -334,15 +336,25 @@ def sheet_touches(outcome: SheetOutcome, number: int, names: Sequence[str]) -> t
     may hold, an unreadable tag or a name that finds nobody. Its record keeps these
     cards whole, and only the names of the others, which are all a replay reads of
     them."""
+    unreadable, most, targets, resolve_targets = _touch_parts()
+    request = outcome.request
+    if number > most or isinstance(request, unreadable):
+        return ()
+    found = resolve_targets(names, names[0] if names else None, request.who)
+    return found.members if isinstance(found, targets) else ()
+
+
+@cache
+def _touch_parts() -> tuple[
+    type[Unreadable], int, type[Targets], Callable[[Sequence[str], str | None, str | None], object]
+]:
+    """What ``sheet_touches`` reads of the sheet commands, imported once (a record of a
+    check never loads them), not again for every command of a text."""
     from dicebound.sheet_commands.model import Unreadable
     from dicebound.sheet_commands.resolve import MAX_COMMANDS
     from dicebound.sheet_commands.targets import Targets, resolve_targets
 
-    request = outcome.request
-    if number > MAX_COMMANDS or isinstance(request, Unreadable):
-        return ()
-    found = resolve_targets(names, names[0] if names else None, request.who)
-    return found.members if isinstance(found, Targets) else ()
+    return Unreadable, MAX_COMMANDS, Targets, resolve_targets
 
 
 def replay_sheet(

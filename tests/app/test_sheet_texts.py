@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -106,6 +107,22 @@ def test_a_live_state_is_written_as_the_store_writes_its_file(
         frozen_map(states),
     )
     assert live_text(live) == dumps(live_to_json(live))
+    # members written once and handed on: each new state shares all but one with the last
+    kept: dict[int, tuple[object, str]] = {}
+    assert live_text(live, kept) == dumps(live_to_json(live))
+    for after in (
+        Live(live.pools, frozen_map({**tracks, "moved": 3}), *_rest(live, 2)),
+        Live(frozen_map({}), live.tracks, *_rest(live, 2)),
+        Live(live.pools, live.tracks, live.wounds, live.text, (*conditions, "new"), live.states),
+    ):
+        assert live_text(after, kept) == dumps(live_to_json(after))
+        assert live_text(live, kept) == dumps(live_to_json(live))
+
+
+def _rest(live: Live, start: int) -> tuple[Any, ...]:
+    """The members of ``live`` from the ``start``-th on, in order."""
+    members = (live.pools, live.tracks, live.wounds, live.text, live.conditions, live.states)
+    return members[start:]
 
 
 @settings(max_examples=300, deadline=None)

@@ -78,24 +78,26 @@ def _entries(items: Iterable[tuple[str, T]], write: Callable[[T], str]) -> str:
     return ",".join(f"{_STRING(key)}:{write(value)}" for key, value in items)
 
 
-def live_text(live: Live) -> str:
+def live_text(live: Live, kept: dict[int, tuple[object, str]] | None = None) -> str:
     """``dumps(live_to_json(live))``, written directly (``live_to_json`` says what a live
-    state writes)."""
+    state writes). ``kept``: each member's text by the member's identity, read and
+    filled here; a command that writes one member of a live state hands the others on
+    to the next as they were (``sheet_commands.current``), so those are not written
+    again."""
     try:
         parts = []
-        if live.pools:
-            pools = _entries(live.pools.items(), _pool_text)
-            parts.append(f'"pools":{{{pools}}}')
-        if live.tracks:
-            parts.append(f'"tracks":{{{_entries(live.tracks.items(), _value)}}}')
-        if live.wounds:
-            parts.append(f'"wounds":{{{_entries(live.wounds.items(), _wounds_text)}}}')
-        if live.text:
-            parts.append(f'"text":{{{_entries(live.text.items(), _value)}}}')
-        if live.conditions:
-            parts.append(f'"conditions":[{",".join(map(_value, live.conditions))}]')
-        if live.states:
-            parts.append(f'"states":{{{_entries(live.states.items(), _value)}}}')
+        for name, write in _MEMBER_TEXTS:
+            member = getattr(live, name)
+            if not member:
+                continue
+            hit = None if kept is None else kept.get(id(member))
+            if hit is not None and hit[0] is member:
+                parts.append(hit[1])
+                continue
+            part = write(member)
+            if kept is not None:
+                kept[id(member)] = (member, part)
+            parts.append(part)
     except TypeError:  # a key that is not text: the encoder's own rules
         return dumps(live_to_json(live))
     return f"{{{','.join(parts)}}}"
@@ -113,6 +115,17 @@ def _wounds_text(wounds: Wounds) -> str:
     return f'{{"marks":[{marks}]}}'
 
 
+_MEMBER_TEXTS: tuple[tuple[str, Callable[[Any], str]], ...] = (
+    ("pools", lambda pools: f'"pools":{{{_entries(pools.items(), _pool_text)}}}'),
+    ("tracks", lambda tracks: f'"tracks":{{{_entries(tracks.items(), _value)}}}'),
+    ("wounds", lambda wounds: f'"wounds":{{{_entries(wounds.items(), _wounds_text)}}}'),
+    ("text", lambda text: f'"text":{{{_entries(text.items(), _value)}}}'),
+    ("conditions", lambda conditions: f'"conditions":[{",".join(map(_value, conditions))}]'),
+    ("states", lambda states: f'"states":{{{_entries(states.items(), _value)}}}'),
+)
+"""Each member of a live state, in ``live_to_json``'s order, and its text with its key."""
+
+
 class _Cards:
     """The cards a text's records keep, each written once per request: a card by its
     name alone once per name, a whole card (sheet and live state) once per state. A
@@ -123,13 +136,14 @@ class _Cards:
         self.by_name = by_name
         self.names: dict[str, str] = {}
         self.states: dict[int, tuple[Character, str]] = {}
+        self.members: dict[int, tuple[object, str]] = {}  # live_text's ``kept``
 
     def whole(self, character: Character) -> str:
         known = self.states.get(id(character))
         if known is not None and known[0] is character:
             return known[1]
         sheet = self.by_name[character.name].sheet
-        text = _snapshot(character.name, sheet, live_text(character.live))
+        text = _snapshot(character.name, sheet, live_text(character.live, self.members))
         self.states[id(character)] = (character, text)
         return text
 
