@@ -16,7 +16,6 @@ import math
 import re
 from collections import deque
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, read_band
@@ -919,10 +918,11 @@ def resolve_text(
     if commands and seed_text is not None and chosen == _NO_CHOICES:
         quick_seed = seed_text if seed_text.isprintable() and '"' not in seed_text else None
     met: dict[int, tuple[Character, Character | None]] = {}
+    taken = _Commands(ruleset, commands) if commands else None
     for index, match in enumerate(matches):
-        while commands and commands[0].span[0] < match.span[0]:
+        while taken is not None and commands and commands[0].span[0] < match.span[0]:
             sheet_party.append(tuple(members))
-            outcome, after_command = _apply_command(ruleset, members, player, commands, sheet)
+            outcome, after_command = taken.next(members, player, sheet)
             members = list(after_command)
             sheet.append(outcome)
             sheet_after.append(len(items))
@@ -957,9 +957,9 @@ def resolve_text(
         # A tag that could not even be read stays as the model wrote it.
         written = match.raw if match.error is not None else item.record.to_tag()
         replacements.append((match.span, written))
-    while commands:
+    while taken is not None and commands:
         sheet_party.append(tuple(members))
-        outcome, after_command = _apply_command(ruleset, members, player, commands, sheet)
+        outcome, after_command = taken.next(members, player, sheet)
         members = list(after_command)
         sheet.append(outcome)
         sheet_after.append(len(items))
@@ -1018,28 +1018,28 @@ def _sheet_commands(
     return tuple(kept_checks), deque(kept_commands)
 
 
-def _apply_command(
-    ruleset: Ruleset,
-    members: Sequence[Character],
-    player: str | None,
-    commands: deque[SheetTag],
-    done: Sequence[SheetOutcome],
-) -> tuple[SheetOutcome, tuple[Character, ...]]:
-    """The next sheet command of the text, applied to the party as the tags before it
-    left it (the command is taken off ``commands``)."""
-    return _sheet_tag_pass()(ruleset, members, player, commands.popleft(), len(done) + 1)
+class _Commands:
+    """A text's sheet commands, taken in turn: each applied to the party as the tags
+    before it left it, on the working sheets the text's pass carries from command to
+    command (``SheetsOfText``). The sheet commands are imported on the first one (a
+    text without one never loads them)."""
 
+    __slots__ = ("apply", "ruleset", "sheets", "tags")
 
-@cache
-def _sheet_tag_pass() -> Callable[
-    [Ruleset, Sequence[Character], str | None, SheetTag, int],
-    tuple[SheetOutcome, tuple[Character, ...]],
-]:
-    """``apply_sheet_tag``, imported on the first sheet command (a text without one
-    never loads the sheet commands) and not again for every command after it."""
-    from dicebound.sheet_commands.resolve import apply_sheet_tag
+    def __init__(self, ruleset: Ruleset, tags: deque[SheetTag]) -> None:
+        from dicebound.sheet_commands.resolve import SheetsOfText, apply_sheet_tag
 
-    return apply_sheet_tag
+        self.ruleset = ruleset
+        self.tags = tags
+        self.apply = apply_sheet_tag
+        self.sheets = SheetsOfText(ruleset)
+
+    def next(
+        self, members: Sequence[Character], player: str | None, done: Sequence[SheetOutcome]
+    ) -> tuple[SheetOutcome, tuple[Character, ...]]:
+        """The next command (taken off ``tags``) applied to ``members``."""
+        tag = self.tags.popleft()
+        return self.apply(self.ruleset, members, player, tag, len(done) + 1, self.sheets)
 
 
 @frozen

@@ -288,6 +288,9 @@ class LayoutNames:
     values it holds stand in that member's readings (``_READERS``): pools, plain tracks,
     wound tracks, text fields, conditions and states in sheet order. A command's
     changes read only the ids it wrote, in this order."""
+    whats: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    """Per stored member, the ``SheetChange.what`` names of the values each place reads
+    (``pool <key>`` and ``temp <key>`` for a pool, one name for anything else)."""
 
 
 def _places(things: Iterable[str | None]) -> dict[str, tuple[int, ...]]:
@@ -334,6 +337,14 @@ def _layout_names(
             "text": _places(t.id for t in text),
             "conditions": _places(c.id for c in conditions),
             "states": _places(st.id for st in states),
+        },
+        whats={
+            "pools": tuple((f"pool {p.key}", f"temp {p.key}") for p in pools),
+            "tracks": tuple((f"track {t.id}",) for t in tracks),
+            "wounds": tuple((f"wounds {t.id}",) for t in tracks),
+            "text": tuple((f"text {t.id}",) for t in text),
+            "conditions": tuple((f"condition {c.id}",) for c in conditions),
+            "states": tuple((f"state {st.id}",) for st in states),
         },
     )
 
@@ -639,11 +650,17 @@ class _Stored:
     )
 
     def __init__(self, base: _Reading) -> None:
+        self.written: set[str] = set()
+        self.owned: set[str] = set()
+        self.start(base)
+
+    def start(self, base: _Reading) -> None:
+        """Stand for ``base`` again, nothing written (a refused command's writes gone)."""
         self.base = base
         self.pools, self.tracks, self.wounds = base.pools, base.tracks, base.wounds
         self.text, self.conditions, self.states = base.text, base.conditions, base.states
-        self.written: set[str] = set()
-        self.owned: set[str] = set()
+        self.written.clear()
+        self.owned.clear()
         self.exact = True
         self.made: Live | None = None
 
@@ -709,44 +726,76 @@ class WorkingSheet:
     given is never changed, so dropping a working sheet undoes everything done to it.
     """
 
-    __slots__ = ("before", "character", "layout", "ruleset", "stored")
+    __slots__ = ("before", "carried", "character", "layout", "places", "ruleset", "stored")
 
-    def __init__(self, ruleset: Ruleset, character: Character) -> None:
+    def __init__(self, ruleset: Ruleset, character: Character, *, carried: bool = False) -> None:
         self.ruleset = ruleset
         self.character = character
         self.layout = sheet_layout(ruleset, character.build)
+        self.places = self.layout.names.places
         live = character.live
         self.stored = _Stored(
             _reading(ruleset, live) if isinstance(live, Live) else _read_live(live)
         )
-        self.before: dict[str, dict[int, _Reads]] = {}
+        self.before: dict[str, dict[int, _Values]] = {}
+        self.carried = carried
+
+    def carry(self, character: Character) -> bool:
+        """Go on as the working sheet of ``character``, this sheet's ``result``, for the
+        next command: the record as it now stands becomes the one it starts from (the
+        containers are exactly what the new ``Live`` reads as). False, and nothing
+        done, when they are not (a write a tolerant reading would not keep as it is):
+        the next command then reads the ``Live`` afresh."""
+        stored = self.stored
+        live = stored.made
+        if live is None or character.live is not live or not stored.exact:
+            return False
+        stored.start(stored.reading_of(live))
+        self.before.clear()
+        self.character = character
+        return True
+
+    def drop(self) -> None:
+        """Forget every write since the record this sheet starts from (a refused or
+        failed command): the next command starts from that record again."""
+        self.stored.start(self.stored.base)
+        self.before.clear()
 
     def _note(self, member: str, entry: str) -> None:
         """Before the stored ``entry`` of ``member`` is first written, keep what its
         places read (``LayoutNames.places``): a value reads its own entry alone, so
         these are the values the record had before, and ``changes`` compares them with
         what the same places read after."""
-        spots = self.layout.names.places[member].get(entry)
+        spots = self.places[member].get(entry)
         if spots:
             seen = self.before.get(member)
             if seen is None:
                 seen = self.before[member] = {}
-            read = _READ[member]
             for spot in spots:
                 if spot not in seen:
-                    seen[spot] = read(self, spot)
+                    seen[spot] = _READ[member](self, spot)
 
     # -- reading --------------------------------------------------------------------
 
     def pool_value(self, pool: PoolSpec) -> int:
         """The stored value, else where the pool starts, held to 0..maximum."""
         entry = self.stored.pools.get(pool.key)
-        return _clamp(pool.start_value if entry is None else entry.value, 0, pool.max)
+        value = (pool.max if pool.start == "full" else 0) if entry is None else entry.value
+        return value if 0 <= value <= pool.max else (0 if value < 0 else pool.max)
 
     def pool_temp(self, pool: PoolSpec) -> int:
         """The temporary buffer; always 0 on a pool that keeps none."""
         entry = self.stored.pools.get(pool.key)
         return max(0, entry.temp) if pool.allow_temp and entry is not None else 0
+
+    def pool_reading(self, pool: PoolSpec) -> tuple[int, int]:
+        """``(pool_value(pool), pool_temp(pool))``, the entry looked up once."""
+        top, entry = pool.max, self.stored.pools.get(pool.key)
+        if entry is None:
+            return (top if pool.start == "full" else 0), 0
+        value, temp = entry.value, entry.temp
+        value = value if 0 <= value <= top else (0 if value < 0 else top)
+        return value, (temp if temp > 0 else 0) if pool.allow_temp else 0
 
     def track_value(self, track: TrackSpec) -> int:
         """A plain track's stored number, else where it starts, held to its range."""
@@ -850,7 +899,7 @@ class WorkingSheet:
         next command on this character does not read it again."""
         stored = self.stored
         live = stored.live()
-        if stored.exact:
+        if stored.exact and not self.carried:  # a carried sheet hands them on itself
             keep_per(self.ruleset, _READINGS, live, stored.reading_of(live))
         return Character(self.character.name, self.character.build, live)
 
@@ -864,12 +913,12 @@ class WorkingSheet:
         if after.live is not stored.made or not stored.exact:
             return changes_between(self.ruleset, self.character, after)
         out: list[SheetChange] = []
-        for member, read in _READERS:
-            seen = self.before.get(member)
-            if not seen:
-                continue
+        before, whats = self.before, self.layout.names.whats
+        for member in sorted(before, key=_MEMBERS.index) if len(before) > 1 else before:
+            seen, read, named = before[member], _READ[member], whats[member]
             for spot in sorted(seen) if len(seen) > 1 else seen:
-                for (what, was), (_, now) in zip(seen[spot], read(self, spot), strict=True):
+                values = zip(seen[spot], read(self, spot), strict=True)
+                for what, (was, now) in zip(named[spot], values, strict=True):
                     if was != now:
                         out.append(SheetChange(after.name, what, was, now))
         return tuple(out)
@@ -955,40 +1004,35 @@ def current_sheet(ruleset: Ruleset, character: Character) -> CurrentSheet:
 
 
 _Reads = list[tuple[str, JsonValue]]
+_Values = tuple[JsonValue, ...]
 
 
-def _pool_read(sheet: WorkingSheet, spot: int) -> _Reads:
-    p = sheet.layout.pools[spot]
-    return [(f"pool {p.key}", sheet.pool_value(p)), (f"temp {p.key}", sheet.pool_temp(p))]
+def _pool_read(sheet: WorkingSheet, spot: int) -> _Values:
+    return sheet.pool_reading(sheet.layout.pools[spot])
 
 
-def _track_read(sheet: WorkingSheet, spot: int) -> _Reads:
-    t = sheet.layout.tracks[spot]
-    return [(f"track {t.id}", sheet.track_value(t))]
+def _track_read(sheet: WorkingSheet, spot: int) -> _Values:
+    return (sheet.track_value(sheet.layout.tracks[spot]),)
 
 
-def _wound_read(sheet: WorkingSheet, spot: int) -> _Reads:
-    t = sheet.layout.tracks[spot]
-    read = stored_wounds(sheet.wound_track(t))
-    return [(f"wounds {t.id}", {"marks": list(read.marks), "overflow": read.overflow})]
+def _wound_read(sheet: WorkingSheet, spot: int) -> _Values:
+    read = stored_wounds(sheet.wound_track(sheet.layout.tracks[spot]))
+    return ({"marks": list(read.marks), "overflow": read.overflow},)
 
 
-def _text_read(sheet: WorkingSheet, spot: int) -> _Reads:
-    t = sheet.layout.text[spot]
-    return [(f"text {t.id}", sheet.text_value(t))]
+def _text_read(sheet: WorkingSheet, spot: int) -> _Values:
+    return (sheet.text_value(sheet.layout.text[spot]),)
 
 
-def _condition_read(sheet: WorkingSheet, spot: int) -> _Reads:
-    c = sheet.layout.conditions[spot]
-    return [(f"condition {c.id}", sheet.has_condition(c.id))]
+def _condition_read(sheet: WorkingSheet, spot: int) -> _Values:
+    return (sheet.layout.conditions[spot].id in sheet.stored.conditions,)
 
 
-def _state_read(sheet: WorkingSheet, spot: int) -> _Reads:
-    st = sheet.layout.states[spot]
-    return [(f"state {st.id}", sheet.state_value(st))]
+def _state_read(sheet: WorkingSheet, spot: int) -> _Values:
+    return (sheet.state_value(sheet.layout.states[spot]),)
 
 
-_READERS: tuple[tuple[str, Callable[[WorkingSheet, int], _Reads]], ...] = (
+_READERS: tuple[tuple[str, Callable[[WorkingSheet, int], _Values]], ...] = (
     ("pools", _pool_read),
     ("tracks", _track_read),
     ("wounds", _wound_read),
@@ -996,20 +1040,20 @@ _READERS: tuple[tuple[str, Callable[[WorkingSheet, int], _Reads]], ...] = (
     ("conditions", _condition_read),
     ("states", _state_read),
 )
-"""Each member's values at one of its places (``LayoutNames.places``) under their
-``SheetChange.what`` names; member by member, place by place, they are the sheet's
+"""Each member's values at one of its places (``LayoutNames.places``), named by the
+place's ``LayoutNames.whats``; member by member, place by place, they are the sheet's
 values in sheet order."""
 _READ = dict(_READERS)
 
 
 def _readings(sheet: WorkingSheet) -> _Reads:
     """Every value of the sheet under its ``SheetChange.what`` name, in sheet order."""
-    places = sheet.layout.names.places
+    names = sheet.layout.names
     return [
         reading
         for member, read in _READERS
-        for spot in sorted(spot for spots in places[member].values() for spot in spots)
-        for reading in read(sheet, spot)
+        for spot in sorted(spot for spots in names.places[member].values() for spot in spots)
+        for reading in zip(names.whats[member][spot], read(sheet, spot), strict=True)
     ]
 
 
@@ -1019,7 +1063,7 @@ def _changes(
     """What reads differently on ``new_sheet`` than on ``old_sheet``, two sheets of one
     layout: only the places of the stored entries that differ are read (a value reads
     its own entry alone), in sheet order."""
-    places = new_sheet.layout.names.places
+    names = new_sheet.layout.names
     out: list[SheetChange] = []
     for member, read in _READERS:
         if member == "conditions":
@@ -1027,10 +1071,9 @@ def _changes(
         else:
             before, after = getattr(old, member), getattr(new, member)
             ids = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
-        spots = sorted(spot for i in ids for spot in places[member].get(i, ()))
-        for spot in spots:
-            pairs = zip(read(old_sheet, spot), read(new_sheet, spot), strict=True)
-            for (what, was), (_, now) in pairs:
+        for spot in sorted(spot for i in ids for spot in names.places[member].get(i, ())):
+            values = zip(read(old_sheet, spot), read(new_sheet, spot), strict=True)
+            for what, (was, now) in zip(names.whats[member][spot], values, strict=True):
                 if was != now:
                     out.append(SheetChange(who, what, was, now))
     return tuple(out)

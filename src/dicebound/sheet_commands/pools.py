@@ -67,7 +67,7 @@ def pool_command(
     lowest = 0 if op == "temp" else 1
     if amount is None or not lowest <= amount <= MAX_AMOUNT:
         return Refused(BAD_AMOUNT)
-    value, temp = sheet.pool_value(pool), sheet.pool_temp(pool)
+    value, temp = sheet.pool_reading(pool)
     if op == "temp":
         if not pool.allow_temp:
             return Refused(NO_TEMP)

@@ -35,7 +35,7 @@ from dicebound.sheet_commands.targets import Unresolved, resolve_targets
 from dicebound.sheet_commands.written import MAX_NOW, cut, with_outcome, written_ask
 from dicebound.values import frozen
 
-__all__ = ["MAX_COMMANDS", "SheetPass", "apply_sheet_tag", "resolve_sheet_text"]
+__all__ = ["MAX_COMMANDS", "SheetPass", "SheetsOfText", "apply_sheet_tag", "resolve_sheet_text"]
 
 MAX_COMMANDS = 40
 """The most sheet commands one text may hold; from the 41st on each is refused
@@ -55,19 +55,55 @@ class SheetPass:
     rests: tuple[tuple[str, str], ...]
 
 
+class SheetsOfText:
+    """The working sheets of one text's pass, one per card, each carried from one
+    command to the next (``WorkingSheet.carry``): a command starts from the record the
+    one before it left, not from its ``Live`` read again."""
+
+    __slots__ = ("by_card", "ruleset")
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.by_card: dict[int, WorkingSheet] = {}
+
+    def sheet(self, character: Character) -> WorkingSheet:
+        """The working sheet of ``character`` as it stands (a new one for a card the
+        pass has not met in this state: a check paid, or a write not carried)."""
+        sheet = self.by_card.get(id(character))
+        if sheet is None or sheet.character is not character:
+            sheet = self.by_card[id(character)] = WorkingSheet(
+                self.ruleset, character, carried=True
+            )
+        return sheet
+
+    def settle(self, sheet: WorkingSheet, result: Applied | Refused | None) -> None:
+        """After a command on ``sheet``: its record carried on to the card it made, or
+        its writes dropped (refused, failed, or nothing stored)."""
+        if isinstance(result, Applied) and result.stored:
+            if sheet.carry(result.character):
+                self.by_card[id(result.character)] = sheet
+        else:
+            sheet.drop()
+
+
 def _try(
-    ruleset: Ruleset, character: Character, request: SheetRequest
+    ruleset: Ruleset, character: Character, request: SheetRequest, sheets: SheetsOfText | None
 ) -> tuple[Applied | Refused, tuple[SheetChange, ...]]:
     """The command applied to one card, and what it changed; any unexpected failure is
     a ``malformed`` refusal for that card alone."""
+    sheet = None
     try:
-        sheet = WorkingSheet(ruleset, character)
+        sheet = WorkingSheet(ruleset, character) if sheets is None else sheets.sheet(character)
         result = apply_on(sheet, request)
         changes: tuple[SheetChange, ...] = ()
         if isinstance(result, Applied) and result.stored:
             changes = sheet.changes(result.character)  # changes_between, from what it read
     except Exception:  # any failure of one command on one card refuses only that
+        if sheets is not None and sheet is not None:
+            sheets.settle(sheet, None)
         return Refused(MALFORMED), ()
+    if sheets is not None:
+        sheets.settle(sheet, result)
     return result, changes
 
 
@@ -102,9 +138,11 @@ def apply_sheet_tag(
     player: str | None,
     tag: SheetTag,
     number: int,
+    sheets: SheetsOfText | None = None,
 ) -> tuple[SheetOutcome, tuple[Character, ...]]:
     """One tag, the ``number``-th sheet tag of its text (counting from 1), applied to
-    ``party`` as it stands; the outcome and the party after it.
+    ``party`` as it stands; the outcome and the party after it. ``sheets``: the working
+    sheets of the text's pass, carried from the command before.
 
     ``player`` is the name of the card a tag without ``who`` is about. With
     ``who="party"`` every member is tried: the tag is ok when any member succeeded,
@@ -127,7 +165,7 @@ def apply_sheet_tag(
     stored = False
     for index in targets.members:
         character = members[index]
-        result, changed = _try(ruleset, character, request)
+        result, changed = _try(ruleset, character, request, sheets)
         if isinstance(result, Applied):
             after[index] = result.character
             applied.append((character.name, result.now))
@@ -179,8 +217,9 @@ def resolve_sheet_text(
     outcomes: list[SheetOutcome] = []
     pieces: list[str] = []
     kept = 0
+    sheets = SheetsOfText(ruleset)
     for number, tag in enumerate(find_sheet_tags(text), start=1):
-        outcome, members = apply_sheet_tag(ruleset, members, player, tag, number)
+        outcome, members = apply_sheet_tag(ruleset, members, player, tag, number, sheets)
         start, end = tag.span
         pieces += [text[kept:start], outcome.tag]
         kept = end
