@@ -4,7 +4,7 @@ transaction, and answered again, unchanged, to a retry with the same key."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from json.encoder import encode_basestring_ascii
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from dicebound.sheet_commands.model import SheetOutcome
 
-__all__ = ["live_text", "run_checks", "snapshot_text"]
+__all__ = ["LiveTexts", "live_text", "run_checks", "snapshot_text"]
 
 
 def _check_limits(text: str) -> None:
@@ -78,29 +78,55 @@ def _entries(items: Iterable[tuple[str, T]], write: Callable[[T], str]) -> str:
     return ",".join(f"{_STRING(key)}:{write(value)}" for key, value in items)
 
 
-def live_text(live: Live, kept: dict[int, tuple[object, str]] | None = None) -> str:
+def live_text(live: Live) -> str:
     """``dumps(live_to_json(live))``, written directly (``live_to_json`` says what a live
-    state writes). ``kept``: each member's text by the member's identity, read and
-    filled here; a command that writes one member of a live state hands the others on
-    to the next as they were (``sheet_commands.current``), so those are not written
-    again."""
-    try:
-        parts = []
-        for name, write in _MEMBER_TEXTS:
-            member = getattr(live, name)
-            if not member:
-                continue
-            hit = None if kept is None else kept.get(id(member))
-            if hit is not None and hit[0] is member:
-                parts.append(hit[1])
-                continue
-            part = write(member)
-            if kept is not None:
-                kept[id(member)] = (member, part)
-            parts.append(part)
-    except TypeError:  # a key that is not text: the encoder's own rules
-        return dumps(live_to_json(live))
-    return f"{{{','.join(parts)}}}"
+    state writes)."""
+    return LiveTexts().text(live)
+
+
+class LiveTexts:
+    """Live states written as ``live_text`` writes them, for one request's records. A
+    command that writes one member of a live state hands the others on to the next
+    state as they were, and one entry of a pool map on with the others as they were
+    (``sheet_commands.current``): each member's text and each pool entry's is kept by
+    the value's identity (the value held beside it, so its id is not reused), and
+    only what a command wrote is written again."""
+
+    __slots__ = ("entries", "members")
+
+    def __init__(self) -> None:
+        self.members: dict[int, tuple[object, str]] = {}
+        self.entries: dict[int, tuple[PoolValue, str, str]] = {}
+
+    def text(self, live: Live) -> str:
+        members = self.members
+        try:
+            parts = []
+            for name, write in _MEMBER_TEXTS:
+                member = getattr(live, name)
+                hit = members.get(id(member))
+                if hit is not None and hit[0] is member:
+                    part = hit[1]
+                else:
+                    part = write(self, member) if member else ""
+                    members[id(member)] = (member, part)
+                if part:
+                    parts.append(part)
+        except TypeError:  # a key that is not text: the encoder's own rules
+            return dumps(live_to_json(live))
+        return f"{{{','.join(parts)}}}"
+
+    def pools(self, pools: Mapping[str, PoolValue]) -> str:
+        entries, texts = self.entries, []
+        for key, pool in pools.items():
+            hit = entries.get(id(pool))
+            if hit is not None and hit[0] is pool and hit[1] == key:
+                texts.append(hit[2])
+            else:
+                text = f"{_STRING(key)}:{_pool_text(pool)}"
+                entries[id(pool)] = (pool, key, text)
+                texts.append(text)
+        return f'"pools":{{{",".join(texts)}}}'
 
 
 def _pool_text(pool: PoolValue) -> str:
@@ -115,15 +141,16 @@ def _wounds_text(wounds: Wounds) -> str:
     return f'{{"marks":[{marks}]}}'
 
 
-_MEMBER_TEXTS: tuple[tuple[str, Callable[[Any], str]], ...] = (
-    ("pools", lambda pools: f'"pools":{{{_entries(pools.items(), _pool_text)}}}'),
-    ("tracks", lambda tracks: f'"tracks":{{{_entries(tracks.items(), _value)}}}'),
-    ("wounds", lambda wounds: f'"wounds":{{{_entries(wounds.items(), _wounds_text)}}}'),
-    ("text", lambda text: f'"text":{{{_entries(text.items(), _value)}}}'),
-    ("conditions", lambda conditions: f'"conditions":[{",".join(map(_value, conditions))}]'),
-    ("states", lambda states: f'"states":{{{_entries(states.items(), _value)}}}'),
+_MEMBER_TEXTS: tuple[tuple[str, Callable[[LiveTexts, Any], str]], ...] = (
+    ("pools", LiveTexts.pools),
+    ("tracks", lambda _, tracks: f'"tracks":{{{_entries(tracks.items(), _value)}}}'),
+    ("wounds", lambda _, wounds: f'"wounds":{{{_entries(wounds.items(), _wounds_text)}}}'),
+    ("text", lambda _, text: f'"text":{{{_entries(text.items(), _value)}}}'),
+    ("conditions", lambda _, conditions: f'"conditions":[{",".join(map(_value, conditions))}]'),
+    ("states", lambda _, states: f'"states":{{{_entries(states.items(), _value)}}}'),
 )
-"""Each member of a live state, in ``live_to_json``'s order, and its text with its key."""
+"""Each member of a live state, in ``live_to_json``'s order, and its text with its key
+(a member that holds nothing writes nothing)."""
 
 
 class _Cards:
@@ -136,14 +163,14 @@ class _Cards:
         self.by_name = by_name
         self.names: dict[str, str] = {}
         self.states: dict[int, tuple[Character, str]] = {}
-        self.members: dict[int, tuple[object, str]] = {}  # live_text's ``kept``
+        self.lives = LiveTexts()
 
     def whole(self, character: Character) -> str:
         known = self.states.get(id(character))
         if known is not None and known[0] is character:
             return known[1]
         sheet = self.by_name[character.name].sheet
-        text = _snapshot(character.name, sheet, live_text(character.live, self.members))
+        text = _snapshot(character.name, sheet, self.lives.text(character.live))
         self.states[id(character)] = (character, text)
         return text
 
