@@ -1024,22 +1024,19 @@ class _Commands:
     command (``SheetsOfText``). The sheet commands are imported on the first one (a
     text without one never loads them)."""
 
-    __slots__ = ("apply", "ruleset", "sheets", "tags")
+    __slots__ = ("sheets", "tags")
 
     def __init__(self, ruleset: Ruleset, tags: deque[SheetTag]) -> None:
-        from dicebound.sheet_commands.resolve import SheetsOfText, apply_sheet_tag
+        from dicebound.sheet_commands.resolve import SheetsOfText
 
-        self.ruleset = ruleset
         self.tags = tags
-        self.apply = apply_sheet_tag
         self.sheets = SheetsOfText(ruleset)
 
     def next(
         self, members: Sequence[Character], player: str | None, done: Sequence[SheetOutcome]
     ) -> tuple[SheetOutcome, tuple[Character, ...]]:
         """The next command (taken off ``tags``) applied to ``members``."""
-        tag = self.tags.popleft()
-        return self.apply(self.ruleset, members, player, tag, len(done) + 1, self.sheets)
+        return self.sheets.apply(members, player, self.tags.popleft(), len(done) + 1)
 
 
 @frozen

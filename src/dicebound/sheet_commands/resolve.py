@@ -31,7 +31,7 @@ from dicebound.sheet_commands.model import (
     Unreadable,
 )
 from dicebound.sheet_commands.reasons import MALFORMED, TOO_MANY
-from dicebound.sheet_commands.targets import Unresolved, resolve_targets
+from dicebound.sheet_commands.targets import Targets, Unresolved, resolve_targets
 from dicebound.sheet_commands.written import MAX_NOW, cut, with_outcome, written_ask
 from dicebound.values import frozen
 
@@ -56,55 +56,127 @@ class SheetPass:
 
 
 class SheetsOfText:
-    """The working sheets of one text's pass, one per card, each carried from one
-    command to the next (``WorkingSheet.carry``): a command starts from the record the
-    one before it left, not from its ``Live`` read again."""
+    """One text's pass over its sheet tags: the working sheets of its cards, one per
+    card, each carried from one command to the next (``WorkingSheet.carry``), so a
+    command starts from the record the one before it left, not from its ``Live`` read
+    again; and the party's names, which no command changes."""
 
-    __slots__ = ("by_card", "ruleset")
+    __slots__ = ("by_card", "names", "ruleset")
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self.by_card: dict[int, WorkingSheet] = {}
+        self.names: tuple[str, ...] | None = None
 
-    def sheet(self, character: Character) -> WorkingSheet:
-        """The working sheet of ``character`` as it stands (a new one for a card the
-        pass has not met in this state: a check paid, or a write not carried)."""
-        sheet = self.by_card.get(id(character))
-        if sheet is None or sheet.character is not character:
-            sheet = self.by_card[id(character)] = WorkingSheet(
-                self.ruleset, character, carried=True
+    def apply(
+        self, party: Sequence[Character], player: str | None, tag: SheetTag, number: int
+    ) -> tuple[SheetOutcome, tuple[Character, ...]]:
+        """``apply_sheet_tag`` on this pass's working sheets."""
+        members = party if type(party) is tuple else tuple(party)
+        request = read_request(tag.body)
+        if number > MAX_COMMANDS:
+            return _early(request, tag, player, TOO_MANY), members
+        if isinstance(request, Unreadable):
+            return _early(request, tag, player, MALFORMED), members
+        names = self.names
+        if names is None or len(names) != len(members):
+            names = self.names = tuple([member.name for member in members])
+        targets = resolve_targets(names, player, request.who)
+        if isinstance(targets, Unresolved):
+            return _early(request, tag, player, targets.reason), members
+        if len(targets.members) == 1:  # one card: the tag reads as its own result
+            index = targets.members[0]
+            character = members[index]
+            result, changes = self._try(character, request)
+            if isinstance(result, Refused):
+                reason = result.reason
+                ask = with_outcome(_ask(tag.body, targets.who), reason=reason)
+                outcome = SheetOutcome(ask, targets.who, False, None, reason, request, tag.span)
+                return outcome, members
+            now = result.now
+            rests = ((character.name, request.rest or ""),) if request.op == "rest" else ()
+            outcome = SheetOutcome(
+                with_outcome(_ask(tag.body, targets.who), now=now),
+                targets.who,
+                True,
+                now,
+                None,
+                request,
+                tag.span,
+                changes,
+                rests,
+                result.stored,
             )
-        return sheet
+            return outcome, (*members[:index], result.character, *members[index + 1 :])
+        return self._party(members, request, tag, targets)
 
-    def settle(self, sheet: WorkingSheet, result: Applied | Refused | None) -> None:
-        """After a command on ``sheet``: its record carried on to the card it made, or
-        its writes dropped (refused, failed, or nothing stored)."""
-        if isinstance(result, Applied) and result.stored:
-            if sheet.carry(result.character):
-                self.by_card[id(result.character)] = sheet
-        else:
+    def _party(
+        self,
+        members: tuple[Character, ...],
+        request: SheetRequest,
+        tag: SheetTag,
+        targets: Targets,
+    ) -> tuple[SheetOutcome, tuple[Character, ...]]:
+        """A tag for several cards (``who="party"``): each tried in turn; ok when any
+        succeeded, its ``now`` each card's result, named (``_summary``)."""
+        after = list(members)
+        applied: list[tuple[str, str]] = []  # (name, now) of each card it was applied to
+        refused: list[tuple[str, str]] = []  # (name, reason) of each card that refused it
+        changes: list[SheetChange] = []
+        rests: list[tuple[str, str]] = []
+        stored = False
+        for index in targets.members:
+            character = members[index]
+            result, changed = self._try(character, request)
+            if isinstance(result, Applied):
+                after[index] = result.character
+                applied.append((character.name, result.now))
+                changes += changed
+                stored = stored or result.stored
+                if request.op == "rest":
+                    rests.append((character.name, request.rest or ""))
+            else:
+                refused.append((character.name, result.reason))
+        now, reason = _summary(applied, refused)
+        outcome = SheetOutcome(
+            with_outcome(_ask(tag.body, targets.who), now=now, reason=reason),
+            targets.who,
+            reason is None,
+            now,
+            reason,
+            request,
+            tag.span,
+            tuple(changes),
+            tuple(rests),
+            stored,
+        )
+        return outcome, tuple(after)
+
+    def _try(
+        self, character: Character, request: SheetRequest
+    ) -> tuple[Applied | Refused, tuple[SheetChange, ...]]:
+        """The command applied to one card on its working sheet, and what it changed;
+        then the sheet carried on to the card it made, or its writes dropped. Any
+        unexpected failure is a ``malformed`` refusal for that card alone."""
+        sheet = self.by_card.get(id(character))
+        try:
+            if sheet is None or sheet.character is not character:
+                sheet = self.by_card[id(character)] = WorkingSheet(
+                    self.ruleset, character, carried=True
+                )
+            result = apply_on(sheet, request)
+            if isinstance(result, Applied) and result.stored:
+                changes = sheet.changes(result.character)  # changes_between, as it read
+                if sheet.carry(result.character):
+                    self.by_card[id(result.character)] = sheet
+                else:  # the next command reads the new Live afresh; this one stays as it was
+                    sheet.drop()
+                return result, changes
+        except Exception:  # any failure of one command on one card refuses only that
+            result = Refused(MALFORMED)
+        if sheet is not None:
             sheet.drop()
-
-
-def _try(
-    ruleset: Ruleset, character: Character, request: SheetRequest, sheets: SheetsOfText | None
-) -> tuple[Applied | Refused, tuple[SheetChange, ...]]:
-    """The command applied to one card, and what it changed; any unexpected failure is
-    a ``malformed`` refusal for that card alone."""
-    sheet = None
-    try:
-        sheet = WorkingSheet(ruleset, character) if sheets is None else sheets.sheet(character)
-        result = apply_on(sheet, request)
-        changes: tuple[SheetChange, ...] = ()
-        if isinstance(result, Applied) and result.stored:
-            changes = sheet.changes(result.character)  # changes_between, from what it read
-    except Exception:  # any failure of one command on one card refuses only that
-        if sheets is not None and sheet is not None:
-            sheets.settle(sheet, None)
-        return Refused(MALFORMED), ()
-    if sheets is not None:
-        sheets.settle(sheet, result)
-    return result, changes
+        return result, ()
 
 
 # What a tag is written back with up to its outcome is a pure function of its body (the
@@ -141,54 +213,15 @@ def apply_sheet_tag(
     sheets: SheetsOfText | None = None,
 ) -> tuple[SheetOutcome, tuple[Character, ...]]:
     """One tag, the ``number``-th sheet tag of its text (counting from 1), applied to
-    ``party`` as it stands; the outcome and the party after it. ``sheets``: the working
-    sheets of the text's pass, carried from the command before.
+    ``party`` as it stands; the outcome and the party after it. ``sheets``: the pass of
+    the text the tag is in, which carries each card's working sheet from the command
+    before (a pass of its own when not given).
 
     ``player`` is the name of the card a tag without ``who`` is about. With
     ``who="party"`` every member is tried: the tag is ok when any member succeeded,
     its ``now`` the successes then the refusals, each named, joined by ``"; "``.
     """
-    members = tuple(party)
-    request = read_request(tag.body)
-    if number > MAX_COMMANDS:
-        return _early(request, tag, player, TOO_MANY), members
-    if isinstance(request, Unreadable):
-        return _early(request, tag, player, MALFORMED), members
-    targets = resolve_targets([member.name for member in members], player, request.who)
-    if isinstance(targets, Unresolved):
-        return _early(request, tag, player, targets.reason), members
-    after = list(members)
-    applied: list[tuple[str, str]] = []  # (name, now) of each card it was applied to
-    refused: list[tuple[str, str]] = []  # (name, reason) of each card that refused it
-    changes: list[SheetChange] = []
-    rests: list[tuple[str, str]] = []
-    stored = False
-    for index in targets.members:
-        character = members[index]
-        result, changed = _try(ruleset, character, request, sheets)
-        if isinstance(result, Applied):
-            after[index] = result.character
-            applied.append((character.name, result.now))
-            changes += changed
-            stored = stored or result.stored
-            if request.op == "rest":
-                rests.append((character.name, request.rest or ""))
-        else:
-            refused.append((character.name, result.reason))
-    now, reason = _summary(applied, refused)
-    outcome = SheetOutcome(
-        with_outcome(_ask(tag.body, targets.who), now=now, reason=reason),
-        targets.who,
-        reason is None,
-        now,
-        reason,
-        request,
-        tag.span,
-        tuple(changes),
-        tuple(rests),
-        stored,
-    )
-    return outcome, tuple(after)
+    return (SheetsOfText(ruleset) if sheets is None else sheets).apply(party, player, tag, number)
 
 
 def _summary(
@@ -219,7 +252,7 @@ def resolve_sheet_text(
     kept = 0
     sheets = SheetsOfText(ruleset)
     for number, tag in enumerate(find_sheet_tags(text), start=1):
-        outcome, members = apply_sheet_tag(ruleset, members, player, tag, number, sheets)
+        outcome, members = sheets.apply(members, player, tag, number)
         start, end = tag.span
         pieces += [text[kept:start], outcome.tag]
         kept = end
