@@ -162,15 +162,20 @@ class _Cards:
     def __init__(self, by_name: dict[str, Member]) -> None:
         self.by_name = by_name
         self.names: dict[str, str] = {}
+        self.heads: dict[str, str] = {}  # a whole card's text up to its live state
         self.states: dict[int, tuple[Character, str]] = {}
         self.lives = LiveTexts()
+        self.party_names: tuple[str, ...] = ()
 
     def whole(self, character: Character) -> str:
         known = self.states.get(id(character))
         if known is not None and known[0] is character:
             return known[1]
-        sheet = self.by_name[character.name].sheet
-        text = _snapshot(character.name, sheet, self.lives.text(character.live))
+        head = self.heads.get(character.name)
+        if head is None:
+            sheet = self.by_name[character.name].sheet
+            head = self.heads[character.name] = _snapshot(character.name, sheet, "")[:-1]
+        text = f"{head}{self.lives.text(character.live)}}}"
         self.states[id(character)] = (character, text)
         return text
 
@@ -182,8 +187,11 @@ class _Cards:
 
     def party(self, outcome: SheetOutcome, number: int, then: Sequence[Character]) -> list[str]:
         """The party as a sheet command found it, as its record keeps it: each card it
-        could touch whole, every other by its name alone."""
-        touched = sheet_touches(outcome, number, [c.name for c in then])
+        could touch whole, every other by its name alone (a command changes no name)."""
+        names = self.party_names
+        if len(names) != len(then):
+            names = self.party_names = tuple([c.name for c in then])
+        touched = sheet_touches(outcome, number, names)
         return [self.whole(c) if i in touched else self.named(c.name) for i, c in enumerate(then)]
 
 

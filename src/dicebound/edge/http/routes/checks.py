@@ -59,19 +59,18 @@ def _check_out(answer: Mapping[str, Any]) -> dict[str, object]:
             for r in answer["results"]
         ],
         "errors": [{"tag": e["tag"], "error": e["error"]} for e in answer["errors"]],
-        # an answer kept for an idempotency key before sheet commands has none
+        # an answer kept for an idempotency key before sheet commands has none; a
+        # command's entry that already holds exactly these fields, in this order, is sent
+        # as it is (forty of them a text)
         "sheet": [
-            {
-                "id": c["id"],
-                "tag": c["tag"],
-                "who": c["who"],
-                "ok": c["ok"],
-                "now": c["now"],
-                "reason": c["reason"],
-            }
+            c if tuple(c) == _SHEET_FIELDS else {field: c[field] for field in _SHEET_FIELDS}
             for c in answer.get("sheet", ())
         ],
     }
+
+
+_SHEET_FIELDS = ("id", "tag", "who", "ok", "now", "reason")
+"""A sheet command's entry in ``CheckOut``, in its order."""
 
 
 def resolve(
