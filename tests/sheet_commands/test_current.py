@@ -24,7 +24,10 @@ from dicebound.sheet_commands.current import (
     sheet_layout,
     tolerant_live,
 )
+from dicebound.sheet_commands.grammar import SheetTag
 from dicebound.sheet_commands.model import Applied, SheetChange, SheetRequest
+from dicebound.sheet_commands.resolve import SheetsOfText, apply_sheet_tag
+from dicebound.sheet_commands.written import written_ask
 from dicebound.values import replace
 from live_sheet_support import (
     EMBER,
@@ -759,3 +762,35 @@ def test_a_commands_changes_and_the_reading_it_keeps_are_what_reading_afresh_giv
         assert _read(WorkingSheet(rs, after)) == _read(WorkingSheet(rs, _afresh(after)))
         assert current_sheet(rs, after) == current_sheet(rs, _afresh(after))
         who = after
+
+
+@settings(max_examples=300)
+@given(
+    MESSY,
+    st.lists(
+        st.one_of(
+            REQUESTS,
+            st.builds(
+                SheetRequest, op=st.just("rest"), rest=st.sampled_from(["short", "long", "nap"])
+            ),
+        ),
+        max_size=8,
+    ),
+)
+def test_a_pass_carrying_its_working_sheets_reads_as_each_command_read_afresh(
+    live: Live, requests: list[SheetRequest]
+) -> None:
+    """A text's pass carries each card's working sheet from one command to the next:
+    each command's outcome, and the card it leaves, are exactly what applying it to a
+    card no sheet has read gives (junk, caps, refusals and rests included)."""
+    rs = five_e()
+    who = Character("Mira", mira().build, live)
+    sheets = SheetsOfText(rs)
+    for number, request in enumerate(requests, start=1):
+        tag = SheetTag((0, 0), written_ask(request, None).removeprefix("[sheet:"))
+        carried, party = sheets.apply((who,), "Mira", tag, number)
+        fresh, fresh_party = apply_sheet_tag(rs, (_afresh(who),), "Mira", tag, number)
+        assert carried == fresh
+        assert party[0].live == fresh_party[0].live
+        assert _read(WorkingSheet(rs, party[0])) == _read(WorkingSheet(rs, _afresh(party[0])))
+        who = party[0]

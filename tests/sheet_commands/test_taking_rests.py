@@ -5,15 +5,25 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dicebound.character import live_to_json
 from dicebound.compiler import compile_ruleset
 from dicebound.ruleset.model import Rest, RestStep, Rounding, Ruleset
-from dicebound.sheet import Character, SheetView
+from dicebound.sheet import (
+    Character,
+    Live,
+    PoolValue,
+    SheetView,
+    exact,
+    frozen_map,
+    round_number,
+)
 from dicebound.sheet_commands.current import current_sheet, tolerant_live
 from dicebound.sheet_commands.model import Applied
 from dicebound.sheet_commands.resolve import resolve_sheet_text
@@ -958,3 +968,59 @@ def test_a_rest_is_found_exactly_by_name_eq_and_a_refusal_changes_nothing(
     else:
         assert outcome.reason == "unknown-rest"
     assert (passed.party, passed.changed, passed.rests) == ((who,), False, ())
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    maximum=st.integers(-10, 10**6),
+    fraction=st.one_of(
+        st.sampled_from([0.5, 0.25, 0.1, 0.07, 1 / 3, 0.999999, 1e-9, 1.0]),
+        st.floats(min_value=1e-12, max_value=1.0, allow_nan=False),
+    ),
+    how=st.sampled_from(["down", "up", "nearest"]),
+)
+def test_a_fraction_of_the_maximum_is_the_decimal_written_rounded_its_way(
+    maximum: int, fraction: float, how: Rounding
+) -> None:
+    """``fractionOfMax`` worked in whole numbers (the decimal's p/q) moves a value as
+    exact fractions do: the maximum times the decimal written, rounded ``how``."""
+    step = _by_fraction(fraction, how)
+    exact_share = round_number(Fraction(maximum) * exact(fraction), how)
+    assert moved_value(step, 3, maximum, 0) == 3 + max(0, exact_share)
+
+
+def _stored(pools: dict[str, Any], tracks: dict[str, Any]) -> Live:
+    """A live record as a Live holds it, numbers as given (a float kept a float)."""
+    return Live(
+        frozen_map({key: PoolValue(*entry) for key, entry in pools.items()}),
+        frozen_map(tracks),
+    )
+
+
+@pytest.mark.parametrize(
+    ("pools", "tracks", "expected"),
+    [
+        ({}, {}, {}),
+        ({"hp": (31, 0)}, {}, {}),
+        ({"hp": (31.0, 0), "slots_1": (2.0, 0)}, {"exhaustion": 1.0}, {}),
+        ({"hit_dice": (2, 0)}, {}, {"pools": {"hit_dice": {"value": 4}}}),
+        ({"hp": (31, 4)}, {}, {"pools": {"hp": {"value": 31, "temp": 4}}}),
+    ],
+    ids=[
+        "nothing to restore stores the same empty record",
+        "a full pool stored at its start goes, as any write at the start does",
+        "values stored as 31.0, 2.0 and 1.0 go too (31.0 equals 31, but is not it)",
+        "a value the rest moves is written",
+        "a full pool keeps its buffer: the entry is what the write would store",
+    ],
+)
+def test_a_rest_stores_each_value_it_names_as_a_write_would(
+    pools: dict[str, Any], tracks: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    """A step that finds its value where it would put it leaves the entry alone only
+    when the entry is exactly what the write would store; any other is written."""
+    mira = character(five_e(), CASTER)
+    mira = Character(mira.name, mira.build, _stored(pools, tracks))
+    outcome = apply(five_e(), mira, "rest", rest="long")
+    assert isinstance(outcome, Applied)
+    assert live_to_json(outcome.character.live) == expected

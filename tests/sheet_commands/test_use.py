@@ -651,3 +651,22 @@ def test_use_with_who_party_is_tried_on_every_member() -> None:
         'now="Mira 1st-level slots 1/2; Tam the Bold refused (insufficient)"]'
     )
     assert passed.party[1] == fighter
+
+
+def test_a_use_refused_at_its_last_part_leaves_nothing_for_the_next_command() -> None:
+    """All or nothing through a text's pass, which carries each card's working sheet
+    from one command to the next: the hit die a refused Second Wind spent before its
+    counter refused is not spent for the command after it."""
+    spent_wind = {"pools": {"counters:second wind": {"value": 0}}}
+    text = (
+        '[sheet: op="use" name="Second Wind"] '
+        '[sheet: op="spend" pool="Hit dice" amount="1"] '
+        '[sheet: op="use" name="Second Wind"]'
+    )
+    done = resolve_sheet_text(five_e(), [mira(spent_wind)], text, "Mira")
+    assert [(o.ok, o.now, o.reason) for o in done.outcomes] == [
+        (False, None, "insufficient"),
+        (True, "4/5", None),
+        (False, None, "insufficient"),
+    ]
+    assert done.outcomes[1].changes[0].from_ == 5

@@ -608,6 +608,16 @@ def _read_live(raw: object) -> _Reading:
     return read
 
 
+def _same_pool(entry: PoolValue, value: int, temp: int) -> bool:
+    """Whether ``entry`` is what storing ``value`` and ``temp`` would store (whole
+    numbers: a stored 2.0 is written again as 2)."""
+    return _same_int(entry.value, value) and _same_int(entry.temp, temp)
+
+
+def _same_int(stored: object, value: int) -> bool:
+    return type(stored) is int and type(value) is int and stored == value
+
+
 def _fits(key: str, member: Mapping[str, object], cap: int) -> bool:
     """Whether a tolerant reading keeps the entry ``key`` of ``member``: its key is not
     too long and the member holds no more entries than its cap."""
@@ -780,7 +790,7 @@ class WorkingSheet:
     def pool_value(self, pool: PoolSpec) -> int:
         """The stored value, else where the pool starts, held to 0..maximum."""
         entry = self.stored.pools.get(pool.key)
-        value = (pool.max if pool.start == "full" else 0) if entry is None else entry.value
+        value = pool.start_value if entry is None else entry.value
         return value if 0 <= value <= pool.max else (0 if value < 0 else pool.max)
 
     def pool_temp(self, pool: PoolSpec) -> int:
@@ -792,7 +802,7 @@ class WorkingSheet:
         """``(pool_value(pool), pool_temp(pool))``, the entry looked up once."""
         top, entry = pool.max, self.stored.pools.get(pool.key)
         if entry is None:
-            return (top if pool.start == "full" else 0), 0
+            return pool.start_value, 0
         value, temp = entry.value, entry.temp
         value = value if 0 <= value <= top else (0 if value < 0 else top)
         return value, (temp if temp > 0 else 0) if pool.allow_temp else 0
@@ -819,12 +829,20 @@ class WorkingSheet:
 
     # -- writing --------------------------------------------------------------------
 
+    # Each setter below leaves the record as it is when it would store what is stored
+    # already (an entry equal in value and in type, or none where it would remove one):
+    # a rest refills every pool it names, most of them full already.
+
     def set_pool(self, pool: PoolSpec, value: int, temp: int) -> None:
         """Store a pool; back at its start with no buffer, the entry goes (so an untouched
         pool follows its maximum again)."""
+        entry = self.stored.pools.get(pool.key)
+        at_start = value == pool.start_value and temp == 0
+        if entry is None if at_start else entry is not None and _same_pool(entry, value, temp):
+            return
         self._note("pools", pool.key)
         pools: dict[str, PoolValue] = self.stored.writable("pools")
-        if value == pool.start_value and temp == 0:
+        if at_start:
             pools.pop(pool.key, None)
         else:
             pools[pool.key] = PoolValue(value, temp)
@@ -834,6 +852,9 @@ class WorkingSheet:
             self.stored.kept(whole and _fits(pool.key, pools, MAX_POOLS))
 
     def set_track(self, track: TrackSpec, value: int) -> None:
+        stored = self.stored.tracks.get(track.id)
+        if stored is None if value == track.start else _same_int(stored, value):
+            return
         self._note("tracks", track.id)
         tracks: dict[str, int] = self.stored.writable("tracks")
         if value == track.start:
@@ -858,6 +879,9 @@ class WorkingSheet:
 
     def set_text(self, text_id: str, value: str) -> None:
         """Store a text field's text (already cut to its length); empty removes it."""
+        stored = self.stored.text.get(text_id)
+        if stored is None if not value else (type(stored) is str and stored == value):
+            return
         self._note("text", text_id)
         text: dict[str, str] = self.stored.writable("text")
         if value:
@@ -869,6 +893,8 @@ class WorkingSheet:
     def set_condition(self, condition_id: str, on: bool) -> None:
         """On appends the id when absent (the list keeps at most 80); off removes it.
         Ids the ruleset does not declare stay."""
+        if (condition_id in self.stored.conditions) == on:
+            return
         self._note("conditions", condition_id)
         conditions: list[str] = self.stored.writable("conditions")
         if on and condition_id not in conditions:
@@ -880,11 +906,16 @@ class WorkingSheet:
 
     def clear_conditions(self) -> None:
         """Every stored condition id goes, declared or not."""
+        if not self.stored.conditions:
+            return
         for condition_id in self.stored.conditions:
             self._note("conditions", condition_id)
         self.stored.writable("conditions").clear()
 
     def set_state(self, state: StateSpec, value: str) -> None:
+        stored = self.stored.states.get(state.id)
+        if stored is None if value == state.default else (type(stored) is str and stored == value):
+            return
         self._note("states", state.id)
         states: dict[str, str] = self.stored.writable("states")
         if value == state.default:
