@@ -59,14 +59,13 @@ class SheetsOfText:
     """One text's pass over its sheet tags: the working sheets of its cards, one per
     card, each carried from one command to the next (``WorkingSheet.carry``), so a
     command starts from the record the one before it left, not from its ``Live`` read
-    again; and the party's names, which no command changes."""
+    again."""
 
-    __slots__ = ("by_card", "names", "ruleset")
+    __slots__ = ("by_card", "ruleset")
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self.by_card: dict[int, WorkingSheet] = {}
-        self.names: tuple[str, ...] | None = None
 
     def apply(
         self, party: Sequence[Character], player: str | None, tag: SheetTag, number: int
@@ -78,10 +77,7 @@ class SheetsOfText:
             return _early(request, tag, player, TOO_MANY), members
         if isinstance(request, Unreadable):
             return _early(request, tag, player, MALFORMED), members
-        names = self.names
-        if names is None or len(names) != len(members):
-            names = self.names = tuple([member.name for member in members])
-        targets = resolve_targets(names, player, request.who)
+        targets = resolve_targets([member.name for member in members], player, request.who)
         if isinstance(targets, Unresolved):
             return _early(request, tag, player, targets.reason), members
         if len(targets.members) == 1:  # one card: the tag reads as its own result
