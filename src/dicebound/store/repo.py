@@ -401,6 +401,7 @@ _DRIVER_NEW_EVENT = _Sql.both(
 )
 _DRIVER_FORGET_EVENTS = _Sql.both("DELETE FROM events WHERE game_id = :game AND id <= :upto")
 _DRIVER_NOTIFY = _pg_only(f"SELECT pg_notify('{EVENTS_CHANNEL}', %(note)s)")
+_WRITTEN = "dicebound.events.written"  # a session's events written, not told yet, by game
 _RECORD_COLUMNS = ", ".join((*_PER_ROW, *_SHARED))
 # PostgreSQL: a text's records (one JSONB array of their texts, as above) and the
 # tallies they raise (one JSONB array of [who, kind, n]) in one statement, one trip.
@@ -784,8 +785,9 @@ class Repo:
         row = self._rows(_DRIVER_TOLD_RECORDS_MORE if more else _DRIVER_TOLD_RECORDS, params)[0]
         ids: list[int] = list(row[0])
         assert len(ids) == len(records)
-        if not more:
-            self._told(game.id, int(row[1]))
+        last = int(row[1])
+        payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
+        self._written(game.id, last, payloads, tell=not more)
         return ids
 
     def record(self, game_id: str, record_id: int, *, lock: bool = False) -> Record | None:
@@ -903,7 +905,7 @@ class Repo:
                 "keep": keep,
             }
             last: int = self._rows(_DRIVER_EVENTS, params)[0][0]
-            self._told(game_id, last)
+            self._written(game_id, last, events, tell=True)
             return last
         newest: int = self._rows(_DRIVER_NEWEST_EVENT, {"game": game_id})[0][0] or 0
         last = newest + len(events)
@@ -919,7 +921,9 @@ class Repo:
         if tell:
             if upto > 0:
                 self._do(_DRIVER_FORGET_EVENTS, {"game": game_id, "upto": upto})
-            self.announce(game_id, last)  # PostgreSQL's note, when the long way was taken
+            if self.connection.dialect.name == "postgresql":  # the note, the long way
+                self._do(_DRIVER_NOTIFY, {"note": f"{game_id}:{last}"})
+        self._written(game_id, last, events, tell=tell)
         return last
 
     def events_after(self, game_id: str, after: int, most: int) -> list[Event]:
@@ -935,11 +939,23 @@ class Repo:
         (``Store.on_events``). The note carries no content: listeners read the table."""
         if self.connection.dialect.name == "postgresql":
             self._do(_DRIVER_NOTIFY, {"note": f"{game_id}:{'' if last is None else last}"})
-        self._told(game_id, last)
+        self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last, ()))
 
-    def _told(self, game_id: str, last: int | None) -> None:
-        """Tell the store's listeners of this process once the transaction commits."""
-        self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last))
+    def _written(
+        self, game_id: str, last: int, events: Sequence[tuple[str, str]], *, tell: bool
+    ) -> None:
+        """Keep the events just written (``last`` the id of the last of them) for the
+        store's listeners of this process, told once the transaction commits (PostgreSQL's
+        note was sent with them); without ``tell``, more follow in this transaction, and
+        are told with these."""
+        first = last - len(events) + 1
+        rows = [Event(first + i, kind, payload) for i, (kind, payload) in enumerate(events)]
+        held: dict[str, list[Event]] = self.session.info.setdefault(_WRITTEN, {})
+        rows = [*held.pop(game_id, []), *rows]
+        if tell:
+            self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last, tuple(rows)))
+        else:
+            held[game_id] = rows
 
 
 def _tallies(records: Sequence[NewCheck | NewSheetCommand]) -> dict[tuple[str, str], int]:

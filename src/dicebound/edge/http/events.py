@@ -45,7 +45,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
@@ -59,6 +59,7 @@ from dicebound.edge.http.problems import ASGIApp, Receive, Scope, Send
 from dicebound.errors import UsageError
 from dicebound.store import Store
 from dicebound.store.models import dumps
+from dicebound.store.repo import Event
 
 try:  # uvicorn's faster parser, where it is installed
     from uvicorn.protocols.http.httptools_impl import RequestResponseCycle as HttpToolsCycle
@@ -192,19 +193,43 @@ class _Feed:
         self.recent: list[Recent] = []
         self.allowed: dict[str, bool] = {}  # by token, as of the last read that asked
         self.recheck = True  # whether the next read asks again who may read the game
+        self.heard = 0  # the newest id any wake-up named
+        self.own: list[Event] = []  # events this process committed, not yet taken
         self.counts: deque[tuple[float, int]] = deque()  # (a round's start, events read)
         self.dirty = asyncio.Event()
         self.dirty.set()
         self.task = asyncio.create_task(self._run(), name=f"events of {game_id}")
 
-    def wake(self, last: int | None) -> None:
+    def wake(self, last: int | None, events: Sequence[Event] = ()) -> None:
         """Events up to ``last`` were committed (None: anything may have changed, the
-        game's token or the game itself): read, unless read."""
+        game's token or the game itself), ``events`` among them by this process: read,
+        unless read or handed over."""
         if last is None:
             self.recheck = True
-        elif self.mark is not None and last <= self.mark:
-            return
+        else:
+            self.heard = max(self.heard, last)
+            if self.mark is not None and last <= self.mark:
+                return
+            if events and len(self.own) < _RECENT:  # past that, the store tells the rest
+                self.own.extend(events)
         self.dirty.set()
+
+    def _handed(self) -> app_events.Polled | None:
+        """What this process's own commits handed over, as a read would find it, when
+        they are all that is new: every id after ``mark`` up to the newest any wake-up
+        named, none missing, and no need to ask who may read the game (asked, or a seat
+        changed); else None (read the store)."""
+        mark, own = self.mark, self.own
+        self.own = []
+        if self.recheck or mark is None:
+            return None
+        new = sorted((e for e in own if e.id > mark), key=lambda e: e.id)
+        newest = new[-1].id if new else mark
+        if newest < self.heard or any(
+            e.id != mark + n or e.kind == "seat" for n, e in enumerate(new, start=1)
+        ):
+            return None
+        return app_events.Polled(None, tuple(new), newest)
 
     def since(self, last: int, seat: Seat) -> list[bytes] | None:
         """The frames after ``last`` this feed holds that ``seat`` is shown; None when
@@ -230,20 +255,24 @@ class _Feed:
                 self.recheck = True
             began = time.monotonic()
             self.dirty.clear()
-            recheck, self.recheck = self.recheck, False
-            try:
-                admin_hash = await hub.admin_hash.current()
-                tokens = {s.token for s in self.streams}
-                callers = {token: Access.of(token, admin_hash) for token in tokens}
-                polled, cpu = await run_in_threadpool(
-                    hub.poll, self.game_id, callers, self.mark, recheck
-                )
-            except Exception as exc:  # the store failed: the streams wait, and this tries again
-                log.warning("reading the events of game %s failed: %s", self.game_id, exc)
-                self.recheck = self.recheck or recheck
-                await asyncio.sleep(min(1.0, hub.keepalive))
-                self.dirty.set()
-                continue
+            handed = self._handed()
+            if handed is not None:
+                polled, cpu = handed, 0.0
+            else:
+                recheck, self.recheck = self.recheck, False
+                try:
+                    admin_hash = await hub.admin_hash.current()
+                    tokens = {s.token for s in self.streams}
+                    callers = {token: Access.of(token, admin_hash) for token in tokens}
+                    polled, cpu = await run_in_threadpool(
+                        hub.poll, self.game_id, callers, self.mark, recheck
+                    )
+                except Exception as exc:  # the store failed: the streams wait; try again
+                    log.warning("reading the events of game %s failed: %s", self.game_id, exc)
+                    self.recheck = self.recheck or recheck
+                    await asyncio.sleep(min(1.0, hub.keepalive))
+                    self.dirty.set()
+                    continue
             cpu -= time.thread_time()
             before = self.mark
             fresh = self._take(polled)
@@ -499,12 +528,12 @@ class EventHub:
 
     # ── wake-ups ─────────────────────────────────────────────────────────────
 
-    def _committed(self, game_id: str, last: int | None) -> None:
-        """A write of this process committed (called from its thread)."""
+    def _committed(self, game_id: str, last: int | None, events: Sequence[Event]) -> None:
+        """A write of this process committed ``events`` (called from its thread)."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(self._wake, game_id, last)
+                loop.call_soon_threadsafe(self._wake, game_id, last, events)
 
     def _noted(self, note: str | None) -> None:
         """A NOTIFY ``game:last`` (None: the connection is new, anything may be new)."""
@@ -515,10 +544,10 @@ class EventHub:
         game_id, _, last = note.rpartition(":")
         self._wake(game_id, int(last) if last.isdigit() else None)
 
-    def _wake(self, game_id: str, last: int | None) -> None:
+    def _wake(self, game_id: str, last: int | None, events: Sequence[Event] = ()) -> None:
         feed = self.feeds.get(game_id)
         if feed is not None:
-            feed.wake(last)
+            feed.wake(last, events)
 
     # ── streams ──────────────────────────────────────────────────────────────
 
