@@ -334,12 +334,6 @@ _RULESET_DIGEST = select(_RULESETS.c.digest).where(
 )
 _THIS_GAMES_EVENTS = _EVENTS.c.game_id == bindparam("game")
 _EVENT_SPAN = select(func.min(_EVENTS.c.id), func.max(_EVENTS.c.id)).where(_THIS_GAMES_EVENTS)
-_EVENTS_AFTER = (
-    select(_EVENTS.c.id, _EVENTS.c.kind, _EVENTS.c.payload)
-    .where(_THIS_GAMES_EVENTS, _EVENTS.c.id > bindparam("after"))
-    .order_by(_EVENTS.c.id)
-    .limit(bindparam("most"))
-)
 
 
 # ── the hot path, on the driver's own cursor ─────────────────────────────────
@@ -393,6 +387,10 @@ _UPSERT_TALLY = (
 _DRIVER_TALLY = _Sql.both(
     "INSERT INTO record_tallies (game_id, who, kind, how_many) VALUES (:game, :who, :kind, :n) "
     + _UPSERT_TALLY
+)
+_DRIVER_EVENTS_AFTER = _Sql.both(
+    "SELECT id, kind, payload FROM events WHERE game_id = :game AND id > :after "
+    "ORDER BY id LIMIT :most"
 )
 _DRIVER_NEWEST_EVENT = _Sql.both("SELECT max(id) FROM events WHERE game_id = :game")
 _DRIVER_NEW_EVENT = _Sql.both(
@@ -928,8 +926,8 @@ class Repo:
 
     def events_after(self, game_id: str, after: int, most: int) -> list[Event]:
         """At most ``most`` of a game's events after id ``after``, oldest first."""
-        rows = self._run(_EVENTS_AFTER, {"game": game_id, "after": after, "most": most})
-        return [Event(int(row.id), row.kind, row.payload) for row in rows]
+        rows = self._rows(_DRIVER_EVENTS_AFTER, {"game": game_id, "after": after, "most": most})
+        return [Event(int(i), kind, payload) for i, kind, payload in rows]
 
     def announce(self, game_id: str, last: int | None) -> None:
         """Say, once this transaction commits, that a game's events changed (``last``:

@@ -571,7 +571,7 @@ class EventHub:
     ) -> tuple[app_events.Polled, float]:
         """A feed's read, and the CPU seconds it took this thread."""
         started = time.thread_time()
-        with self.store.read() as session:
+        with self.store.glance() as session:
             polled = app_events.poll(session, game_id, callers, after, recheck=recheck)
         return polled, time.thread_time() - started
 
