@@ -1,18 +1,22 @@
 """The event streams of one service process (``GET /games/{game}/events``).
 
-Wake-ups, never content: a process learns that a game has new events from the store
-(``Store.on_events``, after a commit of its own) and, on PostgreSQL, from its one
-LISTEN connection (``store/listen.py``), which hears every process's commits. Either
-only marks the game's ``_Feed`` dirty: the request that committed hands nothing else
-over, and answers at once. The feed's round follows, a few milliseconds later (so that
-the answer goes out first) and at most every ``_PACE`` seconds, its rounds held to a
-tenth of the time when commits come fast, and past 30 commits a second to 0.2 ms of
-CPU an event they carry, up to 150 ms apart (so that a burst of commits goes out
-together, and 200 streams cost a commit little however loaded the machine): it reads
-the events table once for all of this process's streams of that game
+A process learns that a game has new events from the store (``Store.on_events``, after
+a commit of its own, with the events that commit wrote) and, on PostgreSQL, from its
+one LISTEN connection (``store/listen.py``), which hears every process's commits (a
+wake-up only: the note names the newest id, nothing more). Either marks the game's
+``_Feed`` dirty, and the request that committed answers at once. The feed's round
+follows, a few milliseconds later (so that the answer goes out first) and at most
+every ``_PACE`` seconds, its rounds held to a tenth of the time when commits come
+fast, and past 30 commits a second to 0.05 ms of CPU an event they carry, up to 150
+ms apart (so that a burst of commits goes out together, and 200 streams cost a commit
+little however loaded the machine). When what this process committed is all that is
+new (its events follow the feed's newest without a gap, and reach the newest any
+wake-up named) and nobody's rights can have changed (no seat's event among them, no
+"anything may have changed"), the round takes those events as handed over; else it
+reads the events table once for all of this process's streams of that game
 (``app.events.poll``: the events after the newest it has read, and, when a seat
-changed or it was told that anything may have, which tokens may still read the game),
-formats each new event's frame once, and keeps it among its recent ones.
+changed or it was told that anything may have, which tokens may still read the game).
+It formats each new event's frame once, and keeps it among its recent ones.
 
 Then it delivers, at one write per stream. A stream that has sent everything up to the
 feed's newest is *live*: the feed writes the round's frames to it directly (one bytes
@@ -92,9 +96,13 @@ _KEEPALIVE = b": keep-alive\n\n"
 # second, the rounds are further held so that each costs at most _PER_EVENT seconds of
 # CPU per event it carries (a round then carries several), yet never more than _HOLD
 # seconds after the one before: a commit's share of the fan-out stays small, whatever
-# the machine's load, and what commits is delivered within _HOLD and a round.
+# the machine's load, and what commits is delivered within _HOLD and a round. The
+# share is a quarter of the feed's own CPU for every round's other cost, the same
+# again or more: the clients' reads of what it wrote (and on one machine the kernel's
+# work for them), a read of the store's server (bench/events.py: at 0.2 ms, 200
+# streams slowed a check on PostgreSQL by 15 to 30%; at 0.05 ms, by a few percent).
 _SETTLE, _PACE, _SPREAD, _ALLOWANCE = 0.005, 0.02, 10, 0.1
-_FAST, _PER_EVENT, _HOLD = 30.0, 0.0002, 0.15
+_FAST, _PER_EVENT, _HOLD = 30.0, 0.00005, 0.15
 _RATE_WINDOW = 0.5  # seconds over which a feed counts the events it read (a burst is held soon)
 _BACKLOG = 64 * 1024  # unsent bytes past which the feed leaves a stream to catch up itself
 _SERVER_SEND = "dicebound.server_send"  # the scope's key for the server's own ``send``
