@@ -1,6 +1,7 @@
 """The repository's writes of a text's records, on SQLite and PostgreSQL: one statement
 for them all, and ids that grow in the order the records were given (text order),
-each id the one of its own row, every text read back as it was written."""
+each id the one of its own row, every text read back as it was written; and the events
+a commit hands this process's listeners, as the table keeps them."""
 
 from __future__ import annotations
 
@@ -178,3 +179,57 @@ def test_a_nul_in_a_name_is_kept_by_sqlite_and_refused_whole_by_postgresql(
     assert fault_of(refused.value) == "refused"
     with store.read() as session:
         assert Repo(session).records(GAME.id, None, 10) == []
+
+
+def _told(store: Store) -> list[tuple[str, int | None, list[tuple[int, str, str]]]]:
+    """What the store's listeners of this process are told, from now on."""
+    told: list[tuple[str, int | None, list[tuple[int, str, str]]]] = []
+    store.on_events(
+        lambda game, last, events: told.append(
+            (game, last, [(e.id, e.kind, e.payload) for e in events])
+        )
+    )
+    return told
+
+
+def _kept_events(store: Store) -> list[tuple[int, str, str]]:
+    with store.read() as session:
+        return [(e.id, e.kind, e.payload) for e in Repo(session).events_after(GAME.id, 0, 5000)]
+
+
+@pytest.mark.parametrize("keep", [1000, 3], ids=["in one statement", "more than kept"])
+def test_listeners_are_handed_the_events_written_as_the_store_keeps_them(
+    store: Store, keep: int
+) -> None:
+    """After each commit, this process's listeners get the events it wrote, with the
+    ids and texts the table holds (a text's records' events, with their ids spliced,
+    and the events after them, in one telling), so that its streams need not read them
+    back; nothing for a transaction that rolls back; none with a bare announcement.
+    Also when the events alone are more than the game keeps (the long way)."""
+    told = _told(store)
+    with store.write() as session:
+        Repo(session).add_events(GAME.id, [("character", '{"name":"Zoë \\u00e9"}')], NOW, keep)
+    records = _text(4)
+    tails = [f',"n":{i},"who":{dumps(r.who)}}}' for i, r in enumerate(records)]
+    with store.write() as session:
+        repo = Repo(session)
+        ids = repo.add_records(GAME, NOW, records, told=tails, keep=keep, more=True)
+        repo.add_events(GAME.id, [("character", dumps({"name": _who(7)}))], NOW, keep)
+    with store.write() as session:
+        Repo(session).add_records(GAME, NOW, _text(2), told=["}", "}"], keep=keep)
+    with pytest.raises(RuntimeError), store.write() as session:
+        Repo(session).add_events(GAME.id, [("record", "{}")], NOW, keep)
+        raise RuntimeError("refused")
+    with store.write() as session:
+        Repo(session).announce(GAME.id, None)
+
+    written = [event for _, _, events in told for event in events]
+    assert [(game, last) for game, last, _ in told] == [
+        (GAME.id, 1),
+        (GAME.id, 6),
+        (GAME.id, 8),
+        (GAME.id, None),
+    ]
+    assert [e[0] for e in written] == list(range(1, 9))
+    assert written[1] == (2, "record", f'{{"id":{ids[0]}{tails[0]}')
+    assert written[-len(_kept_events(store)) :] == _kept_events(store)

@@ -25,7 +25,8 @@ store stamped by a newer dicebound is refused with a sentence, never touched.
 A transaction that wrote events (``Repo.add_events``) says so when it commits: on
 PostgreSQL by ``NOTIFY dicebound_events`` (sent by the database at commit, to every
 process), and in this process by calling the store's listeners (``Store.on_events``)
-once the commit is on disk, never before and never for a rollback.
+once the commit is on disk, never before and never for a rollback: with the events
+themselves, as written, so that this process need not read back what it wrote.
 
 Errors never carry a statement's parameters (``hide_parameters``): they hold what
 clients sent and whole ruleset files, which have no place in a log.
@@ -40,9 +41,9 @@ import select
 import sqlite3
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from alembic import command
 from alembic.config import Config
@@ -60,6 +61,9 @@ from sqlalchemy.exc import (
 from sqlalchemy.orm import Session
 
 from dicebound.errors import DiceboundError
+
+if TYPE_CHECKING:
+    from dicebound.store.repo import Event
 
 __all__ = [
     "CONNECTION",
@@ -83,14 +87,16 @@ _BATCH_MOST = 32  # writers one SQLite commit carries at most
 EVENTS_CHANNEL = "dicebound_events"
 """The PostgreSQL channel a transaction that wrote events notifies (``game:last id``)."""
 EVENTS_TOLD = "dicebound.events"
-"""The key of a session's ``info`` under which ``Repo.announce`` lists ``(game, last
-id)`` for the store's listeners, told after the commit."""
+"""The key of a session's ``info`` under which ``Repo`` lists ``(game, last id, events
+written)`` for the store's listeners, told after the commit."""
 CONNECTION = "dicebound.connection"
 """The key of a store session's ``info`` holding the connection its transaction runs
 on, begun already: ``Repo`` runs its statements there, without asking the session for
 it (the ORM's bookkeeping of a transaction costs more than a check's statements)."""
 
-EventsListener = Callable[[str, int | None], None]
+EventsListener = Callable[[str, int | None, "Sequence[Event]"], None]
+"""Told ``(game, last id, events)`` after a commit: ``events`` are those the transaction
+wrote for that game, oldest first, ending at ``last`` (none when it only announced)."""
 
 log = logging.getLogger("dicebound.store")
 
@@ -323,17 +329,17 @@ class Store:
         self._listeners: list[EventsListener] = []
 
     def on_events(self, listener: EventsListener) -> Callable[[], None]:
-        """Call ``listener(game, last id)`` (from the writer's thread) each time a write
-        of this process that wrote a game's events has committed; gives the function
-        that stops it."""
+        """Call ``listener(game, last id, events)`` (from the writer's thread) each time a
+        write of this process that wrote a game's events has committed (``events``: those
+        it wrote, as the table holds them); gives the function that stops it."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def _tell(self, told: list[tuple[str, int | None]]) -> None:
-        for game, last in told:
+    def _tell(self, told: list[tuple[str, int | None, Sequence[Event]]]) -> None:
+        for game, last, events in told:
             for listener in list(self._listeners):
                 try:
-                    listener(game, last)
+                    listener(game, last, events)
                 except Exception:  # a listener's fault is never the committed writer's
                     log.exception("an events listener failed")
 
@@ -352,6 +358,23 @@ class Store:
             finally:
                 session.close()
                 transaction.rollback()
+
+    @contextmanager
+    def glance(self) -> Iterator[Session]:
+        """Reads outside a transaction, for a few statements that need no common
+        snapshot: on PostgreSQL each sees what had committed when it began (as within a
+        READ COMMITTED transaction), and none costs a BEGIN or a ROLLBACK (two of a lone
+        SELECT's three trips to the server); on SQLite, ``read()``."""
+        if self.is_sqlite:
+            with self.read() as session:
+                yield session
+            return
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            session = _session(connection)
+            try:
+                yield session
+            finally:
+                session.close()
 
     @contextmanager
     def write(self) -> Iterator[Session]:

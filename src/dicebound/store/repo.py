@@ -334,12 +334,6 @@ _RULESET_DIGEST = select(_RULESETS.c.digest).where(
 )
 _THIS_GAMES_EVENTS = _EVENTS.c.game_id == bindparam("game")
 _EVENT_SPAN = select(func.min(_EVENTS.c.id), func.max(_EVENTS.c.id)).where(_THIS_GAMES_EVENTS)
-_EVENTS_AFTER = (
-    select(_EVENTS.c.id, _EVENTS.c.kind, _EVENTS.c.payload)
-    .where(_THIS_GAMES_EVENTS, _EVENTS.c.id > bindparam("after"))
-    .order_by(_EVENTS.c.id)
-    .limit(bindparam("most"))
-)
 
 
 # ── the hot path, on the driver's own cursor ─────────────────────────────────
@@ -394,6 +388,10 @@ _DRIVER_TALLY = _Sql.both(
     "INSERT INTO record_tallies (game_id, who, kind, how_many) VALUES (:game, :who, :kind, :n) "
     + _UPSERT_TALLY
 )
+_DRIVER_EVENTS_AFTER = _Sql.both(
+    "SELECT id, kind, payload FROM events WHERE game_id = :game AND id > :after "
+    "ORDER BY id LIMIT :most"
+)
 _DRIVER_NEWEST_EVENT = _Sql.both("SELECT max(id) FROM events WHERE game_id = :game")
 _DRIVER_NEW_EVENT = _Sql.both(
     "INSERT INTO events (game_id, id, kind, payload, created) "
@@ -401,6 +399,7 @@ _DRIVER_NEW_EVENT = _Sql.both(
 )
 _DRIVER_FORGET_EVENTS = _Sql.both("DELETE FROM events WHERE game_id = :game AND id <= :upto")
 _DRIVER_NOTIFY = _pg_only(f"SELECT pg_notify('{EVENTS_CHANNEL}', %(note)s)")
+_WRITTEN = "dicebound.events.written"  # a session's events written, not told yet, by game
 _RECORD_COLUMNS = ", ".join((*_PER_ROW, *_SHARED))
 # PostgreSQL: a text's records (one JSONB array of their texts, as above) and the
 # tallies they raise (one JSONB array of [who, kind, n]) in one statement, one trip.
@@ -784,8 +783,9 @@ class Repo:
         row = self._rows(_DRIVER_TOLD_RECORDS_MORE if more else _DRIVER_TOLD_RECORDS, params)[0]
         ids: list[int] = list(row[0])
         assert len(ids) == len(records)
-        if not more:
-            self._told(game.id, int(row[1]))
+        last = int(row[1])
+        payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
+        self._written(game.id, last, payloads, tell=not more)
         return ids
 
     def record(self, game_id: str, record_id: int, *, lock: bool = False) -> Record | None:
@@ -903,7 +903,7 @@ class Repo:
                 "keep": keep,
             }
             last: int = self._rows(_DRIVER_EVENTS, params)[0][0]
-            self._told(game_id, last)
+            self._written(game_id, last, events, tell=True)
             return last
         newest: int = self._rows(_DRIVER_NEWEST_EVENT, {"game": game_id})[0][0] or 0
         last = newest + len(events)
@@ -919,13 +919,15 @@ class Repo:
         if tell:
             if upto > 0:
                 self._do(_DRIVER_FORGET_EVENTS, {"game": game_id, "upto": upto})
-            self.announce(game_id, last)  # PostgreSQL's note, when the long way was taken
+            if self.connection.dialect.name == "postgresql":  # the note, the long way
+                self._do(_DRIVER_NOTIFY, {"note": f"{game_id}:{last}"})
+        self._written(game_id, last, events, tell=tell)
         return last
 
     def events_after(self, game_id: str, after: int, most: int) -> list[Event]:
         """At most ``most`` of a game's events after id ``after``, oldest first."""
-        rows = self._run(_EVENTS_AFTER, {"game": game_id, "after": after, "most": most})
-        return [Event(int(row.id), row.kind, row.payload) for row in rows]
+        rows = self._rows(_DRIVER_EVENTS_AFTER, {"game": game_id, "after": after, "most": most})
+        return [Event(int(i), kind, payload) for i, kind, payload in rows]
 
     def announce(self, game_id: str, last: int | None) -> None:
         """Say, once this transaction commits, that a game's events changed (``last``:
@@ -935,11 +937,23 @@ class Repo:
         (``Store.on_events``). The note carries no content: listeners read the table."""
         if self.connection.dialect.name == "postgresql":
             self._do(_DRIVER_NOTIFY, {"note": f"{game_id}:{'' if last is None else last}"})
-        self._told(game_id, last)
+        self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last, ()))
 
-    def _told(self, game_id: str, last: int | None) -> None:
-        """Tell the store's listeners of this process once the transaction commits."""
-        self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last))
+    def _written(
+        self, game_id: str, last: int, events: Sequence[tuple[str, str]], *, tell: bool
+    ) -> None:
+        """Keep the events just written (``last`` the id of the last of them) for the
+        store's listeners of this process, told once the transaction commits (PostgreSQL's
+        note was sent with them); without ``tell``, more follow in this transaction, and
+        are told with these."""
+        first = last - len(events) + 1
+        rows = [Event(first + i, kind, payload) for i, (kind, payload) in enumerate(events)]
+        held: dict[str, list[Event]] = self.session.info.setdefault(_WRITTEN, {})
+        rows = [*held.pop(game_id, []), *rows]
+        if tell:
+            self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last, tuple(rows)))
+        else:
+            held[game_id] = rows
 
 
 def _tallies(records: Sequence[NewCheck | NewSheetCommand]) -> dict[tuple[str, str], int]:

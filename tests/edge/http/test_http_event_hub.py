@@ -55,11 +55,11 @@ def test_a_round_is_not_held_while_commits_come_at_most_thirty_a_second() -> Non
 
 def test_past_thirty_commits_a_second_a_round_waits_to_carry_enough_events() -> None:
     counts: deque[tuple[float, int]] = deque()
-    # a hundred a second, ten a round: 3 ms a round is 0.2 ms for 15 events, 150 ms
-    holds = [round_hold(counts, i * 0.1, 10, 0.003) for i in range(20)]
+    # a hundred a second, ten a round: 0.75 ms a round is 0.05 ms for 15 events, 150 ms
+    holds = [round_hold(counts, i * 0.1, 10, 0.00075) for i in range(20)]
     assert holds[-1] == pytest.approx(0.15)
-    # a cheap round (one stream) waits less: 0.6 ms for 3 events, 30 ms
-    assert round_hold(counts, 2.0, 10, 0.0006) == pytest.approx(0.03)
+    # a cheap round (a few streams) waits less: 0.15 ms for 3 events, 30 ms
+    assert round_hold(counts, 2.0, 10, 0.00015) == pytest.approx(0.03)
     # however dear the round, never more than 150 ms
     assert round_hold(counts, 2.1, 10, 0.05) == pytest.approx(0.15)
 

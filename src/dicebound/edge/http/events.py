@@ -1,18 +1,22 @@
 """The event streams of one service process (``GET /games/{game}/events``).
 
-Wake-ups, never content: a process learns that a game has new events from the store
-(``Store.on_events``, after a commit of its own) and, on PostgreSQL, from its one
-LISTEN connection (``store/listen.py``), which hears every process's commits. Either
-only marks the game's ``_Feed`` dirty: the request that committed hands nothing else
-over, and answers at once. The feed's round follows, a few milliseconds later (so that
-the answer goes out first) and at most every ``_PACE`` seconds, its rounds held to a
-tenth of the time when commits come fast, and past 30 commits a second to 0.2 ms of
-CPU an event they carry, up to 150 ms apart (so that a burst of commits goes out
-together, and 200 streams cost a commit little however loaded the machine): it reads
-the events table once for all of this process's streams of that game
+A process learns that a game has new events from the store (``Store.on_events``, after
+a commit of its own, with the events that commit wrote) and, on PostgreSQL, from its
+one LISTEN connection (``store/listen.py``), which hears every process's commits (a
+wake-up only: the note names the newest id, nothing more). Either marks the game's
+``_Feed`` dirty, and the request that committed answers at once. The feed's round
+follows, a few milliseconds later (so that the answer goes out first) and at most
+every ``_PACE`` seconds, its rounds held to a tenth of the time when commits come
+fast, and past 30 commits a second to 0.05 ms of CPU an event they carry, up to 150
+ms apart (so that a burst of commits goes out together, and 200 streams cost a commit
+little however loaded the machine). When what this process committed is all that is
+new (its events follow the feed's newest without a gap, and reach the newest any
+wake-up named) and nobody's rights can have changed (no seat's event among them, no
+"anything may have changed"), the round takes those events as handed over; else it
+reads the events table once for all of this process's streams of that game
 (``app.events.poll``: the events after the newest it has read, and, when a seat
-changed or it was told that anything may have, which tokens may still read the game),
-formats each new event's frame once, and keeps it among its recent ones.
+changed or it was told that anything may have, which tokens may still read the game).
+It formats each new event's frame once, and keeps it among its recent ones.
 
 Then it delivers, at one write per stream. A stream that has sent everything up to the
 feed's newest is *live*: the feed writes the round's frames to it directly (one bytes
@@ -45,7 +49,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
@@ -59,6 +63,7 @@ from dicebound.edge.http.problems import ASGIApp, Receive, Scope, Send
 from dicebound.errors import UsageError
 from dicebound.store import Store
 from dicebound.store.models import dumps
+from dicebound.store.repo import Event
 
 try:  # uvicorn's faster parser, where it is installed
     from uvicorn.protocols.http.httptools_impl import RequestResponseCycle as HttpToolsCycle
@@ -91,9 +96,13 @@ _KEEPALIVE = b": keep-alive\n\n"
 # second, the rounds are further held so that each costs at most _PER_EVENT seconds of
 # CPU per event it carries (a round then carries several), yet never more than _HOLD
 # seconds after the one before: a commit's share of the fan-out stays small, whatever
-# the machine's load, and what commits is delivered within _HOLD and a round.
+# the machine's load, and what commits is delivered within _HOLD and a round. The
+# share is a quarter of the feed's own CPU for every round's other cost, the same
+# again or more: the clients' reads of what it wrote (and on one machine the kernel's
+# work for them), a read of the store's server (bench/events.py: at 0.2 ms, 200
+# streams slowed a check on PostgreSQL by 15 to 30%; at 0.05 ms, by a few percent).
 _SETTLE, _PACE, _SPREAD, _ALLOWANCE = 0.005, 0.02, 10, 0.1
-_FAST, _PER_EVENT, _HOLD = 30.0, 0.0002, 0.15
+_FAST, _PER_EVENT, _HOLD = 30.0, 0.00005, 0.15
 _RATE_WINDOW = 0.5  # seconds over which a feed counts the events it read (a burst is held soon)
 _BACKLOG = 64 * 1024  # unsent bytes past which the feed leaves a stream to catch up itself
 _SERVER_SEND = "dicebound.server_send"  # the scope's key for the server's own ``send``
@@ -192,19 +201,43 @@ class _Feed:
         self.recent: list[Recent] = []
         self.allowed: dict[str, bool] = {}  # by token, as of the last read that asked
         self.recheck = True  # whether the next read asks again who may read the game
+        self.heard = 0  # the newest id any wake-up named
+        self.own: list[Event] = []  # events this process committed, not yet taken
         self.counts: deque[tuple[float, int]] = deque()  # (a round's start, events read)
         self.dirty = asyncio.Event()
         self.dirty.set()
         self.task = asyncio.create_task(self._run(), name=f"events of {game_id}")
 
-    def wake(self, last: int | None) -> None:
+    def wake(self, last: int | None, events: Sequence[Event] = ()) -> None:
         """Events up to ``last`` were committed (None: anything may have changed, the
-        game's token or the game itself): read, unless read."""
+        game's token or the game itself), ``events`` among them by this process: read,
+        unless read or handed over."""
         if last is None:
             self.recheck = True
-        elif self.mark is not None and last <= self.mark:
-            return
+        else:
+            self.heard = max(self.heard, last)
+            if self.mark is not None and last <= self.mark:
+                return
+            if events and len(self.own) < _RECENT:  # past that, the store tells the rest
+                self.own.extend(events)
         self.dirty.set()
+
+    def _handed(self) -> app_events.Polled | None:
+        """What this process's own commits handed over, as a read would find it, when
+        they are all that is new: every id after ``mark`` up to the newest any wake-up
+        named, none missing, and no need to ask who may read the game (asked, or a seat
+        changed); else None (read the store)."""
+        mark, own = self.mark, self.own
+        self.own = []
+        if self.recheck or mark is None:
+            return None
+        new = sorted((e for e in own if e.id > mark), key=lambda e: e.id)
+        newest = new[-1].id if new else mark
+        if newest < self.heard or any(
+            e.id != mark + n or e.kind == "seat" for n, e in enumerate(new, start=1)
+        ):
+            return None
+        return app_events.Polled(None, tuple(new), newest)
 
     def since(self, last: int, seat: Seat) -> list[bytes] | None:
         """The frames after ``last`` this feed holds that ``seat`` is shown; None when
@@ -230,20 +263,24 @@ class _Feed:
                 self.recheck = True
             began = time.monotonic()
             self.dirty.clear()
-            recheck, self.recheck = self.recheck, False
-            try:
-                admin_hash = await hub.admin_hash.current()
-                tokens = {s.token for s in self.streams}
-                callers = {token: Access.of(token, admin_hash) for token in tokens}
-                polled, cpu = await run_in_threadpool(
-                    hub.poll, self.game_id, callers, self.mark, recheck
-                )
-            except Exception as exc:  # the store failed: the streams wait, and this tries again
-                log.warning("reading the events of game %s failed: %s", self.game_id, exc)
-                self.recheck = self.recheck or recheck
-                await asyncio.sleep(min(1.0, hub.keepalive))
-                self.dirty.set()
-                continue
+            handed = self._handed()
+            if handed is not None:
+                polled, cpu = handed, 0.0
+            else:
+                recheck, self.recheck = self.recheck, False
+                try:
+                    admin_hash = await hub.admin_hash.current()
+                    tokens = {s.token for s in self.streams}
+                    callers = {token: Access.of(token, admin_hash) for token in tokens}
+                    polled, cpu = await run_in_threadpool(
+                        hub.poll, self.game_id, callers, self.mark, recheck
+                    )
+                except Exception as exc:  # the store failed: the streams wait; try again
+                    log.warning("reading the events of game %s failed: %s", self.game_id, exc)
+                    self.recheck = self.recheck or recheck
+                    await asyncio.sleep(min(1.0, hub.keepalive))
+                    self.dirty.set()
+                    continue
             cpu -= time.thread_time()
             before = self.mark
             fresh = self._take(polled)
@@ -499,12 +536,12 @@ class EventHub:
 
     # ── wake-ups ─────────────────────────────────────────────────────────────
 
-    def _committed(self, game_id: str, last: int | None) -> None:
-        """A write of this process committed (called from its thread)."""
+    def _committed(self, game_id: str, last: int | None, events: Sequence[Event]) -> None:
+        """A write of this process committed ``events`` (called from its thread)."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(self._wake, game_id, last)
+                loop.call_soon_threadsafe(self._wake, game_id, last, events)
 
     def _noted(self, note: str | None) -> None:
         """A NOTIFY ``game:last`` (None: the connection is new, anything may be new)."""
@@ -515,10 +552,10 @@ class EventHub:
         game_id, _, last = note.rpartition(":")
         self._wake(game_id, int(last) if last.isdigit() else None)
 
-    def _wake(self, game_id: str, last: int | None) -> None:
+    def _wake(self, game_id: str, last: int | None, events: Sequence[Event] = ()) -> None:
         feed = self.feeds.get(game_id)
         if feed is not None:
-            feed.wake(last)
+            feed.wake(last, events)
 
     # ── streams ──────────────────────────────────────────────────────────────
 
@@ -542,7 +579,7 @@ class EventHub:
     ) -> tuple[app_events.Polled, float]:
         """A feed's read, and the CPU seconds it took this thread."""
         started = time.thread_time()
-        with self.store.read() as session:
+        with self.store.glance() as session:
             polled = app_events.poll(session, game_id, callers, after, recheck=recheck)
         return polled, time.thread_time() - started
 
