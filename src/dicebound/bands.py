@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import accumulate
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from dicebound.errors import UsageError
@@ -161,6 +162,17 @@ class Bands:
     critical_ids: tuple[str, str] = field(init=False, repr=False, compare=False)
     """The ids of the bands a critical success and a critical failure land in (derived:
     ``landing``'s)."""
+    shown: tuple[tuple[str, str, bool, Critical], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    """Every band as the odds list it, best first (``outcome_order``): its id, label,
+    success and critical (derived: the odds read it once per question)."""
+    critical_at: tuple[int, int] = field(init=False, repr=False, compare=False)
+    """Where in ``shown`` the bands of ``critical_ids`` stand (derived)."""
+    number_at: Mapping[Natural, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """Where in ``shown`` a result that reaches number band ``i`` first lands, by the
+    natural it showed (``landing``'s, derived: with ``naturals: "shift"`` the top face
+    one band better, the bottom one worse; else where the number says)."""
 
     def __post_init__(self) -> None:
         numbered = tuple(b for b in self.tiers if b.on is None)
@@ -170,6 +182,17 @@ class Bands:
         object.__setattr__(self, "cuts", cuts)
         ids = (landing(self, 0, critical_success=True)[0].id, landing(self, 0, False, True)[0].id)
         object.__setattr__(self, "critical_ids", ids)
+        shown = tuple((b.id, b.label, b.success, b.critical) for b in outcome_order(self))
+        object.__setattr__(self, "shown", shown)
+        at = {row[0]: i for i, row in enumerate(shown)}
+        object.__setattr__(self, "critical_at", (at[ids[0]], at[ids[1]]))
+        number_at = {
+            natural: tuple(
+                at[landing(self, i, natural=natural)[0].id] for i in range(len(numbered))
+            )
+            for natural in (None, "top", "bottom")
+        }
+        object.__setattr__(self, "number_at", MappingProxyType(number_at))
 
     def on(self, critical: OnCritical) -> Band | None:
         """The band a critical of that kind lands in, if the file names one."""
@@ -221,7 +244,7 @@ class BandRules:
         here; one that does not is read total by total (None), never by these."""
         if type(self).margin is not BandRules.margin:
             return None
-        return [dc + cut for cut in cuts], True
+        return list(map(dc.__add__, cuts)), True
 
     def value(self, by: By, total: int, dc: int, against: Against) -> int | Fraction:
         """The number bands read by ``by`` (``kinds.bands.band_value`` by a kind's name)."""
