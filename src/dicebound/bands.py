@@ -230,21 +230,34 @@ class BandRules:
         """The totals whose number (``value``) reaches each cut, as one edge a cut: with
         ``True``, the totals at or above the edge, with ``False`` those at or below it.
         None where no edge of the totals says it (a fraction): the odds then read it
-        total by total."""
+        total by total. The edges ``edges`` gives, placed at ``dc``."""
+        found = self.edges(by, cuts, against)
+        if found is None:
+            return None
+        offsets, rising, moves = found
+        return [dc + offset if moves else offset for offset in offsets], rising
+
+    def edges(
+        self, by: By, cuts: Sequence[int], against: Against
+    ) -> tuple[tuple[int, ...], bool, bool] | None:
+        """``reach`` before a dc is known, so a check's odds work it out once for every
+        dc they are read at: each edge, the side of it the totals reach (as ``reach``),
+        and whether the edges move with the dc (each then lies that far from it; else
+        it is the edge whatever the dc)."""
         if by == "total":
-            return list(cuts), True
+            return tuple(cuts), True, False
         if by == "margin":
-            return self.margin_reach(cuts, dc, against)
+            return self.margin_edges(cuts, against)
         return None
 
-    def margin_reach(
-        self, cuts: Sequence[int], dc: int, against: Against
-    ) -> tuple[list[int], bool] | None:
-        """``reach`` by margin. A kind that counts its own ``margin`` says its own edges
+    def margin_edges(
+        self, cuts: Sequence[int], against: Against
+    ) -> tuple[tuple[int, ...], bool, bool] | None:
+        """``edges`` by margin. A kind that counts its own ``margin`` says its own edges
         here; one that does not is read total by total (None), never by these."""
         if type(self).margin is not BandRules.margin:
             return None
-        return list(map(dc.__add__, cuts)), True
+        return tuple(cuts), True, True
 
     def value(self, by: By, total: int, dc: int, against: Against) -> int | Fraction:
         """The number bands read by ``by`` (``kinds.bands.band_value`` by a kind's name)."""

@@ -154,22 +154,31 @@ class _Reader:
         self.fixed = fixed
         self.numbered = numbered
 
-    def read(self, bands: Bands, rules: BandRules, against: Against, dc: int) -> list[int]:
-        """Each band's weight at ``dc``, in the order the odds list them (``shown``)."""
+    def read(
+        self,
+        bands: Bands,
+        rules: BandRules,
+        against: Against,
+        dc: int,
+        edges: tuple[tuple[int, ...], bool, bool] | None,
+    ) -> list[int]:
+        """Each band's weight at ``dc``, in the order the odds list them (``shown``).
+        ``edges`` are the band rules' (``BandRules.edges`` of these bands), worked out
+        once for every dc."""
         by, cuts = bands.by, bands.cuts
-        reached = rules.reach(by, cuts, dc, against)
         out = self.fixed.copy()
         last = len(cuts)
-        edges: list[int] = []
-        rising = True
-        if reached is not None:
-            edges, rising = reached
+        offsets: tuple[int, ...] = ()
+        rising, moves = True, False
+        if edges is not None:
+            offsets, rising, moves = edges
         find = bisect_left if rising else bisect_right
         for totals, running, shift, at, every in self.numbered:
             # ``ends[i]``: where the totals reaching cut i begin (rising) or end (falling)
             ends: Iterable[int]
-            if reached is not None:  # each edge less the shift the totals are read moved by
-                ends = map(find, repeat(totals), map(shift.__rsub__, edges) if shift else edges)
+            if edges is not None:  # each edge placed at the dc, less the group's shift
+                base = dc - shift if moves else -shift
+                ends = map(find, repeat(totals), map(base.__add__, offsets))
             else:  # no edge says it (a fraction): bisected by the band number itself
                 low = rules.value(by, totals[0] + shift, dc, against)
                 high = rules.value(by, totals[-1] + shift, dc, against)
@@ -202,7 +211,9 @@ def _band_weights(
 ) -> list[int]:
     """Each band's weight, in the order the odds list them (``Bands.shown``), read by
     thresholds over each group's sorted totals (``_Reader``)."""
-    return _Reader(bands, player, groups).read(bands, player.bands, against, dc)
+    rules = player.bands
+    edges = rules.edges(bands.by, bands.cuts, against)
+    return _Reader(bands, player, groups).read(bands, rules, against, dc, edges)
 
 
 def _reaches(
@@ -374,22 +385,23 @@ class _Skill:
     kind's bands read a roll from (``KindPlayer.against``), and its checks' folded
     distributions by the kind's ``odds_key``, each folded once and read at every dc."""
 
-    __slots__ = ("against", "readers", "skill", "title")
+    __slots__ = ("against", "edges", "readers", "skill", "title")
 
-    def __init__(self, skill: PreparedSkill) -> None:
+    def __init__(self, skill: PreparedSkill, bands: Bands | None) -> None:
         self.skill = skill
         self.title = f"{skill.target.label} for {skill.who.name}: "
         self.against: Against = skill.player.against(skill.config)
+        self.edges: tuple[tuple[int, ...], bool, bool] | None = None
+        if bands is not None:
+            self.edges = skill.player.bands.edges(bands.by, bands.cuts, self.against)
         self.readers: dict[Hashable, _Reader] = {}
 
     def reader(self, ruleset: Ruleset, bands: Bands, check: Any) -> _Reader:
-        """The check's distribution folded for the bands: kept by its ``odds_key``
-        where the kind gives one and every group carries its marks."""
+        """The check's distribution folded for the bands, folded afresh (``readers``
+        holds those kept): kept by its ``odds_key`` where the kind gives one and every
+        group carries its marks."""
         player = self.skill.player
         key = player.odds_key(check)
-        reader = self.readers.get(key) if key is not None else None
-        if reader is not None:
-            return reader
         tables = _tables(ruleset)
         groups = player.folded(check, tables, bands.shift)
         if groups is None:
@@ -500,7 +512,10 @@ def _odds(
     if attrs is None:
         match = _match(tag)
         attrs = dict(match.attrs)  # the keys are lower-case already, each once
-    kept = _kept(ruleset, character)
+    kept_all: dict[int, _Kept] | None = ruleset.memo.get(VIEWS_KEY)
+    kept = kept_all.get(id(character)) if kept_all is not None else None
+    if kept is None or kept.character is not character:  # not asked of it yet
+        kept = _kept(ruleset, character)
     view = SheetView(ruleset, character, memo=kept.numbers)  # over the shared numbers
     get = attrs.get
     key = (get("skill"), get("who"), get("with"))
@@ -508,7 +523,8 @@ def _odds(
     if entry is None:
         if match is None:
             match = _match(tag)
-        entry = _Skill(prepare_skill(ruleset, (character,), match, attrs, view))
+        skill = prepare_skill(ruleset, (character,), match, attrs, view)
+        entry = _Skill(skill, ruleset.resolution.outcomes)
         if len(kept.skills) >= _SKILLS_KEPT:
             kept.skills.clear()
         kept.skills[key] = entry
@@ -520,8 +536,11 @@ def _odds(
     player = skill.player
     bands = ruleset.resolution.outcomes
     if after is None and bands is not None:  # the usual question: the bands of a check
-        reader = entry.reader(ruleset, bands, prepared.check)
-        numbers = reader.read(bands, player.bands, entry.against, prepared.dc)
+        check = prepared.check
+        reader = entry.readers.get(player.odds_key(check))
+        if reader is None:
+            reader = entry.reader(ruleset, bands, check)
+        numbers = reader.read(bands, player.bands, entry.against, prepared.dc, entry.edges)
         outcomes, success = _band_outcomes(bands, numbers)
     else:
         whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)

@@ -38,7 +38,7 @@ SUM_DC_RANGE = (1, 40)
 
 def _dc(ask: CheckAsk) -> int:
     """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
-    written = written_int(ask.attrs, "dc")
+    written = written_int(ask.attrs, "dc") if "dc" in ask.attrs else None
     if written is not None:
         dcs = ladder_dcs(ask.view.ruleset, ask.ladder)
         low, high = min((SUM_DC_RANGE[0], *dcs)), max((SUM_DC_RANGE[1], *dcs))
@@ -55,8 +55,6 @@ def _dc(ask: CheckAsk) -> int:
 
 def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
     """``mode=`` or a bare flag; both at once is not rolled; ignored without advantage."""
-    if "mode" not in attrs and "advantage" not in attrs and "disadvantage" not in attrs:
-        return "normal"
     mode = attrs.get("mode", "").strip().lower()
     better = mode == "advantage" or "advantage" in attrs
     worse = mode == "disadvantage" or "disadvantage" in attrs
@@ -104,7 +102,10 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
         dc = _dc(ask)
         if skill.harder:
             dc = next_step_dc(dc, ask.ladder)
-        mode = _mode(ask.attrs, config.advantage)
+        attrs = ask.attrs
+        mode: Mode = "normal"
+        if "mode" in attrs or "advantage" in attrs or "disadvantage" in attrs:
+            mode = _mode(attrs, config.advantage)
         summary = f"{skill.summary}{dc}" if mode == "normal" else f"{skill.summary}{dc} with {mode}"
         # made without SumCheck's checks: the mode is one the config throws (``_mode``
         # asks for advantage only where it has it) and the rule is the config's own
