@@ -7,15 +7,15 @@ outcomes are read from it the way the record reads them.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
-from itertools import repeat
 from typing import Any, NamedTuple
 
 from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, landing
-from dicebound.dist import Dist, ratio, ratios
+from dicebound.dist import Dist, blank_fraction, ratio, ratios
 from dicebound.engine import (
     Critical,
     PreparedCheck,
@@ -178,7 +178,7 @@ class _Reader:
             ends: Iterable[int]
             if edges is not None:  # each edge placed at the dc, less the group's shift
                 base = dc - shift if moves else -shift
-                ends = map(find, repeat(totals), map(base.__add__, offsets))
+                ends = [find(totals, base + offset) for offset in offsets]
             else:  # no edge says it (a fraction): bisected by the band number itself
                 low = rules.value(by, totals[0] + shift, dc, against)
                 high = rules.value(by, totals[-1] + shift, dc, against)
@@ -194,9 +194,9 @@ class _Reader:
             # band i holds the totals reaching cut i but not cut i-1, the last band the
             # rest: ``upto`` is the weight reaching cut i, ``before`` cut i-1's
             before = 0
-            for i, end in enumerate(ends):
+            for band, end in zip(at, ends, strict=False):  # the last band read after
                 upto = every - running[end] if rising else running[end]
-                out[at[i]] += upto - before
+                out[band] += upto - before
                 before = upto
             out[at[last]] += every - before
         return out
@@ -311,21 +311,42 @@ def read_weights(
     return _plain_weights(ruleset, prepared, dist)
 
 
+def _never(bands: Bands) -> tuple[OutcomeOdds, ...]:
+    """Each band as an outcome a check never lands in (its chance nought), best first:
+    the same for every check of these bands."""
+    nought = ratio(0, 1)
+    return tuple(
+        new_tuple(OutcomeOdds, (label, success, critical, nought))
+        for _, label, success, critical in bands.shown
+    )
+
+
 def _band_outcomes(
-    bands: Bands, numbers: Sequence[int]
+    bands: Bands, numbers: Sequence[int], never: Sequence[OutcomeOdds]
 ) -> tuple[tuple[OutcomeOdds, ...], Fraction]:
     """Every band best first and the chance of success, from each band's weight in that
-    order (``_Reader.read``), in one pass (the odds make one of these per question)."""
+    order (``_Reader.read``), in one pass (the odds make one of these per question); a
+    band the check never lands in is its outcome in ``never`` (``_never``)."""
     every = sum(numbers)
-    made = ratio
+    blank, gcd = blank_fraction, math.gcd
     outcomes: list[OutcomeOdds] = []
     add = outcomes.append
     won = 0
-    for (_, label, success, critical), weight in zip(bands.shown, numbers, strict=True):
+    rows = zip(bands.shown, numbers, never, strict=True)
+    for (_, label, success, critical), weight, nothing in rows:
+        if weight == 0:
+            add(nothing)
+            continue
         if success:
             won += weight
-        add(new_tuple(OutcomeOdds, (label, success, critical, made(weight, every))))
-    return tuple(outcomes), made(won, every)
+        if blank is None:  # pragma: no cover - another Python's Fraction
+            chance = ratio(weight, every)
+        else:  # ``ratio``, without a call for each band
+            g = gcd(weight, every)
+            chance = blank()
+            chance._numerator, chance._denominator = weight // g, every // g
+        add(new_tuple(OutcomeOdds, (label, success, critical, chance)))
+    return tuple(outcomes), ratio(won, every)
 
 
 def _outcomes(
@@ -336,7 +357,7 @@ def _outcomes(
     bands: Bands | None = ruleset.resolution.outcomes
     get = weights.get
     if bands is not None:
-        return _band_outcomes(bands, [get(row[0], 0) for row in bands.shown])
+        return _band_outcomes(bands, [get(row[0], 0) for row in bands.shown], _never(bands))
     shown: list[tuple[str, bool, Critical]] = []
     numbers: list[int] = []
     won = 0
@@ -385,15 +406,17 @@ class _Skill:
     kind's bands read a roll from (``KindPlayer.against``), and its checks' folded
     distributions by the kind's ``odds_key``, each folded once and read at every dc."""
 
-    __slots__ = ("against", "edges", "readers", "skill", "title")
+    __slots__ = ("against", "edges", "never", "readers", "skill", "title")
 
     def __init__(self, skill: PreparedSkill, bands: Bands | None) -> None:
         self.skill = skill
         self.title = f"{skill.target.label} for {skill.who.name}: "
         self.against: Against = skill.player.against(skill.config)
         self.edges: tuple[tuple[int, ...], bool, bool] | None = None
+        self.never: tuple[OutcomeOdds, ...] = ()
         if bands is not None:
             self.edges = skill.player.bands.edges(bands.by, bands.cuts, self.against)
+            self.never = _never(bands)
         self.readers: dict[Hashable, _Reader] = {}
 
     def reader(self, ruleset: Ruleset, bands: Bands, check: Any) -> _Reader:
@@ -420,14 +443,15 @@ _READERS_KEPT = 64  # folded distributions one skill keeps; past it they are let
 class _Kept:
     """What the odds keep of one character under a ruleset: the character (held, so no
     other value takes its id), its sheet numbers (shared by every view of it), and each
-    check's skill by the names written for it (``skill=``, ``who=``, ``with=``)."""
+    check's skill by the names written for it (``skill=``, or with ``who=`` or
+    ``with=`` the three of them)."""
 
     __slots__ = ("character", "numbers", "skills")
 
     def __init__(self, character: Character) -> None:
         self.character = character
         self.numbers: dict[Any, Any] = {}
-        self.skills: dict[tuple[str | None, ...], _Skill] = {}
+        self.skills: dict[str | tuple[str | None, ...] | None, _Skill] = {}
 
 
 _SKILLS_KEPT = 256  # skills one character keeps; past it they are let go and read again
@@ -517,8 +541,10 @@ def _odds(
     if kept is None or kept.character is not character:  # not asked of it yet
         kept = _kept(ruleset, character)
     view = SheetView(ruleset, character, memo=kept.numbers)  # over the shared numbers
-    get = attrs.get
-    key = (get("skill"), get("who"), get("with"))
+    name = attrs.get("skill")
+    key: str | tuple[str | None, ...] | None = name  # the usual names: the skill's alone
+    if "who" in attrs or "with" in attrs:
+        key = (name, attrs.get("who"), attrs.get("with"))
     entry = kept.skills.get(key) if match is None or match.error is None else None
     if entry is None:
         if match is None:
@@ -541,7 +567,7 @@ def _odds(
         if reader is None:
             reader = entry.reader(ruleset, bands, check)
         numbers = reader.read(bands, player.bands, entry.against, prepared.dc, entry.edges)
-        outcomes, success = _band_outcomes(bands, numbers)
+        outcomes, success = _band_outcomes(bands, numbers, entry.never)
     else:
         whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
         outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))

@@ -143,8 +143,9 @@ def _snippet(text: str, start: int, limit: int, size: int = _SNIPPET) -> str:
 _PAIR = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*"([^"]*)"')
 _WELL_FORMED = re.compile(r'(?:[\s,]*[A-Za-z_][A-Za-z0-9_-]*\s*=\s*"[^"]*")*[\s,]*\]')
 # ``_WELL_FORMED`` with every key lower-case, as a model writes them: such a body needs
-# no key lower-cased, so only a key written twice sends it the long way
-_LOWER_FORMED = re.compile(r'(?:[\s,]*[a-z_][a-z0-9_-]*\s*=\s*"[^"]*")*[\s,]*\]')
+# no key lower-cased, so only a key written twice sends it the long way. Possessive:
+# each part ends where the next cannot begin, so giving nothing back matches the same
+_LOWER_FORMED = re.compile(r'(?:[\s,]*+[a-z_][a-z0-9_-]*+\s*+=\s*+"[^"]*+")*+[\s,]*+\]')
 
 
 def _is_sep(c: str) -> bool:

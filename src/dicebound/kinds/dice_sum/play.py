@@ -99,10 +99,11 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
         return SumSkill(modifier, naturals, harder, extras, summary)
 
     def prepare_question(self, config: SumConfig, skill: SumSkill, ask: CheckAsk) -> Prepared:
-        dc = _dc(ask)
+        attrs = ask.attrs
+        step = None if "dc" in attrs else asked_step(ask)  # the usual difficulty=
+        dc = step.dc if step is not None and step.dc is not None else _dc(ask)
         if skill.harder:
             dc = next_step_dc(dc, ask.ladder)
-        attrs = ask.attrs
         mode: Mode = "normal"
         if "mode" in attrs or "advantage" in attrs or "disadvantage" in attrs:
             mode = _mode(attrs, config.advantage)
