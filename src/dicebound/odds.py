@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any, NamedTuple
@@ -174,30 +174,26 @@ class _Reader:
             offsets, rising, moves = edges
         find = bisect_left if rising else bisect_right
         for totals, running, shift, at, every in self.numbered:
-            # ``ends[i]``: where the totals reaching cut i begin (rising) or end (falling)
-            ends: Iterable[int]
+            # band i holds the totals reaching cut i but not cut i-1, the last band the
+            # rest: ``upto`` is the weight reaching cut i, ``before`` cut i-1's; ``end``
+            # is where the totals reaching it begin (rising) or end (falling)
+            before = 0
             if edges is not None:  # each edge placed at the dc, less the group's shift
                 base = dc - shift if moves else -shift
-                ends = [find(totals, base + offset) for offset in offsets]
+                for band, offset in zip(at, offsets, strict=False):  # the last band after
+                    end = find(totals, base + offset)
+                    upto = every - running[end] if rising else running[end]
+                    out[band] += upto - before
+                    before = upto
             else:  # no edge says it (a fraction): bisected by the band number itself
                 low = rules.value(by, totals[0] + shift, dc, against)
-                high = rules.value(by, totals[-1] + shift, dc, against)
-                rising = high >= low
-                ends = [
-                    bisect_left(
-                        totals,
-                        True,
-                        key=partial(_reaches, rules, by, dc, against, cut, rising, shift),
-                    )
-                    for cut in cuts
-                ]
-            # band i holds the totals reaching cut i but not cut i-1, the last band the
-            # rest: ``upto`` is the weight reaching cut i, ``before`` cut i-1's
-            before = 0
-            for band, end in zip(at, ends, strict=False):  # the last band read after
-                upto = every - running[end] if rising else running[end]
-                out[band] += upto - before
-                before = upto
+                rising = rules.value(by, totals[-1] + shift, dc, against) >= low
+                for band, cut in zip(at, cuts, strict=False):
+                    reaches = partial(_reaches, rules, by, dc, against, cut, rising, shift)
+                    end = bisect_left(totals, True, key=reaches)
+                    upto = every - running[end] if rising else running[end]
+                    out[band] += upto - before
+                    before = upto
             out[at[last]] += every - before
         return out
 
