@@ -29,7 +29,7 @@ from dicebound.kinds.dice_sum.model import (
 from dicebound.kinds.dice_sum.odds import distribution, folded
 from dicebound.kinds.dice_sum.roll import roll
 from dicebound.ruleset.model import Ruleset
-from dicebound.tags.names import ladder_dcs
+from dicebound.tags.names import ladder_dcs, step_named
 from dicebound.values import new_tuple
 
 SUM_DC_RANGE = (1, 40)
@@ -100,7 +100,12 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
 
     def prepare_question(self, config: SumConfig, skill: SumSkill, ask: CheckAsk) -> Prepared:
         attrs = ask.attrs
-        step = None if "dc" in attrs else asked_step(ask)  # the usual difficulty=
+        # the usual difficulty= (``asked_step``, read without its call)
+        step = (
+            None
+            if "dc" in attrs
+            else step_named(ask.view.ruleset, ask.ladder, attrs.get("difficulty"))
+        )
         dc = step.dc if step is not None and step.dc is not None else _dc(ask)
         if skill.harder:
             dc = next_step_dc(dc, ask.ladder)
