@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import accumulate
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from dicebound.errors import UsageError
@@ -161,6 +162,17 @@ class Bands:
     critical_ids: tuple[str, str] = field(init=False, repr=False, compare=False)
     """The ids of the bands a critical success and a critical failure land in (derived:
     ``landing``'s)."""
+    shown: tuple[tuple[str, str, bool, Critical], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    """Every band as the odds list it, best first (``outcome_order``): its id, label,
+    success and critical (derived: the odds read it once per question)."""
+    critical_at: tuple[int, int] = field(init=False, repr=False, compare=False)
+    """Where in ``shown`` the bands of ``critical_ids`` stand (derived)."""
+    number_at: Mapping[Natural, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """Where in ``shown`` a result that reaches number band ``i`` first lands, by the
+    natural it showed (``landing``'s, derived: with ``naturals: "shift"`` the top face
+    one band better, the bottom one worse; else where the number says)."""
 
     def __post_init__(self) -> None:
         numbered = tuple(b for b in self.tiers if b.on is None)
@@ -170,6 +182,17 @@ class Bands:
         object.__setattr__(self, "cuts", cuts)
         ids = (landing(self, 0, critical_success=True)[0].id, landing(self, 0, False, True)[0].id)
         object.__setattr__(self, "critical_ids", ids)
+        shown = tuple((b.id, b.label, b.success, b.critical) for b in outcome_order(self))
+        object.__setattr__(self, "shown", shown)
+        at = {row[0]: i for i, row in enumerate(shown)}
+        object.__setattr__(self, "critical_at", (at[ids[0]], at[ids[1]]))
+        number_at = {
+            natural: tuple(
+                at[landing(self, i, natural=natural)[0].id] for i in range(len(numbered))
+            )
+            for natural in (None, "top", "bottom")
+        }
+        object.__setattr__(self, "number_at", MappingProxyType(number_at))
 
     def on(self, critical: OnCritical) -> Band | None:
         """The band a critical of that kind lands in, if the file names one."""
@@ -207,21 +230,34 @@ class BandRules:
         """The totals whose number (``value``) reaches each cut, as one edge a cut: with
         ``True``, the totals at or above the edge, with ``False`` those at or below it.
         None where no edge of the totals says it (a fraction): the odds then read it
-        total by total."""
+        total by total. The edges ``edges`` gives, placed at ``dc``."""
+        found = self.edges(by, cuts, against)
+        if found is None:
+            return None
+        offsets, rising, moves = found
+        return [dc + offset if moves else offset for offset in offsets], rising
+
+    def edges(
+        self, by: By, cuts: Sequence[int], against: Against
+    ) -> tuple[tuple[int, ...], bool, bool] | None:
+        """``reach`` before a dc is known, so a check's odds work it out once for every
+        dc they are read at: each edge, the side of it the totals reach (as ``reach``),
+        and whether the edges move with the dc (each then lies that far from it; else
+        it is the edge whatever the dc)."""
         if by == "total":
-            return list(cuts), True
+            return tuple(cuts), True, False
         if by == "margin":
-            return self.margin_reach(cuts, dc, against)
+            return self.margin_edges(cuts, against)
         return None
 
-    def margin_reach(
-        self, cuts: Sequence[int], dc: int, against: Against
-    ) -> tuple[list[int], bool] | None:
-        """``reach`` by margin. A kind that counts its own ``margin`` says its own edges
+    def margin_edges(
+        self, cuts: Sequence[int], against: Against
+    ) -> tuple[tuple[int, ...], bool, bool] | None:
+        """``edges`` by margin. A kind that counts its own ``margin`` says its own edges
         here; one that does not is read total by total (None), never by these."""
         if type(self).margin is not BandRules.margin:
             return None
-        return [dc + cut for cut in cuts], True
+        return tuple(cuts), True, True
 
     def value(self, by: By, total: int, dc: int, against: Against) -> int | Fraction:
         """The number bands read by ``by`` (``kinds.bands.band_value`` by a kind's name)."""

@@ -16,12 +16,13 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from fractions import Fraction
+from functools import partial
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar, cast
 
 from dicebound.errors import LimitExceeded, UsageError
 
-__all__ = ["MAX_OUTCOMES", "Dist", "ratio", "ratios"]
+__all__ = ["MAX_OUTCOMES", "Dist", "blank_fraction", "ratio", "ratios"]
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -32,47 +33,57 @@ MAX_OUTCOMES = 1_000_000
 _DIRECT_WORK = 2048  # below this many weight products a plain double loop is quicker
 
 
-def _ratio_maker() -> Callable[[int, int], Fraction]:
-    """``ratio``: where this Python's ``Fraction`` keeps its numerator and denominator
-    in two slots (checked here once), a reduced fraction's slots are set directly (what
-    Python 3.12's ``Fraction._from_coprime_ints`` does); else it is made the usual way."""
+_NOUGHT = Fraction(0)
+_ONE = Fraction(1)
 
-    def ratio(
-        numerator: int,
-        denominator: int,
-        gcd: Callable[[int, int], int] = math.gcd,
-        new: Callable[[type[Fraction]], Any] = object.__new__,
-    ) -> Fraction:
-        """``Fraction(numerator, denominator)`` of whole numbers, the denominator above
-        0: the same value, made in a third of the time (the odds make one per band)."""
-        g = gcd(numerator, denominator)
-        made = new(Fraction)
-        if g == 1:
-            made._numerator = numerator
-            made._denominator = denominator
-        else:
-            made._numerator = numerator // g
-            made._denominator = denominator // g
-        made_fraction: Fraction = made
-        return made_fraction
 
+def _blank_maker() -> Callable[[], Any] | None:
+    """``blank_fraction``: where this Python's ``Fraction`` keeps its numerator and
+    denominator in two slots (checked here once), a ``Fraction`` made without its
+    constructor, whose slots its caller sets (what Python 3.12's
+    ``Fraction._from_coprime_ints`` does); else None."""
+    blank: Callable[[], Any] = partial(object.__new__, Fraction)  # quicker than a call
     try:
-        made = ratio(4, 6)
+        made = blank()
+        made._numerator, made._denominator = 2, 3
         same = made == Fraction(2, 3) and hash(made) == hash(Fraction(2, 3)) and str(made) == "2/3"
         same = same and not hasattr(made, "__dict__")  # the slots, not attributes of its own
     except (AttributeError, TypeError):  # pragma: no cover - another Python's Fraction
         same = False
-    return ratio if same else Fraction
+    return blank if same else None
 
 
-ratio = _ratio_maker()
-"""``Fraction(numerator, denominator)`` of whole numbers, the denominator above 0: the
-same value, made in a third of the time (the odds make one per band)."""
+blank_fraction = _blank_maker()
+"""A ``Fraction`` whose numerator and denominator slots its caller sets, reduced and the
+denominator above 0 (``ratio``'s way, for a caller that makes several in one loop);
+None on a Python whose ``Fraction`` keeps them otherwise."""
+
+_NOUGHT = Fraction(0)
+_ONE = Fraction(1)
+
+
+def ratio(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` of whole numbers, the denominator above 0:
+    the same value, made in a third of the time (the odds make one per band); nought
+    and one are the same two values every time (a band a check never or always lands
+    in)."""
+    if numerator == 0:
+        return _NOUGHT
+    if numerator == denominator:
+        return _ONE
+    blank = blank_fraction
+    if blank is None:  # pragma: no cover - another Python's Fraction
+        return Fraction(numerator, denominator)
+    g = math.gcd(numerator, denominator)
+    made = blank()
+    made._numerator, made._denominator = numerator // g, denominator // g
+    reduced: Fraction = made
+    return reduced
 
 
 def ratios(numerators: Iterable[int], denominator: int) -> list[Fraction]:
     """``ratio`` of each numerator over one denominator (above 0), in one call: every
-    band of a check's odds over its distribution's total."""
+    outcome of a check's odds over its distribution's total."""
     return [ratio(numerator, denominator) for numerator in numerators]
 
 

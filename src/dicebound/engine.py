@@ -15,13 +15,13 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, read_band
 from dicebound.dice import DiceSource, ForcedFaces, SeededDice, SeededThrow
 from dicebound.errors import DiceError, LimitExceeded, TagError, UsageError
-from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, SkillAsk
 from dicebound.kinds.registry import kind_player
 from dicebound.overrides import Override, select_override
 from dicebound.problems import did_you_mean
@@ -52,11 +52,14 @@ __all__ = [
     "CheckResult",
     "PlayerChoices",
     "PreparedCheck",
+    "PreparedSkill",
     "Settlement",
     "ladder_in_force",
     "outcome_label",
     "pool_named",
     "prepare_check",
+    "prepare_question",
+    "prepare_skill",
     "read_outcome",
     "resolve_text",
     "settle_after",
@@ -290,6 +293,21 @@ def _find_ability(ruleset: Ruleset, name: str | None) -> str | None:
     return None
 
 
+class PreparedSkill(NamedTuple):
+    """What a check's roller and name decide, whatever the question asks of them: the
+    check, who rolls it, the kind that plays it, the config in force (an override's,
+    where one is selected) and the kind's own part (``KindPlayer.prepare_skill``). A
+    named tuple: the odds keep one per character and check, and it is immutable."""
+
+    target: CheckTarget
+    who: Character
+    player: KindPlayer[Any, Any, Any]
+    config: Any
+    override: Override | None
+    with_ability: str | None
+    part: Any
+
+
 def prepare_check(
     ruleset: Ruleset,
     party: Sequence[Character],
@@ -302,9 +320,46 @@ def prepare_check(
     view of the roller's sheet that may already know some of its numbers (the odds keep
     them per character); it is read when the tag's roller is its character.
 
+    The two parts of it, ``prepare_skill`` then ``prepare_question``.
+
     Raises:
         TagError: a sentence saying why the tag cannot be resolved.
     """
+    attrs = dict(match.attrs)  # the keys are lower-case already, each once
+    skill, view = _prepare_skill(ruleset, party, match, attrs, view)
+    try:
+        prepared = prepare_question(ruleset, skill, attrs, ladder, view)
+    except TagError as exc:
+        raise TagError(exc.message, match.span) from exc
+    return PreparedCheck(skill.target, skill.who, skill.player, prepared, skill.override)
+
+
+def prepare_skill(
+    ruleset: Ruleset,
+    party: Sequence[Character],
+    match: TagMatch,
+    attrs: Mapping[str, str],
+    view: SheetView | None = None,
+) -> PreparedSkill:
+    """What a tag's roller and check decide: its names matched (``skill=``, ``who=``,
+    ``with=``, and nothing else of ``attrs``, the tag's attributes as a dict), what
+    cannot be rolled refused, the override selected and the kind's part read off the
+    sheet. The same names of the same party give the same skill (the odds keep it).
+
+    Raises:
+        TagError: a sentence saying why the tag cannot be resolved.
+    """
+    return _prepare_skill(ruleset, party, match, attrs, view)[0]
+
+
+def _prepare_skill(
+    ruleset: Ruleset,
+    party: Sequence[Character],
+    match: TagMatch,
+    attrs: Mapping[str, str],
+    view: SheetView | None,
+) -> tuple[PreparedSkill, SheetView]:
+    """``prepare_skill``, and the view of the roller's sheet it read."""
     if match.error is not None:
         raise TagError(match.error, match.span)
     kind = ruleset.resolution.kind
@@ -315,7 +370,6 @@ def prepare_check(
             "was not rolled.",
             match.span,
         )
-    attrs = dict(match.attrs)  # the keys are lower-case already, each once
     name = attrs.get("skill")
     if name is None:
         raise TagError("the tag has no skill=: name a skill, a save or an ability.", match.span)
@@ -335,32 +389,57 @@ def prepare_check(
             match.span,
         )
     with_name = attrs.get("with")
+    with_id = None if with_name is None else _find_ability(ruleset, with_name)
+    config = ruleset.resolution.config
+    override = None
+    if ruleset.resolution.overrides:
+        sheet = view
+        override = select_override(
+            ruleset.resolution.overrides,
+            target.group,
+            target.id,
+            lambda ref: float(sheet.value(ref)),
+        )
+    if override is not None:
+        config = override.config
+    ask: SkillAsk = new_tuple(SkillAsk, (view, target.group, target.id, target.label, with_id))
+    try:
+        part = player.prepare_skill(config, ask)
+    except TagError as exc:
+        raise TagError(exc.message, match.span) from exc
+    fields = (target, who, player, config, override, with_id, part)
+    skill: PreparedSkill = new_tuple(PreparedSkill, fields)
+    return skill, view
+
+
+def prepare_question(
+    ruleset: Ruleset,
+    skill: PreparedSkill,
+    attrs: Mapping[str, str],
+    ladder: Sequence[LadderStep] | None,
+    view: SheetView,
+) -> Prepared:
+    """The check a tag asks of a skill ``prepare_skill`` made of its names: what the
+    rest of the tag (``attrs``) asks under ``ladder`` (None: the ruleset's own), as
+    the kind prepares it (``KindPlayer.prepare_question``) over ``view``, a view of the
+    roller's sheet. Its ``TagError`` has no span: the caller knows where the tag is.
+
+    Raises:
+        TagError: a sentence saying why the tag cannot be resolved.
+    """
+    target = skill.target
     fields = (
         view,
         target.group,
         target.id,
         target.label,
-        None if with_name is None else _find_ability(ruleset, with_name),
+        skill.with_ability,
         attrs,
-        tuple(ruleset.resolution.ladder if ladder is None else ladder),
+        ruleset.resolution.ladder if ladder is None else tuple(ladder),
     )
     ask: CheckAsk = new_tuple(CheckAsk, fields)
-    config = ruleset.resolution.config
-    override = None
-    if ruleset.resolution.overrides:
-        override = select_override(
-            ruleset.resolution.overrides,
-            target.group,
-            target.id,
-            lambda ref: float(view.value(ref)),
-        )
-    if override is not None:
-        config = override.config
-    try:
-        prepared = player.prepare(config, ask)
-    except TagError as exc:
-        raise TagError(exc.message, match.span) from exc
-    return PreparedCheck(target, who, player, prepared, override)
+    prepared: Prepared = skill.player.prepare_question(skill.config, skill.part, ask)
+    return prepared
 
 
 _MEMO_SIZE = 4096

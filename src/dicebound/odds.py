@@ -7,27 +7,30 @@ outcomes are read from it the way the record reads them.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any, NamedTuple
 
-from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, landing, outcome_order
-from dicebound.dist import Dist, ratios
+from dicebound.bands import Against, BandRules, Bands, By, Group, group_of, landing
+from dicebound.dist import Dist, blank_fraction, ratio, ratios
 from dicebound.engine import (
     Critical,
     PreparedCheck,
+    PreparedSkill,
     ladder_in_force,
     pool_named,
-    prepare_check,
+    prepare_question,
+    prepare_skill,
     read_outcome,
 )
-from dicebound.errors import UsageError
+from dicebound.errors import TagError, UsageError
 from dicebound.kinds.base import KindPlayer
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character, SheetView
-from dicebound.tags.parse import parse_check
+from dicebound.tags.parse import TagMatch, check_attrs, parse_check
 from dicebound.values import new_tuple
 
 __all__ = [
@@ -112,10 +115,11 @@ def fold(dist: Dist[Any], player: KindPlayer[Any, Any, Any], naturals: bool = Tr
     ]
 
 
-def _band_weights(
-    ruleset: Ruleset, bands: Bands, prepared: PreparedCheck, groups: Sequence[Group]
-) -> dict[str, int]:
-    """Each band's weight, read by thresholds over each group's sorted totals.
+class _Reader:
+    """A check's distribution folded for the ruleset's bands (``fold``, or the kind's
+    ``folded``), ready to be read at any dc: what its critical groups land in, whatever
+    the dc, counted once, and for every other group its totals, running weights, shift
+    and where each number band it reaches lands by its natural (``Bands.number_at``).
 
     The number a band reads (``band_value``) moves one way only as the total grows (up
     for a margin or a total, down for an at-most roll-against margin or fraction), so
@@ -127,60 +131,85 @@ def _band_weights(
     ``read_outcome`` reads one outcome); a critical group is read once, whatever its
     total.
     """
-    player = prepared.player
-    rules = player.bands
-    by, dc, cuts = bands.by, prepared.dc, bands.cuts
-    config = prepared.override.config if prepared.override else ruleset.resolution.config
-    against: Against = player.against(config)
-    reached = rules.reach(by, cuts, dc, against)
-    ids, critical_ids, last = bands.number_ids, bands.critical_ids, len(cuts)
-    out: dict[str, int] = {}
-    get = out.get
-    for totals, running, outcome, shift, marks in groups:
-        if marks is None:
-            first = outcome(totals[0] + shift)
-            marks = first.critical_success, first.critical_failure, player.natural(first)
-        critical_success, critical_failure, natural = marks
-        every = running[-1]
-        if critical_success or critical_failure:
-            if critical_success and critical_failure:  # landing refuses it, as one outcome
-                landing(bands, 0, critical_success, critical_failure, natural)
-            key = critical_ids[0] if critical_success else critical_ids[1]
-            out[key] = get(key, 0) + every
-            continue
-        # ``ends[i]``: where the totals reaching cut i begin (rising) or end (falling)
-        if reached is not None:
-            edges, rising = reached
-            if rising:
-                ends = [bisect_left(totals, edge - shift) for edge in edges]
+
+    __slots__ = ("fixed", "numbered")
+
+    def __init__(
+        self, bands: Bands, player: KindPlayer[Any, Any, Any], groups: Sequence[Group]
+    ) -> None:
+        fixed = [0] * len(bands.shown)
+        numbered: list[tuple[Sequence[int], Sequence[int], int, tuple[int, ...], int]] = []
+        critical_at, number_at = bands.critical_at, bands.number_at
+        for totals, running, outcome, shift, marks in groups:
+            if marks is None:
+                first = outcome(totals[0] + shift)
+                marks = first.critical_success, first.critical_failure, player.natural(first)
+            critical_success, critical_failure, natural = marks
+            if critical_success or critical_failure:
+                if critical_success and critical_failure:  # landing refuses it, as one outcome
+                    landing(bands, 0, critical_success, critical_failure, natural)
+                fixed[critical_at[0] if critical_success else critical_at[1]] += running[-1]
             else:
-                ends = [bisect_right(totals, edge - shift) for edge in edges]
-        else:
-            low = rules.value(by, totals[0] + shift, dc, against)
-            high = rules.value(by, totals[-1] + shift, dc, against)
-            rising = high >= low
-            ends = [
-                bisect_left(
-                    totals, True, key=partial(_reaches, rules, by, dc, against, cut, rising, shift)
-                )
-                for cut in cuts
-            ]
-        # Band i holds the totals reaching cut i but not cut i-1, the last band the rest:
-        # ``upto`` is the weight reaching cut i, ``before`` cut i-1's.
-        keys = ids
-        if bands.shift and natural is not None:
-            keys = tuple(landing(bands, i, natural=natural)[0].id for i in range(last + 1))
-        before = 0
-        for i, end in enumerate(ends):
-            upto = every - running[end] if rising else running[end]
-            if upto != before:
-                key = keys[i]
-                out[key] = get(key, 0) + upto - before
-                before = upto
-        if every != before:
-            key = keys[last]
-            out[key] = get(key, 0) + every - before
-    return out
+                numbered.append((totals, running, shift, number_at[natural], running[-1]))
+        self.fixed = fixed
+        self.numbered = numbered
+
+    def read(
+        self,
+        bands: Bands,
+        rules: BandRules,
+        against: Against,
+        dc: int,
+        edges: tuple[tuple[int, ...], bool, bool] | None,
+    ) -> list[int]:
+        """Each band's weight at ``dc``, in the order the odds list them (``shown``).
+        ``edges`` are the band rules' (``BandRules.edges`` of these bands), worked out
+        once for every dc."""
+        by, cuts = bands.by, bands.cuts
+        out = self.fixed.copy()
+        last = len(cuts)
+        offsets: tuple[int, ...] = ()
+        rising, moves = True, False
+        if edges is not None:
+            offsets, rising, moves = edges
+        find = bisect_left if rising else bisect_right
+        for totals, running, shift, at, every in self.numbered:
+            # band i holds the totals reaching cut i but not cut i-1, the last band the
+            # rest: ``upto`` is the weight reaching cut i, ``before`` cut i-1's; ``end``
+            # is where the totals reaching it begin (rising) or end (falling)
+            before = 0
+            if edges is not None:  # each edge placed at the dc, less the group's shift
+                base = dc - shift if moves else -shift
+                for band, offset in zip(at, offsets, strict=False):  # the last band after
+                    end = find(totals, base + offset)
+                    upto = every - running[end] if rising else running[end]
+                    out[band] += upto - before
+                    before = upto
+            else:  # no edge says it (a fraction): bisected by the band number itself
+                low = rules.value(by, totals[0] + shift, dc, against)
+                rising = rules.value(by, totals[-1] + shift, dc, against) >= low
+                for band, cut in zip(at, cuts, strict=False):
+                    reaches = partial(_reaches, rules, by, dc, against, cut, rising, shift)
+                    end = bisect_left(totals, True, key=reaches)
+                    upto = every - running[end] if rising else running[end]
+                    out[band] += upto - before
+                    before = upto
+            out[at[last]] += every - before
+        return out
+
+
+def _band_weights(
+    bands: Bands,
+    player: KindPlayer[Any, Any, Any],
+    against: Against,
+    dc: int,
+    groups: Sequence[Group],
+) -> list[int]:
+    """Each band's weight, in the order the odds list them (``Bands.shown``), read by
+    thresholds over each group's sorted totals (``_Reader``)."""
+    rules = player.bands
+    edges = rules.edges(bands.by, bands.cuts, against)
+    return _Reader(bands, player, groups).read(bands, rules, against, dc, edges)
 
 
 def _reaches(
@@ -268,44 +297,80 @@ def read_weights(
         if groups is None:
             assert dist is not None
             groups = fold(dist, prepared.player)
-        return _band_weights(ruleset, bands, prepared, groups)
+        player = prepared.player
+        config = prepared.override.config if prepared.override else ruleset.resolution.config
+        numbers = _band_weights(bands, player, player.against(config), prepared.dc, groups)
+        return {row[0]: w for row, w in zip(bands.shown, numbers, strict=True) if w}
     if groups is not None:
         return _plain_split(ruleset, prepared, groups)
     assert dist is not None
     return _plain_weights(ruleset, prepared, dist)
 
 
+def _never(bands: Bands) -> tuple[OutcomeOdds, ...]:
+    """Each band as an outcome a check never lands in (its chance nought), best first:
+    the same for every check of these bands."""
+    nought = ratio(0, 1)
+    return tuple(
+        new_tuple(OutcomeOdds, (label, success, critical, nought))
+        for _, label, success, critical in bands.shown
+    )
+
+
+def _band_outcomes(
+    bands: Bands, numbers: Sequence[int], never: Sequence[OutcomeOdds]
+) -> tuple[tuple[OutcomeOdds, ...], Fraction]:
+    """Every band best first and the chance of success, from each band's weight in that
+    order (``_Reader.read``), in one pass (the odds make one of these per question); a
+    band the check never lands in is its outcome in ``never`` (``_never``)."""
+    every = sum(numbers)
+    blank, gcd = blank_fraction, math.gcd
+    outcomes: list[OutcomeOdds] = []
+    add = outcomes.append
+    won = 0
+    rows = zip(bands.shown, numbers, never, strict=True)
+    for (_, label, success, critical), weight, nothing in rows:
+        if weight == 0:
+            add(nothing)
+            continue
+        if success:
+            won += weight
+        if blank is None:  # pragma: no cover - another Python's Fraction
+            chance = ratio(weight, every)
+        else:  # ``ratio``, without a call for each band
+            g = gcd(weight, every)
+            chance = blank()
+            chance._numerator, chance._denominator = weight // g, every // g
+        add(new_tuple(OutcomeOdds, (label, success, critical, chance)))
+    return tuple(outcomes), ratio(won, every)
+
+
 def _outcomes(
     ruleset: Ruleset, weights: Mapping[str, int]
 ) -> tuple[tuple[OutcomeOdds, ...], Fraction]:
-    """The bands (or plain outcomes) best first and the chance of success, each weight
-    divided once at the end (all in one call of ``ratios``)."""
+    """The bands (or plain outcomes) best first and the chance of success, from the
+    weight of each as ``read_weights`` keys it."""
     bands: Bands | None = ruleset.resolution.outcomes
     get = weights.get
+    if bands is not None:
+        return _band_outcomes(bands, [get(row[0], 0) for row in bands.shown], _never(bands))
     shown: list[tuple[str, bool, Critical]] = []
     numbers: list[int] = []
     won = 0
-    if bands is not None:
-        for b in outcome_order(bands):
-            w = get(b.id, 0)
-            if b.success:
-                won += w
-            shown.append((b.label, b.success, b.critical))
-            numbers.append(w)
-    else:
-        for plain in _PLAIN:
-            w = get(plain[0], 0)
-            if w == 0 and plain[2] is not None:
-                continue  # a critical this check can never reach is not an outcome of it
-            if plain[1]:
-                won += w
-            shown.append(plain)
-            numbers.append(w)
+    for plain in _PLAIN:
+        w = get(plain[0], 0)
+        if w == 0 and plain[2] is not None:
+            continue  # a critical this check can never reach is not an outcome of it
+        if plain[1]:
+            won += w
+        shown.append(plain)
+        numbers.append(w)
     numbers.append(won)
     chances = ratios(numbers, sum(weights.values()))
-    outcomes = []
-    for i, (label, success, critical) in enumerate(shown):
-        outcomes.append(new_tuple(OutcomeOdds, (label, success, critical, chances[i])))
+    outcomes = [
+        new_tuple(OutcomeOdds, (label, success, critical, chance))
+        for (label, success, critical), chance in zip(shown, chances, strict=False)
+    ]
     return tuple(outcomes), chances[-1]
 
 
@@ -316,7 +381,8 @@ TABLES_KEY = "odds tables"
 table of them, the same for every check that throws those dice, whoever asks)."""
 
 VIEWS_KEY = "odds views"
-"""Where ``Ruleset.memo`` keeps each character's sheet numbers, by the character."""
+"""Where ``Ruleset.memo`` keeps each character's sheet numbers and the skills of its
+checks (what the names of a check decide, before the question), by the character."""
 
 _TABLES_KEPT = 1024  # tables on one ruleset; past it they are let go and worked again
 _VIEWS_KEPT = 256  # characters whose sheet numbers one ruleset keeps
@@ -330,18 +396,72 @@ def _tables(ruleset: Ruleset) -> dict[Hashable, Any]:
     return tables
 
 
-def _view(ruleset: Ruleset, character: Character) -> SheetView:
-    """A view of the character's sheet whose numbers are those every earlier view of
-    this very character worked out (the character is an immutable value, held beside
-    them so no other takes its id). Each question has a view of its own over the
-    shared numbers, so two asked at once never see each other's work half done."""
-    views: dict[int, tuple[Character, dict[Any, Any]]] | None = ruleset.memo.get(VIEWS_KEY)
-    if views is None or len(views) >= _VIEWS_KEPT:
-        views = ruleset.memo[VIEWS_KEY] = {}
-    kept = views.get(id(character))
-    if kept is None or kept[0] is not character:
-        kept = views[id(character)] = (character, {})
-    return SheetView(ruleset, character, memo=kept[1])
+class _Skill:
+    """A check's skill as the odds keep it (``prepare_skill``), with what every question
+    of it reads alike: the start of the odds' title, which side of its number the
+    kind's bands read a roll from (``KindPlayer.against``), and its checks' folded
+    distributions by the kind's ``odds_key``, each folded once and read at every dc."""
+
+    __slots__ = ("against", "edges", "never", "readers", "skill", "title")
+
+    def __init__(self, skill: PreparedSkill, bands: Bands | None) -> None:
+        self.skill = skill
+        self.title = f"{skill.target.label} for {skill.who.name}: "
+        self.against: Against = skill.player.against(skill.config)
+        self.edges: tuple[tuple[int, ...], bool, bool] | None = None
+        self.never: tuple[OutcomeOdds, ...] = ()
+        if bands is not None:
+            self.edges = skill.player.bands.edges(bands.by, bands.cuts, self.against)
+            self.never = _never(bands)
+        self.readers: dict[Hashable, _Reader] = {}
+
+    def reader(self, ruleset: Ruleset, bands: Bands, check: Any) -> _Reader:
+        """The check's distribution folded for the bands, folded afresh (``readers``
+        holds those kept): kept by its ``odds_key`` where the kind gives one and every
+        group carries its marks."""
+        player = self.skill.player
+        key = player.odds_key(check)
+        tables = _tables(ruleset)
+        groups = player.folded(check, tables, bands.shift)
+        if groups is None:
+            groups = fold(player.odds_distribution(check, tables), player, bands.shift)
+        reader = _Reader(bands, player, groups)
+        if key is not None and all(g.marks is not None for g in groups):
+            if len(self.readers) >= _READERS_KEPT:
+                self.readers.clear()
+            self.readers[key] = reader
+        return reader
+
+
+_READERS_KEPT = 64  # folded distributions one skill keeps; past it they are let go
+
+
+class _Kept:
+    """What the odds keep of one character under a ruleset: the character (held, so no
+    other value takes its id), its sheet numbers (shared by every view of it), and each
+    check's skill by the names written for it (``skill=``, or with ``who=`` or
+    ``with=`` the three of them)."""
+
+    __slots__ = ("character", "numbers", "skills")
+
+    def __init__(self, character: Character) -> None:
+        self.character = character
+        self.numbers: dict[Any, Any] = {}
+        self.skills: dict[str | tuple[str | None, ...] | None, _Skill] = {}
+
+
+_SKILLS_KEPT = 256  # skills one character keeps; past it they are let go and read again
+
+
+def _kept(ruleset: Ruleset, character: Character) -> _Kept:
+    """What the ruleset's memo keeps of this very character (``VIEWS_KEY``)."""
+    kept_all: dict[int, _Kept] | None = ruleset.memo.get(VIEWS_KEY)
+    if kept_all is None or len(kept_all) >= _VIEWS_KEPT:
+        kept_all = ruleset.memo[VIEWS_KEY] = {}
+    kept = kept_all.get(id(character))
+    if kept is None or kept.character is not character:
+        kept = kept_all[id(character)] = _Kept(character)
+    return kept
 
 
 def check_odds(
@@ -359,10 +479,13 @@ def check_odds(
     The answer is remembered on the ruleset (its ``memo``, as prepared checks are): the
     same character value asking the same tag under the same ladder gets the very same
     ``CheckOdds`` back, at the cost of a lookup. A question not asked before reads what
-    the ruleset keeps that no question decides: the character's sheet numbers, and the
-    tables the kind keeps of its dice (``TABLES_KEY``), which the check's own numbers
-    move rather than rebuild. The bands are read by thresholds over the distribution's
-    sorted totals, never outcome by outcome.
+    the ruleset keeps that no question decides: per character, its sheet numbers and
+    the skill of each check it asked (``prepare_skill``: what the check's names decide,
+    whatever the question), so a new difficulty, modifier or ladder step of it reads
+    only what the question adds (``prepare_question``); and the tables the kind keeps
+    of its dice (``TABLES_KEY``), which the check's own numbers move rather than
+    rebuild. The bands are read by thresholds over the distribution's sorted totals,
+    never outcome by outcome.
 
     Raises:
         TagError: the tag cannot be resolved. UsageError: not exactly one tag.
@@ -383,6 +506,18 @@ def check_odds(
     return odds
 
 
+def _match(tag: str) -> TagMatch:
+    """The one tag ``tag`` holds.
+
+    Raises:
+        UsageError: not exactly one tag.
+    """
+    matches = parse_check(tag)
+    if len(matches) != 1:
+        raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
+    return matches[0]
+
+
 def _odds(
     ruleset: Ruleset,
     character: Character,
@@ -390,32 +525,74 @@ def _odds(
     ladder: Sequence[LadderStep],
     after: tuple[str, int] | None,
 ) -> CheckOdds:
-    matches = parse_check(tag)
-    if len(matches) != 1:
-        raise UsageError(f"odds takes exactly one check tag, not {len(matches)}.")
-    view = _view(ruleset, character)
-    prepared = prepare_check(ruleset, [character], matches[0], ladder, view=view)
+    # The usual tag (one, unwrapped, every value quoted) is read without its match, which
+    # only a skill asked for the first time, or an error's span, needs.
+    attrs = check_attrs(tag)
+    match = None
+    if attrs is None:
+        match = _match(tag)
+        attrs = dict(match.attrs)  # the keys are lower-case already, each once
+    kept_all: dict[int, _Kept] | None = ruleset.memo.get(VIEWS_KEY)
+    kept = kept_all.get(id(character)) if kept_all is not None else None
+    if kept is None or kept.character is not character:  # not asked of it yet
+        kept = _kept(ruleset, character)
+    view = SheetView(ruleset, character, memo=kept.numbers)  # over the shared numbers
+    name = attrs.get("skill")
+    key: str | tuple[str | None, ...] | None = name  # the usual names: the skill's alone
+    if "who" in attrs or "with" in attrs:
+        key = (name, attrs.get("who"), attrs.get("with"))
+    entry = kept.skills.get(key) if match is None or match.error is None else None
+    if entry is None:
+        if match is None:
+            match = _match(tag)
+        skill = prepare_skill(ruleset, (character,), match, attrs, view)
+        entry = _Skill(skill, ruleset.resolution.outcomes)
+        if len(kept.skills) >= _SKILLS_KEPT:
+            kept.skills.clear()
+        kept.skills[key] = entry
+    skill = entry.skill
+    try:
+        prepared = prepare_question(ruleset, skill, attrs, ladder, view)
+    except TagError as exc:
+        raise TagError(exc.message, (match or _match(tag)).span) from exc
+    player = skill.player
+    bands = ruleset.resolution.outcomes
+    if after is None and bands is not None:  # the usual question: the bands of a check
+        check = prepared.check
+        reader = entry.readers.get(player.odds_key(check))
+        if reader is None:
+            reader = entry.reader(ruleset, bands, check)
+        numbers = reader.read(bands, player.bands, entry.against, prepared.dc, entry.edges)
+        outcomes, success = _band_outcomes(bands, numbers, entry.never)
+    else:
+        whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
+        outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))
+    title = entry.title + prepared.summary
+    return new_tuple(CheckOdds, (title, outcomes, success))  # type: ignore[no-any-return]
+
+
+def _weights(
+    ruleset: Ruleset,
+    prepared: PreparedCheck,
+    view: SheetView,
+    after: tuple[str, int] | None,
+) -> dict[str, int]:
+    """``read_weights`` of a check without bands, or with a spend after the roll."""
     check = prepared.prepared.check
     player = prepared.player
     tables = _tables(ruleset)
-    bands = ruleset.resolution.outcomes
-    after_odds = None
     if after is not None and player.spends_after:
         pool_id = pool_named(ruleset, after[0])
         after_odds = player.distribution_after(check, pool_id, after[1], view)
-    if after_odds is not None:
-        weights = read_weights(ruleset, prepared, after_odds)
-    elif bands is not None:
+        if after_odds is not None:
+            return read_weights(ruleset, prepared, after_odds)
+    bands = ruleset.resolution.outcomes
+    if bands is not None:
         groups = player.folded(check, tables, bands.shift)
         if groups is None:
             groups = fold(player.odds_distribution(check, tables), player, bands.shift)
-        weights = _band_weights(ruleset, bands, prepared, groups)
-    else:
-        groups = player.folded(check, tables, False)
-        if groups is not None:
-            weights = _plain_split(ruleset, prepared, groups)
-        else:
-            weights = _plain_weights(ruleset, prepared, player.odds_distribution(check, tables))
-    outcomes, success = _outcomes(ruleset, weights)
-    title = f"{prepared.target.label} for {prepared.who.name}: {prepared.prepared.summary}"
-    return new_tuple(CheckOdds, (title, outcomes, success))  # type: ignore[no-any-return]
+        return read_weights(ruleset, prepared, None, groups)
+    groups = player.folded(check, tables, False)
+    if groups is not None:
+        return _plain_split(ruleset, prepared, groups)
+    return _plain_weights(ruleset, prepared, player.odds_distribution(check, tables))

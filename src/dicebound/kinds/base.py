@@ -53,6 +53,7 @@ __all__ = [
     "OfferRead",
     "Prepared",
     "Rolled",
+    "SkillAsk",
     "Tables",
     "Thrown",
 ]
@@ -145,12 +146,27 @@ class Rolled(NamedTuple):
     marks: tuple[tuple[str, ...], ...] = ()
 
 
+class SkillAsk(NamedTuple):
+    """What the engine hands a kind's ``prepare_skill``: whose sheet and which check,
+    nothing else the tag asked. What a kind reads from it the roller and the check
+    decide whatever the question (the sheet's number, a wound penalty, an adjust), so
+    the odds keep it per character and ask new difficulties, modifiers and ladder
+    steps of it. A named tuple, as ``CheckAsk`` is."""
+
+    view: SheetView
+    group: Literal["skill", "save", "ability"]
+    item_id: str
+    label: str
+    with_ability: str | None
+
+
 class CheckAsk(NamedTuple):
-    """What the engine hands a kind's ``prepare``: whose sheet, which check, and what
-    the tag asked. The engine has already matched the names (skill, who, with) and
-    refused what cannot be rolled (an untrained ``refuse``); the kind reads the numbers
-    it needs off ``view`` and the attributes it offers off ``attrs``. A named tuple:
-    one is made for every check prepared, and it is the cheapest immutable value."""
+    """What the engine hands a kind's ``prepare_question``: whose sheet, which check,
+    and what the tag asked. The engine has already matched the names (skill, who, with)
+    and refused what cannot be rolled (an untrained ``refuse``); the kind reads the
+    numbers it needs off ``view`` and the attributes it offers off ``attrs``. A named
+    tuple: one is made for every check prepared, and it is the cheapest immutable
+    value. Its first fields are a ``SkillAsk``'s, in the same order."""
 
     view: SheetView
     group: Literal["skill", "save", "ability"]
@@ -161,13 +177,13 @@ class CheckAsk(NamedTuple):
     ladder: tuple[LadderStep, ...]
 
 
-@frozen
-class Prepared:
+class Prepared(NamedTuple):
     """A check ready to throw: the kind's own check value, the dc the record writes,
     the record attributes the preparation decided, a short line for odds titles, and
     what the check costs. ``prepare`` has made sure the roller can pay every cost (a
     purchase that cannot be paid is left out of the check, never half made); the engine
-    pays them, all together, only once the dice are thrown."""
+    pays them, all together, only once the dice are thrown. A named tuple: one is made
+    for every question, and it is the cheapest immutable value."""
 
     check: Any
     dc: int
@@ -225,9 +241,14 @@ class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
     """The play half of a kind: prepare a check from an ask, throw it, give its odds, and
     the kind's words in the lesson, the report and the dice card.
 
-    ``prepare`` raises ``TagError`` for an ask it cannot resolve. The prepared check
-    carries ``dc`` (what the record's dc says) and ``extras`` (record attributes the
-    preparation decided, such as ``threshold`` or ``bonus``)."""
+    A check is prepared in two parts: ``prepare_skill`` reads what the roller and the
+    check's name decide (a value of the kind's own, immutable, never reading the tag's
+    other attributes or the ladder), and ``prepare_question`` adds what the question
+    asks (a difficulty, a modifier, a mode, a spend). ``prepare`` is the two in turn;
+    the odds keep the first per character and answer every new question of a skill
+    from it. ``prepare_question`` raises ``TagError`` for an ask it cannot resolve.
+    The prepared check carries ``dc`` (what the record's dc says) and ``extras``
+    (record attributes the preparation decided, such as ``threshold`` or ``bonus``)."""
 
     bands: BandRules = SUM_BANDS
     """How its bands read a result (the same rules as its compiler's)."""
@@ -241,7 +262,20 @@ class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
     dc_words: str = "total to reach"
     """What ``dc=`` gives, in the lesson's words."""
 
-    def prepare(self, config: Config_contra, ask: CheckAsk) -> Prepared: ...
+    def prepare_skill(self, config: Config_contra, ask: SkillAsk) -> Any:
+        """What the roller and the check decide, read off the sheet once for every
+        question of the check (immutable: the odds share it between questions)."""
+        ...
+
+    def prepare_question(self, config: Config_contra, skill: Any, ask: CheckAsk) -> Prepared:
+        """The check a question asks of a skill ``prepare_skill`` read (``skill``)."""
+        ...
+
+    def prepare(self, config: Config_contra, ask: CheckAsk) -> Prepared:
+        """The check a tag asks: ``prepare_skill``, then ``prepare_question``."""
+        skill = self.prepare_skill(config, SkillAsk(*ask[:5]))
+        return self.prepare_question(config, skill, ask)
+
     def roll(self, check: Check_contra, dice: DiceSource) -> Rolled: ...
     def distribution(self, check: Check_contra) -> Dist[Outcome]: ...
     def margin(self, check: Check_contra, outcome: Outcome) -> int:
@@ -265,6 +299,14 @@ class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
         alone (``odds_distribution``); ``naturals`` is whether the bands read the
         natural face an outcome showed (a ``naturals: "shift"``): where they do not,
         outcomes apart only by it may be one group."""
+        return None
+
+    def odds_key(self, check: Check_contra) -> Hashable | None:
+        """What of a check its ``folded`` groups depend on besides its config, apart
+        from the number the bands read them against (its ``dc``), for a kind whose
+        groups all carry their ``marks``: the odds fold the checks of one skill (one
+        config) with equal keys once and read each new dc (a difficulty, a ladder step)
+        off the same groups. None (the default): every check is folded afresh."""
         return None
 
     def odds_distribution(self, check: Check_contra, tables: Tables) -> Dist[Outcome]:

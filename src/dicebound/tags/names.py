@@ -72,7 +72,11 @@ def step_named(
     names alone decide it, so a label written before is read off the ruleset's memo."""
     if label is None:
         return None
-    steps = _ladder(ruleset, ladder).steps
+    names: _Names | None = ruleset.memo.get("names")
+    kept = names.ladders.get(id(ladder)) if names is not None else None
+    if kept is None or kept.ladder is not ladder:  # the ladder not seen yet
+        kept = _ladder(ruleset, ladder)
+    steps = kept.steps
     if label in steps:
         return steps[label]
     if len(steps) >= _RESOLVED_KEPT:

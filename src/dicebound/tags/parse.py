@@ -49,6 +49,7 @@ __all__ = [
     "TAG_NAME",
     "Span",
     "TagMatch",
+    "check_attrs",
     "format_tag",
     "is_key",
     "parse_check",
@@ -141,6 +142,10 @@ def _snippet(text: str, start: int, limit: int, size: int = _SNIPPET) -> str:
 
 _PAIR = re.compile(r'([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*"([^"]*)"')
 _WELL_FORMED = re.compile(r'(?:[\s,]*[A-Za-z_][A-Za-z0-9_-]*\s*=\s*"[^"]*")*[\s,]*\]')
+# ``_WELL_FORMED`` with every key lower-case, as a model writes them: such a body needs
+# no key lower-cased, so only a key written twice sends it the long way. Possessive:
+# each part ends where the next cannot begin, so giving nothing back matches the same
+_LOWER_FORMED = re.compile(r'(?:[\s,]*+[a-z_][a-z0-9_-]*+\s*+=\s*+"[^"]*+")*+[\s,]*+\]')
 
 
 def _is_sep(c: str) -> bool:
@@ -182,12 +187,13 @@ def _read_well_formed(body: str) -> tuple[tuple[tuple[str, str], ...], tuple[str
     body delimits a value, so a ``]`` outside the values ends it, and none stands
     before), so the tag reads as ``_lex`` reads it, without scanning the rest.
     """
+    if _LOWER_FORMED.fullmatch(body) is not None:
+        pairs = _PAIR.findall(body)
+        if len(dict(pairs)) == len(pairs):
+            return tuple(pairs), ()  # the usual tag: each key once, as _read_pairs reads it
+        return _read_pairs(body)
     if _WELL_FORMED.fullmatch(body) is None:
         return None
-    pairs = _PAIR.findall(body)
-    written = dict(pairs)
-    if len(written) == len(pairs) and "".join(written).islower():
-        return tuple(written.items()), ()  # the usual tag, as _read_pairs reads it
     return _read_pairs(body)
 
 
@@ -330,6 +336,22 @@ def parse_check(tag: str) -> tuple[TagMatch, ...]:
         if closed is not None:  # as parse_tags reads it: the one tag, to the text's end
             return (new_tuple(TagMatch, ((0, len(text)), text, closed[0], None, closed[1])),)
     return parse_tags(text)
+
+
+def check_attrs(tag: str) -> dict[str, str] | None:
+    """The attributes of the one tag ``tag`` holds, when it is written the usual way
+    (without its wrapper, every value double-quoted, every key lower-case and written
+    once), key by key as ``parse_check`` reads them; None for any other text, which
+    ``parse_check`` reads. Read afresh, never remembered: a caller that reads tags this
+    way remembers its own answers (the odds do)."""
+    if "[" in tag or "]" in tag or len(tag) >= _REMEMBERED_BODY - 1:
+        return None
+    body = f"{tag}]"  # as parse_check reads it, but for the space after the opener
+    if _LOWER_FORMED.fullmatch(body) is None:
+        return None
+    pairs = _PAIR.findall(body)
+    attrs = dict(pairs)
+    return attrs if len(attrs) == len(pairs) else None
 
 
 # Keys every record writes: known to fit the grammar, so format_tag skips checking them.

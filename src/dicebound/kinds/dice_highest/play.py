@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple
 
 from dicebound.bands import Group
 from dicebound.dice import DiceSource
@@ -16,7 +17,7 @@ from dicebound.kinds.asks import (
     sheet_extras,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, Prepared, Rolled, Tables
+from dicebound.kinds.base import CheckAsk, Prepared, Rolled, SkillAsk, Tables
 from dicebound.kinds.dice_highest.model import (
     HighestCheck,
     HighestConfig,
@@ -55,6 +56,17 @@ def _dc(config: HighestConfig, ask: CheckAsk) -> int:
     raise TagError(f"the tag names no difficulty: write dc=N or difficulty= one of {labels}.")
 
 
+class HighestSkill(NamedTuple):
+    """What a dice-highest check's roller decides: the sheet's number (what a spend
+    reads), the dice it throws before the question (penalty and adjust in), whether
+    untrained makes it a step harder, and the record attributes the sheet wrote."""
+
+    number: int
+    dice: int
+    harder: bool
+    extras: tuple[tuple[str, str | int], ...]
+
+
 def _harder(dc: int, ladder: Sequence[LadderStep]) -> int:
     """One step harder (unchanged where no dc was named)."""
     return dc if dc == 0 else next_step_dc(dc, ladder)
@@ -63,18 +75,25 @@ def _harder(dc: int, ladder: Sequence[LadderStep]) -> int:
 class DiceHighestPlayer(DiceHighestWords):
     """The play half of dice-highest: the sheet's number is how many dice are thrown."""
 
-    def prepare(self, config: HighestConfig, ask: CheckAsk) -> Prepared:
+    def prepare_skill(self, config: HighestConfig, ask: SkillAsk) -> HighestSkill:
         with_id = ask.with_ability if ask.group != "ability" else None
         number = ask.view.check_number(ask.group, ask.item_id, with_id)
         penalty = ask.view.penalty()
         adjust = ask.view.adjust_for(number.abilities)
+        extras = tuple(sheet_extras(ask.view, number, penalty, adjust))
+        harder = number.untrained_rule == "harder"
+        return HighestSkill(number.number, number.number + penalty + adjust, harder, extras)
+
+    def prepare_question(
+        self, config: HighestConfig, skill: HighestSkill, ask: CheckAsk
+    ) -> Prepared:
         bonus = 0
         if config.situational is not None:
             bonus = clamp(written_int(ask.attrs, "bonus") or 0, *config.situational)
-        unbought = number.number + penalty + adjust + bonus
+        unbought = skill.dice + bonus
         dice = clamp(unbought, config.pool_min, config.pool_max)
         purchase = buy(
-            config.spend, parse_spend(ask.attrs.get("spend")), ask.view, sheet_number=number.number
+            config.spend, parse_spend(ask.attrs.get("spend")), ask.view, sheet_number=skill.number
         )
         if purchase is not None:
             with_bought = clamp(unbought + purchase.dice, config.pool_min, config.pool_max)
@@ -85,9 +104,9 @@ class DiceHighestPlayer(DiceHighestWords):
         if config.dark is not None:
             dark = clamp(written_int(ask.attrs, "dark") or 0, 0, config.dark.max)
         dc = _dc(config, ask)
-        if number.untrained_rule == "harder":
+        if skill.harder:
             dc = _harder(dc, ask.ladder)
-        extras = sheet_extras(ask.view, number, penalty, adjust)
+        extras = list(skill.extras)
         if bonus:
             extras.append(("bonus", bonus))
         costs: tuple[tuple[str, int], ...] = ()
@@ -117,6 +136,10 @@ class DiceHighestPlayer(DiceHighestWords):
         self, check: HighestCheck, tables: Tables | None = None, naturals: bool = True
     ) -> list[Group] | None:
         return folded(check, tables)
+
+    def odds_key(self, check: HighestCheck) -> Hashable:
+        """The dice thrown make the groups (``folded``); the dc reads them."""
+        return (check.dice, check.dark)
 
     def margin(self, check: HighestCheck, outcome: HighestOutcome) -> int:
         return outcome.total - check.dc

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from dicebound.charms import EntryUse, spend_is_for_entry, use_entry
 from dicebound.dice import DiceSource
@@ -17,7 +18,7 @@ from dicebound.kinds.asks import (
     sheet_extras,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, Tables
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, SkillAsk, Tables
 from dicebound.kinds.dice_pool.model import FaceRule, PoolCheck, PoolConfig, PoolOutcome, Stance
 from dicebound.kinds.dice_pool.odds import distribution, kept_distribution
 from dicebound.kinds.dice_pool.roll import roll
@@ -70,12 +71,6 @@ def _moved_face(
     return rule.from_face
 
 
-def _stance(config: PoolConfig, ask: CheckAsk) -> Stance | None:
-    if ask.group != "skill":
-        return None
-    return next((s for s in config.stances if ask.item_id in s.skills), None)
-
-
 def _standing_reroll(config: PoolConfig, name: str | None) -> Reroll | None:
     """The ``resolution.reroll`` a ``reroll=`` names (by id, any case), or None."""
     if name is None:
@@ -90,6 +85,20 @@ def _spent(payments: Sequence[tuple[str, int]]) -> str:
     for key, amount in payments:
         paid[key] = paid.get(key, 0) + amount
     return ",".join(f"{key}:{amount}" for key, amount in paid.items())
+
+
+class PoolSkill(NamedTuple):
+    """What a dice-pool check's roller decides: the sheet's number (what a spend reads),
+    the dice it throws before the question (penalty and adjust in), the stance its
+    skill takes, the per-die target the sheet sets (None: the question's), whether
+    untrained makes it a step harder, and the record attributes the sheet wrote."""
+
+    number: int
+    dice: int
+    stance: Stance | None
+    target: int | None
+    harder: bool
+    extras: tuple[tuple[str, str | int], ...]
 
 
 class DicePoolPlayer(KindPlayer[PoolConfig, PoolCheck, PoolOutcome]):
@@ -124,8 +133,8 @@ class DicePoolPlayer(KindPlayer[PoolConfig, PoolCheck, PoolOutcome]):
       showed the exact target.
     """
 
-    def prepare(self, config: PoolConfig, ask: CheckAsk) -> Prepared:
-        view, attrs = ask.view, ask.attrs
+    def prepare_skill(self, config: PoolConfig, ask: SkillAsk) -> PoolSkill:
+        view = ask.view
         second: str | None = None
         if ask.group == "ability":
             if config.ability_plus_ability and ask.with_ability not in (None, ask.item_id):
@@ -133,8 +142,27 @@ class DicePoolPlayer(KindPlayer[PoolConfig, PoolCheck, PoolOutcome]):
             number = view.check_number("ability", ask.item_id, second)
         else:
             number = view.check_number(ask.group, ask.item_id, ask.with_ability)
+        stance = None
+        if ask.group == "skill":
+            stance = next((s for s in config.stances if ask.item_id in s.skills), None)
+        penalty = view.penalty()
+        adjust = view.adjust_for(number.abilities)
+        target = None
+        if config.target_from is not None:
+            low, high = config.target_min, config.target_max
+            target = clamp(math.floor(view.value(config.target_from)), low, high)
+        harder = number.untrained and number.untrained_rule == "harder"
+        extras = sheet_extras(view, number, penalty, adjust)
+        if second is not None:
+            extras.append(("with", ability_label(view, second)))
+        return PoolSkill(
+            number.number, number.number + penalty + adjust, stance, target, harder, tuple(extras)
+        )
+
+    def prepare_question(self, config: PoolConfig, skill: PoolSkill, ask: CheckAsk) -> Prepared:
+        view, attrs = ask.view, ask.attrs
         needed, step = _needed(config, ask)
-        stance = _stance(config, ask)
+        stance = skill.stance
 
         spend_ask = parse_spend(attrs.get("spend"))
         entry = use_entry(view, attrs.get("use"), spend_ask)
@@ -145,25 +173,20 @@ class DicePoolPlayer(KindPlayer[PoolConfig, PoolCheck, PoolOutcome]):
             config.spend,
             None if spend_is_for_entry(view, attrs.get("use"), spend_ask) else spend_ask,
             view,
-            sheet_number=number.number,
+            sheet_number=skill.number,
             committed=owed,
         )
 
-        penalty = view.penalty()
-        adjust = view.adjust_for(number.abilities)
         bonus = 0
         if config.situational is not None:
             bonus = clamp(written_int(attrs, "bonus") or 0, *config.situational)
         bought = (entry.effect.dice if entry else 0) + (purchase.dice if purchase else 0)
-        size = clamp(
-            number.number + penalty + adjust + bonus + bought, config.pool_min, config.pool_max
-        )
+        size = clamp(skill.dice + bonus + bought, config.pool_min, config.pool_max)
         if size == 0:
             entry = purchase = None
 
-        target = self._target(config, ask, step, entry)
-        harder = number.untrained and number.untrained_rule == "harder"
-        if harder:
+        target = self._target(config, skill.target, ask, step, entry)
+        if skill.harder:
             target = min(target + 1, config.target_max)
 
         sides = config.sides
@@ -215,10 +238,7 @@ class DicePoolPlayer(KindPlayer[PoolConfig, PoolCheck, PoolOutcome]):
             max_extra=config.pool_max,
         )
 
-        extras: list[tuple[str, str | int]] = [("threshold", target)]
-        extras += sheet_extras(view, number, penalty, adjust)
-        if second is not None:
-            extras.append(("with", ability_label(view, second)))
+        extras: list[tuple[str, str | int]] = [("threshold", target), *skill.extras]
         if bonus:
             extras.append(("bonus", bonus))
         costs: list[tuple[str, int]] = []
@@ -245,11 +265,18 @@ class DicePoolPlayer(KindPlayer[PoolConfig, PoolCheck, PoolOutcome]):
 
     @staticmethod
     def _target(
-        config: PoolConfig, ask: CheckAsk, step: LadderStep | None, entry: EntryUse | None
+        config: PoolConfig,
+        sheet: int | None,
+        ask: CheckAsk,
+        step: LadderStep | None,
+        entry: EntryUse | None,
     ) -> int:
+        """The per-die target: the sheet's (``sheet``, read by ``prepare_skill``), else
+        the default moved by the ladder step and ``threshold=``; an entry's outranks
+        both."""
         low, high = config.target_min, config.target_max
-        if config.target_from is not None:
-            target = clamp(math.floor(ask.view.value(config.target_from)), low, high)
+        if sheet is not None:
+            target = sheet
         else:
             target = config.target_default
             if config.target_adjustable:

@@ -152,24 +152,37 @@ class SumConfig:
         return self.naturals_save if group == "save" else self.naturals_check
 
 
-@frozen
-class SumCheck:
-    """One prepared check: the config, the check number, the dc, the advantage mode and
-    the natural rule of this check's group (checks or saves)."""
-
+class _SumCheckFields(NamedTuple):
     config: SumConfig
     modifier: int
     dc: int
     mode: Mode = "normal"
     naturals: NaturalRule = "none"
 
-    def __post_init__(self) -> None:
-        if self.mode != "normal" and self.mode not in self.config.set_dists:
+
+class SumCheck(_SumCheckFields):
+    """One prepared check: the config, the check number, the dc, the advantage mode and
+    the natural rule of this check's group (checks or saves). A named tuple (one is
+    made for every question the odds are asked); made by its name, it is checked."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        config: SumConfig,
+        modifier: int,
+        dc: int,
+        mode: Mode = "normal",
+        naturals: NaturalRule = "none",
+    ) -> SumCheck:
+        if mode != "normal" and mode not in config.set_dists:
             raise UsageError(
-                f'mode "{self.mode}" needs a ruleset with "advantage": true; this one has none'
+                f'mode "{mode}" needs a ruleset with "advantage": true; this one has none'
             )
-        if self.naturals not in NATURAL_RULES:
-            raise UsageError(f"{self.naturals!r} is not a natural rule")
+        if naturals not in NATURAL_RULES:
+            raise UsageError(f"{naturals!r} is not a natural rule")
+        made: SumCheck = new_tuple(cls, (config, modifier, dc, mode, naturals))
+        return made
 
 
 # -- the shared arithmetic -----------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from dicebound.bands import Group
 from dicebound.dist import Dist
 from dicebound.kinds.base import Tables
@@ -34,40 +36,45 @@ def folded(check: SumCheck, tables: Tables | None = None, naturals: bool = True)
     (ascending, their running weights kept beside them) moved by the modifier (a part's
     criticals and natural are the same for every total it holds, as ``outcomes`` reads
     them). Where the bands read no natural face (``naturals`` false), the parts that read
-    alike are one group, kept in ``tables``."""
+    alike are one group. The parts and their marks depend on the dice and the natural
+    rule alone, so they are kept in ``tables``: a check only moves them."""
     dist = check.config.set_dists[check.mode]
     rule = check.naturals
-    if not naturals and tables is not None and len(dist.parts) > 1:
-        parts = _read_alike(dist, rule, tables)
+    if tables is None:
+        parts = _marked(dist, rule, naturals)
     else:
-        parts = tuple(
+        key = ("dice-sum parts", id(dist), rule, naturals)
+        kept = tables.get(key)
+        if kept is None or kept[0] is not dist:
+            kept = tables[key] = (dist, _marked(dist, rule, naturals))
+        parts = kept[1]
+    modifier = check.modifier
+    return [
+        new_tuple(
+            Group, (part.totals, part.running, partial(_outcome, check, part), modifier, marks)
+        )
+        for part, marks in parts
+    ]
+
+
+def _outcome(check: SumCheck, part: MarkedPart, total: int) -> SumOutcome:
+    """The outcome of ``check`` whose (moved) total is ``total``, in ``part``."""
+    return outcomes(check, part.natural, part.unmodified, (total - check.modifier,))[0]
+
+
+def _marked(
+    dist: SetDist, rule: NaturalRule, naturals: bool
+) -> tuple[tuple[MarkedPart, tuple[bool, bool, Natural]], ...]:
+    """The parts of a set distribution a band reading tells apart, each with what it
+    reads besides its total (its criticals and natural). Where the bands read no natural
+    face (``naturals`` false), the parts that read alike are one part: a top face made a
+    critical by ``rule``, a bottom face made one, and every other total, whatever its
+    first die marked (its natural the critical face it reads as, else None;
+    ``unmodified`` is not read by a band)."""
+    if naturals or len(dist.parts) == 1:
+        return tuple(
             (part, (*natural_criticals(rule, part.natural), part.natural)) for part in dist.parts
         )
-    modifier = check.modifier
-    groups = []
-    for part, marks in parts:
-
-        def outcome(total: int, part: MarkedPart = part) -> SumOutcome:
-            return outcomes(check, part.natural, part.unmodified, (total - modifier,))[0]
-
-        groups.append(new_tuple(Group, (part.totals, part.running, outcome, modifier, marks)))
-    return groups
-
-
-def _read_alike(
-    dist: SetDist, rule: NaturalRule, tables: Tables
-) -> tuple[tuple[MarkedPart, tuple[bool, bool, Natural]], ...]:
-    """The parts of a set distribution that read alike where the bands read no natural
-    face, as one part each, with what each reads besides its total (its criticals and
-    natural): a top face made a critical by ``rule``, a bottom face made one, and every
-    other total, whatever its first die marked (its natural the critical face it reads
-    as, else None; ``unmodified`` is not read by a band). Kept in ``tables`` by the set
-    distribution and the rule."""
-    key = ("dice-sum parts", id(dist), rule)
-    kept = tables.get(key)
-    if kept is not None and kept[0] is dist:
-        found: tuple[tuple[MarkedPart, tuple[bool, bool, Natural]], ...] = kept[1]
-        return found
     alike: dict[Natural, dict[int, int]] = {}
     for part in dist.parts:
         top, bottom = natural_criticals(rule, part.natural)
@@ -79,6 +86,4 @@ def _read_alike(
         MarkedPart(reads, None, *map(tuple, zip(*sorted(weights.items()), strict=True)))
         for reads, weights in alike.items()
     )
-    found = tuple((part, (*natural_criticals(rule, part.natural), part.natural)) for part in merged)
-    tables[key] = (dist, found)
-    return found
+    return tuple((part, (*natural_criticals(rule, part.natural), part.natural)) for part in merged)

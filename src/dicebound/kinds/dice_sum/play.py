@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import NamedTuple
 
 from dicebound.bands import Group
 from dicebound.dice import DiceSource
@@ -15,12 +16,21 @@ from dicebound.kinds.asks import (
     sheet_extras,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, Tables
-from dicebound.kinds.dice_sum.model import BANDS, Mode, Natural, SumCheck, SumConfig, SumOutcome
+from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, SkillAsk, Tables
+from dicebound.kinds.dice_sum.model import (
+    BANDS,
+    Mode,
+    Natural,
+    NaturalRule,
+    SumCheck,
+    SumConfig,
+    SumOutcome,
+)
 from dicebound.kinds.dice_sum.odds import distribution, folded
 from dicebound.kinds.dice_sum.roll import roll
 from dicebound.ruleset.model import Ruleset
-from dicebound.tags.names import ladder_dcs
+from dicebound.tags.names import ladder_dcs, step_named
+from dicebound.values import new_tuple
 
 SUM_DC_RANGE = (1, 40)
 """A summed check's dc range before the ladder widens it (docs/design/format.md "dice-sum")."""
@@ -28,7 +38,7 @@ SUM_DC_RANGE = (1, 40)
 
 def _dc(ask: CheckAsk) -> int:
     """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
-    written = written_int(ask.attrs, "dc")
+    written = written_int(ask.attrs, "dc") if "dc" in ask.attrs else None
     if written is not None:
         dcs = ladder_dcs(ask.view.ruleset, ask.ladder)
         low, high = min((SUM_DC_RANGE[0], *dcs)), max((SUM_DC_RANGE[1], *dcs))
@@ -45,8 +55,6 @@ def _dc(ask: CheckAsk) -> int:
 
 def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
     """``mode=`` or a bare flag; both at once is not rolled; ignored without advantage."""
-    if "mode" not in attrs and "advantage" not in attrs and "disadvantage" not in attrs:
-        return "normal"
     mode = attrs.get("mode", "").strip().lower()
     better = mode == "advantage" or "advantage" in attrs
     worse = mode == "disadvantage" or "disadvantage" in attrs
@@ -57,31 +65,64 @@ def _mode(attrs: Mapping[str, str], advantage: bool) -> Mode:
     return "advantage" if better else "disadvantage"
 
 
+class SumSkill(NamedTuple):
+    """What a dice-sum check's roller decides: the number added to the dice (the sheet's,
+    its penalty and adjust), the natural rule its group reads, whether untrained makes
+    it a step harder, the record attributes the sheet wrote, and the summary's start
+    (the dice and the number: "4d3+4 against ")."""
+
+    modifier: int
+    naturals: NaturalRule
+    harder: bool
+    extras: tuple[tuple[str, str | int], ...]
+    summary: str
+
+
 class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
     """The play half of dice-sum: the sheet's number is added to the dice."""
 
     bands = BANDS
     signed_numbers = True
 
-    def prepare(self, config: SumConfig, ask: CheckAsk) -> Prepared:
+    def prepare_skill(self, config: SumConfig, ask: SkillAsk) -> SumSkill:
         with_id = ask.with_ability if ask.group != "ability" else None
-        number = ask.view.check_number(ask.group, ask.item_id, with_id)
-        dc = _dc(ask)
-        if number.untrained_rule == "harder":
-            dc = next_step_dc(dc, ask.ladder)
         view = ask.view
+        number = view.check_number(ask.group, ask.item_id, with_id)
         penalty = view.penalty()
         # ``adjust_for`` is 0 without entries: its abilities need not be gathered then
         adjust = view.adjust_for(number.abilities) if view.ruleset.resolution.adjust else 0
-        mode = _mode(ask.attrs, config.advantage)
         naturals = config.naturals_save if ask.group == "save" else config.naturals_check
+        extras = tuple(sheet_extras(view, number, penalty, adjust))
+        harder = number.untrained_rule == "harder"
         modifier = number.number + penalty + adjust
-        extras = sheet_extras(ask.view, number, penalty, adjust)
-        summary = f"{config.dice_text}{modifier:+d} against {dc}" + (
-            f" with {mode}" if mode != "normal" else ""
+        summary = f"{config.dice_text}{modifier:+d} against "
+        return SumSkill(modifier, naturals, harder, extras, summary)
+
+    def prepare_question(self, config: SumConfig, skill: SumSkill, ask: CheckAsk) -> Prepared:
+        attrs = ask.attrs
+        # the usual difficulty= (``asked_step``, read without its call)
+        step = (
+            None
+            if "dc" in attrs
+            else step_named(ask.view.ruleset, ask.ladder, attrs.get("difficulty"))
         )
-        check = SumCheck(config, modifier, dc, mode, naturals)
-        return Prepared(check, dc, tuple(extras), summary)
+        dc = step.dc if step is not None and step.dc is not None else _dc(ask)
+        if skill.harder:
+            dc = next_step_dc(dc, ask.ladder)
+        mode: Mode = "normal"
+        if "mode" in attrs or "advantage" in attrs or "disadvantage" in attrs:
+            mode = _mode(attrs, config.advantage)
+        summary = f"{skill.summary}{dc}" if mode == "normal" else f"{skill.summary}{dc} with {mode}"
+        # made without SumCheck's checks: the mode is one the config throws (``_mode``
+        # asks for advantage only where it has it) and the rule is the config's own
+        fields = (config, skill.modifier, dc, mode, skill.naturals)
+        check: SumCheck = new_tuple(SumCheck, fields)
+        return new_tuple(Prepared, (check, dc, skill.extras, summary, ()))  # type: ignore[no-any-return]
+
+    def odds_key(self, check: SumCheck) -> Hashable:
+        """The modifier moves the dice's table, the mode picks it and the natural rule
+        marks its parts; the dc reads it."""
+        return (check.modifier, check.mode, check.naturals)
 
     def roll(self, check: SumCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)

@@ -146,12 +146,12 @@ class _AgainstBands(BandRules):
     def margin(self, total: int, dc: int, against: Against) -> int:
         return dc - total if against == "at-most" else total - dc
 
-    def margin_reach(
-        self, cuts: Sequence[int], dc: int, against: Against
-    ) -> tuple[list[int], bool] | None:
+    def margin_edges(
+        self, cuts: Sequence[int], against: Against
+    ) -> tuple[tuple[int, ...], bool, bool] | None:
         if against == "at-most":
-            return [dc - cut for cut in cuts], False
-        return [dc + cut for cut in cuts], True
+            return tuple(-cut for cut in cuts), False, True
+        return tuple(cuts), True, True
 
     def single_die(self, block: Mapping[str, Any]) -> bool:
         dice = block.get("dice")

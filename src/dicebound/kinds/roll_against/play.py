@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.kinds.asks import asked_step, clamp, sheet_extras, written_int
-from dicebound.kinds.base import CheckAsk, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, Prepared, Rolled, SkillAsk
 from dicebound.kinds.roll_against.model import (
     BANDS,
     TAG_DC_RANGE,
@@ -21,6 +22,16 @@ from dicebound.kinds.roll_against.odds import distribution
 from dicebound.kinds.roll_against.roll import roll
 from dicebound.kinds.roll_against.words import RollAgainstWords
 from dicebound.ruleset.model import LadderStep
+
+
+class AgainstSkill(NamedTuple):
+    """What a roll-against check's roller decides: the number rolled against before the
+    question moves it (penalty and adjust in), whether untrained makes it a step
+    harder, and the record attributes the sheet wrote."""
+
+    base: int
+    harder: bool
+    extras: tuple[tuple[str, str | int], ...]
 
 
 def _step_target(base: int, step: LadderStep | None, shift: int) -> int:
@@ -51,29 +62,36 @@ class RollAgainstPlayer(RollAgainstWords):
     bands = BANDS
     dc_words = "shift of the target, -100 to +100"
 
-    def prepare(self, config: AgainstConfig, ask: CheckAsk) -> Prepared:
+    def prepare_skill(self, config: AgainstConfig, ask: SkillAsk) -> AgainstSkill:
         with_id = ask.with_ability if ask.group != "ability" else None
         number = ask.view.check_number(ask.group, ask.item_id, with_id)
         penalty = ask.view.penalty()
         adjust = ask.view.adjust_for(number.abilities)
-        base = number.number + penalty + adjust
+        extras = tuple(sheet_extras(ask.view, number, penalty, adjust))
+        harder = number.untrained_rule == "harder"
+        return AgainstSkill(number.number + penalty + adjust, harder, extras)
+
+    def prepare_question(
+        self, config: AgainstConfig, skill: AgainstSkill, ask: CheckAsk
+    ) -> Prepared:
+        base = skill.base
         shift = clamp(written_int(ask.attrs, "dc") or 0, *TAG_DC_RANGE)
         step = asked_step(ask)
         target = _step_target(base, step, shift)
-        if number.untrained_rule == "harder":
+        if skill.harder:
             target = _harder(target, base, shift, ask.ladder, config.against)
         tens = 0
         if config.tens_max is not None:
             tens = clamp(written_int(ask.attrs, "bonus") or 0, -config.tens_max, config.tens_max)
-        extras = sheet_extras(ask.view, number, penalty, adjust)
+        extras = skill.extras
         if tens:
-            extras.append(("bonus", tens))
+            extras += (("bonus", tens),)
         way = "at most" if config.against == "at-most" else "at least"
         summary = f"{config.dice_text} {way} {target}"
         if tens:
             summary += f" with {abs(tens)} {'bonus' if tens > 0 else 'penalty'} tens dice"
         check = AgainstCheck(config, target, tens)
-        return Prepared(check, target, tuple(extras), summary)
+        return Prepared(check, target, extras, summary)
 
     def roll(self, check: AgainstCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from dicebound.bands import Bands
 from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
 from dicebound.kinds.asks import ability_label, asked_step, clamp, ladder_labels, written_int
-from dicebound.kinds.base import CheckAsk, OfferRead, Prepared, Rolled
+from dicebound.kinds.base import CheckAsk, OfferRead, Prepared, Rolled, SkillAsk
 from dicebound.kinds.step_pool.after import spend_after
 from dicebound.kinds.step_pool.model import (
     BANDS,
@@ -92,7 +93,7 @@ def _tool(config: StepConfig, ask: CheckAsk) -> int:
     return 0 if value is None else clamp(value, 0, config.tool_max)
 
 
-def _numbers(config: StepConfig, ask: CheckAsk) -> tuple[int, int, list[tuple[str, str | int]]]:
+def _numbers(config: StepConfig, ask: SkillAsk) -> tuple[int, int, list[tuple[str, str | int]]]:
     """The talent number, the training number, and the record's extras they bring."""
     view = ask.view
     extras: list[tuple[str, str | int]] = []
@@ -109,6 +110,18 @@ def _numbers(config: StepConfig, ask: CheckAsk) -> tuple[int, int, list[tuple[st
     return talent, training, extras
 
 
+class StepSkill(NamedTuple):
+    """What a step-pool check's roller decides: the talent and training dice the sheet's
+    numbers pick, whether untrained makes it a step harder, what the roller holds in
+    each pool a spend after the roll reads, and the record attributes the sheet wrote."""
+
+    talent: int
+    training: int
+    harder: bool
+    holdings: tuple[tuple[str, int], ...]
+    extras: tuple[tuple[str, str | int], ...]
+
+
 class StepPoolPlayer(StepPoolWords):
     """The play half of step-pool: the sheet's numbers pick the dice."""
 
@@ -116,30 +129,39 @@ class StepPoolPlayer(StepPoolWords):
     spends_after = True
     dc_words = "target number each die must reach"
 
-    def prepare(self, config: StepConfig, ask: CheckAsk) -> Prepared:
+    def prepare_skill(self, config: StepConfig, ask: SkillAsk) -> StepSkill:
         talent_n, training_n, extras = _numbers(config, ask)
-        target = _target(config, ask)
         untrained = None
         if ask.group != "ability":
             number = ask.view.check_number(ask.group, ask.item_id, ask.with_ability)
             untrained = number.untrained_rule if number.untrained else None
-        if untrained == "harder":
-            target = _harder(config, target, ask.ladder)
         if untrained in ("harder", "by"):
             extras.append(("reason", "untrained"))
+        holdings = tuple((s.pool, ask.view.pool_value(s.pool)) for s in config.spend)
+        return StepSkill(
+            config.step(talent_n),
+            config.step(training_n),
+            untrained == "harder",
+            holdings,
+            tuple(extras),
+        )
+
+    def prepare_question(self, config: StepConfig, skill: StepSkill, ask: CheckAsk) -> Prepared:
+        target = _target(config, ask)
+        if skill.harder:
+            target = _harder(config, target, ask.ladder)
         field_id, quality = _quality(config, ask)
         tool = _tool(config, ask)
-        holdings = tuple((s.pool, ask.view.pool_value(s.pool)) for s in config.spend)
         bands = ask.view.ruleset.resolution.outcomes
         check = StepCheck(
             config=config,
-            talent=config.step(talent_n),
-            training=config.step(training_n),
+            talent=skill.talent,
+            training=skill.training,
             target=target,
             quality=quality,
             quality_field=field_id,
             tool=tool,
-            holdings=holdings,
+            holdings=skill.holdings,
             bands=bands if isinstance(bands, Bands) else None,
         )
         summary = f"{check.dice_text} against {target}"
@@ -147,7 +169,7 @@ class StepPoolPlayer(StepPoolWords):
             summary += f", quality {signed(quality)}"
         if tool:
             summary += f", tool {signed(tool)}"
-        return Prepared(check, target, tuple(extras), summary)
+        return Prepared(check, target, skill.extras, summary)
 
     def roll(self, check: StepCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)

@@ -342,10 +342,10 @@ class _SymbolBands(BandRules):
     def margin(self, total: int, dc: int, against: Against) -> int:
         return total - dc + 1
 
-    def margin_reach(
-        self, cuts: Sequence[int], dc: int, against: Against
-    ) -> tuple[list[int], bool] | None:
-        return [dc + cut - 1 for cut in cuts], True
+    def margin_edges(
+        self, cuts: Sequence[int], against: Against
+    ) -> tuple[tuple[int, ...], bool, bool] | None:
+        return tuple(cut - 1 for cut in cuts), True, True
 
     def on_refused(self, on: str) -> str | None:
         return (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from dicebound.bands import Group
 from dicebound.dice import DiceSource
@@ -18,7 +18,15 @@ from dicebound.kinds.asks import (
     sheet_extras,
     written_int,
 )
-from dicebound.kinds.base import CheckAsk, DiceThrower, Marks, Prepared, Rolled, Tables
+from dicebound.kinds.base import (
+    CheckAsk,
+    DiceThrower,
+    Marks,
+    Prepared,
+    Rolled,
+    SkillAsk,
+    Tables,
+)
 from dicebound.kinds.symbol_pool.words import SymbolPoolWords
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.spend import buy, parse_spend
@@ -67,6 +75,19 @@ def _asked_count(attrs: Mapping[str, str], key: str) -> int:
     return value if value is not None and value > 0 else 0
 
 
+class SymbolSkill(NamedTuple):
+    """What a symbol-pool check's roller decides: the dice the sheet builds and how many
+    of them are upgraded, the signed number the sheet adds (its bonus, penalty and
+    adjust: boost or setback dice), whether untrained makes it a step harder, and the
+    record attributes the sheet wrote."""
+
+    dice: int
+    upgraded: int
+    signed: int
+    harder: bool
+    extras: tuple[tuple[str, str | int], ...]
+
+
 class SymbolPoolPlayer(SymbolPoolWords):
     """The play half of symbol-pool: ability and rank build the pool, the difficulty
     the opposing dice, and signed adjustments add boost or setback dice."""
@@ -75,8 +96,8 @@ class SymbolPoolPlayer(SymbolPoolWords):
     plain_marks = True
     dc_words = "difficulty dice"
 
-    def prepare(self, config: SymbolConfig, ask: CheckAsk) -> Prepared:
-        view, attrs = ask.view, ask.attrs
+    def prepare_skill(self, config: SymbolConfig, ask: SkillAsk) -> SymbolSkill:
+        view = ask.view
         with_id = ask.with_ability if ask.group != "ability" else None
         number = view.check_number(ask.group, ask.item_id, with_id)
         ability = max(0, math.floor(number.ability_mod))
@@ -89,6 +110,16 @@ class SymbolPoolPlayer(SymbolPoolWords):
         if number.cap is not None:  # the dice the sheet builds, as a pool's number is held
             sheet_dice = min(sheet_dice, max(0, number.cap))
             sheet_up = min(sheet_up, sheet_dice)
+        penalty = view.penalty()
+        adjust = view.adjust_for(number.abilities)
+        sheet_bonus = number.bonus + number.untrained_by if ask.group != "ability" else 0
+        harder = number.untrained and number.untrained_rule == "harder"
+        extras = tuple(sheet_extras(view, number, penalty, adjust))
+        return SymbolSkill(sheet_dice, sheet_up, sheet_bonus + penalty + adjust, harder, extras)
+
+    def prepare_question(self, config: SymbolConfig, skill: SymbolSkill, ask: CheckAsk) -> Prepared:
+        view, attrs = ask.view, ask.attrs
+        sheet_dice, sheet_up = skill.dice, skill.upgraded
         top = config.pool.max
         size = min(sheet_dice, top)
         upgraded = min(sheet_up, size)
@@ -109,21 +140,17 @@ class SymbolPoolPlayer(SymbolPoolWords):
             size += added
             own = convert + added
 
-        penalty = view.penalty()
-        adjust = view.adjust_for(number.abilities)
-        sheet_bonus = number.bonus + number.untrained_by if ask.group != "ability" else 0
         tag_bonus = written_int(attrs, "bonus") or 0
         boost_top = config.boost.max if config.boost is not None else 0
         setback_top = config.setback.max if config.setback is not None else 0
-        signed = tag_bonus + sheet_bonus + penalty + adjust
+        signed = tag_bonus + skill.signed
         boost = clamp(signed, 0, boost_top)
         shared_setback = clamp(-signed, 0, setback_top)
         setback = min(shared_setback + _asked_count(attrs, "setback"), setback_top)
         shown_bonus = clamp(tag_bonus, -setback_top, boost_top)
 
         opposing = _opposing(config, ask)
-        harder = number.untrained and number.untrained_rule == "harder"
-        if harder:
+        if skill.harder:
             opposing = _harder(opposing, ask.ladder, config.difficulty.max)
         up = 0
         if config.difficulty.upgrade is not None:
@@ -142,7 +169,7 @@ class SymbolPoolPlayer(SymbolPoolWords):
             thrown += [config.setback.die] * setback
         check = SymbolCheck(config, tuple(thrown), config.needed, vs_at)
 
-        extras = sheet_extras(view, number, penalty, adjust)
+        extras = list(skill.extras)
         if shown_bonus:
             extras.append(("bonus", shown_bonus))
         costs: tuple[tuple[str, int], ...] = ()

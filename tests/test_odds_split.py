@@ -1,0 +1,170 @@
+"""A check prepared in two parts reads as the check prepared whole.
+
+``check_odds`` keeps, per character, each check's skill (``prepare_skill``: what the
+check's names decide) and the distribution folded for it (by the kind's
+``odds_key``), and answers every new question of the skill from them: the kind adds
+what the question asks (``prepare_question``) and the bands are read at the question's
+dc. Here, for every packaged character and the checks its report asks, at other dcs,
+difficulties, bonuses and modes:
+
+- the skill one question read prepares every other question of the same names exactly
+  as the whole preparation of that question does (``prepare_check``), or refuses it
+  with the same sentence;
+- asked in turn of one character value (so each question reads the skill and the
+  folded distributions the questions before it left), the odds are those of the check
+  prepared whole and read outcome by outcome.
+
+And the usual unwrapped tag the odds read without its match (``check_attrs``) reads
+as ``parse_check`` reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dicebound.edge.files import (
+    packaged_characters,
+    packaged_rulesets,
+    read_character,
+    read_ruleset,
+)
+from dicebound.engine import prepare_check, prepare_question, prepare_skill
+from dicebound.errors import LimitExceeded, TagError
+from dicebound.odds import check_odds
+from dicebound.report import build_report
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import SheetView
+from dicebound.tags.parse import check_attrs, parse_check
+from test_odds_reader import one_by_one
+
+CASES = [(r, who) for r in packaged_rulesets() for who in packaged_characters(r)]
+
+# The open-ended d100 reads ~7,700 outcomes per check one by one: fewer of its checks.
+_FEW_TAGS = {"rolemaster-open": 2}
+
+
+@cache
+def _ruleset(ruleset_id: str) -> Ruleset:
+    return read_ruleset(ruleset_id)
+
+
+def _names_of(tag: str) -> str:
+    """A report tag's names (``skill=``, ``who=``, ``with=``), the question left out."""
+    kept = re.findall(r'\b(?:skill|who|with)="[^"]*"', tag)
+    return " ".join(kept)
+
+
+@cache
+def _asked(ruleset_id: str, who: str) -> tuple[str, ...]:
+    """Questions of a character: the checks its report asks (their names alone), each
+    at the report's difficulties and at other dcs, bonuses and modes."""
+    ruleset = _ruleset(ruleset_id)
+    report = build_report(ruleset, read_character(ruleset, who))
+    tags = sorted(
+        {c.tag[len("[skill_check: ") : -1] for r in report.rows for c in r.cells if c.tag}
+    )
+    names = list(dict.fromkeys(_names_of(t) for t in tags))[: _FEW_TAGS.get(ruleset_id, 6)]
+    steps = [s.label for s in ruleset.resolution.ladder][:4]
+    asks = [f'difficulty="{label}"' for label in steps]
+    asks += ['dc="1"', 'dc="3"', 'dc="12"', 'dc="-4"', 'dc="15" bonus="2"', 'dc="2" bonus="-1"']
+    asks += [f'{asks[0]} mode="advantage"', f'{asks[0]} mode="disadvantage"', 'threshold="5"']
+    return tuple(f"{n} {a}" for n in names for a in asks)
+
+
+@pytest.mark.parametrize(("ruleset_id", "who"), CASES)
+def test_the_skill_of_one_question_prepares_every_other(ruleset_id: str, who: str) -> None:
+    ruleset = _ruleset(ruleset_id)
+    character = read_character(ruleset, who)
+    asked = _asked(ruleset_id, who)
+    assert asked
+    ladder = ruleset.resolution.ladder
+    skills: dict[str, Any] = {}
+    for tag in asked:
+        match = parse_check(tag)[0]
+        attrs = dict(match.attrs)
+        view = SheetView(ruleset, character)
+        names = _names_of(tag)
+        try:
+            whole = prepare_check(ruleset, [character], match)
+        except TagError as exc:
+            with pytest.raises(TagError) as split:
+                skill = skills.get(names) or prepare_skill(ruleset, [character], match, attrs)
+                prepare_question(ruleset, skill, attrs, ladder, view)
+            assert split.value.message == exc.message, tag
+            continue
+        if names not in skills:  # the first question of these names reads the skill
+            skills[names] = prepare_skill(ruleset, [character], match, attrs, view)
+        split_check = prepare_question(ruleset, skills[names], attrs, ladder, view)
+        assert split_check == whole.prepared, tag
+
+
+def _whole(ruleset: Ruleset, character: Any, tag: str) -> dict[str, Fraction] | None:
+    """The odds of the check prepared whole, read outcome by outcome (None: the check
+    cannot be prepared or is past a cap)."""
+    try:
+        prepared = prepare_check(ruleset, [character], parse_check(tag)[0])
+        dist = prepared.player.distribution(prepared.prepared.check)
+    except (TagError, LimitExceeded):
+        return None
+    plain = one_by_one(ruleset, prepared, dist)
+    bands = ruleset.resolution.outcomes
+    return {bands.band(k).label if bands is not None else k: p for k, p in plain.items()}
+
+
+@pytest.mark.parametrize(("ruleset_id", "who"), CASES)
+def test_questions_asked_in_turn_read_as_each_prepared_whole(ruleset_id: str, who: str) -> None:
+    ruleset = read_ruleset(ruleset_id)  # a ruleset of its own: nothing remembered yet
+    character = read_character(ruleset, who)
+    answered = 0
+    for tag in _asked(ruleset_id, who):
+        expected = _whole(ruleset, character, tag)
+        if expected is None:
+            with pytest.raises((TagError, LimitExceeded)):
+                check_odds(ruleset, character, tag)
+            continue
+        odds = check_odds(ruleset, character, tag)
+        by_label = {o.label: o.probability for o in odds.outcomes if o.probability}
+        assert by_label == expected, tag
+        assert odds.success == sum((o.probability for o in odds.outcomes if o.success), Fraction(0))
+        answered += 1
+    assert answered
+
+
+# -- the usual unwrapped tag, read without its match -------------------------------------
+
+_PIECES = st.sampled_from(
+    ['skill="Stealth"', 'dc="15"', 'difficulty="Hard"', "mode=advantage", 'Skill="x"',
+     'skill="Climb"', ", ", " ", "  ,", "]", "[", "advantage", 'who="Bram"', 'a-b_1="v"',
+     'x = "spaced"', '"', "'q'", "dc='3'", "\t", "é", 'with="Strength"']
+)  # fmt: skip
+
+
+@given(st.lists(_PIECES, max_size=6).map(" ".join))
+def test_check_attrs_reads_as_parse_check(tag: str) -> None:
+    attrs = check_attrs(tag)
+    if attrs is None:
+        return
+    matches = parse_check(tag)
+    assert len(matches) == 1
+    match = matches[0]
+    assert match.error is None
+    assert match.duplicates == ()
+    assert attrs == dict(match.attrs)
+    assert list(attrs.items()) == list(match.attrs)
+
+
+def test_check_attrs_reads_the_usual_tag() -> None:
+    assert check_attrs('skill="Investigate" difficulty="Great"') == {
+        "skill": "Investigate",
+        "difficulty": "Great",
+    }
+    assert check_attrs('skill="A" skill="B"') is None  # written twice: parse_check says how
+    assert check_attrs('Skill="A"') is None
+    assert check_attrs('[skill_check: skill="A"]') is None
