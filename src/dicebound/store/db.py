@@ -43,7 +43,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from alembic import command
 from alembic.config import Config
@@ -61,15 +61,14 @@ from sqlalchemy.exc import (
 from sqlalchemy.orm import Session
 
 from dicebound.errors import DiceboundError
-
-if TYPE_CHECKING:
-    from dicebound.store.repo import Event
+from dicebound.values import frozen
 
 __all__ = [
     "CONNECTION",
     "DEFAULT_URL",
     "EVENTS_CHANNEL",
     "EVENTS_TOLD",
+    "Event",
     "Fault",
     "Store",
     "StoreError",
@@ -94,7 +93,18 @@ CONNECTION = "dicebound.connection"
 on, begun already: ``Repo`` runs its statements there, without asking the session for
 it (the ORM's bookkeeping of a transaction costs more than a check's statements)."""
 
-EventsListener = Callable[[str, int | None, "Sequence[Event]"], None]
+
+@frozen
+class Event:
+    """One event of a game's stream: its id in the game, its kind, and its ``data`` as
+    the JSON text written when it happened."""
+
+    id: int
+    kind: str
+    payload: str
+
+
+EventsListener = Callable[[str, int | None, Sequence[Event]], None]
 """Told ``(game, last id, events)`` after a commit: ``events`` are those the transaction
 wrote for that game, oldest first, ending at ``last`` (none when it only announced)."""
 

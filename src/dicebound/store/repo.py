@@ -39,7 +39,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
-from dicebound.store.db import CONNECTION, EVENTS_CHANNEL, EVENTS_TOLD
+from dicebound.store.db import CONNECTION, EVENTS_CHANNEL, EVENTS_TOLD, Event
 from dicebound.store.models import (
     CharacterRow,
     EventRow,
@@ -157,16 +157,6 @@ class RecordHead:
     ruleset_id: str
     ruleset_version: int
     answer: dict[str, Any] | None
-
-
-@frozen
-class Event:
-    """One event of a game's stream: its id in the game, its kind, and its ``data`` as
-    the JSON text written when it happened."""
-
-    id: int
-    kind: str
-    payload: str
 
 
 @frozen
