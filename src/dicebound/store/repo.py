@@ -846,25 +846,12 @@ class Repo:
             if after:
                 self.add_events(game.id, after, created, keep)
             return []
-        if self.connection.dialect.name == "postgresql" and len(told) + len(after) <= keep:
-            return self._pg_text(game, created, lives, records, told, after, keep)
-        self.set_lives(game.id, lives, created)
-        ids = self.add_records(game, created, records)
-        payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
-        self._append_events(game.id, [*payloads, *after], stamp(created), keep)
-        return ids
-
-    def _pg_text(
-        self,
-        game: Game,
-        created: datetime,
-        lives: Sequence[tuple[str, str, int]],
-        records: Sequence[NewCheck | NewSheetCommand],
-        told: Sequence[str],
-        after: Sequence[tuple[str, str]],
-        keep: int,
-    ) -> list[int]:
-        """PostgreSQL: ``write_text`` in one statement."""
+        if self.connection.dialect.name != "postgresql" or len(told) + len(after) > keep:
+            self.set_lives(game.id, lives, created)
+            ids = self.add_records(game, created, records)
+            payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
+            self._append_events(game.id, [*payloads, *after], stamp(created), keep)
+            return ids
         rows = [_record_texts(record) for record in records]
         params = {
             **_pg_record_params(game, stamp(created), rows, tallies_of(records)),
@@ -876,7 +863,7 @@ class Repo:
             "keep": keep,
         }
         row = self._rows(_DRIVER_TEXT, params)[0]
-        ids: list[int] = list(row[0])
+        ids = [int(i) for i in row[0]]
         assert len(ids) == len(records)
         payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
         self._written(game.id, int(row[1]), [*payloads, *after])
