@@ -222,6 +222,7 @@ _TABLES = {
     "idempotency": "game_id, key",
     "seats": "game_id, character",
     "events": "game_id, id",
+    "sheet_texts": "game_id, digest",
 }
 
 

@@ -10,8 +10,6 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from dicebound.character import live_to_json, load_character
 from dicebound.edge.cli import main
@@ -336,31 +334,3 @@ def test_the_lesson_for_a_named_skill() -> None:
         "gm", "--ruleset", "advanced-resolution", "--character", "peet", "--skill", "Lockpick"
     )
     assert text + "\n" == printed
-
-
-_JSON = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-    max_leaves=12,
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(name=st.text(), sheet=_JSON, live=_JSON)
-def test_a_records_sheet_snapshot_is_the_character_file_as_the_store_writes_it(
-    name: str, sheet: object, live: object
-) -> None:
-    """The snapshot is spliced from the stored sheet's text, never read back: the same
-    text as writing the whole character file, for any sheet the store holds."""
-    from dicebound.app.checks import snapshot_text
-    from dicebound.app.loaded import character_file
-    from dicebound.store.models import dumps
-
-    stored = dumps(sheet)
-    whole = dumps(character_file(name, stored, live))
-    assert snapshot_text(name, stored, live) == whole
-    assert json.loads(whole)["live"] == json.loads(dumps(live))

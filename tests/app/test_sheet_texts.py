@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicebound.app.checks import LiveTexts, _SheetText, _Written, live_text
+from dicebound.app.checks import LiveTexts, _SheetText, _Views, live_text
 from dicebound.app.plain import plain_json
 from dicebound.app.records import record_view
 from dicebound.character import live_to_json, load_character
@@ -48,7 +48,7 @@ def test_a_sheet_commands_record_and_event_read_as_the_encoders_write_them() -> 
     report = resolve_text(ruleset, party, TEXT, seed="1")
     game = Game("g1", "Game", ruleset.id, ruleset.version, ["a"], "hash")
     now = datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
-    written = _Written(game, now)
+    views = _Views(game, now)
     outcomes = [step for step in report.steps if isinstance(step, SheetOutcome)]
     assert len(outcomes) >= 6 and {o.ok for o in outcomes} == {True, False}
     for record_id, outcome in enumerate(outcomes, start=1):
@@ -59,7 +59,7 @@ def test_a_sheet_commands_record_and_event_read_as_the_encoders_write_them() -> 
         head = RecordHead(
             record_id, "sheet", now, ask, kept, None, game.ruleset_id, game.ruleset_version, None
         )
-        assert parts.view(record_id, written.sheet_head) == plain_json(record_view(head))
+        assert parts.view(record_id, views.sheet_head) == plain_json(record_view(head))
 
 
 _TEXT = st.text(max_size=12)

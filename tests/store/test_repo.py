@@ -5,6 +5,7 @@ a commit hands this process's listeners, as the table keeps them."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -15,7 +16,14 @@ from sqlalchemy.exc import StatementError
 from dicebound.store import Store, open_store
 from dicebound.store.db import fault_of
 from dicebound.store.models import dumps
-from dicebound.store.repo import Game, NewCheck, NewSheetCommand, Repo
+from dicebound.store.repo import (
+    Game,
+    NewCheck,
+    NewSheetCommand,
+    Repo,
+    sheet_digest,
+    snapshot_head,
+)
 from dicebound.values import replace
 
 GAME = Game("g1", "A game", "ruleset", 3, ["core", "grit"], "0" * 64)
@@ -121,6 +129,93 @@ def test_records_keep_the_json_texts_given_byte_for_byte(store: Store) -> None:
             )
 
 
+# sheets as a store may hold them: spaced as an old writer wrote them, a text with
+# quotes, accents, a NUL escape and past the BMP, a key named as a card's digest, none
+SHEETS = (
+    '{"v": 1, "build": {"fields": {"level": 3}}}',
+    dumps({"v": 1, "build": {"text": {"note": 'Zo\u00eb "the" \\ \x00 \U0001f409'}}}),
+    dumps({"sheet_digest": "not a card's", "sheet": [1.5, None, True]}),
+    "null",
+)
+
+
+def _card(name: str, sheet: str, live: object) -> str:
+    return f"{snapshot_head(name, sheet)}{dumps(live)}}}"
+
+
+def _file(name: str, sheet: str, live: object) -> dict[str, object]:
+    """The character file the card stood for (``app.loaded.character_file``)."""
+    whole: dict[str, object] = {"name": name}
+    if sheet != "null":
+        whole["sheet"] = json.loads(sheet)
+    return {**whole, "live": live}
+
+
+def test_a_snapshot_names_its_sheet_by_digest_and_reads_back_whole(store: Store) -> None:
+    """A card as a record keeps it names the member's sheet, kept once when the member
+    was put, by its digest; the record reads back with each card whole, the sheet in its
+    place (a check's roller, and the cards of a sheet command's party). A live state
+    with a text named as the digest's key is only a live state."""
+    live = {"text": {"sheet_digest": "x"}, "pools": {"hp": {"value": 3}}}
+    names = [_who(i) for i in range(len(SHEETS))]
+    with store.write() as session:
+        repo = Repo(session)
+        for name, sheet in zip(names, SHEETS, strict=True):
+            repo.add_member(GAME.id, name, sheet, "{}", NOW)
+        records: list[NewCheck | NewSheetCommand] = [
+            replace(_check(0), who=name, sheet=_card(name, sheet, live))
+            for name, sheet in zip(names, SHEETS, strict=True)
+        ]
+        party = [_card(name, sheet, live) for name, sheet in zip(names, SHEETS, strict=True)]
+        records.append(replace(_command(1), party=[*party, dumps({"name": "other"})]))
+        ids = repo.add_records(GAME, NOW, records)
+    query = text("SELECT sheet FROM records WHERE id = :id")
+    with store.read() as session:
+        repo = Repo(session)
+        stored = session.execute(query, {"id": ids[0]}).scalar_one()
+        digest = sheet_digest(SHEETS[0])
+        assert (
+            stored == f'{{"name":{dumps(names[0])},"sheet_digest":"{digest}","live":{dumps(live)}}}'
+        )
+        for record_id, name, sheet in zip(ids, names, SHEETS, strict=False):
+            row = repo.record(GAME.id, record_id)
+            assert row is not None and row.sheet == _file(name, sheet, live)
+            assert list(row.sheet) == list(_file(name, sheet, live))  # the keys' order too
+        row = repo.record(GAME.id, ids[-1])
+        assert row is not None
+        wholes = [_file(n, s, live) for n, s in zip(names, SHEETS, strict=True)]
+        assert row.sheet == {"number": 2, "party": [*wholes, {"name": "other"}]}
+
+
+def test_a_sheet_is_kept_once_a_game_whatever_its_members_and_puts(store: Store) -> None:
+    """Two members on one sheet, and a member put again on it, keep one text; a member
+    put on another sheet keeps that one beside it (records name the first still)."""
+    with store.write() as session:
+        repo = Repo(session)
+        repo.add_member(GAME.id, "A", SHEETS[0], "{}", NOW)
+        repo.add_member(GAME.id, "B", SHEETS[0], "{}", NOW)
+        repo.put_member(GAME.id, "A", SHEETS[0], "{}", 2, NOW)
+        repo.put_member(GAME.id, "B", SHEETS[1], "{}", 2, NOW)
+        repo.add_member(GAME.id, "C", "null", "{}", NOW)
+    query = text("SELECT digest, body FROM sheet_texts WHERE game_id = :g ORDER BY body")
+    with store.read() as session:
+        kept = [tuple(row) for row in session.execute(query, {"g": GAME.id})]
+    assert kept == sorted(((sheet_digest(s), s) for s in SHEETS[:2]), key=lambda r: r[1])
+
+
+def test_a_snapshot_naming_a_sheet_the_game_does_not_keep_reads_as_written(
+    store: Store,
+) -> None:
+    """A digest the game does not keep (a store changed by hand) is left as it is: the
+    card reads as one without a sheet, and its record's replay will not match."""
+    card = _card("Mira", SHEETS[0], {})
+    with store.write() as session:
+        (record_id,) = Repo(session).add_records(GAME, NOW, [replace(_check(0), sheet=card)])
+    with store.read() as session:
+        row = Repo(session).record(GAME.id, record_id)
+    assert row is not None and row.sheet == json.loads(card)
+
+
 def test_a_later_text_s_records_come_after_an_earlier_one_s(store: Store) -> None:
     """Ids grow across texts too: the history reads newest first by id."""
     with store.write() as session:
@@ -211,12 +306,11 @@ def test_listeners_are_handed_the_events_written_as_the_store_keeps_them(
         Repo(session).add_events(GAME.id, [("character", '{"name":"Zoë \\u00e9"}')], NOW, keep)
     records = _text(4)
     tails = [f',"n":{i},"who":{dumps(r.who)}}}' for i, r in enumerate(records)]
+    after = [("character", dumps({"name": _who(7)}))]
     with store.write() as session:
-        repo = Repo(session)
-        ids = repo.add_records(GAME, NOW, records, told=tails, keep=keep, more=True)
-        repo.add_events(GAME.id, [("character", dumps({"name": _who(7)}))], NOW, keep)
+        ids = Repo(session).write_text(GAME, NOW, [], records, tails, after, keep)
     with store.write() as session:
-        Repo(session).add_records(GAME, NOW, _text(2), told=["}", "}"], keep=keep)
+        Repo(session).write_text(GAME, NOW, [], _text(2), ["}", "}"], [], keep)
     with pytest.raises(RuntimeError), store.write() as session:
         Repo(session).add_events(GAME.id, [("record", "{}")], NOW, keep)
         raise RuntimeError("refused")
@@ -233,3 +327,36 @@ def test_listeners_are_handed_the_events_written_as_the_store_keeps_them(
     assert [e[0] for e in written] == list(range(1, 9))
     assert written[1] == (2, "record", f'{{"id":{ids[0]}{tails[0]}')
     assert written[-len(_kept_events(store)) :] == _kept_events(store)
+
+
+@pytest.mark.parametrize("keep", [1000, 3], ids=["in one statement", "more than kept"])
+def test_a_text_s_lives_records_and_events_are_written_together(store: Store, keep: int) -> None:
+    """``write_text``: the live states it changed, its records with their tallies, each
+    record's event and then the events after them, numbered on from the game's newest,
+    the game keeping its newest ``keep``; a member not named keeps its live state."""
+    with store.write() as session:
+        repo = Repo(session)
+        for name in ("Mira", "Tam"):
+            repo.add_member(GAME.id, name, "null", "{}", NOW)
+        repo.add_events(GAME.id, [("seat", "{}")], NOW, keep)
+    records = _text(3)
+    tails = [f',"n":{i}}}' for i in range(3)]
+    after = [("character", '{"name":"Mira"}')]
+    with store.write() as session:
+        lives = [("Mira", '{"tracks":{"x":1}}', 2)]
+        ids = Repo(session).write_text(GAME, NOW, lives, records, tails, after, keep)
+    with store.read() as session:
+        repo = Repo(session)
+        members, counts = repo.party(GAME.id)
+    assert [(m.name, m.live, m.revision) for m in members] == [
+        ("Mira", '{"tracks":{"x":1}}', 2),
+        ("Tam", "{}", 1),
+    ]
+    assert counts == {(r.who, "check" if isinstance(r, NewCheck) else "sheet"): 1 for r in records}
+    written = [
+        (2, "record", f'{{"id":{ids[0]},"n":0}}'),
+        (3, "record", f'{{"id":{ids[1]},"n":1}}'),
+        (4, "record", f'{{"id":{ids[2]},"n":2}}'),
+        (5, "character", '{"name":"Mira"}'),
+    ]
+    assert _kept_events(store) == [(1, "seat", "{}"), *written][-keep:]

@@ -8,8 +8,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
@@ -17,11 +19,20 @@ from sqlalchemy import inspect, text
 
 from dicebound.edge.http import create_app
 from dicebound.store import Store, StoreError, open_store
-from dicebound.store.db import head_revision
-from dicebound.store.models import Base
-from http_api_support import STEALTH, bearer, character_file, cli_json, store_rows
+from dicebound.store.db import _alembic_config, head_revision
+from dicebound.store.models import Base, dumps
+from dicebound.store.repo import Game, NewCheck, NewSheetCommand, Repo, snapshot_head
+from http_api_support import (
+    STEALTH,
+    bearer,
+    character_file,
+    cli_json,
+    store_rows,
+    stored_value,
+)
 from service_support import ADMIN_TOKEN
 
+NOW = datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
 GAME_TOKEN = "dbg_made-before-the-upgrade"
 MIRA = "Mira Quickfoot"
 
@@ -42,14 +53,14 @@ def _differences(store: Store) -> list[object]:
         return list(compare_metadata(context, Base.metadata))
 
 
-def test_the_head_is_0008() -> None:
-    assert head_revision() == "0008"
+def test_the_head_is_0009() -> None:
+    assert head_revision() == "0009"
 
 
 def test_a_fresh_store_migrates_to_the_models_exactly(store_url: str) -> None:
     store = open_store(store_url)
     try:
-        assert store.revision() == "0008"
+        assert store.revision() == "0009"
         assert _differences(store) == []
     finally:
         store.close()
@@ -60,7 +71,7 @@ def test_opening_twice_migrates_once_and_keeps_everything(store_url: str) -> Non
     before = store_rows(store_url)
     again = open_store(store_url)
     try:
-        assert again.revision() == "0008"
+        assert again.revision() == "0009"
     finally:
         again.close()
     assert store_rows(store_url) == before
@@ -124,7 +135,7 @@ def test_a_0001_store_with_rows_is_upgraded_on_open_and_still_plays(
 
     upgraded = open_store(store_url)
     try:
-        assert upgraded.revision() == "0008"
+        assert upgraded.revision() == "0009"
         assert _differences(upgraded) == []
     finally:
         upgraded.close()
@@ -193,7 +204,7 @@ def test_a_store_from_a_newer_dicebound_is_refused_and_left_alone(store_url: str
         open_store(store_url)
     assert str(refused.value) == (
         "this store's schema is at revision 9999, made by a newer dicebound; this one knows "
-        "revisions up to 0008. Upgrade dicebound to open it."
+        "revisions up to 0009. Upgrade dicebound to open it."
     )
     assert store_rows(store_url) == before
     again = open_store(store_url, migrate=False)
@@ -201,3 +212,39 @@ def test_a_store_from_a_newer_dicebound_is_refused_and_left_alone(store_url: str
         assert again.revision() == "9999"
     finally:
         again.close()
+
+
+def test_going_back_to_0008_writes_each_snapshot_s_sheet_whole_again(store_url: str) -> None:
+    """Downgraded, every record's cards hold their sheets in full again, as 0008's code
+    reads them, and the kept texts go; upgraded again, the records read the same."""
+    game = Game("g1", "A game", "dnd5e-srd", 1, [], "0" * 64)
+    sheet = dumps({"v": 1, "build": {"fields": {"level": 3}}})
+    card = f"{snapshot_head('Mira', sheet)}{{}}}}"
+    whole = {"name": "Mira", "sheet": json.loads(sheet), "live": {}}
+    store = open_store(store_url)
+    try:
+        with store.write() as session:
+            repo = Repo(session)
+            repo.add_game(game, NOW)
+            repo.add_member(game.id, "Mira", sheet, "{}", NOW)
+            records: list[NewCheck | NewSheetCommand] = [
+                NewCheck("Mira", STEALTH, {}, "42", None, None, card),
+                NewSheetCommand("Mira", "[sheet: op=x]", {}, 1, [card, '{"name":"Tam"}']),
+            ]
+            ids = repo.add_records(game, NOW, records)
+        with store.engine.begin() as connection:
+            command.downgrade(_alembic_config(connection), "0008")
+        assert "sheet_texts" not in inspect(store.engine).get_table_names()
+        kept = [
+            stored_value(store_url, "SELECT sheet FROM records WHERE id = :i", i=i) for i in ids
+        ]
+        assert [json.loads(k) for k in kept] == [
+            whole,
+            {"number": 1, "party": [whole, {"name": "Tam"}]},
+        ]
+        store.upgrade()
+        with store.read() as session:
+            rows = [Repo(session).record(game.id, i) for i in ids]
+        assert [r.sheet for r in rows if r is not None] == [json.loads(k) for k in kept]
+    finally:
+        store.close()

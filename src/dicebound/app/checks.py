@@ -23,7 +23,16 @@ from dicebound.errors import DiceboundError
 from dicebound.replay import sheet_touches
 from dicebound.sheet import Character, Live, PoolValue, Wounds
 from dicebound.store.models import RawJson, dumps, stamp
-from dicebound.store.repo import Game, Member, NewCheck, NewSheetCommand, RecordHead, Repo
+from dicebound.store.repo import (
+    Game,
+    Member,
+    NewCheck,
+    NewSheetCommand,
+    RecordHead,
+    Repo,
+    snapshot_head,
+    tallies_of,
+)
 from dicebound.tags.parse import parse_tags
 
 if TYPE_CHECKING:
@@ -31,7 +40,7 @@ if TYPE_CHECKING:
 
     from dicebound.sheet_commands.model import SheetOutcome
 
-__all__ = ["LiveTexts", "live_text", "run_checks", "snapshot_text"]
+__all__ = ["LiveTexts", "live_text", "run_checks"]
 
 
 def _check_limits(text: str) -> None:
@@ -39,19 +48,6 @@ def _check_limits(text: str) -> None:
     ``UnicodeEncodeError`` here, before anything is thrown or written."""
     LIMITS.check_text(len(text.encode("utf-8")))
     LIMITS.check_tags(len(parse_tags(text)))
-
-
-def snapshot_text(name: str, sheet: str, live: object) -> str:
-    """``dumps(character_file(name, sheet, live))`` without reading the sheet back: the
-    stored sheet is already this JSON, written by ``dumps``."""
-    return _snapshot(name, sheet, dumps(live))
-
-
-def _snapshot(name: str, sheet: str, live: str) -> str:
-    """``snapshot_text`` of a live state already written (``live`` its JSON text)."""
-    if sheet == "null":
-        return f'{{"name":{dumps(name)},"live":{live}}}'
-    return f'{{"name":{dumps(name)},"sheet":{sheet},"live":{live}}}'
 
 
 # A command's record writes the live state it found and its changes: written here piece
@@ -174,7 +170,7 @@ class _Cards:
         head = self.heads.get(character.name)
         if head is None:
             sheet = self.by_name[character.name].sheet
-            head = self.heads[character.name] = _snapshot(character.name, sheet, "")[:-1]
+            head = self.heads[character.name] = snapshot_head(character.name, sheet)
         text = f"{head}{self.lives.text(character.live)}}}"
         self.states[id(character)] = (character, text)
         return text
@@ -222,11 +218,11 @@ class _SheetText:
 
     def view(self, record_id: int, head: tuple[str, str]) -> str:
         """``plain_json(record_view(...))`` of its record; ``head`` the parts every
-        record of the text shares (``_Written.sheet_head``)."""
+        record of the text shares (``_Views.sheet_head``)."""
         return f'{{"id":{record_id}{self.tail(head)}'
 
     def tail(self, head: tuple[str, str]) -> str:
-        """Its view after the id (``Repo.add_records``' ``told``)."""
+        """Its view after the id (``Repo.write_text``'s ``told``)."""
         fields = f'"who":{self.who},"tag":{self.tag},"ask":{self.ask},{self.rest}'
         return f",{head[0]}{fields}{head[1]}}}"
 
@@ -234,14 +230,12 @@ class _SheetText:
 _NO_ID = '{"id":0'
 
 
-class _Written:
-    """What a text's records answer: its ``results`` and ``sheet``, in text order."""
+class _Views:
+    """What every record view of a text shares: its game and its time."""
 
     def __init__(self, game: Game, now: datetime) -> None:
         self.game = game
         self.now = now
-        self.results: list[dict[str, object]] = []
-        self.sheet: list[dict[str, object]] = []
         # a sheet record's view around its own fields: kind and time before, ruleset after
         self.sheet_head = (
             f'"kind":"sheet","created":{dumps(stamp(now))},',
@@ -250,7 +244,7 @@ class _Written:
 
     def check_tail(self, ask: str, result: Any, seed: Any) -> str:
         """A check's record as ``GET .../records/{id}`` will read it, after its id (the
-        view's first field): its event, once the id is known (``Repo.add_records``)."""
+        view's first field): its event, once the id is known (``Repo.write_text``)."""
         game = self.game
         head = RecordHead(
             0, "check", self.now, ask, result, seed, game.ruleset_id, game.ruleset_version, None
@@ -260,29 +254,45 @@ class _Written:
         return payload[len(_NO_ID) :]
 
 
+class _Steps:
+    """A text's records, built in text order and not yet written: each record, its
+    answer (as ``results`` or ``sheet`` reads it, before its id) and its event after its
+    id (``Repo.write_text``'s ``told``)."""
+
+    def __init__(self) -> None:
+        self.records: list[NewCheck | NewSheetCommand] = []
+        self.answers: list[tuple[bool, dict[str, object]]] = []  # (a check's, answer)
+        self.tails: list[str] = []
+
+    def written(
+        self, ids: Sequence[int]
+    ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+        """The answer's ``results`` and ``sheet`` in text order, with the ids written."""
+        results: list[dict[str, object]] = []
+        sheet: list[dict[str, object]] = []
+        for record_id, (check, answer) in zip(ids, self.answers, strict=True):
+            if check:
+                results.append({**answer, "id": record_id})
+            else:
+                sheet.append({"id": record_id, **answer})
+        return results, sheet
+
+
 def _record_steps(
-    repo: Repo,
     game: Game,
     report: CheckReport,
     text: str,
     by_name: dict[str, Member],
     choose: str | None,
     now: datetime,
-    *,
-    more: bool,
-) -> _Written:
-    """Write a record of every check thrown and every sheet command, in text order (so
-    ids grow in text order), all in one statement, and each record's event; the
-    answer's ``results`` and ``sheet`` in text order with the ids the statement gave.
-    A check tag that did not resolve writes none. ``more``: the transaction tells of
-    more events after these (``events.publish``)."""
+) -> _Steps:
+    """A record of every check thrown and every sheet command, in text order (so ids
+    grow in text order), and each record's event. A check tag that did not resolve
+    writes none."""
     cards = _Cards(by_name)
-    written = _Written(game, now)
-    records: list[NewCheck | NewSheetCommand] = []
-    answers: list[dict[str, object]] = []  # each record's answer, as ``records``
-    texts: list[_SheetText | None] = []  # each sheet command's parts (None: a check)
-    tails: list[str] = []  # each record's event after its id
-    head = written.sheet_head
+    views = _Views(game, now)
+    steps = _Steps()
+    head = views.sheet_head
     number = 0  # the sheet commands so far
     for step in report.steps:
         if isinstance(step, CheckFailure):
@@ -291,7 +301,7 @@ def _record_steps(
             row_json = step.to_json()
             roller = step.roller
             assert roller is not None  # resolve_text fills it for every result
-            records.append(
+            steps.records.append(
                 NewCheck(
                     who=step.who,
                     ask=step.ask,
@@ -302,30 +312,22 @@ def _record_steps(
                     sheet=cards.whole(roller),
                 )
             )
-            answers.append(row_json)
-            texts.append(None)
-            tails.append(written.check_tail(step.ask, row_json, step.record.get("seed")))
+            steps.answers.append((True, row_json))
+            steps.tails.append(views.check_tail(step.ask, row_json, step.record.get("seed")))
             continue
         number += 1
         start, end = step.span
         ask = text[start:end]
         party = cards.party(step, number, report.sheet_party[number - 1])
         command = _SheetText(step, ask)
-        records.append(
+        steps.records.append(
             NewSheetCommand(
                 who=step.who, ask=ask, result=command.result(), number=number, party=party
             )
         )
-        answers.append(step.to_json())
-        texts.append(command)
-        tails.append(command.tail(head))
-    ids = repo.add_records(game, now, records, told=tails, keep=LIMITS.events_kept, more=more)
-    for record_id, answer, parts in zip(ids, answers, texts, strict=True):
-        if parts is None:
-            written.results.append({**answer, "id": record_id})
-        else:
-            written.sheet.append({"id": record_id, **answer})
-    return written
+        steps.answers.append((False, step.to_json()))
+        steps.tails.append(command.tail(head))
+    return steps
 
 
 def run_checks(
@@ -372,7 +374,7 @@ def run_checks(
     ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)
     # every character, in a fixed order: all a check or a sheet command (a named one, the
     # first for one naming nobody, everyone for who="party") can touch
-    rows = repo.members(game.id, lock=True)
+    rows, counts = repo.party(game.id)
     party = [load_member(ruleset, game, row) for row in rows]
     if faces is None and seed is None:
         seed = fresh_seed()
@@ -405,16 +407,26 @@ def run_checks(
             row = by_name[after.name]
             live = live_text(after.live)
             changed.append(Member(row.name, row.sheet, live, row.revision + 1))
-    repo.set_lives(game.id, [(row.name, row.live, row.revision) for row in changed], now)
     # the records, each with its event, in text order; then each character the text
-    # changed, as it is now
-    written = _record_steps(repo, game, report, text, by_name, choose, now, more=bool(changed))
-    events.publish(repo, game.id, events.character_items(repo, ruleset, game, changed))
+    # changed, as it is now, counting the records just written
+    steps = _record_steps(game, report, text, by_name, choose, now)
+    for key, more in tallies_of(steps.records).items():
+        counts[key] = counts.get(key, 0) + more
+    ids = repo.write_text(
+        game,
+        now,
+        [(row.name, row.live, row.revision) for row in changed],
+        steps.records,
+        steps.tails,
+        events.counted_items(ruleset, game, changed, counts),
+        LIMITS.events_kept,
+    )
+    results, sheet = steps.written(ids)
     answer: dict[str, Any] = {
         "text": report.text,
-        "results": written.results,
+        "results": results,
         "errors": [e.to_json() for e in report.errors],
-        "sheet": written.sheet,
+        "sheet": sheet,
     }
     if idempotency_key is not None:
         assert digest is not None

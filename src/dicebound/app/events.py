@@ -4,9 +4,9 @@ process that streams them (docs/design/store-and-service.md "Events").
 
 Writing: a use case that changed a game hands its events to ``publish`` once, at its
 end, in the order they happened (a text's records in text order, then each character
-whose live state it changed; the records' own events are written with the records,
-``Repo.add_records(..., told=...)``, and the characters' follow). It holds the game's row lock already (every write takes
-it first), so ``Repo.add_events`` numbers them after the game's newest and the ids of a
+whose live state it changed: those are written with the records and the live states,
+``Repo.write_text``). It holds the game's row lock already (every write takes it
+first), so ``Repo.add_events`` numbers them after the game's newest and the ids of a
 game grow in commit order. Each event's ``data`` is written then, as the routes would
 answer it at that moment: a record as ``GET /games/{game}/records/{id}``, a character as
 one member of ``GET /games/{game}/party``. Nothing is read back later to build it, so a
@@ -51,6 +51,7 @@ __all__ = [
     "answer_item",
     "catch_up",
     "character_items",
+    "counted_items",
     "last_event_id",
     "poll",
     "publish",
@@ -94,6 +95,14 @@ def character_items(repo: Repo, ruleset: Ruleset, game: Game, rows: Sequence[Mem
     if not rows:
         return []
     counts = repo.record_counts(game.id, [*(row.name for row in rows), "party"])
+    return counted_items(ruleset, game, rows, counts)
+
+
+def counted_items(
+    ruleset: Ruleset, game: Game, rows: Sequence[Member], counts: Mapping[tuple[str, str], int]
+) -> list[Item]:
+    """``character_items`` with the game's record counts as this transaction leaves
+    them given (``Repo.record_counts``), not read."""
     return [("character", plain_json(party_member(ruleset, game, row, counts))) for row in rows]
 
 

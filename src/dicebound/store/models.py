@@ -41,6 +41,7 @@ __all__ = [
     "RecordRow",
     "RulesetRow",
     "SeatRow",
+    "SheetTextRow",
     "TallyRow",
     "Timestamp",
 ]
@@ -255,6 +256,20 @@ class TallyRow(Base):
     who: Mapped[str] = mapped_column(String(100), primary_key=True)
     kind: Mapped[str] = mapped_column(String(10), primary_key=True)
     how_many: Mapped[int] = mapped_column(BigInteger)
+
+
+class SheetTextRow(Base):
+    """A character's sheet as a game's records keep it: written once per game under its
+    digest (``repo.sheet_digest``) when the sheet is put, and named by that digest in
+    each record's snapshot of the card, where the whole sheet stood before. Never
+    changed; it goes with its game."""
+
+    __tablename__ = "sheet_texts"
+    game_id: Mapped[str] = mapped_column(
+        String(40), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    body: Mapped[str] = mapped_column(Text)
 
 
 Index("records_by_game", RecordRow.game_id, RecordRow.id)

@@ -13,6 +13,7 @@ never parsed and written again (docs/design/store-and-service.md).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -51,11 +52,12 @@ from dicebound.store.models import (
     RecordRow,
     RulesetRow,
     SeatRow,
+    SheetTextRow,
     TallyRow,
     dumps,
     stamp,
 )
-from dicebound.values import frozen
+from dicebound.values import frozen, replace
 
 __all__ = [
     "Event",
@@ -68,6 +70,9 @@ __all__ = [
     "RecordHead",
     "Repo",
     "RulesetVersion",
+    "sheet_digest",
+    "snapshot_head",
+    "tallies_of",
 ]
 
 _ADMIN_KEY = "admin_token_hash"
@@ -81,6 +86,7 @@ _IDEMPOTENCY = cast(Table, IdempotencyRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)
 _TALLIES = cast(Table, TallyRow.__table__)
+_SHEET_TEXTS = cast(Table, SheetTextRow.__table__)
 
 
 @frozen
@@ -185,6 +191,28 @@ class NewSheetCommand:
     result: Mapping[str, Any] | RawJson  # RawJson: as ``dumps`` writes it, spliced
     number: int
     party: Sequence[str]
+
+
+_SHEET_KEY = "sheet_digest"
+"""The key a record's snapshot of a card names its sheet by, in place of ``sheet``."""
+
+
+@lru_cache(maxsize=256)
+def sheet_digest(sheet: str) -> str:
+    """The key a character's sheet text is kept under in its game (``sheet_texts``): its
+    SHA-256, in hex."""
+    return hashlib.sha256(sheet.encode("utf-8")).hexdigest()
+
+
+def snapshot_head(name: str, sheet: str) -> str:
+    """A card as a record keeps it (``NewCheck.sheet``, ``NewSheetCommand.party``), up
+    to its live state: the card's text is this, the live state's, then ``}``. Its sheet
+    (the stored text, kept in ``sheet_texts`` since it was put) is named by its digest,
+    and read back whole with the record (``Repo.record``); a sheet ``null`` writes no
+    key, as a character file without a sheet."""
+    if sheet == "null":
+        return f'{{"name":{dumps(name)},"live":'
+    return f'{{"name":{dumps(name)},"{_SHEET_KEY}":"{sheet_digest(sheet)}","live":'
 
 
 @frozen
@@ -365,6 +393,25 @@ _MEMBERS_SQL = (
 )
 _DRIVER_MEMBERS = _Sql.both(_MEMBERS_SQL)
 _DRIVER_MEMBERS_LOCKED = _Sql.both(_MEMBERS_SQL, " FOR UPDATE")
+# the party locked, each row with the game's tallies beside it (one JSON array of
+# [who, kind, n], read once for the statement)
+_DRIVER_PARTY = _Sql(
+    "SELECT name, sheet, live, revision, (SELECT coalesce(json_group_array("
+    "json_array(who, kind, how_many)), '[]') FROM record_tallies WHERE game_id = :game) "
+    "FROM characters WHERE game_id = :game ORDER BY position, name",
+    "SELECT name, sheet, live, revision, (SELECT coalesce(json_agg("
+    "json_build_array(who, kind, how_many)), '[]')::text FROM record_tallies "
+    "WHERE game_id = %(game)s) FROM characters WHERE game_id = %(game)s "
+    "ORDER BY position, name FOR UPDATE",
+)
+_DRIVER_KEEP_SHEET = _Sql.both(
+    "INSERT INTO sheet_texts (game_id, digest, body) VALUES (:game, :digest, :body) "
+    "ON CONFLICT (game_id, digest) DO NOTHING"
+)
+_SHEET_BODIES = select(_SHEET_TEXTS.c.digest, _SHEET_TEXTS.c.body).where(
+    _SHEET_TEXTS.c.game_id == bindparam("game"),
+    _SHEET_TEXTS.c.digest.in_(bindparam("digests", expanding=True)),
+)
 _DRIVER_SET_LIVE = _Sql.both(
     "UPDATE characters SET live = :live, revision = :revision, updated = :now "
     "WHERE game_id = :game AND name = :who"
@@ -389,7 +436,6 @@ _DRIVER_NEW_EVENT = _Sql.both(
 )
 _DRIVER_FORGET_EVENTS = _Sql.both("DELETE FROM events WHERE game_id = :game AND id <= :upto")
 _DRIVER_NOTIFY = _pg_only(f"SELECT pg_notify('{EVENTS_CHANNEL}', %(note)s)")
-_WRITTEN = "dicebound.events.written"  # a session's events written, not told yet, by game
 _RECORD_COLUMNS = ", ".join((*_PER_ROW, *_SHARED))
 # PostgreSQL: a text's records (one JSONB array of their texts, as above) and the
 # tallies they raise (one JSONB array of [who, kind, n]) in one statement, one trip.
@@ -408,13 +454,15 @@ _DRIVER_RECORDS_AND_TALLIES = _pg_only(
     + _UPSERT_TALLY
     + ") SELECT id FROM made"
 )
-# PostgreSQL: a text's records, their tallies and each record's event in one statement
-# (``Repo.add_records`` with ``told``): an event's payload is its record's id spliced
-# before the rest of its view (``tails``, one JSONB array of texts, in record order),
-# numbered after the game's newest as ``_DRIVER_EVENTS`` numbers them; then, unless more
-# events follow in the transaction, the oldest past the kept number forgotten and the
-# note. One row: the records' ids, and the last event's id.
-_TOLD_RECORDS = (
+# PostgreSQL: all a text writes, in one statement (``Repo.write_text``): its records
+# and the tallies they raise (as above); each record's event, its payload the record's
+# id spliced before the rest of its view (``tails``, one JSONB array of texts, in
+# record order), numbered after the game's newest as ``_DRIVER_EVENTS`` numbers them;
+# the live states it changed (``lives``: one JSONB array of [name, live, revision]);
+# the events that follow the records' (``after``: one JSONB array of [kind, payload]);
+# the oldest past the kept number forgotten, and the note. One row: the records' ids,
+# and the last event's id.
+_DRIVER_TEXT = _pg_only(
     _DRIVER_RECORDS_AND_TALLIES.postgresql.removesuffix(" SELECT id FROM made")
     + ", newest AS (SELECT coalesce(max(id), 0) AS id FROM events "
     "WHERE game_id = %(game_id)s::text), "
@@ -422,14 +470,17 @@ _TOLD_RECORDS = (
     "told AS (INSERT INTO events (game_id, id, kind, payload, created) "
     "SELECT %(game_id)s::text, newest.id + numbered.n, 'record', "
     "'{\"id\":' || numbered.id || (%(tails)s::jsonb ->> (numbered.n - 1)::integer), "
-    "%(created)s::text FROM newest, numbered RETURNING id), "
-    "last AS (SELECT max(id) AS id FROM told)"
-)
-_DRIVER_TOLD_RECORDS_MORE = _pg_only(
-    f"{_TOLD_RECORDS} SELECT (SELECT array_agg(id ORDER BY id) FROM made), id FROM last"
-)
-_DRIVER_TOLD_RECORDS = _pg_only(
-    f"{_TOLD_RECORDS}, forgot AS (DELETE FROM events WHERE game_id = %(game_id)s::text "
+    "%(created)s::text FROM newest, numbered), "
+    "lived AS (UPDATE characters AS c SET live = item ->> 1, "
+    "revision = (item ->> 2)::integer, updated = %(created)s::text "
+    "FROM jsonb_array_elements(%(lives)s::jsonb) AS given(item) "
+    "WHERE c.game_id = %(game_id)s::text AND c.name = item ->> 0), "
+    "after AS (INSERT INTO events (game_id, id, kind, payload, created) "
+    "SELECT %(game_id)s::text, newest.id + %(records)s::bigint + n, item ->> 0, item ->> 1, "
+    "%(created)s::text FROM newest, "
+    "jsonb_array_elements(%(after)s::jsonb) WITH ORDINALITY AS given(item, n)), "
+    "last AS (SELECT newest.id + %(events)s::bigint AS id FROM newest), "
+    "forgot AS (DELETE FROM events WHERE game_id = %(game_id)s::text "
     "AND id <= (SELECT id FROM last) - %(keep)s::bigint) "
     "SELECT (SELECT array_agg(id ORDER BY id) FROM made), id, "
     f"pg_notify('{EVENTS_CHANNEL}', %(game_id)s::text || ':' || id) FROM last"
@@ -485,6 +536,28 @@ def _with_ask(row: Any) -> dict[str, Any]:
 
 def _record(row: Any) -> Record:
     return Record(**_with_ask(row))
+
+
+def _cards(record: Record) -> list[dict[str, Any]]:
+    """The cards a record's snapshot holds: the roller's, or the party's."""
+    sheet = record.sheet
+    if record.kind == "sheet":
+        party = sheet.get("party") if isinstance(sheet, dict) else None
+        return [card for card in party if isinstance(card, dict)] if isinstance(party, list) else []
+    return [sheet] if isinstance(sheet, dict) else []
+
+
+def _whole_card(card: Any, bodies: Mapping[str, Any]) -> Any:
+    """A card as the record's snapshot stood: its sheet in place of its digest, in the
+    same place (a digest the game does not keep is left as it is, and the card reads
+    as one without a sheet)."""
+    digest = card.get(_SHEET_KEY) if isinstance(card, dict) else None
+    if not isinstance(digest, str) or digest not in bodies:
+        return card
+    return {
+        ("sheet" if key == _SHEET_KEY else key): (bodies[value] if key == _SHEET_KEY else value)
+        for key, value in card.items()
+    }
 
 
 class Repo:
@@ -656,6 +729,15 @@ class Repo:
         rows = self._rows(_DRIVER_MEMBERS_LOCKED if lock else _DRIVER_MEMBERS, {"game": game_id})
         return [Member(name, sheet, live, revision) for name, sheet, live, revision in rows]
 
+    def party(self, game_id: str) -> tuple[list[Member], dict[tuple[str, str], int]]:
+        """The party locked (``members(..., lock=True)``) and the game's record counts
+        (``record_counts``), in one statement: the counts stay as read while the game's
+        row lock is held, as every writer of records holds it. No members, no counts."""
+        rows = self._rows(_DRIVER_PARTY, {"game": game_id})
+        members = [Member(name, sheet, live, revision) for name, sheet, live, revision, _ in rows]
+        counts = {(w, k): int(n) for w, k, n in json.loads(rows[0][4])} if rows else {}
+        return members, counts
+
     def member(self, game_id: str, name: str, *, lock: bool = False) -> Member | None:
         statement = _ONE_MEMBER_LOCKED if lock else _ONE_MEMBER
         row = self._run(statement, {"game": game_id, "who": name}).first()
@@ -675,6 +757,7 @@ class Repo:
             "updated": now,
         }
         self._run(_NEW_MEMBER, values)
+        self._keep_sheet(game_id, sheet)
 
     def put_member(
         self, game_id: str, name: str, sheet: str, live: str, revision: int, now: datetime
@@ -682,6 +765,14 @@ class Repo:
         """Replace a member's sheet and live state (their stored texts)."""
         params = {"game": game_id, "who": name, "sheet": sheet, "live": live}
         self._run(_PUT_MEMBER, {**params, "revision": revision, "now": now})
+        self._keep_sheet(game_id, sheet)
+
+    def _keep_sheet(self, game_id: str, sheet: str) -> None:
+        """Keep a member's sheet text under its digest, once per game, for the records
+        that will name it (``snapshot_head``)."""
+        if sheet != "null":
+            params = {"game": game_id, "digest": sheet_digest(sheet), "body": sheet}
+            self._do(_DRIVER_KEEP_SHEET, params)
 
     def set_live(self, game_id: str, name: str, live: str, revision: int, now: datetime) -> None:
         """A member's live state (the JSON text to store) after a payment or a change,
@@ -705,33 +796,18 @@ class Repo:
     # ── records ──────────────────────────────────────────────────────────────
 
     def add_records(
-        self,
-        game: Game,
-        created: datetime,
-        records: Sequence[NewCheck | NewSheetCommand],
-        *,
-        told: Sequence[str] | None = None,
-        keep: int = 0,
-        more: bool = False,
+        self, game: Game, created: datetime, records: Sequence[NewCheck | NewSheetCommand]
     ) -> list[int]:
         """Write the records of one text and raise their tallies: on PostgreSQL in one
         statement, on SQLite in one per 120 records and one for the tallies; their ids,
-        in the order given (ids grow in that order).
-
-        ``told``: each record's event too, a ``record`` whose payload is ``{"id":``, its
-        id, then its tail given here (the rest of its view), appended as ``add_events``
-        appends (``keep`` the events a game keeps); on PostgreSQL in the same statement.
-        ``more``: the transaction appends more events after these (``add_events``),
-        which forgets the oldest and tells of them all."""
+        in the order given (ids grow in that order). ``write_text`` writes their events
+        with them."""
         if not records:
             return []
-        postgresql = self.connection.dialect.name == "postgresql"
-        if told is not None and postgresql and len(told) <= keep:  # else the long way
-            return self._told_records(game, created, records, told, keep, more)
         created_text = stamp(created)
         rows = [_record_texts(record) for record in records]
-        tallies = _tallies(records)
-        if postgresql:
+        tallies = tallies_of(records)
+        if self.connection.dialect.name == "postgresql":
             params = _pg_record_params(game, created_text, rows, tallies)
             made = self._rows(_DRIVER_RECORDS_AND_TALLIES, params)
         else:
@@ -749,39 +825,67 @@ class Repo:
             self._do(_DRIVER_TALLY, params_many, many=True)
         ids = sorted(row[0] for row in made)
         assert len(ids) == len(rows)
-        if told is not None:
-            payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
-            self._append_events(game.id, payloads, created_text, keep, tell=not more)
         return ids
 
-    def _told_records(
+    def write_text(
         self,
         game: Game,
         created: datetime,
+        lives: Sequence[tuple[str, str, int]],
         records: Sequence[NewCheck | NewSheetCommand],
         told: Sequence[str],
+        after: Sequence[tuple[str, str]],
         keep: int,
-        more: bool,
     ) -> list[int]:
-        """PostgreSQL: ``add_records`` with ``told``, in one statement."""
+        """All one text writes: ``set_lives``, then ``add_records`` with each record's
+        event (``told``), then the events that follow them (``after``), appended as
+        ``add_events`` appends; the records' ids. On PostgreSQL in one statement; on
+        SQLite the records' events and the others in one."""
+        if not records:
+            self.set_lives(game.id, lives, created)
+            if after:
+                self.add_events(game.id, after, created, keep)
+            return []
+        if self.connection.dialect.name != "postgresql" or len(told) + len(after) > keep:
+            self.set_lives(game.id, lives, created)
+            ids = self.add_records(game, created, records)
+            payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
+            self._append_events(game.id, [*payloads, *after], stamp(created), keep)
+            return ids
         rows = [_record_texts(record) for record in records]
         params = {
-            **_pg_record_params(game, stamp(created), rows, _tallies(records)),
+            **_pg_record_params(game, stamp(created), rows, tallies_of(records)),
             "tails": dumps(list(told)),
+            "lives": dumps([list(life) for life in lives]),
+            "after": dumps([list(item) for item in after]),
+            "records": len(records),
+            "events": len(records) + len(after),
             "keep": keep,
         }
-        row = self._rows(_DRIVER_TOLD_RECORDS_MORE if more else _DRIVER_TOLD_RECORDS, params)[0]
-        ids: list[int] = list(row[0])
+        row = self._rows(_DRIVER_TEXT, params)[0]
+        ids = [int(i) for i in row[0]]
         assert len(ids) == len(records)
-        last = int(row[1])
         payloads = [("record", f'{{"id":{i}{tail}') for i, tail in zip(ids, told, strict=True)]
-        self._written(game.id, last, payloads, tell=not more)
+        self._written(game.id, int(row[1]), [*payloads, *after])
         return ids
 
     def record(self, game_id: str, record_id: int, *, lock: bool = False) -> Record | None:
+        """A record as written, each card of its snapshot with its sheet whole."""
         statement = _RECORD_LOCKED if lock else _RECORD
         row = self._run(statement, {"record": record_id, "game": game_id}).first()
-        return _record(row) if row is not None else None
+        if row is None:
+            return None
+        record = _record(row)
+        cards = _cards(record)
+        digests = sorted({d for card in cards if isinstance(d := card.get(_SHEET_KEY), str)})
+        if not digests:
+            return record
+        read = self._run(_SHEET_BODIES, {"game": game_id, "digests": digests})
+        bodies = {row.digest: json.loads(row.body) for row in read}
+        if record.kind == "sheet":
+            party = [_whole_card(card, bodies) for card in record.sheet["party"]]
+            return replace(record, sheet={**record.sheet, "party": party})
+        return replace(record, sheet=_whole_card(record.sheet, bodies))
 
     def records(self, game_id: str, before: int | None, most: int) -> list[RecordHead]:
         """At most ``most`` records of a game, newest first, those before ``before``."""
@@ -878,14 +982,13 @@ class Repo:
         """Append ``(kind, payload)`` events to a game's, ids following its newest, and
         forget all but the newest ``keep``; the last id given. Ids follow commit order
         only when the caller holds the game's row lock (``game(..., lock=True)``)."""
-        return self._append_events(game_id, events, stamp(now), keep, tell=True)
+        return self._append_events(game_id, events, stamp(now), keep)
 
     def _append_events(
-        self, game_id: str, events: Sequence[tuple[str, str]], when: str, keep: int, *, tell: bool
+        self, game_id: str, events: Sequence[tuple[str, str]], when: str, keep: int
     ) -> int:
-        """``add_events``; without ``tell`` (more follow in this transaction) neither
-        forgetting nor telling, which the last append does for them all."""
-        if tell and self.connection.dialect.name == "postgresql" and len(events) <= keep:
+        """``add_events``, the time written already."""
+        if self.connection.dialect.name == "postgresql" and len(events) <= keep:
             params = {
                 "game": game_id,
                 "rows": dumps([[kind, payload] for kind, payload in events]),
@@ -893,7 +996,7 @@ class Repo:
                 "keep": keep,
             }
             last: int = self._rows(_DRIVER_EVENTS, params)[0][0]
-            self._written(game_id, last, events, tell=True)
+            self._written(game_id, last, events)
             return last
         newest: int = self._rows(_DRIVER_NEWEST_EVENT, {"game": game_id})[0][0] or 0
         last = newest + len(events)
@@ -906,12 +1009,11 @@ class Repo:
             self._do(_DRIVER_NEW_EVENT, rows[0])
         else:
             self._do(_DRIVER_NEW_EVENT, rows, many=True)
-        if tell:
-            if upto > 0:
-                self._do(_DRIVER_FORGET_EVENTS, {"game": game_id, "upto": upto})
-            if self.connection.dialect.name == "postgresql":  # the note, the long way
-                self._do(_DRIVER_NOTIFY, {"note": f"{game_id}:{last}"})
-        self._written(game_id, last, events, tell=tell)
+        if upto > 0:
+            self._do(_DRIVER_FORGET_EVENTS, {"game": game_id, "upto": upto})
+        if self.connection.dialect.name == "postgresql":  # the note, the long way
+            self._do(_DRIVER_NOTIFY, {"note": f"{game_id}:{last}"})
+        self._written(game_id, last, events)
         return last
 
     def events_after(self, game_id: str, after: int, most: int) -> list[Event]:
@@ -929,24 +1031,16 @@ class Repo:
             self._do(_DRIVER_NOTIFY, {"note": f"{game_id}:{'' if last is None else last}"})
         self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last, ()))
 
-    def _written(
-        self, game_id: str, last: int, events: Sequence[tuple[str, str]], *, tell: bool
-    ) -> None:
+    def _written(self, game_id: str, last: int, events: Sequence[tuple[str, str]]) -> None:
         """Keep the events just written (``last`` the id of the last of them) for the
         store's listeners of this process, told once the transaction commits (PostgreSQL's
-        note was sent with them); without ``tell``, more follow in this transaction, and
-        are told with these."""
+        note was sent with them)."""
         first = last - len(events) + 1
-        rows = [Event(first + i, kind, payload) for i, (kind, payload) in enumerate(events)]
-        held: dict[str, list[Event]] = self.session.info.setdefault(_WRITTEN, {})
-        rows = [*held.pop(game_id, []), *rows]
-        if tell:
-            self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last, tuple(rows)))
-        else:
-            held[game_id] = rows
+        rows = tuple(Event(first + i, kind, payload) for i, (kind, payload) in enumerate(events))
+        self.session.info.setdefault(EVENTS_TOLD, []).append((game_id, last, rows))
 
 
-def _tallies(records: Sequence[NewCheck | NewSheetCommand]) -> dict[tuple[str, str], int]:
+def tallies_of(records: Sequence[NewCheck | NewSheetCommand]) -> dict[tuple[str, str], int]:
     """How many of a text's records each ``(who, kind)`` gains."""
     tallies: dict[tuple[str, str], int] = {}
     for record in records:

@@ -5,6 +5,7 @@ limits; the history, newest first; replays; the step-pool's answer after the rol
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from fastapi.testclient import TestClient
 
 from dicebound.edge.http.problems import AsciiJSONResponse
 from dicebound.edge.schemas import CheckOut
+from dicebound.store import open_store
+from dicebound.store.repo import Repo
 from http_api_support import (
     AS_CLI,
     LOCKPICK,
@@ -92,14 +95,29 @@ def test_a_check_answers_as_check_json_and_writes_its_records(
 def test_a_record_keeps_the_rollers_sheet_as_put_and_live_state_as_it_stood(
     service: TestClient, store_url: str
 ) -> None:
+    """The record's snapshot names the sheet as put by its digest (the sheet's text kept
+    once in the game's ``sheet_texts``) beside the live state as it stood; read back,
+    it is the whole character file."""
     game = make_game(service, "wod-pool", "lucia")
     before = live(service, game, LUCIA)
     (result,) = _ok(service, game, text=LUCIA_SPENDS, seed="42")["results"]
     assert result["changes"]  # the live state moved after the record's snapshot
-    sheet = stored_value(store_url, "SELECT sheet FROM records WHERE id = :i", i=result["id"])
-    expected = {"name": LUCIA, "sheet": before["sheet"], "live": before["live"]}
-    assert json.loads(sheet) == expected
-    assert sheet == json.dumps(expected, separators=(",", ":"))
+    sheet_text = json.dumps(before["sheet"], separators=(",", ":"))
+    digest = hashlib.sha256(sheet_text.encode()).hexdigest()
+    kept = stored_value(store_url, "SELECT sheet FROM records WHERE id = :i", i=result["id"])
+    assert kept == json.dumps(
+        {"name": LUCIA, "sheet_digest": digest, "live": before["live"]}, separators=(",", ":")
+    )
+    body = "SELECT body FROM sheet_texts WHERE game_id = :g AND digest = :d"
+    assert stored_value(store_url, body, g=game.id, d=digest) == sheet_text
+    store = open_store(store_url)
+    try:
+        with store.read() as session:
+            row = Repo(session).record(game.id, result["id"])
+    finally:
+        store.close()
+    assert row is not None
+    assert row.sheet == {"name": LUCIA, "sheet": before["sheet"], "live": before["live"]}
 
 
 def test_each_tag_of_a_seeded_text_has_its_own_seed(service: TestClient) -> None:

@@ -370,6 +370,7 @@ def test_deleting_a_game_deletes_everything_it_holds_and_nothing_else(
         "idempotency": 1,
         "seats": 1,
         "events": 4,  # two characters put, one record, one seat made
+        "sheet_texts": 2,  # each character's sheet
     }
 
     gone = service.delete(doomed.path(), headers=admin_headers())
