@@ -38,7 +38,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -228,6 +229,21 @@ def _pg_answers(url: str) -> bool:
         return False
 
 
+def backends(names: str, pg: str) -> list[tuple[str, Callable[[], AbstractContextManager[str]]]]:
+    """Each store named in ``names`` (``sqlite,postgresql``) that can be reached, with
+    a maker of a fresh database of it (a context giving its URL); PostgreSQL is left
+    out, with a line on standard error, when nothing answers at ``pg``."""
+    chosen: list[tuple[str, Callable[[], AbstractContextManager[str]]]] = []
+    for backend in [b.strip() for b in names.split(",") if b.strip()]:
+        if backend == "postgresql" and not _pg_answers(pg):
+            print("  postgresql: nothing answers at 127.0.0.1:5432; left out", file=sys.stderr)
+            continue
+        chosen.append(
+            (backend, sqlite_store if backend == "sqlite" else lambda: postgresql_store(pg))
+        )
+    return chosen
+
+
 def _setup_game(port: int, admin: str, raw: dict[str, object]) -> tuple[str, str]:
     conn = Connection(port, admin)
     status, body = conn.request("POST", "/rulesets", raw)
@@ -314,14 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     service: list[tuple[str, str, float, float, float, int]] = []
     if not args.no_service:
         with tempfile.TemporaryDirectory(prefix="dicebound-bench-logs-") as logs:
-            for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
-                if backend == "postgresql" and not _pg_answers(args.pg):
-                    print(
-                        "  postgresql: nothing answers at 127.0.0.1:5432; left out", file=sys.stderr
-                    )
-                    continue
-                store = sqlite_store() if backend == "sqlite" else postgresql_store(args.pg)
-                with store as db_url:
+            for backend, fresh_store in backends(args.backends, args.pg):
+                with fresh_store() as db_url:
                     log = Path(logs) / f"server-{backend}.log"
                     service += bench_service(backend, db_url, args.requests, args.seconds, log)
 

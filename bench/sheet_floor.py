@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -40,13 +39,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from http_checks import DEFAULT_PG, postgresql_store, sqlite_store
+from http_checks import DEFAULT_PG
 
 from dicebound.app import games
 from dicebound.app.access import Access
 from dicebound.app.rulesets import sync_packaged_rulesets
 from dicebound.store.db import open_store
-from sheet_commands import _pg_answers, _table, bench_api, bench_service
+from sheet_commands import _table, backends, bench_api, bench_service
 
 RESULT = (
     '{"tag":"[sheet: who=\\"Mira\\" op=\\"spend\\" pool=\\"hp\\" amount=\\"1\\" '
@@ -138,16 +137,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     header = f"{'store':<11}{'5 checks p50':>13}{'budget':>8}{'core':>7}{'floor':>7}{'sum':>7}"
     lines = [header + "  within the budget"]
     with tempfile.TemporaryDirectory(prefix="dicebound-floor-") as logs:
-        for backend in [b.strip() for b in args.backends.split(",") if b.strip()]:
-            if backend == "postgresql" and not _pg_answers(args.pg):
-                print("  postgresql: nothing answers at 127.0.0.1:5432; left out", file=sys.stderr)
-                continue
-            store = sqlite_store() if backend == "sqlite" else postgresql_store(args.pg)
-            with store as db_url:
+        for backend, fresh_store in backends(args.backends, args.pg):
+            with fresh_store() as db_url:
                 log = Path(logs) / f"server-{backend}.log"
                 rows = bench_service(backend, db_url, args.requests, 60.0, log)
             five = next(p50 for _, name, _, p50, _, _ in rows if name == "5 checks alone")
-            with sqlite_store() if backend == "sqlite" else postgresql_store(args.pg) as url:
+            with fresh_store() as url:
                 floor_ms = storage_floor(url, args.rounds)
             floor = floor_ms[45] - floor_ms[5]
             budget = five / 4
