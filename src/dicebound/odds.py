@@ -124,78 +124,100 @@ class _Reader:
     The number a band reads (``band_value``) moves one way only as the total grows (up
     for a margin or a total, down for an at-most roll-against margin or fraction), so
     "reaches this band's ``atLeast``" holds on one end of the sorted totals: the kind's
-    band rules say where that end begins (``BandRules.reach``), or a bisection over
+    band rules say where that end begins (``BandRules.edges``), or a bisection over
     the totals finds it, and the bands' ``atLeast`` decreasing nest those ends. A group
     reads alike but for its total, so the band of each stretch is the number band it
     reaches, moved by the group's natural or caught as its critical (``band_at``, as
     ``read_outcome`` reads one outcome); a critical group is read once, whatever its
-    total.
+    total, and so is a group whose edges stay where they are whatever the dc (bands by
+    total). What is left for a question is a bisection per edge of each group whose
+    edges move with the dc (``moving``), or, without edges, per band by its number
+    (``numbered``).
     """
 
-    __slots__ = ("fixed", "numbered")
+    __slots__ = ("against", "bands", "find", "fixed", "moving", "numbered", "rules")
 
     def __init__(
-        self, bands: Bands, player: KindPlayer[Any, Any, Any], groups: Sequence[Group]
+        self,
+        bands: Bands,
+        player: KindPlayer[Any, Any, Any],
+        groups: Sequence[Group],
+        against: Against,
+        edges: tuple[tuple[int, ...], bool, bool] | None,
     ) -> None:
+        self.bands, self.rules, self.against = bands, player.bands, against
         fixed = [0] * len(bands.shown)
+        moving: list[tuple[Sequence[int], list[int], tuple[tuple[int, int], ...], int, int]] = []
         numbered: list[tuple[Sequence[int], Sequence[int], int, tuple[int, ...], int]] = []
-        critical_at, number_at = bands.critical_at, bands.number_at
+        offsets, rising, moves = edges if edges is not None else ((), True, False)
+        find = self.find = bisect_left if rising else bisect_right
+        critical_at, number_at, last = bands.critical_at, bands.number_at, len(bands.cuts)
         for totals, running, outcome, shift, marks in groups:
             if marks is None:
                 first = outcome(totals[0] + shift)
                 marks = first.critical_success, first.critical_failure, player.natural(first)
             critical_success, critical_failure, natural = marks
+            every = running[-1]
             if critical_success or critical_failure:
                 if critical_success and critical_failure:  # landing refuses it, as one outcome
                     landing(bands, 0, critical_success, critical_failure, natural)
-                fixed[critical_at[0] if critical_success else critical_at[1]] += running[-1]
-            else:
-                numbered.append((totals, running, shift, number_at[natural], running[-1]))
+                fixed[critical_at[0] if critical_success else critical_at[1]] += every
+                continue
+            at = number_at[natural]
+            if edges is None:  # no edge says it (a fraction): bisected by the band number
+                numbered.append((totals, running, shift, at, every))
+                continue
+            # ``reach[end]``: the weight of the totals on the reaching side of the total
+            # found at ``end`` (from it up when rising, below it when falling)
+            reach = [every - r for r in running] if rising else list(running)
+            # each edge less the group's shift, the dc added at the question if it moves
+            steps = tuple(zip(at, (offset - shift for offset in offsets), strict=False))
+            if moves:
+                moving.append((totals, reach, steps, at[last], every))
+                continue
+            before = 0  # edges that stay put: this group reads alike at every dc
+            for band, limit in steps:
+                upto = reach[find(totals, limit)]
+                fixed[band] += upto - before
+                before = upto
+            fixed[at[last]] += every - before
         self.fixed = fixed
+        self.moving = moving
         self.numbered = numbered
 
-    def read(
-        self,
-        bands: Bands,
-        rules: BandRules,
-        against: Against,
-        dc: int,
-        edges: tuple[tuple[int, ...], bool, bool] | None,
-    ) -> list[int]:
-        """Each band's weight at ``dc``, in the order the odds list them (``shown``).
-        ``edges`` are the band rules' (``BandRules.edges`` of these bands), worked out
-        once for every dc."""
-        by, cuts = bands.by, bands.cuts
+    def read(self, dc: int) -> list[int]:
+        """Each band's weight at ``dc``, in the order the odds list them (``shown``)."""
         out = self.fixed.copy()
-        last = len(cuts)
-        offsets: tuple[int, ...] = ()
-        rising, moves = True, False
-        if edges is not None:
-            offsets, rising, moves = edges
-        find = bisect_left if rising else bisect_right
-        for totals, running, shift, at, every in self.numbered:
-            # band i holds the totals reaching cut i but not cut i-1, the last band the
-            # rest: ``upto`` is the weight reaching cut i, ``before`` cut i-1's; ``end``
-            # is where the totals reaching it begin (rising) or end (falling)
+        find = self.find
+        for totals, reach, steps, last, every in self.moving:
+            # band i holds the totals reaching edge i but not edge i-1, the last band
+            # the rest: ``upto`` is the weight reaching edge i, ``before`` edge i-1's
             before = 0
-            if edges is not None:  # each edge placed at the dc, less the group's shift
-                base = dc - shift if moves else -shift
-                for band, offset in zip(at, offsets, strict=False):  # the last band after
-                    end = find(totals, base + offset)
-                    upto = every - running[end] if rising else running[end]
-                    out[band] += upto - before
-                    before = upto
-            else:  # no edge says it (a fraction): bisected by the band number itself
-                low = rules.value(by, totals[0] + shift, dc, against)
-                rising = rules.value(by, totals[-1] + shift, dc, against) >= low
-                for band, cut in zip(at, cuts, strict=False):
-                    reaches = partial(_reaches, rules, by, dc, against, cut, rising, shift)
-                    end = bisect_left(totals, True, key=reaches)
-                    upto = every - running[end] if rising else running[end]
-                    out[band] += upto - before
-                    before = upto
-            out[at[last]] += every - before
+            for band, limit in steps:
+                upto = reach[find(totals, dc + limit)]
+                out[band] += upto - before
+                before = upto
+            out[last] += every - before
+        if self.numbered:
+            self._read_numbers(dc, out)
         return out
+
+    def _read_numbers(self, dc: int, out: list[int]) -> None:
+        """Add to ``out`` each band's weight of the groups read by their band number (no
+        edge says where a band begins), bisected by the number itself."""
+        bands, rules, against = self.bands, self.rules, self.against
+        by, cuts, last = bands.by, bands.cuts, len(bands.cuts)
+        for totals, running, shift, at, every in self.numbered:
+            before = 0
+            low = rules.value(by, totals[0] + shift, dc, against)
+            rising = rules.value(by, totals[-1] + shift, dc, against) >= low
+            for band, cut in zip(at, cuts, strict=False):
+                reaches = partial(_reaches, rules, by, dc, against, cut, rising, shift)
+                end = bisect_left(totals, True, key=reaches)
+                upto = every - running[end] if rising else running[end]
+                out[band] += upto - before
+                before = upto
+            out[at[last]] += every - before
 
 
 def _band_weights(
@@ -207,9 +229,8 @@ def _band_weights(
 ) -> list[int]:
     """Each band's weight, in the order the odds list them (``Bands.shown``), read by
     thresholds over each group's sorted totals (``_Reader``)."""
-    rules = player.bands
-    edges = rules.edges(bands.by, bands.cuts, against)
-    return _Reader(bands, player, groups).read(bands, rules, against, dc, edges)
+    edges = player.bands.edges(bands.by, bands.cuts, against)
+    return _Reader(bands, player, groups, against, edges).read(dc)
 
 
 def _reaches(
@@ -425,7 +446,7 @@ class _Skill:
         groups = player.folded(check, tables, bands.shift)
         if groups is None:
             groups = fold(player.odds_distribution(check, tables), player, bands.shift)
-        reader = _Reader(bands, player, groups)
+        reader = _Reader(bands, player, groups, self.against, self.edges)
         if key is not None and all(g.marks is not None for g in groups):
             if len(self.readers) >= _READERS_KEPT:
                 self.readers.clear()
@@ -562,7 +583,7 @@ def _odds(
         reader = entry.readers.get(player.odds_key(check))
         if reader is None:
             reader = entry.reader(ruleset, bands, check)
-        numbers = reader.read(bands, player.bands, entry.against, prepared.dc, entry.edges)
+        numbers = reader.read(prepared.dc)
         outcomes, success = _band_outcomes(bands, numbers, entry.never)
     else:
         whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
