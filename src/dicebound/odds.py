@@ -338,32 +338,46 @@ def _never(bands: Bands) -> tuple[OutcomeOdds, ...]:
     )
 
 
+def _rows(bands: Bands) -> tuple[tuple[str, bool, Critical], ...]:
+    """Each band's label, success and critical, best first (``Bands.shown`` without its
+    id): what an outcome of it says besides its chance."""
+    return tuple((label, success, critical) for _, label, success, critical in bands.shown)
+
+
 def _band_outcomes(
-    bands: Bands, numbers: Sequence[int], never: Sequence[OutcomeOdds]
+    rows: Sequence[tuple[str, bool, Critical]],
+    numbers: Sequence[int],
+    never: Sequence[OutcomeOdds],
 ) -> tuple[tuple[OutcomeOdds, ...], Fraction]:
-    """Every band best first and the chance of success, from each band's weight in that
-    order (``_Reader.read``), in one pass (the odds make one of these per question); a
-    band the check never lands in is its outcome in ``never`` (``_never``)."""
+    """Every band best first and the chance of success, from each band's row (``_rows``)
+    and weight in that order (``_Reader.read``), in one pass (the odds make one of these
+    per question); a band the check never lands in is its outcome in ``never``
+    (``_never``). Each chance is ``ratio``'s, made without a call."""
     every = sum(numbers)
     blank, gcd = blank_fraction, math.gcd
+    if blank is None:  # pragma: no cover - another Python's Fraction
+        chances = ratios(numbers, every)
+        made = (new_tuple(OutcomeOdds, (*row, c)) for row, c in zip(rows, chances, strict=True))
+        won = sum(w for w, (_, success, _) in zip(numbers, rows, strict=True) if success)
+        return tuple(made), ratio(won, every)
     outcomes: list[OutcomeOdds] = []
     add = outcomes.append
     won = 0
-    rows = zip(bands.shown, numbers, never, strict=True)
-    for (_, label, success, critical), weight, nothing in rows:
-        if weight == 0:
-            add(nothing)
-            continue
-        if success:
-            won += weight
-        if blank is None:  # pragma: no cover - another Python's Fraction
-            chance = ratio(weight, every)
-        else:  # ``ratio``, without a call for each band
+    for i, (label, success, critical) in enumerate(rows):  # quicker than a zip of three
+        weight = numbers[i]
+        if weight:
+            if success:
+                won += weight
             g = gcd(weight, every)
             chance = blank()
             chance._numerator, chance._denominator = weight // g, every // g
-        add(new_tuple(OutcomeOdds, (label, success, critical, chance)))
-    return tuple(outcomes), ratio(won, every)
+            add(new_tuple(OutcomeOdds, (label, success, critical, chance)))
+        else:
+            add(never[i])
+    g = gcd(won, every)
+    success_chance = blank()
+    success_chance._numerator, success_chance._denominator = won // g, every // g
+    return tuple(outcomes), success_chance
 
 
 def _outcomes(
@@ -374,7 +388,8 @@ def _outcomes(
     bands: Bands | None = ruleset.resolution.outcomes
     get = weights.get
     if bands is not None:
-        return _band_outcomes(bands, [get(row[0], 0) for row in bands.shown], _never(bands))
+        numbers = [get(row[0], 0) for row in bands.shown]
+        return _band_outcomes(_rows(bands), numbers, _never(bands))
     shown: list[tuple[str, bool, Critical]] = []
     numbers: list[int] = []
     won = 0
@@ -423,7 +438,7 @@ class _Skill:
     kind's bands read a roll from (``KindPlayer.against``), and its checks' folded
     distributions by the kind's ``odds_key``, each folded once and read at every dc."""
 
-    __slots__ = ("against", "edges", "never", "readers", "skill", "title")
+    __slots__ = ("against", "edges", "never", "readers", "rows", "skill", "title")
 
     def __init__(self, skill: PreparedSkill, bands: Bands | None) -> None:
         self.skill = skill
@@ -431,9 +446,11 @@ class _Skill:
         self.against: Against = skill.player.against(skill.config)
         self.edges: tuple[tuple[int, ...], bool, bool] | None = None
         self.never: tuple[OutcomeOdds, ...] = ()
+        self.rows: tuple[tuple[str, bool, Critical], ...] = ()
         if bands is not None:
             self.edges = skill.player.bands.edges(bands.by, bands.cuts, self.against)
             self.never = _never(bands)
+            self.rows = _rows(bands)
         self.readers: dict[Hashable, _Reader] = {}
 
     def reader(self, ruleset: Ruleset, bands: Bands, check: Any) -> _Reader:
@@ -584,7 +601,7 @@ def _odds(
         if reader is None:
             reader = entry.reader(ruleset, bands, check)
         numbers = reader.read(prepared.dc)
-        outcomes, success = _band_outcomes(bands, numbers, entry.never)
+        outcomes, success = _band_outcomes(entry.rows, numbers, entry.never)
     else:
         whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
         outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))
