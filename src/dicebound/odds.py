@@ -388,8 +388,8 @@ def _outcomes(
     bands: Bands | None = ruleset.resolution.outcomes
     get = weights.get
     if bands is not None:
-        numbers = [get(row[0], 0) for row in bands.shown]
-        return _band_outcomes(_rows(bands), numbers, _never(bands))
+        weighed = [get(row[0], 0) for row in bands.shown]
+        return _band_outcomes(_rows(bands), weighed, _never(bands))
     shown: list[tuple[str, bool, Critical]] = []
     numbers: list[int] = []
     won = 0
