@@ -574,39 +574,56 @@ def _odds(
     kept = kept_all.get(id(character)) if kept_all is not None else None
     if kept is None or kept.character is not character:  # not asked of it yet
         kept = _kept(ruleset, character)
-    view = SheetView(ruleset, character, memo=kept.numbers)  # over the shared numbers
     name = attrs.get("skill")
     key: str | tuple[str | None, ...] | None = name  # the usual names: the skill's alone
     if "who" in attrs or "with" in attrs:
         key = (name, attrs.get("who"), attrs.get("with"))
     entry = kept.skills.get(key) if match is None or match.error is None else None
+    view = None
     if entry is None:
         if match is None:
             match = _match(tag)
+        view = SheetView(ruleset, character, memo=kept.numbers)  # over the shared numbers
         skill = prepare_skill(ruleset, (character,), match, attrs, view)
         entry = _Skill(skill, ruleset.resolution.outcomes)
         if len(kept.skills) >= _SKILLS_KEPT:
             kept.skills.clear()
         kept.skills[key] = entry
     skill = entry.skill
+    player = skill.player
+    bands = ruleset.resolution.outcomes
     try:
+        if after is None and bands is not None:  # the usual question: the bands of a check
+            # read without the check made where the kind can (``odds_question``) and the
+            # skill has read a check of its key before
+            quick = player.odds_question(skill.config, skill.part, ruleset, attrs, ladder)
+            if quick is not None:
+                odds_key, dc, summary = quick
+                known = entry.readers.get(odds_key)
+                if known is not None:
+                    return _band_odds(entry, known.read(dc), summary)
+        if view is None:
+            view = SheetView(ruleset, character, memo=kept.numbers)
         prepared = prepare_question(ruleset, skill, attrs, ladder, view)
     except TagError as exc:
         raise TagError(exc.message, (match or _match(tag)).span) from exc
-    player = skill.player
-    bands = ruleset.resolution.outcomes
-    if after is None and bands is not None:  # the usual question: the bands of a check
+    if after is None and bands is not None:
         check = prepared.check
         reader = entry.readers.get(player.odds_key(check))
         if reader is None:
             reader = entry.reader(ruleset, bands, check)
-        numbers = reader.read(prepared.dc)
-        outcomes, success = _band_outcomes(entry.rows, numbers, entry.never)
-    else:
-        whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
-        outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))
+        return _band_odds(entry, reader.read(prepared.dc), prepared.summary)
+    whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
+    outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))
     title = entry.title + prepared.summary
     return new_tuple(CheckOdds, (title, outcomes, success))  # type: ignore[no-any-return]
+
+
+def _band_odds(entry: _Skill, numbers: Sequence[int], summary: str) -> CheckOdds:
+    """The odds of a question of the skill ``entry`` from each band's weight
+    (``_Reader.read``) and the question's summary (the title's end)."""
+    outcomes, success = _band_outcomes(entry.rows, numbers, entry.never)
+    return new_tuple(CheckOdds, (entry.title + summary, outcomes, success))  # type: ignore[no-any-return]
 
 
 def _weights(
