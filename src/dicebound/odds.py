@@ -132,10 +132,11 @@ class _Reader:
     total, and so is a group whose edges stay where they are whatever the dc (bands by
     total). What is left for a question is a bisection per edge of each group whose
     edges move with the dc (``moving``), or, without edges, per band by its number
-    (``numbered``).
+    (``numbered``); nothing is made per total when it is made (a group may hold
+    thousands).
     """
 
-    __slots__ = ("against", "bands", "find", "fixed", "moving", "numbered", "rules")
+    __slots__ = ("against", "bands", "find", "fixed", "moving", "numbered", "rising", "rules")
 
     def __init__(
         self,
@@ -147,10 +148,13 @@ class _Reader:
     ) -> None:
         self.bands, self.rules, self.against = bands, player.bands, against
         fixed = [0] * len(bands.shown)
-        moving: list[tuple[Sequence[int], list[int], tuple[tuple[int, int], ...], int, int]] = []
+        moving: list[
+            tuple[Sequence[int], Sequence[int], tuple[tuple[int, int], ...], int, int]
+        ] = []
         numbered: list[tuple[Sequence[int], Sequence[int], int, tuple[int, ...], int]] = []
         offsets, rising, moves = edges if edges is not None else ((), True, False)
         find = self.find = bisect_left if rising else bisect_right
+        self.rising = rising
         critical_at, number_at, last = bands.critical_at, bands.number_at, len(bands.cuts)
         for totals, running, outcome, shift, marks in groups:
             if marks is None:
@@ -167,17 +171,15 @@ class _Reader:
             if edges is None:  # no edge says it (a fraction): bisected by the band number
                 numbered.append((totals, running, shift, at, every))
                 continue
-            # ``reach[end]``: the weight of the totals on the reaching side of the total
-            # found at ``end`` (from it up when rising, below it when falling)
-            reach = [every - r for r in running] if rising else list(running)
             # each edge less the group's shift, the dc added at the question if it moves
             steps = tuple(zip(at, (offset - shift for offset in offsets), strict=False))
             if moves:
-                moving.append((totals, reach, steps, at[last], every))
+                moving.append((totals, running, steps, at[last], every))
                 continue
             before = 0  # edges that stay put: this group reads alike at every dc
             for band, limit in steps:
-                upto = reach[find(totals, limit)]
+                end = find(totals, limit)
+                upto = every - running[end] if rising else running[end]
                 fixed[band] += upto - before
                 before = upto
             fixed[at[last]] += every - before
@@ -188,13 +190,15 @@ class _Reader:
     def read(self, dc: int) -> list[int]:
         """Each band's weight at ``dc``, in the order the odds list them (``shown``)."""
         out = self.fixed.copy()
-        find = self.find
-        for totals, reach, steps, last, every in self.moving:
+        find, rising = self.find, self.rising
+        for totals, running, steps, last, every in self.moving:
             # band i holds the totals reaching edge i but not edge i-1, the last band
-            # the rest: ``upto`` is the weight reaching edge i, ``before`` edge i-1's
+            # the rest: ``upto`` is the weight reaching edge i, ``before`` edge i-1's;
+            # ``end`` is where the totals reaching it begin (rising) or end (falling)
             before = 0
             for band, limit in steps:
-                upto = reach[find(totals, dc + limit)]
+                end = find(totals, dc + limit)
+                upto = every - running[end] if rising else running[end]
                 out[band] += upto - before
                 before = upto
             out[last] += every - before
