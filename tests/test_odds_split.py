@@ -9,7 +9,9 @@ difficulties, bonuses and modes:
 
 - the skill one question read prepares every other question of the same names exactly
   as the whole preparation of that question does (``prepare_check``), or refuses it
-  with the same sentence;
+  with the same sentence, and where the kind reads a question without preparing its
+  check (``odds_question``), it reads the key, dc and summary of that check, or
+  refuses it alike;
 - asked in turn of one character value (so each question reads the skill and the
   folded distributions the questions before it left), the odds are those of the check
   prepared whole and read outcome by outcome.
@@ -21,12 +23,13 @@ as ``parse_check`` reads it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicebound.edge.files import (
@@ -98,11 +101,32 @@ def test_the_skill_of_one_question_prepares_every_other(ruleset_id: str, who: st
                 skill = skills.get(names) or prepare_skill(ruleset, [character], match, attrs)
                 prepare_question(ruleset, skill, attrs, ladder, view)
             assert split.value.message == exc.message, tag
+            if names in skills:  # the kind's question without the check refuses it alike
+                try:
+                    quick = _quick(ruleset, skills[names], attrs)
+                except TagError as refused:
+                    assert refused.message == exc.message, tag
+                else:
+                    assert quick is None, tag  # a kind that reads none
             continue
         if names not in skills:  # the first question of these names reads the skill
             skills[names] = prepare_skill(ruleset, [character], match, attrs, view)
         split_check = prepare_question(ruleset, skills[names], attrs, ladder, view)
         assert split_check == whole.prepared, tag
+        quick = _quick(ruleset, skills[names], attrs)
+        if quick is not None:  # what the odds read of it without the check made
+            player = skills[names].player
+            assert quick == (
+                player.odds_key(split_check.check),
+                split_check.dc,
+                split_check.summary,
+            )
+
+
+def _quick(ruleset: Ruleset, skill: Any, attrs: dict[str, str]) -> Any:
+    """The kind's ``odds_question`` of a question of a prepared skill."""
+    ladder = ruleset.resolution.ladder
+    return skill.player.odds_question(skill.config, skill.part, ruleset, attrs, ladder)
 
 
 def _whole(ruleset: Ruleset, character: Any, tag: str) -> dict[str, Fraction] | None:
@@ -118,12 +142,13 @@ def _whole(ruleset: Ruleset, character: Any, tag: str) -> dict[str, Fraction] | 
     return {bands.band(k).label if bands is not None else k: p for k, p in plain.items()}
 
 
-@pytest.mark.parametrize(("ruleset_id", "who"), CASES)
-def test_questions_asked_in_turn_read_as_each_prepared_whole(ruleset_id: str, who: str) -> None:
-    ruleset = read_ruleset(ruleset_id)  # a ruleset of its own: nothing remembered yet
+def _in_turn(ruleset_id: str, who: str, tags: Sequence[str]) -> int:
+    """Ask ``tags`` in turn of one character of a ruleset of its own (nothing remembered
+    yet), each answer checked against its check prepared whole; how many were answered."""
+    ruleset = read_ruleset(ruleset_id)
     character = read_character(ruleset, who)
     answered = 0
-    for tag in _asked(ruleset_id, who):
+    for tag in tags:
         expected = _whole(ruleset, character, tag)
         if expected is None:
             with pytest.raises((TagError, LimitExceeded)):
@@ -134,7 +159,40 @@ def test_questions_asked_in_turn_read_as_each_prepared_whole(ruleset_id: str, wh
         assert by_label == expected, tag
         assert odds.success == sum((o.probability for o in odds.outcomes if o.success), Fraction(0))
         answered += 1
-    assert answered
+    return answered
+
+
+@pytest.mark.parametrize(("ruleset_id", "who"), CASES)
+def test_questions_asked_in_turn_read_as_each_prepared_whole(ruleset_id: str, who: str) -> None:
+    assert _in_turn(ruleset_id, who, _asked(ruleset_id, who))
+
+
+# Dice-sum reads a question without its check made (``odds_question``) once the skill has
+# read a check of its key: characters of its banded rulesets, the open-ended d100 aside.
+_QUICK_CASES = [
+    (r, who)
+    for r, who in CASES
+    if _ruleset(r).resolution.kind == "dice-sum"
+    and _ruleset(r).resolution.outcomes is not None
+    and r not in _FEW_TAGS
+]
+_MODES = st.sampled_from(["", ' mode="advantage"', ' mode="disadvantage"', " advantage"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(_QUICK_CASES), st.data())
+def test_questions_read_without_their_check_read_as_each_prepared_whole(
+    case: tuple[str, str], data: st.DataObject
+) -> None:
+    ruleset_id, who = case
+    names = data.draw(st.sampled_from(sorted({_names_of(t) for t in _asked(ruleset_id, who)})))
+    steps = [s.label for s in _ruleset(ruleset_id).resolution.ladder] + ["Nowhere"]
+    asked = st.one_of(
+        st.sampled_from(steps).map(lambda label: f'difficulty="{label}"'),
+        st.integers(-5, 45).map(lambda dc: f'dc="{dc}"'),
+    )
+    questions = st.lists(st.tuples(asked, _MODES).map("".join), min_size=2, max_size=5)
+    _in_turn(ruleset_id, who, [f"{names} {q}" for q in data.draw(questions)])
 
 
 # -- the usual unwrapped tag, read without its match -------------------------------------

@@ -124,78 +124,104 @@ class _Reader:
     The number a band reads (``band_value``) moves one way only as the total grows (up
     for a margin or a total, down for an at-most roll-against margin or fraction), so
     "reaches this band's ``atLeast``" holds on one end of the sorted totals: the kind's
-    band rules say where that end begins (``BandRules.reach``), or a bisection over
+    band rules say where that end begins (``BandRules.edges``), or a bisection over
     the totals finds it, and the bands' ``atLeast`` decreasing nest those ends. A group
     reads alike but for its total, so the band of each stretch is the number band it
     reaches, moved by the group's natural or caught as its critical (``band_at``, as
     ``read_outcome`` reads one outcome); a critical group is read once, whatever its
-    total.
+    total, and so is a group whose edges stay where they are whatever the dc (bands by
+    total). What is left for a question is a bisection per edge of each group whose
+    edges move with the dc (``moving``), or, without edges, per band by its number
+    (``numbered``); nothing is made per total when it is made (a group may hold
+    thousands).
     """
 
-    __slots__ = ("fixed", "numbered")
+    __slots__ = ("against", "bands", "find", "fixed", "moving", "numbered", "rising", "rules")
 
     def __init__(
-        self, bands: Bands, player: KindPlayer[Any, Any, Any], groups: Sequence[Group]
+        self,
+        bands: Bands,
+        player: KindPlayer[Any, Any, Any],
+        groups: Sequence[Group],
+        against: Against,
+        edges: tuple[tuple[int, ...], bool, bool] | None,
     ) -> None:
+        self.bands, self.rules, self.against = bands, player.bands, against
         fixed = [0] * len(bands.shown)
+        moving: list[
+            tuple[Sequence[int], Sequence[int], tuple[tuple[int, int], ...], int, int]
+        ] = []
         numbered: list[tuple[Sequence[int], Sequence[int], int, tuple[int, ...], int]] = []
-        critical_at, number_at = bands.critical_at, bands.number_at
+        offsets, rising, moves = edges if edges is not None else ((), True, False)
+        find = self.find = bisect_left if rising else bisect_right
+        self.rising = rising
+        critical_at, number_at, last = bands.critical_at, bands.number_at, len(bands.cuts)
         for totals, running, outcome, shift, marks in groups:
             if marks is None:
                 first = outcome(totals[0] + shift)
                 marks = first.critical_success, first.critical_failure, player.natural(first)
             critical_success, critical_failure, natural = marks
+            every = running[-1]
             if critical_success or critical_failure:
                 if critical_success and critical_failure:  # landing refuses it, as one outcome
                     landing(bands, 0, critical_success, critical_failure, natural)
-                fixed[critical_at[0] if critical_success else critical_at[1]] += running[-1]
-            else:
-                numbered.append((totals, running, shift, number_at[natural], running[-1]))
+                fixed[critical_at[0] if critical_success else critical_at[1]] += every
+                continue
+            at = number_at[natural]
+            if edges is None:  # no edge says it (a fraction): bisected by the band number
+                numbered.append((totals, running, shift, at, every))
+                continue
+            # each edge less the group's shift, the dc added at the question if it moves
+            steps = tuple(zip(at, (offset - shift for offset in offsets), strict=False))
+            if moves:
+                moving.append((totals, running, steps, at[last], every))
+                continue
+            before = 0  # edges that stay put: this group reads alike at every dc
+            for band, limit in steps:
+                end = find(totals, limit)
+                upto = every - running[end] if rising else running[end]
+                fixed[band] += upto - before
+                before = upto
+            fixed[at[last]] += every - before
         self.fixed = fixed
+        self.moving = moving
         self.numbered = numbered
 
-    def read(
-        self,
-        bands: Bands,
-        rules: BandRules,
-        against: Against,
-        dc: int,
-        edges: tuple[tuple[int, ...], bool, bool] | None,
-    ) -> list[int]:
-        """Each band's weight at ``dc``, in the order the odds list them (``shown``).
-        ``edges`` are the band rules' (``BandRules.edges`` of these bands), worked out
-        once for every dc."""
-        by, cuts = bands.by, bands.cuts
+    def read(self, dc: int) -> list[int]:
+        """Each band's weight at ``dc``, in the order the odds list them (``shown``)."""
         out = self.fixed.copy()
-        last = len(cuts)
-        offsets: tuple[int, ...] = ()
-        rising, moves = True, False
-        if edges is not None:
-            offsets, rising, moves = edges
-        find = bisect_left if rising else bisect_right
-        for totals, running, shift, at, every in self.numbered:
-            # band i holds the totals reaching cut i but not cut i-1, the last band the
-            # rest: ``upto`` is the weight reaching cut i, ``before`` cut i-1's; ``end``
-            # is where the totals reaching it begin (rising) or end (falling)
+        find, rising = self.find, self.rising
+        for totals, running, steps, last, every in self.moving:
+            # band i holds the totals reaching edge i but not edge i-1, the last band
+            # the rest: ``upto`` is the weight reaching edge i, ``before`` edge i-1's;
+            # ``end`` is where the totals reaching it begin (rising) or end (falling)
             before = 0
-            if edges is not None:  # each edge placed at the dc, less the group's shift
-                base = dc - shift if moves else -shift
-                for band, offset in zip(at, offsets, strict=False):  # the last band after
-                    end = find(totals, base + offset)
-                    upto = every - running[end] if rising else running[end]
-                    out[band] += upto - before
-                    before = upto
-            else:  # no edge says it (a fraction): bisected by the band number itself
-                low = rules.value(by, totals[0] + shift, dc, against)
-                rising = rules.value(by, totals[-1] + shift, dc, against) >= low
-                for band, cut in zip(at, cuts, strict=False):
-                    reaches = partial(_reaches, rules, by, dc, against, cut, rising, shift)
-                    end = bisect_left(totals, True, key=reaches)
-                    upto = every - running[end] if rising else running[end]
-                    out[band] += upto - before
-                    before = upto
-            out[at[last]] += every - before
+            for band, limit in steps:
+                end = find(totals, dc + limit)
+                upto = every - running[end] if rising else running[end]
+                out[band] += upto - before
+                before = upto
+            out[last] += every - before
+        if self.numbered:
+            self._read_numbers(dc, out)
         return out
+
+    def _read_numbers(self, dc: int, out: list[int]) -> None:
+        """Add to ``out`` each band's weight of the groups read by their band number (no
+        edge says where a band begins), bisected by the number itself."""
+        bands, rules, against = self.bands, self.rules, self.against
+        by, cuts, last = bands.by, bands.cuts, len(bands.cuts)
+        for totals, running, shift, at, every in self.numbered:
+            before = 0
+            low = rules.value(by, totals[0] + shift, dc, against)
+            rising = rules.value(by, totals[-1] + shift, dc, against) >= low
+            for band, cut in zip(at, cuts, strict=False):
+                reaches = partial(_reaches, rules, by, dc, against, cut, rising, shift)
+                end = bisect_left(totals, True, key=reaches)
+                upto = every - running[end] if rising else running[end]
+                out[band] += upto - before
+                before = upto
+            out[at[last]] += every - before
 
 
 def _band_weights(
@@ -207,9 +233,8 @@ def _band_weights(
 ) -> list[int]:
     """Each band's weight, in the order the odds list them (``Bands.shown``), read by
     thresholds over each group's sorted totals (``_Reader``)."""
-    rules = player.bands
-    edges = rules.edges(bands.by, bands.cuts, against)
-    return _Reader(bands, player, groups).read(bands, rules, against, dc, edges)
+    edges = player.bands.edges(bands.by, bands.cuts, against)
+    return _Reader(bands, player, groups, against, edges).read(dc)
 
 
 def _reaches(
@@ -317,32 +342,46 @@ def _never(bands: Bands) -> tuple[OutcomeOdds, ...]:
     )
 
 
+def _rows(bands: Bands) -> tuple[tuple[str, bool, Critical], ...]:
+    """Each band's label, success and critical, best first (``Bands.shown`` without its
+    id): what an outcome of it says besides its chance."""
+    return tuple((label, success, critical) for _, label, success, critical in bands.shown)
+
+
 def _band_outcomes(
-    bands: Bands, numbers: Sequence[int], never: Sequence[OutcomeOdds]
+    rows: Sequence[tuple[str, bool, Critical]],
+    numbers: Sequence[int],
+    never: Sequence[OutcomeOdds],
 ) -> tuple[tuple[OutcomeOdds, ...], Fraction]:
-    """Every band best first and the chance of success, from each band's weight in that
-    order (``_Reader.read``), in one pass (the odds make one of these per question); a
-    band the check never lands in is its outcome in ``never`` (``_never``)."""
+    """Every band best first and the chance of success, from each band's row (``_rows``)
+    and weight in that order (``_Reader.read``), in one pass (the odds make one of these
+    per question); a band the check never lands in is its outcome in ``never``
+    (``_never``). Each chance is ``ratio``'s, made without a call."""
     every = sum(numbers)
     blank, gcd = blank_fraction, math.gcd
+    if blank is None:  # pragma: no cover - another Python's Fraction
+        chances = ratios(numbers, every)
+        made = (new_tuple(OutcomeOdds, (*row, c)) for row, c in zip(rows, chances, strict=True))
+        won = sum(w for w, (_, success, _) in zip(numbers, rows, strict=True) if success)
+        return tuple(made), ratio(won, every)
     outcomes: list[OutcomeOdds] = []
     add = outcomes.append
     won = 0
-    rows = zip(bands.shown, numbers, never, strict=True)
-    for (_, label, success, critical), weight, nothing in rows:
-        if weight == 0:
-            add(nothing)
-            continue
-        if success:
-            won += weight
-        if blank is None:  # pragma: no cover - another Python's Fraction
-            chance = ratio(weight, every)
-        else:  # ``ratio``, without a call for each band
+    for i, (label, success, critical) in enumerate(rows):  # quicker than a zip of three
+        weight = numbers[i]
+        if weight:
+            if success:
+                won += weight
             g = gcd(weight, every)
             chance = blank()
             chance._numerator, chance._denominator = weight // g, every // g
-        add(new_tuple(OutcomeOdds, (label, success, critical, chance)))
-    return tuple(outcomes), ratio(won, every)
+            add(new_tuple(OutcomeOdds, (label, success, critical, chance)))
+        else:
+            add(never[i])
+    g = gcd(won, every)
+    success_chance = blank()
+    success_chance._numerator, success_chance._denominator = won // g, every // g
+    return tuple(outcomes), success_chance
 
 
 def _outcomes(
@@ -353,7 +392,8 @@ def _outcomes(
     bands: Bands | None = ruleset.resolution.outcomes
     get = weights.get
     if bands is not None:
-        return _band_outcomes(bands, [get(row[0], 0) for row in bands.shown], _never(bands))
+        weighed = [get(row[0], 0) for row in bands.shown]
+        return _band_outcomes(_rows(bands), weighed, _never(bands))
     shown: list[tuple[str, bool, Critical]] = []
     numbers: list[int] = []
     won = 0
@@ -402,7 +442,7 @@ class _Skill:
     kind's bands read a roll from (``KindPlayer.against``), and its checks' folded
     distributions by the kind's ``odds_key``, each folded once and read at every dc."""
 
-    __slots__ = ("against", "edges", "never", "readers", "skill", "title")
+    __slots__ = ("against", "edges", "never", "readers", "rows", "skill", "title")
 
     def __init__(self, skill: PreparedSkill, bands: Bands | None) -> None:
         self.skill = skill
@@ -410,9 +450,11 @@ class _Skill:
         self.against: Against = skill.player.against(skill.config)
         self.edges: tuple[tuple[int, ...], bool, bool] | None = None
         self.never: tuple[OutcomeOdds, ...] = ()
+        self.rows: tuple[tuple[str, bool, Critical], ...] = ()
         if bands is not None:
             self.edges = skill.player.bands.edges(bands.by, bands.cuts, self.against)
             self.never = _never(bands)
+            self.rows = _rows(bands)
         self.readers: dict[Hashable, _Reader] = {}
 
     def reader(self, ruleset: Ruleset, bands: Bands, check: Any) -> _Reader:
@@ -425,7 +467,7 @@ class _Skill:
         groups = player.folded(check, tables, bands.shift)
         if groups is None:
             groups = fold(player.odds_distribution(check, tables), player, bands.shift)
-        reader = _Reader(bands, player, groups)
+        reader = _Reader(bands, player, groups, self.against, self.edges)
         if key is not None and all(g.marks is not None for g in groups):
             if len(self.readers) >= _READERS_KEPT:
                 self.readers.clear()
@@ -536,39 +578,56 @@ def _odds(
     kept = kept_all.get(id(character)) if kept_all is not None else None
     if kept is None or kept.character is not character:  # not asked of it yet
         kept = _kept(ruleset, character)
-    view = SheetView(ruleset, character, memo=kept.numbers)  # over the shared numbers
     name = attrs.get("skill")
     key: str | tuple[str | None, ...] | None = name  # the usual names: the skill's alone
     if "who" in attrs or "with" in attrs:
         key = (name, attrs.get("who"), attrs.get("with"))
     entry = kept.skills.get(key) if match is None or match.error is None else None
+    view = None
     if entry is None:
         if match is None:
             match = _match(tag)
+        view = SheetView(ruleset, character, memo=kept.numbers)  # over the shared numbers
         skill = prepare_skill(ruleset, (character,), match, attrs, view)
         entry = _Skill(skill, ruleset.resolution.outcomes)
         if len(kept.skills) >= _SKILLS_KEPT:
             kept.skills.clear()
         kept.skills[key] = entry
     skill = entry.skill
+    player = skill.player
+    bands = ruleset.resolution.outcomes
     try:
+        if after is None and bands is not None:  # the usual question: the bands of a check
+            # read without the check made where the kind can (``odds_question``) and the
+            # skill has read a check of its key before
+            quick = player.odds_question(skill.config, skill.part, ruleset, attrs, ladder)
+            if quick is not None:
+                odds_key, dc, summary = quick
+                known = entry.readers.get(odds_key)
+                if known is not None:
+                    return _band_odds(entry, known.read(dc), summary)
+        if view is None:
+            view = SheetView(ruleset, character, memo=kept.numbers)
         prepared = prepare_question(ruleset, skill, attrs, ladder, view)
     except TagError as exc:
         raise TagError(exc.message, (match or _match(tag)).span) from exc
-    player = skill.player
-    bands = ruleset.resolution.outcomes
-    if after is None and bands is not None:  # the usual question: the bands of a check
+    if after is None and bands is not None:
         check = prepared.check
         reader = entry.readers.get(player.odds_key(check))
         if reader is None:
             reader = entry.reader(ruleset, bands, check)
-        numbers = reader.read(bands, player.bands, entry.against, prepared.dc, entry.edges)
-        outcomes, success = _band_outcomes(bands, numbers, entry.never)
-    else:
-        whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
-        outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))
+        return _band_odds(entry, reader.read(prepared.dc), prepared.summary)
+    whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
+    outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))
     title = entry.title + prepared.summary
     return new_tuple(CheckOdds, (title, outcomes, success))  # type: ignore[no-any-return]
+
+
+def _band_odds(entry: _Skill, numbers: Sequence[int], summary: str) -> CheckOdds:
+    """The odds of a question of the skill ``entry`` from each band's weight
+    (``_Reader.read``) and the question's summary (the title's end)."""
+    outcomes, success = _band_outcomes(entry.rows, numbers, entry.never)
+    return new_tuple(CheckOdds, (entry.title + summary, outcomes, success))  # type: ignore[no-any-return]
 
 
 def _weights(

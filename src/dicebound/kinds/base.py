@@ -309,6 +309,22 @@ class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
         off the same groups. None (the default): every check is folded afresh."""
         return None
 
+    def odds_question(
+        self,
+        config: Config_contra,
+        skill: Any,
+        ruleset: Ruleset,
+        attrs: Mapping[str, str],
+        ladder: Sequence[LadderStep],
+    ) -> tuple[Hashable, int, str] | None:
+        """What the odds read of a question of a skill ``prepare_skill`` read, where the
+        kind says it without preparing the check (no view, no check made): the check's
+        ``odds_key``, its ``dc`` and its ``summary``, each as ``prepare_question``
+        would make them for ``attrs`` under ``ladder``, or its ``TagError``. The odds
+        answer a question whose key they have read before from these alone. None (the
+        default): the check is prepared whole."""
+        return None
+
     def odds_distribution(self, check: Check_contra, tables: Tables) -> Dist[Outcome]:
         """``distribution``, the same weights, with what depends on the ruleset's dice
         alone kept in ``tables``: a store of the ruleset's own (``dicebound.odds`` keeps

@@ -10,7 +10,6 @@ from dicebound.dice import DiceSource
 from dicebound.dist import Dist
 from dicebound.errors import TagError
 from dicebound.kinds.asks import (
-    asked_step,
     ladder_labels,
     next_step_dc,
     sheet_extras,
@@ -28,7 +27,7 @@ from dicebound.kinds.dice_sum.model import (
 )
 from dicebound.kinds.dice_sum.odds import distribution, folded
 from dicebound.kinds.dice_sum.roll import roll
-from dicebound.ruleset.model import Ruleset
+from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.tags.names import ladder_dcs, step_named
 from dicebound.values import new_tuple
 
@@ -36,18 +35,18 @@ SUM_DC_RANGE = (1, 40)
 """A summed check's dc range before the ladder widens it (docs/design/format.md "dice-sum")."""
 
 
-def _dc(ask: CheckAsk) -> int:
+def _dc(ruleset: Ruleset, attrs: Mapping[str, str], ladder: Sequence[LadderStep]) -> int:
     """``dc=`` wins, else the ``difficulty=`` step's; held to 1..40 widened by the ladder."""
-    written = written_int(ask.attrs, "dc") if "dc" in ask.attrs else None
+    written = written_int(attrs, "dc") if "dc" in attrs else None
     if written is not None:
-        dcs = ladder_dcs(ask.view.ruleset, ask.ladder)
+        dcs = ladder_dcs(ruleset, ladder)
         low, high = min((SUM_DC_RANGE[0], *dcs)), max((SUM_DC_RANGE[1], *dcs))
         return low if written < low else high if written > high else written  # clamped
-    step = asked_step(ask)
+    step = step_named(ruleset, ladder, attrs.get("difficulty"))
     if step is not None and step.dc is not None:
         return step.dc
-    asked = ask.attrs.get("difficulty")
-    labels = ladder_labels(ask.ladder)
+    asked = attrs.get("difficulty")
+    labels = ladder_labels(ladder)
     if asked is not None:
         raise TagError(f'difficulty="{asked}" names no single step of the ladder ({labels}).')
     raise TagError(f"the tag names no difficulty: write dc=N or difficulty= one of {labels}.")
@@ -99,25 +98,34 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
         return SumSkill(modifier, naturals, harder, extras, summary)
 
     def prepare_question(self, config: SumConfig, skill: SumSkill, ask: CheckAsk) -> Prepared:
-        attrs = ask.attrs
-        # the usual difficulty= (``asked_step``, read without its call)
-        step = (
-            None
-            if "dc" in attrs
-            else step_named(ask.view.ruleset, ask.ladder, attrs.get("difficulty"))
-        )
-        dc = step.dc if step is not None and step.dc is not None else _dc(ask)
+        question = self.odds_question(config, skill, ask.view.ruleset, ask.attrs, ask.ladder)
+        (modifier, mode, naturals), dc, summary = question
+        # made without SumCheck's checks: the mode is one the config throws (``_mode``
+        # asks for advantage only where it has it) and the rule is the config's own
+        check: SumCheck = new_tuple(SumCheck, (config, modifier, dc, mode, naturals))
+        return new_tuple(Prepared, (check, dc, skill.extras, summary, ()))  # type: ignore[no-any-return]
+
+    def odds_question(
+        self,
+        config: SumConfig,
+        skill: SumSkill,
+        ruleset: Ruleset,
+        attrs: Mapping[str, str],
+        ladder: Sequence[LadderStep],
+    ) -> tuple[tuple[int, Mode, NaturalRule], int, str]:
+        """What a question adds to a skill: its dc (a step harder untrained), its mode
+        and the summary, the mode beside the check's other parts its ``odds_key`` reads
+        (``prepare_question`` makes its check of these)."""
+        # the usual difficulty= first: a dc= or a step without a dc is ``_dc``'s
+        step = None if "dc" in attrs else step_named(ruleset, ladder, attrs.get("difficulty"))
+        dc = step.dc if step is not None and step.dc is not None else _dc(ruleset, attrs, ladder)
         if skill.harder:
-            dc = next_step_dc(dc, ask.ladder)
+            dc = next_step_dc(dc, ladder)
         mode: Mode = "normal"
         if "mode" in attrs or "advantage" in attrs or "disadvantage" in attrs:
             mode = _mode(attrs, config.advantage)
         summary = f"{skill.summary}{dc}" if mode == "normal" else f"{skill.summary}{dc} with {mode}"
-        # made without SumCheck's checks: the mode is one the config throws (``_mode``
-        # asks for advantage only where it has it) and the rule is the config's own
-        fields = (config, skill.modifier, dc, mode, skill.naturals)
-        check: SumCheck = new_tuple(SumCheck, fields)
-        return new_tuple(Prepared, (check, dc, skill.extras, summary, ()))  # type: ignore[no-any-return]
+        return (skill.modifier, mode, skill.naturals), dc, summary
 
     def odds_key(self, check: SumCheck) -> Hashable:
         """The modifier moves the dice's table, the mode picks it and the natural rule
