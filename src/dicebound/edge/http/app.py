@@ -7,7 +7,8 @@ a new one printed once on standard error. The admin token's hash is then read fr
 store every few seconds (``AdminHash``), so a new one reaches every running process.
 Its event streams (``EventHub``) start listening with it and end before it stops.
 Its limits (the body timeout, the request rate) are ``guards``, else read from the
-environment.
+environment; so is whether FastAPI reports each request to OpenTelemetry
+(``DICEBOUND_TELEMETRY``, off unless asked).
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ import gc
 import json
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import TextIO
 
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
 
 from dicebound.app.access import check_admin_token, ensure_admin_token
 from dicebound.app.rulesets import sync_packaged_rulesets
@@ -43,9 +45,10 @@ from dicebound.edge.http.routes import checks, events, games, rulesets, seats, s
 from dicebound.edge.mcp import build_server, http_routes, seat_of_http_request
 from dicebound.edge.schemas import HealthOut, ProblemOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
+from dicebound.errors import UsageError
 from dicebound.store import Store, open_store
 
-__all__ = ["create_app", "prepare_store"]
+__all__ = ["create_app", "prepare_store", "telemetry_config"]
 
 STORE_DOWN: dict[int | str, dict[str, object]] = {
     503: {
@@ -54,6 +57,24 @@ STORE_DOWN: dict[int | str, dict[str, object]] = {
         "description": "The store does not answer",
     }
 }
+
+
+_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+
+
+def telemetry_config(environ: Mapping[str, str]) -> TelemetryConfig:
+    """FastAPI's OpenTelemetry settings: its own defaults (a span, a metric and error
+    logs per request, to the providers an operator configured) when
+    ``DICEBOUND_TELEMETRY`` is ``on``; else off. Off is the default: when on, FastAPI
+    asks for the three providers on every request even where none is configured (no
+    OpenTelemetry SDK is installed with dicebound), a sixth of what its own stack
+    costs a ``/health``."""
+    given = environ.get("DICEBOUND_TELEMETRY", "").strip().lower()
+    if given in ("", "off"):
+        return {**_OFF}
+    if given == "on":
+        return {}
+    raise UsageError(f'DICEBOUND_TELEMETRY must be "on" or "off"; it is "{given}".')
 
 
 def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:
@@ -103,6 +124,7 @@ def create_app(
     guards = guards if guards is not None else Guards.resolve(environ=os.environ)
     version = dicebound_version()
     keepalive = keepalive_seconds(os.environ)
+    telemetry = telemetry_config(os.environ)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -135,6 +157,7 @@ def create_app(
                 opened.close()
 
     app = _App(
+        telemetry=telemetry,
         title="dicebound",
         version=version,
         summary="Resolve tabletop role-playing checks from a game's ruleset, over HTTP.",
