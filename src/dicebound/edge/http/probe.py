@@ -6,7 +6,8 @@ the least a request can. Through the thread pool and a session it cost a process
 than a check: the thread's hand-over alone is most of a request's time. Here SQLite
 answers ``SELECT 1`` on a held connection in microseconds (a statement that reads no
 table never waits for a writer), and PostgreSQL on an asyncio connection of psycopg's,
-whose wait holds no thread; probes that come while one is in flight wait for its
+whose wait holds no thread, the query sent and its answer read on the connection's
+libpq object (``_select_one``); probes that come while one is in flight wait for its
 answer, so many at once cost one round trip. A probe that fails drops its connection,
 so the next one connects again; each waits at most ``timeout`` seconds.
 """
@@ -18,6 +19,7 @@ import sqlite3
 from typing import Any
 
 import psycopg
+from psycopg import pq
 from sqlalchemy.exc import StatementError
 
 from dicebound.store import Store
@@ -30,6 +32,44 @@ __all__ = ["StoreDown", "StoreProbe"]
 def _retrieved(flight: asyncio.Future[None]) -> None:
     if not flight.cancelled():
         flight.exception()
+
+
+async def _select_one(pgconn: pq.abc.PGconn) -> None:
+    """``SELECT 1`` on an idle, non-blocking libpq connection, each wait on the event
+    loop's watch of its socket. ``AsyncConnection.execute`` does the same through a
+    lock, a cursor and rows made of the answer: a probe of PostgreSQL cost the server
+    half as much again as one of SQLite, and this takes most of that away."""
+    loop = asyncio.get_running_loop()
+    socket = pgconn.socket
+    pgconn.send_query(b"SELECT 1")
+    while pgconn.flush():  # the query not yet all sent: wait until it can be
+        await _ready(loop, socket, loop.add_writer, loop.remove_writer)
+    pgconn.consume_input()
+    while pgconn.is_busy():
+        await _ready(loop, socket, loop.add_reader, loop.remove_reader)
+        pgconn.consume_input()
+    failed = None
+    while (result := pgconn.get_result()) is not None:
+        if result.status != pq.ExecStatus.TUPLES_OK and failed is None:
+            failed = result.get_error_message() or "the store refused SELECT 1"
+    if failed is not None:
+        raise psycopg.OperationalError(failed)
+
+
+async def _ready(loop: asyncio.AbstractEventLoop, socket: int, watch: Any, unwatch: Any) -> None:
+    """Once ``socket`` is ready, as ``watch`` (the loop's ``add_reader`` or
+    ``add_writer``) tells."""
+    ready = loop.create_future()
+    watch(socket, _settle, ready)
+    try:
+        await ready
+    finally:
+        unwatch(socket)
+
+
+def _settle(ready: asyncio.Future[None]) -> None:
+    if not ready.done():
+        ready.set_result(None)
 
 
 class StoreDown(Exception):
@@ -88,7 +128,7 @@ class StoreProbe:
                     self._pg = await psycopg.AsyncConnection.connect(
                         autocommit=True, **connect_arguments(self._store)
                     )
-                await self._pg.execute("SELECT 1")
+                await _select_one(self._pg.pgconn)
         except (psycopg.Error, OSError, TimeoutError) as exc:
             await self._drop_pg()
             reason = "no answer in time" if isinstance(exc, TimeoutError) else reason_of(exc)
