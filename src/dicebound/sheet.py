@@ -48,6 +48,7 @@ from collections.abc import (
     ValuesView,
 )
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
 from dicebound.errors import UsageError
@@ -273,6 +274,14 @@ def exact(number: float | int | Fraction) -> Fraction:
     """A JSON number as an exact fraction of the decimal it was written as (0.1 is 1/10)."""
     if isinstance(number, Fraction):
         return number
+    return _exact_number(number)
+
+
+# A ruleset's numbers are few and read on every check: each made a Fraction once
+# (a Fraction is immutable, so one serves every reader). 1, 1.0 and True share an
+# entry, as they share a value.
+@lru_cache(maxsize=4096)
+def _exact_number(number: float | int) -> Fraction:
     if isinstance(number, bool):
         return Fraction(int(number))
     if isinstance(number, int):
@@ -295,22 +304,34 @@ def step_table(table: Sequence[tuple[float, float]], x: Fraction) -> Fraction:
     """The value of the highest row whose threshold is at or below ``x``; an ``x`` below
     the first threshold takes the first row's value."""
     if not table:
-        return Fraction(0)
-    result = exact(table[0][1])
-    for threshold, value in table:
-        if x < exact(threshold):
+        return _ZERO
+    rows = _exact_rows(table) if type(table) is tuple else _exact_rows(tuple(table))
+    result = rows[0][1]
+    for threshold, value in rows:
+        if x < threshold:
             break
-        result = exact(value)
+        result = value
     return result
+
+
+_ZERO = Fraction(0)
+
+
+@lru_cache(maxsize=512)
+def _exact_rows(table: tuple[tuple[float, float], ...]) -> tuple[tuple[Fraction, Fraction], ...]:
+    """A step table's rows as exact fractions, made once per table."""
+    return tuple((exact(threshold), exact(value)) for threshold, value in table)
 
 
 def ability_modifier(rule: AbilityModifier, score: int | Fraction) -> Fraction:
     """A score made a modifier: itself, floor((score - 10) / 2), or a step table."""
     if rule.op == "identity":
-        return Fraction(score)
+        return exact(score)
     if rule.op == "floorHalfMinusTen":
+        if type(score) is int:
+            return exact((score - 10) // 2)  # floor division: the floor of the half
         return Fraction(math.floor(Fraction(score - 10, 2)))
-    return step_table(rule.table, Fraction(score))
+    return step_table(rule.table, exact(score))
 
 
 # ── Check numbers ─────────────────────────────────────────────────────────────
@@ -433,16 +454,16 @@ class SheetView:
         """A ``field`` reference: a number field's value, a boolean as 1 or 0, else 0."""
         value = self.field_value(field_id)
         if isinstance(value, bool):
-            return Fraction(int(value))
+            return exact(int(value))
         if isinstance(value, int | float):
             return exact(value)
-        return Fraction(0)
+        return _ZERO
 
     def proficiency_bonus(self) -> Fraction:
         """What tier multipliers scale: ``resolution.proficiency.bonus``, or 0 without one."""
         ref = self.ruleset.resolution.proficiency_bonus
         if ref is None:
-            return Fraction(0)
+            return _ZERO
         return self._fraction(("proficiency", "bonus"), lambda: self.value(ref))
 
     def _item(self, group: Literal["skill", "save"], item_id: str) -> SkillDef:
@@ -552,7 +573,7 @@ class SheetView:
             chosen = self.field_value(name)
             if isinstance(chosen, str) and self.ruleset.sheet.ability(chosen) is not None:
                 return self.ability_mod(chosen)
-            return Fraction(0)
+            return _ZERO
         if source == "skillMod":
             return Fraction(self.check_number("skill", name).number)
         if source == "saveMod":
@@ -589,7 +610,7 @@ class SheetView:
             self.ability_score(with_ability)  # refuse an unknown id
         if group == "ability":
             mod = self.ability_mod(item_id)
-            second = self.ability_mod(with_ability) if with_ability is not None else Fraction(0)
+            second = self.ability_mod(with_ability) if with_ability is not None else _ZERO
             total = mod + second
             return CheckNumber(
                 group="ability",
@@ -613,7 +634,7 @@ class SheetView:
     ) -> CheckNumber:
         item = self._item(group, item_id)
         ability = with_ability if with_ability is not None else item.ability
-        mod = self.ability_mod(ability) if ability is not None else Fraction(0)
+        mod = self.ability_mod(ability) if ability is not None else _ZERO
         tier = self.tier_of(group, item_id)
         tier_bonus = self.tier_bonus(tier)
         bonus = self.character.build.bonuses.get(item_id, 0)
@@ -886,7 +907,7 @@ def _cell_number(row: Row, column: str) -> Fraction:
     value = row.cells.get(column)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return exact(value)
-    return Fraction(0)
+    return _ZERO
 
 
 def _unknown(what: str, name: str, known: Iterable[str]) -> UsageError:
