@@ -305,7 +305,15 @@ def step_table(table: Sequence[tuple[float, float]], x: Fraction) -> Fraction:
     the first threshold takes the first row's value."""
     if not table:
         return _ZERO
-    rows = _exact_rows(table) if type(table) is tuple else _exact_rows(tuple(table))
+    rows, whole = _exact_rows(table) if type(table) is tuple else _exact_rows(tuple(table))
+    if whole is not None and x.denominator == 1:  # whole thresholds: compared as ints
+        at = x.numerator
+        result = rows[0][1]
+        for whole_threshold, (_, value) in zip(whole, rows, strict=True):
+            if at < whole_threshold:
+                break
+            result = value
+        return result
     result = rows[0][1]
     for threshold, value in rows:
         if x < threshold:
@@ -318,9 +326,14 @@ _ZERO = Fraction(0)
 
 
 @lru_cache(maxsize=512)
-def _exact_rows(table: tuple[tuple[float, float], ...]) -> tuple[tuple[Fraction, Fraction], ...]:
-    """A step table's rows as exact fractions, made once per table."""
-    return tuple((exact(threshold), exact(value)) for threshold, value in table)
+def _exact_rows(
+    table: tuple[tuple[float, float], ...],
+) -> tuple[tuple[tuple[Fraction, Fraction], ...], tuple[int, ...] | None]:
+    """A step table's rows as exact fractions, made once per table, and its thresholds
+    as ints when every one is whole (None otherwise)."""
+    rows = tuple((exact(threshold), exact(value)) for threshold, value in table)
+    whole = all(threshold.denominator == 1 for threshold, _ in rows)
+    return rows, tuple(int(threshold) for threshold, _ in rows) if whole else None
 
 
 def ability_modifier(rule: AbilityModifier, score: int | Fraction) -> Fraction:
@@ -332,6 +345,14 @@ def ability_modifier(rule: AbilityModifier, score: int | Fraction) -> Fraction:
             return exact((score - 10) // 2)  # floor division: the floor of the half
         return Fraction(math.floor(Fraction(score - 10, 2)))
     return step_table(rule.table, exact(score))
+
+
+def _untrained_rule(item: SkillDef) -> tuple[Literal["normal", "harder", "refuse", "by"], int]:
+    """``SheetView.untrained_rule`` of a skill or save."""
+    rule = item.untrained
+    if rule is None:
+        return "normal", 0
+    return rule.rule, rule.by if rule.rule == "by" else 0
 
 
 # ── Check numbers ─────────────────────────────────────────────────────────────
@@ -477,6 +498,10 @@ class SheetView:
     def tier_of(self, group: Literal["skill", "save"], item_id: str) -> Tier:
         """The skill's or save's tier: the build's, else the first tier (untrained)."""
         self._item(group, item_id)
+        return self._stored_tier(group, item_id)
+
+    def _stored_tier(self, group: Literal["skill", "save"], item_id: str) -> Tier:
+        """``tier_of`` an item known to the ruleset."""
         tiers = self.ruleset.resolution.tiers
         stored = (
             self.character.build.skills if group == "skill" else self.character.build.saves
@@ -485,8 +510,11 @@ class SheetView:
 
     def tier_bonus(self, tier: Tier) -> int:
         """round(multiplier x proficiency bonus) + flat, rounded as the tier says."""
-        product = exact(tier.multiplier) * self.proficiency_bonus()
-        return round_number(product, tier.round) + tier.flat
+        multiplier = exact(tier.multiplier)
+        bonus = self.proficiency_bonus()
+        if multiplier.denominator == 1 and bonus.denominator == 1:  # whole: no rounding
+            return multiplier.numerator * bonus.numerator + tier.flat
+        return round_number(multiplier * bonus, tier.round) + tier.flat
 
     def is_untrained(self, group: Literal["skill", "save"], item_id: str) -> bool:
         """Untrained means at the first tier of ``proficiencyTiers``."""
@@ -497,10 +525,7 @@ class SheetView:
     ) -> tuple[Literal["normal", "harder", "refuse", "by"], int]:
         """The rule an untrained check on this item follows (its own, else its section's,
         else ``normal``) and its ``by``; whether it applies is ``is_untrained``."""
-        rule = self._item(group, item_id).untrained
-        if rule is None:
-            return "normal", 0
-        return rule.rule, rule.by if rule.rule == "by" else 0
+        return _untrained_rule(self._item(group, item_id))
 
     def derived(self, derived_id: str) -> Fraction:
         decl = next((d for d in self.ruleset.sheet.derived if d.id == derived_id), None)
@@ -635,18 +660,21 @@ class SheetView:
         item = self._item(group, item_id)
         ability = with_ability if with_ability is not None else item.ability
         mod = self.ability_mod(ability) if ability is not None else _ZERO
-        tier = self.tier_of(group, item_id)
+        tier = self._stored_tier(group, item_id)
         tier_bonus = self.tier_bonus(tier)
         bonus = self.character.build.bonuses.get(item_id, 0)
-        untrained = self.is_untrained(group, item_id)
-        rule, by = self.untrained_rule(group, item_id) if untrained else ("normal", 0)
-        uncapped = mod + tier_bonus + bonus + by
+        untrained = tier.id == self.ruleset.resolution.tiers[0].id  # ``is_untrained``
+        rule, by = _untrained_rule(item) if untrained else ("normal", 0)
+        # the whole parts added first: one sum of a Fraction, the same value
+        uncapped = mod + (tier_bonus + bonus + by)
+        number = math.floor(uncapped)
         cap = math.floor(self.value(item.cap)) if item.cap is not None else None
-        held = min(uncapped, Fraction(cap)) if cap is not None else uncapped
+        if cap is not None:  # the floor of the lesser is the lesser floor, cap being whole
+            number = min(number, cap)
         return CheckNumber(
             group=group,
             id=item_id,
-            number=math.floor(held),
+            number=number,
             ability=ability,
             ability_mod=mod,
             tier=tier.id,
