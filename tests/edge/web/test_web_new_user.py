@@ -519,6 +519,9 @@ def test_the_seed_is_used_once_and_ctrl_enter_resolves(page: Page, server: Serve
     page.get_by_label("Game Master text").press("Control+Enter")
     expect(page.locator("article.card")).to_have_count(1)
     expect(seed).to_have_value("")
+    # the card shows before the form has finished (the history is read after it), and
+    # Ctrl+Enter on a busy form is ignored, as a second press is: wait for it to be done
+    expect(page.locator("#check-form")).not_to_have_attribute("aria-busy", "true")
     page.get_by_label("Game Master text").press("Control+Enter")
     expect(page.locator("#history > li")).to_have_count(2)
     first, second = reversed(_records(server, game))
