@@ -270,6 +270,9 @@ def blank_build(ruleset: Ruleset) -> Build:
 # ── Plain arithmetic ──────────────────────────────────────────────────────────
 
 
+_ZERO = Fraction(0)
+
+
 def exact(number: float | int | Fraction) -> Fraction:
     """A JSON number as an exact fraction of the decimal it was written as (0.1 is 1/10)."""
     if isinstance(number, Fraction):
@@ -305,35 +308,29 @@ def step_table(table: Sequence[tuple[float, float]], x: Fraction) -> Fraction:
     the first threshold takes the first row's value."""
     if not table:
         return _ZERO
-    rows, whole = _exact_rows(table) if type(table) is tuple else _exact_rows(tuple(table))
-    if whole is not None and x.denominator == 1:  # whole thresholds: compared as ints
-        at = x.numerator
-        result = rows[0][1]
-        for whole_threshold, (_, value) in zip(whole, rows, strict=True):
-            if at < whole_threshold:
-                break
-            result = value
-        return result
-    result = rows[0][1]
-    for threshold, value in rows:
-        if x < threshold:
+    exact_thresholds, whole, values = _exact_rows(tuple(table))
+    thresholds: tuple[Fraction | int, ...] = exact_thresholds
+    at: Fraction | int = x
+    if whole is not None and x.denominator == 1:  # whole on both sides: compared as ints
+        thresholds, at = whole, x.numerator
+    result = values[0]
+    for threshold, value in zip(thresholds, values, strict=True):
+        if at < threshold:
             break
         result = value
     return result
 
 
-_ZERO = Fraction(0)
-
-
 @lru_cache(maxsize=512)
 def _exact_rows(
     table: tuple[tuple[float, float], ...],
-) -> tuple[tuple[tuple[Fraction, Fraction], ...], tuple[int, ...] | None]:
-    """A step table's rows as exact fractions, made once per table, and its thresholds
-    as ints when every one is whole (None otherwise)."""
-    rows = tuple((exact(threshold), exact(value)) for threshold, value in table)
-    whole = all(threshold.denominator == 1 for threshold, _ in rows)
-    return rows, tuple(int(threshold) for threshold, _ in rows) if whole else None
+) -> tuple[tuple[Fraction, ...], tuple[int, ...] | None, tuple[Fraction, ...]]:
+    """A step table's thresholds and values as exact fractions, made once per table,
+    and its thresholds as ints when every one is whole (None otherwise)."""
+    thresholds = tuple(exact(threshold) for threshold, _ in table)
+    whole = all(threshold.denominator == 1 for threshold in thresholds)
+    values = tuple(exact(value) for _, value in table)
+    return thresholds, tuple(int(t) for t in thresholds) if whole else None, values
 
 
 def ability_modifier(rule: AbilityModifier, score: int | Fraction) -> Fraction:
@@ -474,9 +471,7 @@ class SheetView:
     def field_number(self, field_id: str) -> Fraction:
         """A ``field`` reference: a number field's value, a boolean as 1 or 0, else 0."""
         value = self.field_value(field_id)
-        if isinstance(value, bool):
-            return exact(int(value))
-        if isinstance(value, int | float):
+        if isinstance(value, int | float):  # a bool is an int: 1 or 0
             return exact(value)
         return _ZERO
 
@@ -518,7 +513,10 @@ class SheetView:
 
     def is_untrained(self, group: Literal["skill", "save"], item_id: str) -> bool:
         """Untrained means at the first tier of ``proficiencyTiers``."""
-        return self.tier_of(group, item_id).id == self.ruleset.resolution.tiers[0].id
+        return self._first_tier(self.tier_of(group, item_id))
+
+    def _first_tier(self, tier: Tier) -> bool:
+        return tier.id == self.ruleset.resolution.tiers[0].id
 
     def untrained_rule(
         self, group: Literal["skill", "save"], item_id: str
@@ -663,7 +661,7 @@ class SheetView:
         tier = self._stored_tier(group, item_id)
         tier_bonus = self.tier_bonus(tier)
         bonus = self.character.build.bonuses.get(item_id, 0)
-        untrained = tier.id == self.ruleset.resolution.tiers[0].id  # ``is_untrained``
+        untrained = self._first_tier(tier)
         rule, by = _untrained_rule(item) if untrained else ("normal", 0)
         # the whole parts added first: one sum of a Fraction, the same value
         uncapped = mod + (tier_bonus + bonus + by)

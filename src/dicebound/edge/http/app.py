@@ -59,9 +59,6 @@ STORE_DOWN: dict[int | str, dict[str, object]] = {
 }
 
 
-_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
-
-
 def telemetry_config(environ: Mapping[str, str]) -> TelemetryConfig:
     """FastAPI's OpenTelemetry settings: its own defaults (a span, a metric and error
     logs per request, to the providers an operator configured) when
@@ -71,7 +68,7 @@ def telemetry_config(environ: Mapping[str, str]) -> TelemetryConfig:
     costs a ``/health``."""
     given = environ.get("DICEBOUND_TELEMETRY", "").strip().lower()
     if given in ("", "off"):
-        return {**_OFF}
+        return {"tracing": False, "metrics": False, "logs": False}
     if given == "on":
         return {}
     raise UsageError(f'DICEBOUND_TELEMETRY must be "on" or "off"; it is "{given}".')

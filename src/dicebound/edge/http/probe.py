@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -56,7 +57,12 @@ async def _select_one(pgconn: pq.abc.PGconn) -> None:
         raise psycopg.OperationalError(failed)
 
 
-async def _ready(loop: asyncio.AbstractEventLoop, socket: int, watch: Any, unwatch: Any) -> None:
+async def _ready(
+    loop: asyncio.AbstractEventLoop,
+    socket: int,
+    watch: Callable[..., object],
+    unwatch: Callable[[int], object],
+) -> None:
     """Once ``socket`` is ready, as ``watch`` (the loop's ``add_reader`` or
     ``add_writer``) tells."""
     ready = loop.create_future()
