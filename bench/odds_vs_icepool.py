@@ -35,14 +35,18 @@ column and icepool interleaved round by round in one process):
   character's sheet numbers, as in a session that asks a new modifier, a new
   difficulty or the first what-if of a character it already shows.
 - ``new char``: the same, with the character's sheet numbers forgotten too: its first
-  question of all.
+  question of all. Kept still, for every character, are the folded distributions of
+  each config's checks by their key (``READERS_KEY``): a new character whose check
+  throws what another's did (the same modifier and mode) reads them at its dc.
+- ``new key``: the same, with the folded distributions forgotten too: a new character
+  whose check nobody threw before (a modifier of its own), folded from the tables.
 - ``cold``: everything the ruleset remembered forgotten (the tables of its dice and
   its names too): the first question of a freshly loaded ruleset.
 - ``warm``: the answer remembered (``check_odds`` asked again).
 - ``kind``: the kind's own ``distribution`` alone, on the prepared check (no table
   kept, no band read), which no user calls.
 - ``icepool``, and the ratios icepool / first ask (the goal: 10x or more on every
-  scenario), icepool / new char and icepool / warm.
+  scenario), icepool / new char, icepool / new key and icepool / warm.
 
 Run: ``.venv/bin/python bench/odds_vs_icepool.py [--repeat N] [--only 1,4]``
 """
@@ -283,7 +287,8 @@ def _with_agility(raw: dict[str, Any], agility: int) -> dict[str, Any]:
 # dice), and what it remembers of each character (its sheet numbers): the keys of
 # ``Ruleset.memo`` each column keeps. Read with defaults so the bench also measures a
 # dicebound from before these were kept.
-RULESET_KEPT = frozenset({"names", getattr(odds_module, "TABLES_KEY", "names")})
+DICE_KEPT = frozenset({"names", getattr(odds_module, "TABLES_KEY", "names")})
+RULESET_KEPT = DICE_KEPT | {getattr(odds_module, "READERS_KEY", "names")}
 CHARACTER_KEPT = frozenset({getattr(odds_module, "VIEWS_KEY", "names")})
 
 
@@ -333,7 +338,7 @@ def _best(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str, float
     return best
 
 
-COLUMNS = ("first ask", "new char", "cold", "warm", "kind", "icepool")
+COLUMNS = ("first ask", "new char", "new key", "cold", "warm", "kind", "icepool")
 
 
 def main() -> None:
@@ -342,7 +347,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="scenario numbers, comma separated")
     args = parser.parse_args()
     only = {int(n) for n in args.only.split(",") if n}
-    heads = (*COLUMNS, "x first", "x new", "x warm")
+    heads = (*COLUMNS, "x first", "x new", "x key", "x warm")
     print(f"{'µs per run':38}" + "".join(f"{h:>10}" for h in heads))
     worst = float("inf")
     for number, s in enumerate(scenarios(), 1):
@@ -354,6 +359,7 @@ def main() -> None:
             {
                 "first ask": forgetting(s, RULESET_KEPT | CHARACTER_KEPT),
                 "new char": forgetting(s, RULESET_KEPT),
+                "new key": forgetting(s, DICE_KEPT),
                 "cold": forgetting(s, frozenset()),
                 "warm": public(s),
                 "kind": kind_level(s),
@@ -361,12 +367,13 @@ def main() -> None:
             },
             args.repeat,
         )
-        ratios = [t["icepool"] / t[k] for k in ("first ask", "new char", "warm")]
+        ratios = [t["icepool"] / t[k] for k in ("first ask", "new char", "new key", "warm")]
         worst = min(worst, ratios[0])
         cells = "".join(f"{t[k] * 1e6:10.1f}" for k in COLUMNS)
         print(f"{s.title:38}{cells}" + "".join(f"{r:9.1f}x" for r in ratios))
     print(
         "x first = icepool / first ask (the goal: 10x or more), x new = icepool / new char,"
+        " x key = icepool / new key,"
         f" x warm = icepool / warm. Exact answers agree. Lowest x first: {worst:.1f}x"
     )
 

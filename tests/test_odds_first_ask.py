@@ -34,7 +34,7 @@ from dicebound.folding import normalize
 from dicebound.kinds.bands import rules_of
 from dicebound.kinds.dice_pool import PoolCheck, distribution
 from dicebound.kinds.dice_pool.odds import kept_distribution
-from dicebound.odds import TABLES_KEY, VIEWS_KEY, check_odds
+from dicebound.odds import READERS_KEY, TABLES_KEY, VIEWS_KEY, check_odds
 from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
 from dicebound.spend import Reroll
@@ -220,3 +220,20 @@ _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 def test_a_name_folds_as_the_pattern_folds_it(name: str) -> None:
     """``normalize``'s quick way for plain words gives what the folding pattern gives."""
     assert normalize(name) == " ".join(_NOT_ALNUM.sub(" ", name.casefold()).split())
+
+
+def test_a_folded_distribution_is_kept_per_config_for_every_character() -> None:
+    """A new character whose check throws what another's did (the same key) reads the
+    distribution that other folded, at its own dc: no second reader is made, and the
+    answer is the one worked afresh."""
+    ruleset = read_ruleset("fate-core")
+    first, second = (read_character(ruleset, "ines") for _ in range(2))
+    assert first is not second
+    check_odds(ruleset, first, 'skill="Investigate" difficulty="Great"')
+    (config_odds,) = ruleset.memo[READERS_KEY].values()
+    readers = dict(config_odds.readers)
+    assert len(readers) == 1
+    odds = check_odds(ruleset, second, 'skill="Investigate" difficulty="Fair"')
+    assert config_odds.readers == readers  # read off the first character's fold
+    ruleset.memo.clear()
+    assert check_odds(ruleset, second, 'skill="Investigate" difficulty="Fair"') == odds

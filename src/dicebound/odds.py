@@ -34,6 +34,7 @@ from dicebound.tags.parse import TagMatch, check_attrs, parse_check
 from dicebound.values import new_tuple
 
 __all__ = [
+    "READERS_KEY",
     "TABLES_KEY",
     "VIEWS_KEY",
     "CheckOdds",
@@ -136,7 +137,16 @@ class _Reader:
     thousands).
     """
 
-    __slots__ = ("against", "bands", "find", "fixed", "moving", "numbered", "rising", "rules")
+    __slots__ = (
+        "against",
+        "bands",
+        "find",
+        "fixed",
+        "moving",
+        "numbered",
+        "rising",
+        "rules",
+    )
 
     def __init__(
         self,
@@ -436,32 +446,33 @@ def _tables(ruleset: Ruleset) -> dict[Hashable, Any]:
     return tables
 
 
-class _Skill:
-    """A check's skill as the odds keep it (``prepare_skill``), with what every question
-    of it reads alike: the start of the odds' title, which side of its number the
-    kind's bands read a roll from (``KindPlayer.against``), and its checks' folded
-    distributions by the kind's ``odds_key``, each folded once and read at every dc."""
+class _ConfigOdds:
+    """What the odds keep of one config of the ruleset (its own, or an override's), the
+    same whoever throws: which side of its number the kind's bands read a roll from
+    (``KindPlayer.against``), the bands' edges and rows, and its checks' folded
+    distributions by the kind's ``odds_key``, each folded once and read at every dc by
+    every character whose checks share its key."""
 
-    __slots__ = ("against", "edges", "never", "readers", "rows", "skill", "title")
+    __slots__ = ("against", "config", "edges", "never", "readers", "rows")
 
-    def __init__(self, skill: PreparedSkill, bands: Bands | None) -> None:
-        self.skill = skill
-        self.title = f"{skill.target.label} for {skill.who.name}: "
-        self.against: Against = skill.player.against(skill.config)
+    def __init__(self, player: KindPlayer[Any, Any, Any], config: Any, bands: Bands | None):
+        self.config = config  # held: no other value takes its id while it is kept
+        self.against: Against = player.against(config)
         self.edges: tuple[tuple[int, ...], bool, bool] | None = None
         self.never: tuple[OutcomeOdds, ...] = ()
         self.rows: tuple[tuple[str, bool, Critical], ...] = ()
         if bands is not None:
-            self.edges = skill.player.bands.edges(bands.by, bands.cuts, self.against)
+            self.edges = player.bands.edges(bands.by, bands.cuts, self.against)
             self.never = _never(bands)
             self.rows = _rows(bands)
         self.readers: dict[Hashable, _Reader] = {}
 
-    def reader(self, ruleset: Ruleset, bands: Bands, check: Any) -> _Reader:
+    def reader(
+        self, ruleset: Ruleset, player: KindPlayer[Any, Any, Any], bands: Bands, check: Any
+    ) -> _Reader:
         """The check's distribution folded for the bands, folded afresh (``readers``
         holds those kept): kept by its ``odds_key`` where the kind gives one and every
         group carries its marks."""
-        player = self.skill.player
         key = player.odds_key(check)
         tables = _tables(ruleset)
         groups = player.folded(check, tables, bands.shift)
@@ -475,7 +486,36 @@ class _Skill:
         return reader
 
 
-_READERS_KEPT = 64  # folded distributions one skill keeps; past it they are let go
+_READERS_KEPT = 256  # folded distributions one config keeps; past it they are let go
+_CONFIGS_KEPT = 256  # configs (the ruleset's, its overrides') whose odds one ruleset keeps
+
+READERS_KEY = "odds readers"
+"""Where ``Ruleset.memo`` keeps what the odds work out of a config and the bands alone
+(``_ConfigOdds``: its checks' folded distributions, each read at every dc), by the
+config, for every character."""
+
+
+def _config_odds(ruleset: Ruleset, player: KindPlayer[Any, Any, Any], config: Any) -> _ConfigOdds:
+    """What the ruleset's memo keeps of ``config`` (``READERS_KEY``)."""
+    kept_all: dict[int, _ConfigOdds] | None = ruleset.memo.get(READERS_KEY)
+    if kept_all is None or len(kept_all) >= _CONFIGS_KEPT:
+        kept_all = ruleset.memo[READERS_KEY] = {}
+    kept = kept_all.get(id(config))
+    if kept is None or kept.config is not config:
+        kept = kept_all[id(config)] = _ConfigOdds(player, config, ruleset.resolution.outcomes)
+    return kept
+
+
+class _Skill:
+    """A check's skill as the odds keep it (``prepare_skill``), with the start of the
+    odds' title and what they keep of its config (``_ConfigOdds``)."""
+
+    __slots__ = ("odds", "skill", "title")
+
+    def __init__(self, ruleset: Ruleset, skill: PreparedSkill) -> None:
+        self.skill = skill
+        self.title = f"{skill.target.label} for {skill.who.name}: "
+        self.odds = _config_odds(ruleset, skill.player, skill.config)
 
 
 class _Kept:
@@ -524,9 +564,11 @@ def check_odds(
     the ruleset keeps that no question decides: per character, its sheet numbers and
     the skill of each check it asked (``prepare_skill``: what the check's names decide,
     whatever the question), so a new difficulty, modifier or ladder step of it reads
-    only what the question adds (``prepare_question``); and the tables the kind keeps
-    of its dice (``TABLES_KEY``), which the check's own numbers move rather than
-    rebuild. The bands are read by thresholds over the distribution's sorted totals,
+    only what the question adds (``prepare_question``); per config, for every
+    character, its checks' folded distributions by the kind's ``odds_key``
+    (``READERS_KEY``), so a question of a key any character asked before reads only a
+    dc off them; and the tables the kind keeps of its dice (``TABLES_KEY``), which the
+    check's own numbers move rather than rebuild. The bands are read by thresholds over the distribution's sorted totals,
     never outcome by outcome.
 
     Raises:
@@ -589,21 +631,22 @@ def _odds(
             match = _match(tag)
         view = SheetView(ruleset, character, memo=kept.numbers)  # over the shared numbers
         skill = prepare_skill(ruleset, (character,), match, attrs, view)
-        entry = _Skill(skill, ruleset.resolution.outcomes)
+        entry = _Skill(ruleset, skill)
         if len(kept.skills) >= _SKILLS_KEPT:
             kept.skills.clear()
         kept.skills[key] = entry
     skill = entry.skill
     player = skill.player
     bands = ruleset.resolution.outcomes
+    config_odds = entry.odds
     try:
         if after is None and bands is not None:  # the usual question: the bands of a check
-            # read without the check made where the kind can (``odds_question``) and the
-            # skill has read a check of its key before
+            # read without the check made where the kind can (``odds_question``) and a
+            # check of its key was folded before, by any character
             quick = player.odds_question(skill.config, skill.part, ruleset, attrs, ladder)
             if quick is not None:
                 odds_key, dc, summary = quick
-                known = entry.readers.get(odds_key)
+                known = config_odds.readers.get(odds_key)
                 if known is not None:
                     return _band_odds(entry, known.read(dc), summary)
         if view is None:
@@ -613,9 +656,9 @@ def _odds(
         raise TagError(exc.message, (match or _match(tag)).span) from exc
     if after is None and bands is not None:
         check = prepared.check
-        reader = entry.readers.get(player.odds_key(check))
+        reader = config_odds.readers.get(player.odds_key(check))
         if reader is None:
-            reader = entry.reader(ruleset, bands, check)
+            reader = config_odds.reader(ruleset, player, bands, check)
         return _band_odds(entry, reader.read(prepared.dc), prepared.summary)
     whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
     outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))
@@ -626,7 +669,8 @@ def _odds(
 def _band_odds(entry: _Skill, numbers: Sequence[int], summary: str) -> CheckOdds:
     """The odds of a question of the skill ``entry`` from each band's weight
     (``_Reader.read``) and the question's summary (the title's end)."""
-    outcomes, success = _band_outcomes(entry.rows, numbers, entry.never)
+    odds = entry.odds
+    outcomes, success = _band_outcomes(odds.rows, numbers, odds.never)
     return new_tuple(CheckOdds, (entry.title + summary, outcomes, success))  # type: ignore[no-any-return]
 
 
