@@ -17,7 +17,8 @@ difficulties, bonuses and modes:
   prepared whole and read outcome by outcome.
 
 And the usual unwrapped tag the odds read without its match (``check_attrs``) reads
-as ``parse_check`` reads it.
+as ``parse_check`` reads it, and its match made of what it read (``attrs_match``) is
+``parse_check``'s.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from dicebound.odds import check_odds
 from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import SheetView
-from dicebound.tags.parse import check_attrs, parse_check
+from dicebound.tags.parse import attrs_match, check_attrs, parse_check
 from test_odds_reader import one_by_one
 
 CASES = [(r, who) for r in packaged_rulesets() for who in packaged_characters(r)]
@@ -216,6 +217,7 @@ def test_check_attrs_reads_as_parse_check(tag: str) -> None:
     assert match.duplicates == ()
     assert attrs == dict(match.attrs)
     assert list(attrs.items()) == list(match.attrs)
+    assert attrs_match(tag, attrs) == match  # the whole match, made without a second read
 
 
 def test_check_attrs_reads_the_usual_tag() -> None:

@@ -30,7 +30,7 @@ from dicebound.errors import TagError, UsageError
 from dicebound.kinds.base import KindPlayer
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character, SheetView
-from dicebound.tags.parse import TagMatch, check_attrs, parse_check
+from dicebound.tags.parse import TagMatch, attrs_match, check_attrs, parse_check
 from dicebound.values import new_tuple
 
 __all__ = [
@@ -627,8 +627,8 @@ def _odds(
     entry = kept.skills.get(key) if match is None or match.error is None else None
     view = None
     if entry is None:
-        if match is None:
-            match = _match(tag)
+        if match is None:  # the usual tag, read once: its match made of its attributes
+            match = attrs_match(tag, attrs)
         view = SheetView(ruleset, character, memo=kept.numbers)  # over the shared numbers
         skill = prepare_skill(ruleset, (character,), match, attrs, view)
         entry = _Skill(ruleset, skill)

@@ -36,7 +36,7 @@ Choices the documents leave open, settled here:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -352,6 +352,14 @@ def check_attrs(tag: str) -> dict[str, str] | None:
     pairs = _PAIR.findall(body)
     attrs = dict(pairs)
     return attrs if len(attrs) == len(pairs) else None
+
+
+def attrs_match(tag: str, attrs: Mapping[str, str]) -> TagMatch:
+    """The match ``parse_check`` gives of ``tag``, made of the attributes ``check_attrs``
+    read of it (each key written once, so none is a duplicate), without reading it
+    again."""
+    text = f"[{TAG_NAME}: {tag}]"
+    return new_tuple(TagMatch, ((0, len(text)), text, tuple(attrs.items()), None, ()))  # type: ignore[no-any-return]
 
 
 # Keys every record writes: known to fit the grammar, so format_tag skips checking them.
