@@ -526,7 +526,7 @@ class SheetView:
         return _untrained_rule(self._item(group, item_id))
 
     def derived(self, derived_id: str) -> Fraction:
-        decl = next((d for d in self.ruleset.sheet.derived if d.id == derived_id), None)
+        decl = self.ruleset.sheet.derived_value(derived_id)
         if decl is None:
             raise _unknown("derived value", derived_id, [d.id for d in self.ruleset.sheet.derived])
 

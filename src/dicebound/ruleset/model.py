@@ -298,15 +298,38 @@ class Sheet:
     text: tuple[tuple[str, str, int], ...] = ()  # (id, label, maxLength)
     conditions: tuple[Condition, ...] = ()
     states: tuple[LiveState, ...] = ()
+    # each id's first declaration, by kind: every check reads a few, a sheet has dozens
+    by_id: Mapping[tuple[str, str], Ability | SkillDef | Derived] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        index: dict[tuple[str, str], Ability | SkillDef | Derived] = {}
+        for kind, declared in (
+            ("ability", self.abilities),
+            ("skill", self.skills),
+            ("save", self.saves),
+            ("derived", self.derived),
+        ):
+            for decl in declared:
+                index.setdefault((kind, decl.id), decl)
+        object.__setattr__(self, "by_id", index)
 
     def ability(self, ability_id: str) -> Ability | None:
-        return next((a for a in self.abilities if a.id == ability_id), None)
+        found = self.by_id.get(("ability", ability_id))
+        return found if isinstance(found, Ability) else None
 
     def skill(self, skill_id: str) -> SkillDef | None:
-        return next((s for s in self.skills if s.id == skill_id), None)
+        found = self.by_id.get(("skill", skill_id))
+        return found if isinstance(found, SkillDef) else None
 
     def save(self, save_id: str) -> SkillDef | None:
-        return next((s for s in self.saves if s.id == save_id), None)
+        found = self.by_id.get(("save", save_id))
+        return found if isinstance(found, SkillDef) else None
+
+    def derived_value(self, derived_id: str) -> Derived | None:
+        found = self.by_id.get(("derived", derived_id))
+        return found if isinstance(found, Derived) else None
 
 
 @frozen

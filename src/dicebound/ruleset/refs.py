@@ -331,7 +331,7 @@ def _as_read(ref: ValueRef) -> Read:
 
 def _children(read: Read, sheet: Sheet) -> list[Read]:
     if read.source == "derived":
-        decl = next((d for d in sheet.derived if d.id == read.name), None)
+        decl = None if read.name is None else sheet.derived_value(read.name)
         if decl is None:
             return []
         out = [_as_read(ref) for ref in decl.of]
