@@ -501,7 +501,10 @@ class SheetView:
         stored = (
             self.character.build.skills if group == "skill" else self.character.build.saves
         ).get(item_id)
-        return next((t for t in tiers if t.id == stored), tiers[0])
+        for tier in tiers:  # a handful: a loop, no generator made
+            if tier.id == stored:
+                return tier
+        return tiers[0]
 
     def tier_bonus(self, tier: Tier) -> int:
         """round(multiplier x proficiency bonus) + flat, rounded as the tier says."""
@@ -663,9 +666,13 @@ class SheetView:
         bonus = self.character.build.bonuses.get(item_id, 0)
         untrained = self._first_tier(tier)
         rule, by = _untrained_rule(item) if untrained else ("normal", 0)
-        # the whole parts added first: one sum of a Fraction, the same value
-        uncapped = mod + (tier_bonus + bonus + by)
-        number = math.floor(uncapped)
+        whole = tier_bonus + bonus + by  # the whole parts added first, as ints
+        if mod.denominator == 1:  # a whole modifier (the usual): no Fraction arithmetic
+            number = mod.numerator + whole
+            uncapped = exact(number)
+        else:
+            uncapped = mod + whole
+            number = math.floor(uncapped)
         cap = math.floor(self.value(item.cap)) if item.cap is not None else None
         if cap is not None:  # the floor of the lesser is the lesser floor, cap being whole
             number = min(number, cap)
