@@ -22,7 +22,8 @@ latency in ms, and the CPU per request of the server (its processes' own clock, 
 
 The load generator is a process of its own (an asyncio client over raw sockets, with
 uvloop where installed: a few tens of microseconds a request), pinned to the machine's
-last core; the server is not pinned. Its CPU per request is printed beside the
+last core; the server is not pinned, but for the sides ``--pin`` adds (``N pinned``:
+``dicebound serve --workers N --pin``). Its CPU per request is printed beside the
 server's, to show the figures are the server's.
 
 Goals (printed at the foot): at one client, a check at most 1 ms of server CPU and
@@ -88,7 +89,7 @@ class Server:
 
     ``workers``: its ``--workers`` (None: the flag is not given, for a dicebound
     without it); ``src``: the source tree to run instead of this one, with uvloop and
-    httptools hidden when ``bare``."""
+    httptools hidden when ``bare``; ``pin``: ``--pin``, each process kept to a core."""
 
     def __init__(
         self,
@@ -99,6 +100,7 @@ class Server:
         workers: int | None = 1,
         src: Path | None = None,
         bare: bool = False,
+        pin: bool = False,
     ) -> None:
         self.port = _free_port()
         self.log = log
@@ -112,6 +114,8 @@ class Server:
         command = [*head, "serve", "--db", db_url, "--rate-limit", "0", "--port", str(self.port)]
         if workers is not None:
             command += ["--workers", str(workers)]
+        if pin:
+            command.append("--pin")
         with log.open("ab") as out:
             self.process = subprocess.Popen(command, env=env, stdout=out, stderr=out)
 
@@ -473,6 +477,7 @@ class Side:
     workers: int | None
     src: Path | None
     bare: bool = False
+    pin: bool = False
 
 
 def bench_backend(
@@ -493,7 +498,9 @@ def bench_backend(
         for side in sides:
             db_url = stack.enter_context(store())
             log = logs / f"server-{backend}-{side.name.replace(' ', '-')}.log"
-            server = Server(db_url, log, admin, workers=side.workers, src=side.src, bare=side.bare)
+            server = Server(
+                db_url, log, admin, workers=side.workers, src=side.src, bare=side.bare, pin=side.pin
+            )
             stack.callback(server.stop)
             server.wait()
             servers[side.name] = server
@@ -562,11 +569,13 @@ def print_table(cells: Sequence[Cell], load: Sequence[tuple[str, str]]) -> None:
                     f"goal {backend} {side}, p99 at {most} clients, {pair[0]} / {pair[1]}: "
                     f"{ratio:.2f} (≤ 1.2: {_yes(ratio <= 1.2)})"
                 )
-    one, two = (find.get(("postgresql", s, most, "check")) for s in ("1 worker", "2 workers"))
-    if one and two:
+    for pair in (("1 worker", "2 workers"), ("1 pinned", "2 pinned")):
+        one, two = (find.get(("postgresql", s, most, "check")) for s in pair)
+        if not (one and two):
+            continue
         ratio = two.rate / one.rate
         print(
-            f"goal postgresql checks/s at {most} clients, 2 workers / 1 worker: {ratio:.2f} "
+            f"goal postgresql checks/s at {most} clients, {pair[1]} / {pair[0]}: {ratio:.2f} "
             f"(≥ 1.6: {_yes(ratio >= 1.6)})"
         )
         # what the CPU per check allows on an idle machine of this many cores: one
@@ -603,6 +612,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--bare", action="store_true", help="run --before without uvloop and httptools"
     )
+    parser.add_argument(
+        "--pin", action="store_true", help="beside each --workers side, the same with --pin"
+    )
     parser.add_argument("--pg", default=DEFAULT_PG, help="PostgreSQL maintenance database URL")
     parser.add_argument("--shared-game", action="store_true", help="every client in one game")
     parser.add_argument("--log-dir", type=Path, default=None, help="keep the server logs here")
@@ -617,6 +629,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sides.append(Side("before", None if args.bare else 1, args.before.resolve(), args.bare))
     for n in (int(w) for w in args.workers.split(",")):
         sides.append(Side(f"{n} worker{'s' if n > 1 else ''}", n, None))
+        if args.pin:
+            sides.append(Side(f"{n} pinned", n, None, pin=True))
 
     cells: list[Cell] = []
     load = [("before", _load_average())]

@@ -83,7 +83,8 @@ def free_port() -> int:
 
 class ServerProcess:
     """``dicebound serve`` in a real process on a free loopback port; ``env`` adds to
-    (or overrides) its environment, such as the service's limits."""
+    (or overrides) its environment, such as the service's limits, and ``args`` to its
+    flags."""
 
     def __init__(
         self,
@@ -92,9 +93,11 @@ class ServerProcess:
         log: Path,
         env: Mapping[str, str] | None = None,
         admin_token: str = ADMIN_TOKEN,
+        args: Sequence[str] = (),
     ) -> None:
         self.db_url = db_url
         self.env = dict(env or {})
+        self.args = tuple(args)  # more flags of ``dicebound serve``
         self.admin_token = admin_token
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -112,6 +115,7 @@ class ServerProcess:
             self.db_url,
             "--port",
             str(self.port),
+            *self.args,
         ]
         with self.log_path.open("ab") as log:  # the child keeps its own descriptor
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)

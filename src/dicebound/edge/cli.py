@@ -170,6 +170,12 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             "core on PostgreSQL, 1 on SQLite)",
         )
         serve.add_argument(
+            "--pin",
+            action="store_true",
+            default=None,
+            help="keep each process to one core, worker N on the Nth (DICEBOUND_PIN=on)",
+        )
+        serve.add_argument(
             "--http",
             metavar="PARSER",
             help="the HTTP parser: httptools or h11 (DICEBOUND_HTTP, httptools)",
@@ -457,7 +463,15 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
         flag[2:].replace("-", "_"): getattr(args, flag[2:].replace("-", "_"))
         for flag, _, _ in _SERVE_LIMITS
     }
-    return serve(args.db, args.host, args.port, limits, workers=args.workers, http=args.http)
+    return serve(
+        args.db,
+        args.host,
+        args.port,
+        limits,
+        workers=args.workers,
+        http=args.http,
+        pin=bool(args.pin),
+    )
 
 
 def _mcp(args: argparse.Namespace, out: TextIO) -> int:

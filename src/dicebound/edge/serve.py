@@ -62,6 +62,7 @@ def serve(
     *,
     workers: str | None = None,
     http: str | None = None,
+    pin: bool = False,
 ) -> int:
     """Run the HTTP service until interrupted. ``limits`` are the flags of ``Guards``'
     fields (None where not given: the ``DICEBOUND_*`` variable, else the default);
@@ -82,6 +83,7 @@ def serve(
     given = http if http is not None else os.environ.get("DICEBOUND_HTTP", "").strip() or None
     parser = parser_named(given or "httptools", "--http" if http is not None else "DICEBOUND_HTTP")
     asked = _workers_asked(workers, os.environ)
+    pinned = pin or _pin_asked(os.environ)
     # a sentence here, not uvicorn's traceback from the app's start-up
     admin_token = os.environ.get("DICEBOUND_ADMIN_TOKEN")
     check_admin_token(admin_token)
@@ -107,6 +109,8 @@ def serve(
     def server(place: int = 0) -> Server:
         if share is not None:
             share.join(place)
+        if pinned:
+            _pin(place)
         config = uvicorn.Config(
             app,
             host=host,
@@ -137,6 +141,31 @@ def _cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+def _pin_asked(environ: Mapping[str, str]) -> bool:
+    """``DICEBOUND_PIN``: ``on`` keeps each process to one core, ``off`` (or unset) not."""
+    given = environ.get("DICEBOUND_PIN", "").strip()
+    if given.lower() in ("", "off"):
+        return False
+    if given.lower() == "on":
+        return True
+    raise UsageError(f'DICEBOUND_PIN must be "on" or "off"; it is "{given}".')
+
+
+def _pin(place: int) -> int | None:
+    """Keep every thread of this process, and each it starts later, to one core: the
+    ``place``-th of the cores it may run on, counted round. A check's hand-off between
+    the event loop and a lane thread then wakes no idle core (what costs most of it).
+    The core, or None where the system cannot say (not Linux)."""
+    if not hasattr(os, "sched_setaffinity"):  # pragma: no cover - not on Linux
+        return None
+    allowed = sorted(os.sched_getaffinity(0))
+    core = allowed[place % len(allowed)]
+    for task in os.listdir("/proc/self/task"):
+        with contextlib.suppress(ProcessLookupError):  # a thread that ended meanwhile
+            os.sched_setaffinity(int(task), {core})
+    return core
 
 
 def _workers_asked(flag: str | None, environ: Mapping[str, str]) -> int | None:

@@ -224,6 +224,55 @@ def test_what_one_worker_writes_the_other_reads(two_on_postgresql: ServerProcess
     assert readers == set(workers)
 
 
+def _cores_of(pid: int) -> set[frozenset[int]]:
+    """The cores each thread of process ``pid`` may run on, as the kernel says."""
+    return {frozenset(os.sched_getaffinity(int(task))) for task in os.listdir(f"/proc/{pid}/task")}
+
+
+def test_unpinned_a_worker_runs_on_every_core(two_on_postgresql: ServerProcess) -> None:
+    everywhere = frozenset(os.sched_getaffinity(0))
+    for worker in _workers(two_on_postgresql, 2):
+        assert _cores_of(worker) == {everywhere}
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to tell apart")
+def test_pinned_each_worker_keeps_to_a_core_of_its_own(tmp_path: Path) -> None:
+    """``--pin``: every thread of a worker on one core (a check's hand-off between the
+    event loop and a lane thread wakes no idle core), the two workers on two cores."""
+    with (
+        store_url_for("postgresql", tmp_path) as url,
+        ServerProcess(url, log=tmp_path / "log", args=["--workers", "2", "--pin"]) as server,
+    ):
+        workers = _workers(server, 2)
+        _each_worker_answers(server, workers)  # both serving: their lane threads started
+        cores = [_cores_of(worker) for worker in workers]
+    assert all(len(each) == 1 and len(next(iter(each))) == 1 for each in cores), cores
+    assert cores[0] != cores[1]
+
+
+def test_pinned_one_sqlite_process_keeps_every_thread_to_one_core(tmp_path: Path) -> None:
+    with (
+        store_url_for("sqlite", tmp_path) as url,
+        ServerProcess(url, log=tmp_path / "log", env={"DICEBOUND_PIN": "on"}) as server,
+    ):
+        assert server.process is not None
+        game = httpx.post(
+            f"{server.base}/games",
+            json={"name": "g", "ruleset": "dnd5e-srd"},
+            headers=admin_headers(),
+            timeout=30,
+        ).json()
+        checked = httpx.post(
+            f"{server.base}/games/{game['id']}/checks",
+            json={"text": "no tag here"},
+            headers={"Authorization": f"Bearer {game['token']}"},
+            timeout=30,
+        )
+        assert checked.status_code == 200, checked.text  # a lane thread has run
+        (one,) = _cores_of(server.process.pid)
+    assert len(one) == 1
+
+
 def test_a_worker_that_dies_is_replaced(two_on_postgresql: ServerProcess) -> None:
     server = two_on_postgresql
     first, second = _workers(server, 2)
@@ -318,6 +367,7 @@ def test_sqlite_runs_the_workers_asked_for_and_says_why_it_should_not(tmp_path: 
         ([], {"DICEBOUND_WORKERS": "-1"}, 'DICEBOUND_WORKERS must be a whole number of processes, 1 or more; it is "-1".'),
         (["--http", "spdy"], {}, '--http must be httptools or h11; it is "spdy".'),
         ([], {"DICEBOUND_HTTP": "h2"}, 'DICEBOUND_HTTP must be httptools or h11; it is "h2".'),
+        ([], {"DICEBOUND_PIN": "yes"}, 'DICEBOUND_PIN must be "on" or "off"; it is "yes".'),
     ],
 )  # fmt: skip
 def test_a_bad_workers_or_parser_is_refused_before_the_store_is_touched(
