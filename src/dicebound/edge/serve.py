@@ -110,7 +110,7 @@ def serve(
         if share is not None:
             share.join(place)
         if pinned:
-            _pin(place)
+            sys.stderr.write(_pin(place))
         config = uvicorn.Config(
             app,
             host=host,
@@ -153,19 +153,33 @@ def _pin_asked(environ: Mapping[str, str]) -> bool:
     raise UsageError(f'DICEBOUND_PIN must be "on" or "off"; it is "{given}".')
 
 
-def _pin(place: int) -> int | None:
+def _pin(place: int) -> str:
     """Keep every thread of this process, and each it starts later, to one core: the
     ``place``-th of the cores it may run on, counted round. A check's hand-off between
     the event loop and a lane thread then wakes no idle core (what costs most of it).
-    The core, or None where the system cannot say (not Linux)."""
+    What it did, as a line for standard error: a system that refuses leaves the process
+    on every core it had, and the service runs on."""
     if not hasattr(os, "sched_setaffinity"):  # pragma: no cover - not on Linux
-        return None
+        return "dicebound: --pin needs Linux; this process runs on every core.\n"
     allowed = sorted(os.sched_getaffinity(0))
     core = allowed[place % len(allowed)]
+    try:
+        _set_cores({core})
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            _set_cores(set(allowed))
+        return (
+            f"dicebound: process {os.getpid()} could not keep to core {core} "
+            f"({exc.strerror}); it runs on every core it had.\n"
+        )
+    return f"dicebound: process {os.getpid()} keeps to core {core}.\n"
+
+
+def _set_cores(cores: set[int]) -> None:
+    """Every thread of this process on ``cores`` (threads it starts later inherit them)."""
     for task in os.listdir("/proc/self/task"):
         with contextlib.suppress(ProcessLookupError):  # a thread that ended meanwhile
-            os.sched_setaffinity(int(task), {core})
-    return core
+            os.sched_setaffinity(int(task), cores)
 
 
 def _workers_asked(flag: str | None, environ: Mapping[str, str]) -> int | None:

@@ -270,7 +270,9 @@ def test_pinned_one_sqlite_process_keeps_every_thread_to_one_core(tmp_path: Path
         )
         assert checked.status_code == 200, checked.text  # a lane thread has run
         (one,) = _cores_of(server.process.pid)
+        log = server.log_path.read_text()
     assert len(one) == 1
+    assert f"dicebound: process {server.process.pid} keeps to core {next(iter(one))}.\n" in log
 
 
 def test_a_worker_that_dies_is_replaced(two_on_postgresql: ServerProcess) -> None:
@@ -405,3 +407,27 @@ def test_workers_on_a_port_already_taken_are_refused_with_a_sentence(tmp_path: P
     assert run.stderr.splitlines()[-1] == (
         f"dicebound: cannot listen on 127.0.0.1:{port}: Address already in use."
     )
+
+
+def test_a_pin_the_system_refuses_leaves_the_process_on_its_cores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A kernel that refuses one core (a cpuset changed under the service, say) leaves
+    the process where it was, says so, and the service runs on."""
+    from dicebound.edge.serve import _pin
+
+    before = os.sched_getaffinity(0)
+    real = os.sched_setaffinity
+
+    def refusing(pid: int, cores: set[int]) -> None:
+        if len(cores) == 1:
+            raise OSError(22, "Invalid argument")
+        real(pid, cores)
+
+    monkeypatch.setattr(os, "sched_setaffinity", refusing)
+    said = _pin(0)
+    assert said == (
+        f"dicebound: process {os.getpid()} could not keep to core {min(before)} "
+        "(Invalid argument); it runs on every core it had.\n"
+    )
+    assert os.sched_getaffinity(0) == before
