@@ -137,16 +137,7 @@ class _Reader:
     thousands).
     """
 
-    __slots__ = (
-        "against",
-        "bands",
-        "find",
-        "fixed",
-        "moving",
-        "numbered",
-        "rising",
-        "rules",
-    )
+    __slots__ = ("against", "bands", "find", "fixed", "moving", "numbered", "rising", "rules")
 
     def __init__(
         self,
@@ -568,8 +559,8 @@ def check_odds(
     character, its checks' folded distributions by the kind's ``odds_key``
     (``READERS_KEY``), so a question of a key any character asked before reads only a
     dc off them; and the tables the kind keeps of its dice (``TABLES_KEY``), which the
-    check's own numbers move rather than rebuild. The bands are read by thresholds over the distribution's sorted totals,
-    never outcome by outcome.
+    check's own numbers move rather than rebuild. The bands are read by thresholds
+    over the distribution's sorted totals, never outcome by outcome.
 
     Raises:
         TagError: the tag cannot be resolved. UsageError: not exactly one tag.
