@@ -1485,3 +1485,21 @@ def test_a_config_refuses_what_it_does_not_have() -> None:
         replace(CONFIG, allow_own_upgrade=True, pool=replace(CONFIG.pool, upgrade=None))
     with pytest.raises(UsageError):
         SymbolCheck(CONFIG, ("nope",), 1)
+
+
+@pytest.mark.parametrize("needed", [1, 2, 4])
+@pytest.mark.parametrize(
+    "thrown", ["ability", "ability proficiency difficulty", "proficiency proficiency challenge"]
+)
+def test_the_folded_group_reads_each_net_as_the_outcome_of_an_unmarked_effect(
+    thrown: str, needed: int
+) -> None:
+    """The group the odds bisect reads a total as ``outcome_of`` reads the unmarked effect
+    of that many net successes (none below zero), made without the effect."""
+    from dicebound.kinds.symbol_pool.model import Effect, outcome_of
+    from dicebound.kinds.symbol_pool.odds import folded
+
+    check = _check(thrown, needed)
+    (group,) = folded(check)
+    for net in (-2, 0, *group.totals, needed, needed + 3):
+        assert group.outcome(net) == outcome_of(check, Effect(net, False, False)), net

@@ -15,6 +15,9 @@ from dicebound.kinds.symbol_pool.model import (
     add_symbols,
     outcome_of,
 )
+from dicebound.values import new_tuple
+
+_UNMARKED = (False, False, False, False)  # an unmarked outcome's criticals and markers
 
 
 def _convolve(a: Mapping[Effect, int], b: Mapping[Effect, int]) -> dict[Effect, int]:
@@ -91,7 +94,13 @@ def folded(check: SymbolCheck, tables: Tables | None = None) -> list[Group]:
         if tables is not None:
             tables[key] = kept
 
+    needed = check.needed
+
     def outcome(net: int) -> SymbolOutcome:
-        return outcome_of(check, Effect(net, False, False))
+        # ``outcome_of`` of an unmarked effect of ``net``, made without the effect: a
+        # bisection of the group reads a handful of these per question
+        net = net if net > 0 else 0
+        made: SymbolOutcome = new_tuple(SymbolOutcome, (net, net >= needed, *_UNMARKED))
+        return made
 
     return [Group(kept[1], kept[2], outcome, 0, (False, False, None))]
