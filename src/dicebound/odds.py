@@ -444,10 +444,11 @@ class _ConfigOdds:
     distributions by the kind's ``odds_key``, each folded once and read at every dc by
     every character whose checks share its key."""
 
-    __slots__ = ("against", "config", "edges", "never", "readers", "rows")
+    __slots__ = ("against", "config", "edges", "never", "player", "readers", "rows")
 
     def __init__(self, player: KindPlayer[Any, Any, Any], config: Any, bands: Bands | None):
         self.config = config  # held: no other value takes its id while it is kept
+        self.player = player
         self.against: Against = player.against(config)
         self.edges: tuple[tuple[int, ...], bool, bool] | None = None
         self.never: tuple[OutcomeOdds, ...] = ()
@@ -458,12 +459,11 @@ class _ConfigOdds:
             self.rows = _rows(bands)
         self.readers: dict[Hashable, _Reader] = {}
 
-    def reader(
-        self, ruleset: Ruleset, player: KindPlayer[Any, Any, Any], bands: Bands, check: Any
-    ) -> _Reader:
+    def reader(self, ruleset: Ruleset, bands: Bands, check: Any) -> _Reader:
         """The check's distribution folded for the bands, folded afresh (``readers``
         holds those kept): kept by its ``odds_key`` where the kind gives one and every
         group carries its marks."""
+        player = self.player
         key = player.odds_key(check)
         tables = _tables(ruleset)
         groups = player.folded(check, tables, bands.shift)
@@ -649,7 +649,7 @@ def _odds(
         check = prepared.check
         reader = config_odds.readers.get(player.odds_key(check))
         if reader is None:
-            reader = config_odds.reader(ruleset, player, bands, check)
+            reader = config_odds.reader(ruleset, bands, check)
         return _band_odds(entry, reader.read(prepared.dc), prepared.summary)
     whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
     outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))

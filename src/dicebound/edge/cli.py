@@ -172,7 +172,6 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         serve.add_argument(
             "--pin",
             action="store_true",
-            default=None,
             help="keep each process to one core, worker N on the Nth (DICEBOUND_PIN=on)",
         )
         serve.add_argument(
@@ -470,7 +469,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
         limits,
         workers=args.workers,
         http=args.http,
-        pin=bool(args.pin),
+        pin=args.pin,
     )
 
 

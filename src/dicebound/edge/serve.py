@@ -24,6 +24,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
+from dicebound.edge.environ import switched_on
 from dicebound.errors import DiceboundError, UsageError
 
 __all__ = ["db_new_game", "db_upgrade", "mcp_stdio", "serve"]
@@ -83,7 +84,7 @@ def serve(
     given = http if http is not None else os.environ.get("DICEBOUND_HTTP", "").strip() or None
     parser = parser_named(given or "httptools", "--http" if http is not None else "DICEBOUND_HTTP")
     asked = _workers_asked(workers, os.environ)
-    pinned = pin or _pin_asked(os.environ)
+    pinned = pin or switched_on(os.environ, "DICEBOUND_PIN")
     # a sentence here, not uvicorn's traceback from the app's start-up
     admin_token = os.environ.get("DICEBOUND_ADMIN_TOKEN")
     check_admin_token(admin_token)
@@ -141,16 +142,6 @@ def _cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
-
-
-def _pin_asked(environ: Mapping[str, str]) -> bool:
-    """``DICEBOUND_PIN``: ``on`` keeps each process to one core, ``off`` (or unset) not."""
-    given = environ.get("DICEBOUND_PIN", "").strip()
-    if given.lower() in ("", "off"):
-        return False
-    if given.lower() == "on":
-        return True
-    raise UsageError(f'DICEBOUND_PIN must be "on" or "off"; it is "{given}".')
 
 
 def _pin(place: int) -> str:

@@ -334,8 +334,15 @@ def parse_check(tag: str) -> tuple[TagMatch, ...]:
     if "]" not in tag and len(text) - _OPENER_LENGTH <= _REMEMBERED_BODY:
         closed = _read_well_formed(text[_OPENER_LENGTH:])
         if closed is not None:  # as parse_tags reads it: the one tag, to the text's end
-            return (new_tuple(TagMatch, ((0, len(text)), text, closed[0], None, closed[1])),)
+            return (_whole_match(text, *closed),)
     return parse_tags(text)
+
+
+def _whole_match(
+    text: str, attrs: tuple[tuple[str, str], ...], duplicates: tuple[str, ...]
+) -> TagMatch:
+    """The match of a tag that is the whole of ``text``, lexed as ``attrs``."""
+    return new_tuple(TagMatch, ((0, len(text)), text, attrs, None, duplicates))  # type: ignore[no-any-return]
 
 
 def check_attrs(tag: str) -> dict[str, str] | None:
@@ -358,8 +365,7 @@ def attrs_match(tag: str, attrs: Mapping[str, str]) -> TagMatch:
     """The match ``parse_check`` gives of ``tag``, made of the attributes ``check_attrs``
     read of it (each key written once, so none is a duplicate), without reading it
     again."""
-    text = f"[{TAG_NAME}: {tag}]"
-    return new_tuple(TagMatch, ((0, len(text)), text, tuple(attrs.items()), None, ()))  # type: ignore[no-any-return]
+    return _whole_match(f"[{TAG_NAME}: {tag}]", tuple(attrs.items()), ())
 
 
 # Keys every record writes: known to fit the grammar, so format_tag skips checking them.

@@ -29,6 +29,7 @@ from fastapi.telemetry import TelemetryConfig
 from dicebound.app.access import check_admin_token, ensure_admin_token
 from dicebound.app.rulesets import sync_packaged_rulesets
 from dicebound.app.version import dicebound_version
+from dicebound.edge.environ import switched_on
 from dicebound.edge.http.deps import AdminHash
 from dicebound.edge.http.docs_page import DOCS_HEADERS, docs_page
 from dicebound.edge.http.events import EventHub, keep_server_send, keepalive_seconds
@@ -45,7 +46,6 @@ from dicebound.edge.http.routes import checks, events, games, rulesets, seats, s
 from dicebound.edge.mcp import build_server, http_routes, seat_of_http_request
 from dicebound.edge.schemas import HealthOut, ProblemOut
 from dicebound.edge.web import PAGE_HEADERS, STATIC
-from dicebound.errors import UsageError
 from dicebound.store import Store, open_store
 
 __all__ = ["create_app", "prepare_store", "telemetry_config"]
@@ -66,12 +66,9 @@ def telemetry_config(environ: Mapping[str, str]) -> TelemetryConfig:
     asks for the three providers on every request even where none is configured (no
     OpenTelemetry SDK is installed with dicebound), a sixth of what its own stack
     costs a ``/health``."""
-    given = environ.get("DICEBOUND_TELEMETRY", "").strip().lower()
-    if given in ("", "off"):
-        return {"tracing": False, "metrics": False, "logs": False}
-    if given == "on":
+    if switched_on(environ, "DICEBOUND_TELEMETRY"):
         return {}
-    raise UsageError(f'DICEBOUND_TELEMETRY must be "on" or "off"; it is "{given}".')
+    return {"tracing": False, "metrics": False, "logs": False}
 
 
 def prepare_store(store: Store, *, admin_token: str | None, say: TextIO) -> str:

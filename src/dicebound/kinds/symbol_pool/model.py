@@ -257,7 +257,14 @@ def add_symbols(a: Effect, b: Effect) -> Effect:
 
 def outcome_of(check: SymbolCheck, effect: Effect) -> SymbolOutcome:
     """The result of the summed effect: net successes against what the check needs."""
-    lead, marked_success, marked_failure = effect
+    return outcome_at(check, *effect)
+
+
+def outcome_at(
+    check: SymbolCheck, lead: int, marked_success: bool, marked_failure: bool
+) -> SymbolOutcome:
+    """``outcome_of`` an effect given by its parts, without the effect made (the odds
+    read a handful of unmarked ones per question)."""
     net = lead if lead > 0 else 0
     plain = not check.config.banded
     outcome: SymbolOutcome = new_tuple(  # total, success, the criticals, the markers

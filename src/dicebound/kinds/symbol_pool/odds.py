@@ -13,11 +13,9 @@ from dicebound.kinds.symbol_pool.model import (
     SymbolCheck,
     SymbolOutcome,
     add_symbols,
+    outcome_at,
     outcome_of,
 )
-from dicebound.values import new_tuple
-
-_UNMARKED = (False, False, False, False)  # an unmarked outcome's criticals and markers
 
 
 def _convolve(a: Mapping[Effect, int], b: Mapping[Effect, int]) -> dict[Effect, int]:
@@ -94,13 +92,7 @@ def folded(check: SymbolCheck, tables: Tables | None = None) -> list[Group]:
         if tables is not None:
             tables[key] = kept
 
-    needed = check.needed
-
     def outcome(net: int) -> SymbolOutcome:
-        # ``outcome_of`` of an unmarked effect of ``net``, made without the effect: a
-        # bisection of the group reads a handful of these per question
-        net = net if net > 0 else 0
-        made: SymbolOutcome = new_tuple(SymbolOutcome, (net, net >= needed, *_UNMARKED))
-        return made
+        return outcome_at(check, net, False, False)
 
     return [Group(kept[1], kept[2], outcome, 0, (False, False, None))]

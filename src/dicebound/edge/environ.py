@@ -1,0 +1,22 @@
+"""Settings the service reads from its environment that are a plain switch."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from dicebound.errors import UsageError
+
+
+def switched_on(environ: Mapping[str, str], name: str) -> bool:
+    """Whether the variable ``name`` says ``on`` (any case, spaces around it allowed);
+    unset, empty or ``off`` is off.
+
+    Raises:
+        UsageError: any other value, named with the variable, before anything starts.
+    """
+    given = environ.get(name, "").strip()
+    if given.lower() in ("", "off"):
+        return False
+    if given.lower() == "on":
+        return True
+    raise UsageError(f'{name} must be "on" or "off"; it is "{given}".')
