@@ -37,9 +37,13 @@ column and icepool interleaved round by round in one process):
 - ``new char``: the same, with the character's sheet numbers forgotten too: its first
   question of all. Kept still, for every character, are the folded distributions of
   each config's checks by their key (``READERS_KEY``): a new character whose check
-  throws what another's did (the same modifier and mode) reads them at its dc.
-- ``new key``: the same, with the folded distributions forgotten too: a new character
-  whose check nobody threw before (a modifier of its own), folded from the tables.
+  throws what another's did reads them at its dc. For a summed check the key is the
+  mode alone (the modifier moves the fold: ``odds_shift``), so this is a new character
+  of any modifier.
+- ``new key``: the same, with the folded distributions forgotten too: a check whose
+  dice nobody threw before in the process (for a summed check, the first in its mode
+  whatever the modifier; for a pool, its first of that many dice), folded from the
+  tables.
 - ``cold``: everything the ruleset remembered forgotten (the tables of its dice and
   its names too): the first question of a freshly loaded ruleset.
 - ``warm``: the answer remembered (``check_odds`` asked again).

@@ -237,3 +237,38 @@ def test_a_folded_distribution_is_kept_per_config_for_every_character() -> None:
     assert config_odds.readers == readers  # read off the first character's fold
     ruleset.memo.clear()
     assert check_odds(ruleset, second, 'skill="Investigate" difficulty="Fair"') == odds
+
+
+# A dice-sum fold is the dice's own, moved by the modifier (``odds_shift``): checks of
+# every modifier share it, whether the bands read the margin or the total.
+SHIFTED = [
+    ("fate-core", "ines", 'skill="Investigate" difficulty="Great"', 'skill="Athletics" dc="2"'),
+    ("pbta-2d6", "wren", 'skill="Force" difficulty="Roll the move"', 'skill="Charm" dc="7"'),
+    ("pbta-2d6", "tollan", 'skill="Steel" dc="7"', 'skill="Strange" dc="9"'),  # by total
+]
+
+
+@pytest.mark.parametrize(("ruleset_id", "who", "first", "second"), SHIFTED)
+def test_a_dice_sum_fold_is_read_at_every_modifier(
+    ruleset_id: str, who: str, first: str, second: str
+) -> None:
+    """The second check's modifier differs from the first's; it reads the first's fold
+    moved, no second reader is made, and the answer is the one worked afresh and the
+    reference's."""
+    ruleset = read_ruleset(ruleset_id)
+    character = read_character(ruleset, who)
+    check_odds(ruleset, character, first)
+    (config_odds,) = ruleset.memo[READERS_KEY].values()
+    readers = dict(config_odds.readers)
+    odds = check_odds(ruleset, character, second)
+    shifts = [
+        prepare_check(ruleset, [character], parse_tags(f"[skill_check: {t}]")[0])
+        for t in (first, second)
+    ]
+    assert shifts[0].prepared.check.modifier != shifts[1].prepared.check.modifier
+    assert config_odds.readers == readers  # read off the first check's fold, moved
+    assert {o.label: o.probability for o in odds.outcomes if o.probability} == _reference(
+        ruleset, character, second
+    )
+    ruleset.memo.clear()
+    assert check_odds(ruleset, character, second) == odds

@@ -10,7 +10,7 @@ difficulties, bonuses and modes:
 - the skill one question read prepares every other question of the same names exactly
   as the whole preparation of that question does (``prepare_check``), or refuses it
   with the same sentence, and where the kind reads a question without preparing its
-  check (``odds_question``), it reads the key, dc and summary of that check, or
+  check (``odds_question``), it reads the key, dc, shift and summary of that check, or
   refuses it alike;
 - asked in turn of one character value (so each question reads the skill and the
   folded distributions the questions before it left), the odds are those of the check
@@ -120,6 +120,7 @@ def test_the_skill_of_one_question_prepares_every_other(ruleset_id: str, who: st
             assert quick == (
                 player.odds_key(split_check.check),
                 split_check.dc,
+                player.odds_shift(split_check.check),
                 split_check.summary,
             )
 

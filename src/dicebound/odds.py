@@ -135,9 +135,24 @@ class _Reader:
     edges move with the dc (``moving``), or, without edges, per band by its number
     (``numbered``); nothing is made per total when it is made (a group may hold
     thousands).
+
+    Made with a ``base`` (the ``odds_shift`` of the check folded), it is read at any
+    shift (``read``'s): each group is held moved back by ``base``, and every edge is
+    bisected at the question, so a check whose totals are another's moved (a character
+    of another number) reads the same groups.
     """
 
-    __slots__ = ("against", "bands", "find", "fixed", "moving", "numbered", "rising", "rules")
+    __slots__ = (
+        "against",
+        "bands",
+        "find",
+        "fixed",
+        "moves",
+        "moving",
+        "numbered",
+        "rising",
+        "rules",
+    )
 
     def __init__(
         self,
@@ -146,6 +161,7 @@ class _Reader:
         groups: Sequence[Group],
         against: Against,
         edges: tuple[tuple[int, ...], bool, bool] | None,
+        base: int | None = None,
     ) -> None:
         self.bands, self.rules, self.against = bands, player.bands, against
         fixed = [0] * len(bands.shown)
@@ -155,7 +171,9 @@ class _Reader:
         numbered: list[tuple[Sequence[int], Sequence[int], int, tuple[int, ...], int]] = []
         offsets, rising, moves = edges if edges is not None else ((), True, False)
         find = self.find = bisect_left if rising else bisect_right
-        self.rising = rising
+        self.rising, self.moves = rising, moves
+        read_moved = base is not None  # read at other shifts: no edge stays put
+        back = base or 0
         critical_at, number_at, last = bands.critical_at, bands.number_at, len(bands.cuts)
         for totals, running, outcome, shift, marks in groups:
             if marks is None:
@@ -169,12 +187,13 @@ class _Reader:
                 fixed[critical_at[0] if critical_success else critical_at[1]] += every
                 continue
             at = number_at[natural]
+            shift -= back
             if edges is None:  # no edge says it (a fraction): bisected by the band number
                 numbered.append((totals, running, shift, at, every))
                 continue
             # each edge less the group's shift, the dc added at the question if it moves
             steps = tuple(zip(at, (offset - shift for offset in offsets), strict=False))
-            if moves:
+            if moves or read_moved:
                 moving.append((totals, running, steps, at[last], every))
                 continue
             before = 0  # edges that stay put: this group reads alike at every dc
@@ -188,31 +207,36 @@ class _Reader:
         self.moving = moving
         self.numbered = numbered
 
-    def read(self, dc: int) -> list[int]:
-        """Each band's weight at ``dc``, in the order the odds list them (``shown``)."""
+    def read(self, dc: int, shift: int = 0) -> list[int]:
+        """Each band's weight at ``dc``, every total moved by ``shift`` past the groups'
+        own (a reader made with a ``base``), in the order the odds list them
+        (``shown``)."""
         out = self.fixed.copy()
         find, rising = self.find, self.rising
+        moved = (dc if self.moves else 0) - shift  # where each edge lies, group shift aside
         for totals, running, steps, last, every in self.moving:
             # band i holds the totals reaching edge i but not edge i-1, the last band
             # the rest: ``upto`` is the weight reaching edge i, ``before`` edge i-1's;
             # ``end`` is where the totals reaching it begin (rising) or end (falling)
             before = 0
             for band, limit in steps:
-                end = find(totals, dc + limit)
+                end = find(totals, moved + limit)
                 upto = every - running[end] if rising else running[end]
                 out[band] += upto - before
                 before = upto
             out[last] += every - before
         if self.numbered:
-            self._read_numbers(dc, out)
+            self._read_numbers(dc, shift, out)
         return out
 
-    def _read_numbers(self, dc: int, out: list[int]) -> None:
+    def _read_numbers(self, dc: int, moved: int, out: list[int]) -> None:
         """Add to ``out`` each band's weight of the groups read by their band number (no
-        edge says where a band begins), bisected by the number itself."""
+        edge says where a band begins), bisected by the number itself, every total
+        moved by ``moved`` past its group's shift."""
         bands, rules, against = self.bands, self.rules, self.against
         by, cuts, last = bands.by, bands.cuts, len(bands.cuts)
-        for totals, running, shift, at, every in self.numbered:
+        for totals, running, own, at, every in self.numbered:
+            shift = own + moved
             before = 0
             low = rules.value(by, totals[0] + shift, dc, against)
             rising = rules.value(by, totals[-1] + shift, dc, against) >= low
@@ -469,7 +493,8 @@ class _ConfigOdds:
         groups = player.folded(check, tables, bands.shift)
         if groups is None:
             groups = fold(player.odds_distribution(check, tables), player, bands.shift)
-        reader = _Reader(bands, player, groups, self.against, self.edges)
+        base = player.odds_shift(check)
+        reader = _Reader(bands, player, groups, self.against, self.edges, base)
         if key is not None and all(g.marks is not None for g in groups):
             if len(self.readers) >= _READERS_KEPT:
                 self.readers.clear()
@@ -636,10 +661,10 @@ def _odds(
             # check of its key was folded before, by any character
             quick = player.odds_question(skill.config, skill.part, ruleset, attrs, ladder)
             if quick is not None:
-                odds_key, dc, summary = quick
+                odds_key, dc, shift, summary = quick
                 known = config_odds.readers.get(odds_key)
                 if known is not None:
-                    return _band_odds(entry, known.read(dc), summary)
+                    return _band_odds(entry, known.read(dc, shift), summary)
         if view is None:
             view = SheetView(ruleset, character, memo=kept.numbers)
         prepared = prepare_question(ruleset, skill, attrs, ladder, view)
@@ -650,7 +675,8 @@ def _odds(
         reader = config_odds.readers.get(player.odds_key(check))
         if reader is None:
             reader = config_odds.reader(ruleset, bands, check)
-        return _band_odds(entry, reader.read(prepared.dc), prepared.summary)
+        reading = reader.read(prepared.dc, player.odds_shift(check))
+        return _band_odds(entry, reading, prepared.summary)
     whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
     outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))
     title = entry.title + prepared.summary

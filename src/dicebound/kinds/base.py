@@ -303,11 +303,19 @@ class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
 
     def odds_key(self, check: Check_contra) -> Hashable | None:
         """What of a check its ``folded`` groups depend on besides its config, apart
-        from the number the bands read them against (its ``dc``), for a kind whose
-        groups all carry their ``marks``: the odds fold the checks of one skill (one
-        config) with equal keys once and read each new dc (a difficulty, a ladder step)
-        off the same groups. None (the default): every check is folded afresh."""
+        from the number the bands read them against (its ``dc``) and how far they are
+        moved (its ``odds_shift``), for a kind whose groups all carry their ``marks``:
+        the odds fold the checks of one config with equal keys once and read each new
+        dc (a difficulty, a ladder step) and shift (another character's number) off the
+        same groups. None (the default): every check is folded afresh."""
         return None
+
+    def odds_shift(self, check: Check_contra) -> int:
+        """How far every total of a check's ``folded`` groups is moved by the check's
+        own number, which its ``odds_key`` leaves out (dice-sum: the sheet's modifier):
+        the groups of checks whose keys are equal are those of one another moved by the
+        difference. 0 (the default): the key holds all the groups depend on."""
+        return 0
 
     def odds_question(
         self,
@@ -316,13 +324,13 @@ class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
         ruleset: Ruleset,
         attrs: Mapping[str, str],
         ladder: Sequence[LadderStep],
-    ) -> tuple[Hashable, int, str] | None:
+    ) -> tuple[Hashable, int, int, str] | None:
         """What the odds read of a question of a skill ``prepare_skill`` read, where the
         kind says it without preparing the check (no view, no check made): the check's
-        ``odds_key``, its ``dc`` and its ``summary``, each as ``prepare_question``
-        would make them for ``attrs`` under ``ladder``, or its ``TagError``. The odds
-        answer a question whose key they have read before from these alone. None (the
-        default): the check is prepared whole."""
+        ``odds_key``, its ``dc``, its ``odds_shift`` and its ``summary``, each as
+        ``prepare_question`` would make them for ``attrs`` under ``ladder``, or its
+        ``TagError``. The odds answer a question whose key they have read before from
+        these alone. None (the default): the check is prepared whole."""
         return None
 
     def odds_distribution(self, check: Check_contra, tables: Tables) -> Dist[Outcome]:

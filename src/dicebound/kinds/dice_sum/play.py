@@ -99,7 +99,7 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
 
     def prepare_question(self, config: SumConfig, skill: SumSkill, ask: CheckAsk) -> Prepared:
         question = self.odds_question(config, skill, ask.view.ruleset, ask.attrs, ask.ladder)
-        (modifier, mode, naturals), dc, summary = question
+        (mode, naturals), dc, modifier, summary = question
         # made without SumCheck's checks: the mode is one the config throws (``_mode``
         # asks for advantage only where it has it) and the rule is the config's own
         check: SumCheck = new_tuple(SumCheck, (config, modifier, dc, mode, naturals))
@@ -112,10 +112,11 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
         ruleset: Ruleset,
         attrs: Mapping[str, str],
         ladder: Sequence[LadderStep],
-    ) -> tuple[tuple[int, Mode, NaturalRule], int, str]:
+    ) -> tuple[tuple[Mode, NaturalRule], int, int, str]:
         """What a question adds to a skill: its dc (a step harder untrained), its mode
-        and the summary, the mode beside the check's other parts its ``odds_key`` reads
-        (``prepare_question`` makes its check of these)."""
+        and the summary, the mode beside the natural rule its ``odds_key`` reads, and
+        the modifier, its ``odds_shift`` (``prepare_question`` makes its check of
+        these)."""
         # the usual difficulty= first: a dc= or a step without a dc is ``_dc``'s
         step = None if "dc" in attrs else step_named(ruleset, ladder, attrs.get("difficulty"))
         dc = step.dc if step is not None and step.dc is not None else _dc(ruleset, attrs, ladder)
@@ -125,12 +126,16 @@ class DiceSumPlayer(KindPlayer[SumConfig, SumCheck, SumOutcome]):
         if "mode" in attrs or "advantage" in attrs or "disadvantage" in attrs:
             mode = _mode(attrs, config.advantage)
         summary = f"{skill.summary}{dc}" if mode == "normal" else f"{skill.summary}{dc} with {mode}"
-        return (skill.modifier, mode, skill.naturals), dc, summary
+        return (mode, skill.naturals), dc, skill.modifier, summary
 
     def odds_key(self, check: SumCheck) -> Hashable:
-        """The modifier moves the dice's table, the mode picks it and the natural rule
-        marks its parts; the dc reads it."""
-        return (check.modifier, check.mode, check.naturals)
+        """The mode picks the dice's table and the natural rule marks its parts; the
+        modifier moves it (``odds_shift``) and the dc reads it."""
+        return (check.mode, check.naturals)
+
+    def odds_shift(self, check: SumCheck) -> int:
+        """The modifier: every total of the dice's table moved by it, marks unchanged."""
+        return check.modifier
 
     def roll(self, check: SumCheck, dice: DiceSource) -> Rolled:
         return roll(check, dice)
