@@ -1,6 +1,6 @@
 """Exact odds at the first ask: dicebound's public ``check_odds`` against icepool.
 
-Seven scenarios, each a packaged ruleset, a packaged character and a tag, asked the way
+Eight scenarios, each a packaged ruleset, a packaged character and a tag, asked the way
 a user asks (``check_odds(ruleset, character, tag)``; ``dicebound odds --json`` is the
 same call plus ``to_json``), beside icepool computing the same distribution and reading
 it into the same bands. Before timing, both answers are worked out and must agree
@@ -52,7 +52,14 @@ column and icepool interleaved round by round in one process):
 - ``icepool``, and the ratios icepool / first ask (the goal: 10x or more on every
   scenario), icepool / new char, icepool / new key and icepool / warm.
 
-Run: ``.venv/bin/python bench/odds_vs_icepool.py [--repeat N] [--only 1,4]``
+``--before SRC`` (an earlier dicebound's ``src``) measures both sides, each scenario
+in a process of its own per side (``PYTHONPATH`` the side's tree), the sides taking
+turns scenario by scenario for ``--rounds`` rounds, the best of each column kept: a
+change in the machine's load falls on both. Printed per scenario: each side's row
+and the ratios, then the headline's ratio after / before.
+
+Run: ``.venv/bin/python bench/odds_vs_icepool.py [--repeat N] [--only 1,4]
+[--before /tmp/before/src [--rounds 3]]``
 """
 
 from __future__ import annotations
@@ -60,11 +67,15 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
+import subprocess
+import sys
 import timeit
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from dicebound import odds as odds_module
@@ -343,38 +354,86 @@ def _best(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str, float
 
 
 COLUMNS = ("first ask", "new char", "new key", "cold", "warm", "kind", "icepool")
+RATIOS = ("first ask", "new char", "new key", "warm")  # icepool over each
+
+
+def measure(s: Scenario, repeat: int) -> dict[str, float]:
+    """Best seconds per run of each column of one scenario, its answers checked first."""
+    ours, theirs = public(s)(), s.icepool()
+    assert ours == theirs, f"{s.title}: the answers differ\n{ours}\n{theirs}"
+    return _best(
+        {
+            "first ask": forgetting(s, RULESET_KEPT | CHARACTER_KEPT),
+            "new char": forgetting(s, RULESET_KEPT),
+            "new key": forgetting(s, DICE_KEPT),
+            "cold": forgetting(s, frozenset()),
+            "warm": public(s),
+            "kind": kind_level(s),
+            "icepool": s.icepool,
+        },
+        repeat,
+    )
+
+
+def _row(title: str, t: dict[str, float]) -> str:
+    cells = "".join(f"{t[k] * 1e6:10.1f}" for k in COLUMNS)
+    return f"{title:38}{cells}" + "".join(f"{t['icepool'] / t[k]:9.1f}x" for k in RATIOS)
+
+
+def _side(src: Path, number: int, repeat: int) -> dict[str, float]:
+    """One scenario measured by the dicebound of ``src``, in a process of its own."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    command = [sys.executable, __file__, "--only", str(number), "--repeat", str(repeat)]
+    out = subprocess.run([*command, "--json"], env=env, check=True, capture_output=True)
+    measured: dict[str, float] = json.loads(out.stdout)
+    return measured
+
+
+def _sides(before: Path, numbers: Sequence[int], repeat: int, rounds: int) -> None:
+    """Both sides, scenario by scenario in turn, the best of ``rounds`` kept."""
+    trees = {"before": before.resolve(), "after": Path(__file__).resolve().parents[1] / "src"}
+    best: dict[tuple[str, int], dict[str, float]] = {}
+    for _ in range(rounds):
+        for number in numbers:
+            for side, src in trees.items():
+                t = _side(src, number, repeat)
+                kept = best.setdefault((side, number), t)
+                for k, v in t.items():
+                    kept[k] = min(kept[k], v)
+    titles = {n: s.title for n, s in enumerate(scenarios(), 1)}
+    for number in numbers:
+        for side in trees:
+            print(_row(f"{side:6} {titles[number][:31]}", best[(side, number)]))
+        was, now = best[("before", number)], best[("after", number)]
+        moved = " ".join(f"{k} {was[k] / now[k]:.2f}x" for k in RATIOS[:3])
+        print(f"{'':7}faster after, best of {rounds}: {moved}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=7, help="timeit repeats (best kept)")
     parser.add_argument("--only", default="", help="scenario numbers, comma separated")
+    parser.add_argument("--before", type=Path, default=None, help="an earlier tree's src")
+    parser.add_argument("--rounds", type=int, default=3, help="--before: rounds of both sides")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one side's
     args = parser.parse_args()
+    every = scenarios()
     only = {int(n) for n in args.only.split(",") if n}
+    numbers = [n for n in range(1, len(every) + 1) if not only or n in only]
+    if args.json:  # a side of --before: one scenario's columns, as JSON
+        print(json.dumps(measure(every[numbers[0] - 1], args.repeat)))
+        return
     heads = (*COLUMNS, "x first", "x new", "x key", "x warm")
     print(f"{'µs per run':38}" + "".join(f"{h:>10}" for h in heads))
+    if args.before is not None:
+        _sides(args.before, numbers, args.repeat, args.rounds)
+        return
     worst = float("inf")
-    for number, s in enumerate(scenarios(), 1):
-        if only and number not in only:
-            continue
-        ours, theirs = public(s)(), s.icepool()
-        assert ours == theirs, f"{s.title}: the answers differ\n{ours}\n{theirs}"
-        t = _best(
-            {
-                "first ask": forgetting(s, RULESET_KEPT | CHARACTER_KEPT),
-                "new char": forgetting(s, RULESET_KEPT),
-                "new key": forgetting(s, DICE_KEPT),
-                "cold": forgetting(s, frozenset()),
-                "warm": public(s),
-                "kind": kind_level(s),
-                "icepool": s.icepool,
-            },
-            args.repeat,
-        )
-        ratios = [t["icepool"] / t[k] for k in ("first ask", "new char", "new key", "warm")]
-        worst = min(worst, ratios[0])
-        cells = "".join(f"{t[k] * 1e6:10.1f}" for k in COLUMNS)
-        print(f"{s.title:38}{cells}" + "".join(f"{r:9.1f}x" for r in ratios))
+    for number in numbers:
+        s = every[number - 1]
+        t = measure(s, args.repeat)
+        worst = min(worst, t["icepool"] / t["first ask"])
+        print(_row(s.title, t))
     print(
         "x first = icepool / first ask (the goal: 10x or more), x new = icepool / new char,"
         " x key = icepool / new key,"
