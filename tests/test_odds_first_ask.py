@@ -53,8 +53,8 @@ def _questions(ruleset_id: str, who: str) -> tuple[str, ...]:
     step), without their wrapper."""
     ruleset = _ruleset(ruleset_id)
     report = build_report(ruleset, read_character(ruleset, who))
-    cells = [c for row in report.rows for c in row.cells if c.tag and c.odds is not None]
-    tags = {c.tag[len("[skill_check: ") : -1] for c in cells}
+    asked = [c.tag for row in report.rows for c in row.cells if c.odds is not None]
+    tags = {tag[len("[skill_check: ") : -1] for tag in asked if tag}
     return tuple(sorted(tags))
 
 

@@ -675,7 +675,7 @@ def _odds(
         reader = config_odds.readers.get(player.odds_key(check))
         if reader is None:
             reader = config_odds.reader(ruleset, bands, check)
-        reading = reader.read(prepared.dc, player.odds_shift(check))
+        reading = reader.read(prepared.dc, player.odds_shift(check) or 0)
         return _band_odds(entry, reading, prepared.summary)
     whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
     outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))

@@ -310,12 +310,12 @@ class KindPlayer(Protocol[Config_contra, Check_contra, Outcome]):
         same groups. None (the default): every check is folded afresh."""
         return None
 
-    def odds_shift(self, check: Check_contra) -> int:
+    def odds_shift(self, check: Check_contra) -> int | None:
         """How far every total of a check's ``folded`` groups is moved by the check's
         own number, which its ``odds_key`` leaves out (dice-sum: the sheet's modifier):
         the groups of checks whose keys are equal are those of one another moved by the
-        difference. 0 (the default): the key holds all the groups depend on."""
-        return 0
+        difference. None (the default): the key holds all the groups depend on."""
+        return None
 
     def odds_question(
         self,
