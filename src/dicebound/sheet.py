@@ -483,6 +483,8 @@ class SheetView:
         ref = self.ruleset.resolution.proficiency_bonus
         if ref is None:
             return _ZERO
+        if ref.source == "derived":  # the usual: the derived value keeps its own
+            return self.derived(ref.name or "")
         return self._fraction(("proficiency", "bonus"), lambda: self.value(ref))
 
     def _item(self, group: Literal["skill", "save"], item_id: str) -> SkillDef:
@@ -532,6 +534,10 @@ class SheetView:
         return _untrained_rule(self._item(group, item_id))
 
     def derived(self, derived_id: str) -> Fraction:
+        key = ("derived value", derived_id)
+        known = self._memo.get(key)  # worked out already: read at once, no work made
+        if known is not None:
+            return cast(Fraction, known)
         decl = self.ruleset.sheet.derived_value(derived_id)
         if decl is None:
             raise _unknown("derived value", derived_id, [d.id for d in self.ruleset.sheet.derived])
@@ -560,7 +566,7 @@ class SheetView:
                 return exact(decl.enum_table[key])
             return exact(decl.default)
 
-        return self._fraction(("derived value", derived_id), work)
+        return self._fraction(key, work)
 
     def list_rows(self, list_id: str) -> tuple[Row, ...]:
         self._list(list_id)
