@@ -534,8 +534,8 @@ class SheetView:
         return _untrained_rule(self._item(group, item_id))
 
     def derived(self, derived_id: str) -> Fraction:
-        key = ("derived value", derived_id)
-        known = self._memo.get(key)  # worked out already: read at once, no work made
+        memo_key = ("derived value", derived_id)
+        known = self._memo.get(memo_key)  # worked out already: read at once, no work made
         if known is not None:
             return cast(Fraction, known)
         decl = self.ruleset.sheet.derived_value(derived_id)
@@ -566,7 +566,7 @@ class SheetView:
                 return exact(decl.enum_table[key])
             return exact(decl.default)
 
-        return self._fraction(key, work)
+        return self._fraction(memo_key, work)
 
     def list_rows(self, list_id: str) -> tuple[Row, ...]:
         self._list(list_id)
