@@ -389,8 +389,11 @@ def _side(src: Path, number: int, repeat: int) -> dict[str, float]:
     return measured
 
 
-def _sides(before: Path, numbers: Sequence[int], repeat: int, rounds: int) -> None:
-    """Both sides, scenario by scenario in turn, the best of ``rounds`` kept."""
+def _sides(
+    before: Path, every: Sequence[Scenario], numbers: Sequence[int], repeat: int, rounds: int
+) -> None:
+    """Both sides, scenario by scenario in turn, the best of ``rounds`` kept (``every``
+    scenario, for their titles; each side builds its own)."""
     trees = {"before": before.resolve(), "after": Path(__file__).resolve().parents[1] / "src"}
     best: dict[tuple[str, int], dict[str, float]] = {}
     for _ in range(rounds):
@@ -400,10 +403,10 @@ def _sides(before: Path, numbers: Sequence[int], repeat: int, rounds: int) -> No
                 kept = best.setdefault((side, number), t)
                 for k, v in t.items():
                     kept[k] = min(kept[k], v)
-    titles = {n: s.title for n, s in enumerate(scenarios(), 1)}
     for number in numbers:
+        title = every[number - 1].title[:31]
         for side in trees:
-            print(_row(f"{side:6} {titles[number][:31]}", best[(side, number)]))
+            print(_row(f"{side:6} {title}", best[(side, number)]))
         was, now = best[("before", number)], best[("after", number)]
         moved = " ".join(f"{k} {was[k] / now[k]:.2f}x" for k in RATIOS[:3])
         print(f"{'':7}faster after, best of {rounds}: {moved}")
@@ -426,7 +429,7 @@ def main() -> None:
     heads = (*COLUMNS, "x first", "x new", "x key", "x warm")
     print(f"{'µs per run':38}" + "".join(f"{h:>10}" for h in heads))
     if args.before is not None:
-        _sides(args.before, numbers, args.repeat, args.rounds)
+        _sides(args.before, every, numbers, args.repeat, args.rounds)
         return
     worst = float("inf")
     for number in numbers:

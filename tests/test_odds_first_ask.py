@@ -240,11 +240,13 @@ def test_a_folded_distribution_is_kept_per_config_for_every_character() -> None:
 
 
 # A dice-sum fold is the dice's own, moved by the modifier (``odds_shift``): checks of
-# every modifier share it, whether the bands read the margin or the total.
+# every modifier share it, whether the bands read the margin, the total or the natural.
 SHIFTED = [
     ("fate-core", "ines", 'skill="Investigate" difficulty="Great"', 'skill="Athletics" dc="2"'),
     ("pbta-2d6", "wren", 'skill="Force" difficulty="Roll the move"', 'skill="Charm" dc="7"'),
     ("pbta-2d6", "tollan", 'skill="Steel" dc="7"', 'skill="Strange" dc="9"'),  # by total
+    # a natural 20 or 1 moves the degree a step (``naturals: "shift"``): a group per face
+    ("pf2e-degrees", "oduya", 'skill="Athletics" difficulty="Expert"', 'skill="Arcana" dc="18"'),
 ]
 
 

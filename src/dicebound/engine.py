@@ -382,7 +382,8 @@ def _prepare_skill(
         view = SheetView(ruleset, who)
     if (
         target.group != "ability"
-        and _may_refuse(ruleset, target.group, target.id)
+        # the item's rule first (a lookup): only a skill that may refuse reads its tier
+        and view.untrained_rule(target.group, target.id)[0] == "refuse"
         and view.check_number(target.group, target.id).untrained_rule == "refuse"
     ):
         raise TagError(
@@ -411,15 +412,6 @@ def _prepare_skill(
     fields = (target, who, player, config, override, with_id, part)
     skill: PreparedSkill = new_tuple(PreparedSkill, fields)
     return skill, view
-
-
-def _may_refuse(ruleset: Ruleset, group: Literal["skill", "save"], item_id: str) -> bool:
-    """Whether a check of this skill or save may be refused untrained: its rule (its
-    own, else its section's) says ``refuse``, or the ruleset does not know it (the
-    sheet says why); any other is rolled at any tier, its number not read here."""
-    sheet = ruleset.sheet
-    item = sheet.skill(item_id) if group == "skill" else sheet.save(item_id)
-    return item is None or (item.untrained is not None and item.untrained.rule == "refuse")
 
 
 def prepare_question(

@@ -229,14 +229,14 @@ class _Reader:
             self._read_numbers(dc, shift, out)
         return out
 
-    def _read_numbers(self, dc: int, moved: int, out: list[int]) -> None:
+    def _read_numbers(self, dc: int, read_at: int, out: list[int]) -> None:
         """Add to ``out`` each band's weight of the groups read by their band number (no
         edge says where a band begins), bisected by the number itself, every total
-        moved by ``moved`` past its group's shift."""
+        moved by its group's shift and ``read_at`` (``read``'s shift)."""
         bands, rules, against = self.bands, self.rules, self.against
         by, cuts, last = bands.by, bands.cuts, len(bands.cuts)
         for totals, running, own, at, every in self.numbered:
-            shift = own + moved
+            shift = own + read_at
             before = 0
             low = rules.value(by, totals[0] + shift, dc, against)
             rising = rules.value(by, totals[-1] + shift, dc, against) >= low
@@ -483,18 +483,17 @@ class _ConfigOdds:
             self.rows = _rows(bands)
         self.readers: dict[Hashable, _Reader] = {}
 
-    def reader(self, ruleset: Ruleset, bands: Bands, check: Any) -> _Reader:
+    def reader(self, ruleset: Ruleset, bands: Bands, check: Any, shift: int | None) -> _Reader:
         """The check's distribution folded for the bands, folded afresh (``readers``
-        holds those kept): kept by its ``odds_key`` where the kind gives one and every
-        group carries its marks."""
+        holds those kept), ``shift`` its ``odds_shift``: kept by its ``odds_key`` where
+        the kind gives one and every group carries its marks."""
         player = self.player
         key = player.odds_key(check)
         tables = _tables(ruleset)
         groups = player.folded(check, tables, bands.shift)
         if groups is None:
             groups = fold(player.odds_distribution(check, tables), player, bands.shift)
-        base = player.odds_shift(check)
-        reader = _Reader(bands, player, groups, self.against, self.edges, base)
+        reader = _Reader(bands, player, groups, self.against, self.edges, shift)
         if key is not None and all(g.marks is not None for g in groups):
             if len(self.readers) >= _READERS_KEPT:
                 self.readers.clear()
@@ -673,9 +672,10 @@ def _odds(
     if after is None and bands is not None:
         check = prepared.check
         reader = config_odds.readers.get(player.odds_key(check))
+        moved_by = player.odds_shift(check)
         if reader is None:
-            reader = config_odds.reader(ruleset, bands, check)
-        reading = reader.read(prepared.dc, player.odds_shift(check) or 0)
+            reader = config_odds.reader(ruleset, bands, check, moved_by)
+        reading = reader.read(prepared.dc, moved_by or 0)
         return _band_odds(entry, reading, prepared.summary)
     whole = PreparedCheck(skill.target, skill.who, player, prepared, skill.override)
     outcomes, success = _outcomes(ruleset, _weights(ruleset, whole, view, after))

@@ -479,13 +479,11 @@ class SheetView:
         return _ZERO
 
     def proficiency_bonus(self) -> Fraction:
-        """What tier multipliers scale: ``resolution.proficiency.bonus``, or 0 without one."""
+        """What tier multipliers scale: ``resolution.proficiency.bonus``, or 0 without one.
+        Not kept apart: a derived value or a check number keeps itself, and any other
+        reference is read at once."""
         ref = self.ruleset.resolution.proficiency_bonus
-        if ref is None:
-            return _ZERO
-        if ref.source == "derived":  # the usual: the derived value keeps its own
-            return self.derived(ref.name or "")
-        return self._fraction(("proficiency", "bonus"), lambda: self.value(ref))
+        return _ZERO if ref is None else self.value(ref)
 
     def _item(self, group: Literal["skill", "save"], item_id: str) -> SkillDef:
         sheet = self.ruleset.sheet
