@@ -86,23 +86,26 @@ def _inner_parts(ruleset_id: str, character: str, text: str) -> list[tuple[str, 
     from dicebound.dice import SeededDice
     from dicebound.engine import (
         PlayerChoices,
-        _quick_result,
-        _remembered,
         _settle,
         _throw,
         ladder_in_force,
+        quick_check,
+        remembered_check,
     )
+    from dicebound.tagpass.families import FAMILIES
+    from dicebound.tagpass.lexer import Lexer
     from dicebound.tags.parse import parse_tags
 
     ruleset = read_ruleset(ruleset_id)
     party = [read_character(ruleset, character)]
     match = parse_tags(text)[0]
+    lexer = Lexer(FAMILIES)
     ladder = ladder_in_force(ruleset, ())
-    remembered = _remembered(ruleset, party, match, ladder)
+    remembered = remembered_check(ruleset, party, match, ladder)
     prepared = remembered.prepared
     stages: list[tuple[str, Callable[[], object]]] = [
-        ("lex the text", lambda: parse_tags(text)),
-        ("prepare (remembered)", lambda: _remembered(ruleset, party, match, ladder)),
+        ("lex the text", lambda: lexer.tags(text)),
+        ("prepare (remembered)", lambda: remembered_check(ruleset, party, match, ladder)),
     ]
     dice = remembered.dice
     if dice is not None:
@@ -110,7 +113,7 @@ def _inner_parts(ruleset_id: str, character: str, text: str) -> list[tuple[str, 
             ("throw the known dice", lambda: dice.faces("7")),
             (
                 "throw, read off the memo, record, result",
-                lambda: _quick_result(ruleset, party, match, ladder, "7"),
+                lambda: quick_check(ruleset, party, match, ladder, "7"),
             ),
         ]
     else:

@@ -366,7 +366,7 @@ def bench_topology(
 ) -> tuple[list[FanOut], list[Cost]]:
     """Every cell of one topology: paced with no subscriber and each count, then flat
     out with none and with the most, in turns."""
-    admin = "bench-" + secrets.token_hex(16)
+    admin = "bench-" + secrets.token_urlsafe(32)
     fan_outs: list[FanOut] = []
     with ExitStack() as stack:
         servers = []

@@ -89,7 +89,8 @@ class Server:
 
     ``workers``: its ``--workers`` (None: the flag is not given, for a dicebound
     without it); ``src``: the source tree to run instead of this one, with uvloop and
-    httptools hidden when ``bare``; ``pin``: ``--pin``, each process kept to a core."""
+    httptools hidden when ``bare``; ``pin``: ``--pin``, each process kept to a core;
+    ``rate_limit``: its ``--rate-limit`` (0: none)."""
 
     def __init__(
         self,
@@ -101,17 +102,20 @@ class Server:
         src: Path | None = None,
         bare: bool = False,
         pin: bool = False,
+        rate_limit: float = 0,
     ) -> None:
         self.port = _free_port()
         self.log = log
         self.db_url = db_url
-        env = {**os.environ, "DICEBOUND_ADMIN_TOKEN": token}
+        # any number of streams for one token: bench/events.py's subscribers share one
+        env = {**os.environ, "DICEBOUND_ADMIN_TOKEN": token, "DICEBOUND_STREAMS_PER_TOKEN": "0"}
         if src is not None:
             env["PYTHONPATH"] = str(src)
-        # no request-rate limit: twenty clients on one game's token measure the
-        # service, not the 50 requests a second it allows a token by default
+        # no request-rate limit by default: twenty clients on one game's token measure
+        # the service, not the 50 requests a second it allows a token by default
         head = [sys.executable, "-c", _BARE] if bare else [sys.executable, "-m", "dicebound"]
-        command = [*head, "serve", "--db", db_url, "--rate-limit", "0", "--port", str(self.port)]
+        command = [*head, "serve", "--db", db_url, "--rate-limit", f"{rate_limit:g}"]
+        command += ["--port", str(self.port)]
         if workers is not None:
             command += ["--workers", str(workers)]
         if pin:
@@ -235,6 +239,20 @@ def _request_bytes(method: str, path: str, token: str, body: object = None) -> b
     return ("\r\n".join(lines) + "\r\n\r\n").encode("ascii") + data
 
 
+def answer_head(head: bytes) -> tuple[int, int, bool]:
+    """An answer's status line and headers (without the blank line): its status, its
+    body's length, and whether the server closes the connection after it."""
+    length, closing = 0, False
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        name = name.strip().lower()
+        if name == b"content-length":
+            length = int(value)
+        elif name == b"connection" and value.strip().lower() == b"close":
+            closing = True
+    return int(head[9:12]), length, closing
+
+
 class _Client(asyncio.Protocol):
     """One keep-alive connection sending its requests in turn, each as soon as the last
     is answered; latencies kept (by label) once the window opens, until it closes. An
@@ -268,21 +286,11 @@ class _Client(asyncio.Protocol):
         end = self.buffer.find(b"\r\n\r\n")
         if end < 0:
             return
-        head = self.buffer[:end]
-        length = 0
-        closing = False
-        for line in head.split(b"\r\n")[1:]:
-            name, _, value = line.partition(b":")
-            name = name.strip().lower()
-            if name == b"content-length":
-                length = int(value)
-            elif name == b"connection" and value.strip().lower() == b"close":
-                closing = True
+        status, length, closing = answer_head(self.buffer[:end])
         if len(self.buffer) < end + 4 + length:
             return
         self.buffer = self.buffer[end + 4 + length :]
         now = time.perf_counter()
-        status = int(head[9:12])
         label = self.requests[self.turn % len(self.requests)][0]
         self.turn += 1
         run = self.run
@@ -490,7 +498,7 @@ def bench_backend(
     logs: Path,
 ) -> list[Cell]:
     """Every cell of one store, the sides in turn, each on a store of its own."""
-    admin = "bench-" + secrets.token_hex(16)
+    admin = "bench-" + secrets.token_urlsafe(32)
     cells: list[Cell] = []
     with ExitStack() as stack:
         servers: dict[str, Server] = {}

@@ -266,7 +266,7 @@ def bench_service(
 ) -> list[tuple[str, str, float, float, float, int]]:
     """(backend, text, texts/s, p50 ms, p99 ms, non-2xx) for the whole text and the
     checks alone, sent in turn on one keep-alive connection."""
-    admin = "bench-" + secrets.token_hex(16)
+    admin = "bench-" + secrets.token_urlsafe(32)
     server = Server(db_url, log, admin)
     rows = []
     try:

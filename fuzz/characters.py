@@ -22,12 +22,12 @@ from mutate import base_characters, mutated_text
 
 from dicebound.character import load_character
 from dicebound.edge.files import read_ruleset
-from dicebound.engine import resolve_text
 from dicebound.errors import CharacterInvalid
 from dicebound.jsontext import Unreadable, read_json
 from dicebound.lesson import rollable_target
 from dicebound.odds import check_odds
 from dicebound.problems import Problem
+from dicebound.tagpass import resolve_text
 from dicebound.teach import sheet_summary
 
 CHARACTERS = base_characters()

@@ -23,10 +23,10 @@ from mutate import base_characters, base_rulesets, mutated_text
 
 from dicebound.character import load_character
 from dicebound.compiler import load_ruleset_text
-from dicebound.engine import resolve_text
 from dicebound.jsontext import read_json
 from dicebound.lesson import gm_lesson, rollable_target
 from dicebound.odds import check_odds
+from dicebound.tagpass import resolve_text
 
 BASES = base_rulesets()
 CHARACTERS = base_characters()

@@ -36,7 +36,6 @@ from pathlib import Path
 
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
-from dicebound.engine import CheckReport, resolve_text
 from dicebound.errors import DiceboundError
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
@@ -50,6 +49,7 @@ from dicebound.sheet_commands.reasons import (
     UNKNOWN_CHARACTER,
 )
 from dicebound.sheet_commands.written import MAX_NOW, read_back, sanitise
+from dicebound.tagpass import CheckReport, resolve_text
 from dicebound.tags.parse import TagMatch, parse_tags
 from dicebound.values import fields, replace
 

@@ -35,9 +35,9 @@ from dicebound.edge.files import (
     read_character,
     read_ruleset,
 )
-from dicebound.engine import resolve_text
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
+from dicebound.tagpass import resolve_text
 
 TABLES: list[tuple[Ruleset, list[Character]]] = []
 for _id in packaged_rulesets():

@@ -23,10 +23,15 @@ from shared_files import SHARED_DIR, shared_path
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
+    from playwright.sync_api import Browser
 
 # No per-example deadline: CI shares two cores with nothing else to spare, and a slow
 # example is not a wrong one. Failures still print the blob that reproduces them.
-settings.register_profile("dicebound", deadline=None, print_blob=True)
+# ``dicebound`` (the default run) tries a quarter of the examples Hypothesis would;
+# ``deep`` (``pytest --hypothesis-profile=deep``, run by the fuzz campaign) tries every
+# example a test asks for. ``examples.examples(n)`` scales a test's own count alike.
+settings.register_profile("dicebound", deadline=None, print_blob=True, max_examples=25)
+settings.register_profile("deep", deadline=None, print_blob=True, max_examples=100)
 settings.load_profile("dicebound")
 
 # Compiled rulesets are cached on disk (dicebound.edge.ruleset_cache): the tests, and the
@@ -42,6 +47,35 @@ os.environ.setdefault("DICEBOUND_RATE_LIMIT", "100000")
 
 def pytest_sessionfinish() -> None:
     shutil.rmtree(_TEST_CACHE, ignore_errors=True)
+    from service_support import PG_ADMIN_URL
+    from store_templates import drop_templates
+
+    drop_templates(PG_ADMIN_URL)
+
+
+# What the fast inner loop (``pytest -m "not browser and not service"``) leaves out,
+# found by where a test lives and what it asks for, so no test has to remember a mark.
+_BROWSER_FOLDERS = ("edge/web",)
+_SERVICE_FOLDERS = ("edge/http", "edge/mcp", "edge/cli", "store", "app", "project")
+_SERVICE_FIXTURES = {"store_url", "service", "server"}
+_SERVICE_MARKS = {"server", "postgres", "release"}
+_TESTS = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``browser`` every test that drives Chromium and ``service`` every other test
+    that needs a store, a server or a process of its own."""
+    for item in items:
+        folder = item.path.parent.relative_to(_TESTS).as_posix()
+        names = set(getattr(item, "fixturenames", ()))
+        if folder.startswith(_BROWSER_FOLDERS) or "chrome" in names:
+            item.add_marker(pytest.mark.browser)
+        elif (
+            folder.startswith(_SERVICE_FOLDERS)
+            or names & _SERVICE_FIXTURES
+            or {mark.name for mark in item.iter_markers()} & _SERVICE_MARKS
+        ):
+            item.add_marker(pytest.mark.service)
 
 
 MARINARA_DIR = SHARED_DIR / "marinara"
@@ -55,10 +89,13 @@ def marinara_dir() -> Path:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty store's URL, once on SQLite and once on PostgreSQL."""
+    """A fresh store's URL, once on SQLite and once on PostgreSQL: at the newest schema
+    with no rows (``store_templates``), or with no schema at all for a test marked
+    ``empty_store``."""
     from service_support import store_url_for
 
-    with store_url_for(request.param, tmp_path) as url:
+    migrated = request.node.get_closest_marker("empty_store") is None
+    with store_url_for(request.param, tmp_path, migrated=migrated) as url:
         yield url
 
 
@@ -73,3 +110,13 @@ def service(store_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestCli
     monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
     with TestClient(create_app(store_url)) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def chrome() -> Iterator[Browser]:
+    """Debian's Chromium, one per test module (``web_support.browser``): a test that asks
+    for it is marked ``browser``."""
+    from web_support import browser
+
+    with browser() as launched:
+        yield launched

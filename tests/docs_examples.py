@@ -49,7 +49,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-LANGUAGES = {"json", "console", "sh", "python", "", "text"}
+# ts: the TypeScript client's snippets (docs/client-typescript.md), not run here: the
+# client's own tests (clients/typescript/test/) run its example and every call
+LANGUAGES = {"json", "console", "sh", "python", "", "text", "ts"}
 _DIRECTIVE = re.compile(r"<!--\s*test:(?P<words>.*?)-->\s*$", re.DOTALL)
 _FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w-]*)\s*$")
 

@@ -188,17 +188,26 @@ def cli_check(ruleset: str, characters: Iterable[str], text: str, options: dict[
         argv += ["--faces", ",".join(str(f) for f in options["faces"])]
     if "choose" in options:
         argv += ["--choose", options["choose"]]
-    return cli_json(*argv, "--json", text, code=1 if "Flying" in text else 0)
+    printed: dict[str, Any] = cli_json(*argv, "--json", text, code=1 if "Flying" in text else 0)
+    return printed
 
 
 def without_ids(answer: dict[str, Any]) -> dict[str, Any]:
-    """A check's answer as ``check --json`` prints it: each result and sheet command
-    without its record id, ``sheet`` only when the text held a sheet command."""
-    results = [{k: v for k, v in r.items() if k != "id"} for r in answer["results"]]
-    out = {"results": results, "errors": answer["errors"], "text": answer["text"]}
-    if answer.get("sheet"):
-        out["sheet"] = [{k: v for k, v in c.items() if k != "id"} for c in answer["sheet"]]
-    return out
+    """A check's answer as ``check --json`` prints it: each result, sheet command and
+    fight step without its record's id and number (a store's), ``sheet`` always (empty
+    when the text held no sheet command)."""
+    stored = ("id", "number")
+    results = [{k: v for k, v in r.items() if k not in stored} for r in answer["results"]]
+    sheet = [{k: v for k, v in c.items() if k not in stored} for c in answer["sheet"]]
+    fight = answer["fight"]
+    steps = [{k: v for k, v in s.items() if k not in stored} for s in fight["steps"]]
+    return {
+        "results": results,
+        "errors": answer["errors"],
+        "text": answer["text"],
+        "sheet": sheet,
+        "fight": {**fight, "steps": steps},
+    }
 
 
 def problem_of(response: Any, status: int) -> dict[str, Any]:

@@ -32,8 +32,9 @@ THROWN = {
 }
 
 PLAYER_MAY = (
-    "a player's seat may read the game, the party, the records and the cards, answer its "
-    "own character's after-roll offer, edit its own character's notes and ask its own odds"
+    "a player's seat may read the game, the party, the records, the cards and the fight, "
+    "answer its own character's after-roll offer, edit its own character's notes, ask its "
+    "own odds and act in the fight as its own character on its turn"
 )
 
 

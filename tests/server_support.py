@@ -44,14 +44,17 @@ def logs_on_failure(test: Callable[_P, _R]) -> Callable[_P, _R]:
 
 
 @contextmanager
-def running(db_url: str, tmp_path: Path, count: int = 1) -> Iterator[list[ServerProcess]]:
+def running(
+    db_url: str, tmp_path: Path, count: int = 1, env: Mapping[str, str] | None = None
+) -> Iterator[list[ServerProcess]]:
     """``count`` server processes on one store, stopped at the end whatever happens
-    (each one process: ``--workers 1``, whatever the store's default)."""
+    (each one process: ``--workers 1``, whatever the store's default), ``env`` added to
+    their environment."""
     with ExitStack() as stack:
         servers = []
         for _ in range(count):
             log = tmp_path / f"server-{_next_log(tmp_path)}.log"
-            server = ServerProcess(db_url, log=log, env={"DICEBOUND_WORKERS": "1"})
+            server = ServerProcess(db_url, log=log, env={"DICEBOUND_WORKERS": "1", **(env or {})})
             stack.callback(server.stop)
             servers.append(server.start())
         yield servers

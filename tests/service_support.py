@@ -26,6 +26,9 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
+from server_zygote import ForkedServer, forked_server, zygote_wanted
+from store_templates import migrated_postgres_database, migrated_sqlite_store
+
 PG_ADMIN_URL = os.environ.get(
     "DICEBOUND_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
@@ -65,20 +68,53 @@ def postgres_database() -> Iterator[str]:
 
 
 @contextmanager
-def store_url_for(backend: str, tmp_path: Path) -> Iterator[str]:
-    """A fresh store's URL: ``sqlite`` (a file in ``tmp_path``) or ``postgresql``."""
+def store_url_for(backend: str, tmp_path: Path, *, migrated: bool = True) -> Iterator[str]:
+    """A fresh store's URL: ``sqlite`` (a file in ``tmp_path``) or ``postgresql``, at
+    the newest schema with no rows (``store_templates``), or with no schema at all
+    (``migrated=False``) for a test of what opening a new store does."""
     if backend == "sqlite":
-        yield f"sqlite:///{tmp_path / 'dicebound.db'}"
+        path = tmp_path / "dicebound.db"
+        yield migrated_sqlite_store(path) if migrated else f"sqlite:///{path}"
+    elif migrated:
+        postgres_or_skip()
+        with migrated_postgres_database(PG_ADMIN_URL) as url:
+            yield url
     else:
         with postgres_database() as url:
             yield url
 
 
+PORT_CLASSES = 8
+"""Loopback ports are dealt by ``(port >> 1) % PORT_CLASSES`` (Linux hands ``bind`` odd
+ports, so the number itself would deal every one to the same class): the last class is
+the TypeScript client's tests' (clients/typescript/harness, run beside these by
+.ci/run), the others go round this run's workers (in rounds of eight where there are
+more than seven workers)."""
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    """A loopback port free now, of this worker's own: a port is free between its
+    release here and the server's bind, and another worker (or the TypeScript client's
+    tests) asking then must never be handed the same one, nor find this worker's server
+    on it."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    mine = int(worker.removeprefix("gw")) % workers
+    rounds = -(-workers // (PORT_CLASSES - 1))  # enough classes for every worker
+    for _ in range(10_000):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port: int = sock.getsockname()[1]
+        dealt = (port >> 1) % (PORT_CLASSES * rounds)
+        if dealt % PORT_CLASSES != PORT_CLASSES - 1 and _rank(dealt) % workers == mine:
+            return port
+    raise RuntimeError(f"no free loopback port of worker {worker}'s own was found")
+
+
+def _rank(dealt: int) -> int:
+    """A class's place among the classes the workers share (the last of every eight,
+    the TypeScript client's, left out)."""
+    return dealt - dealt // PORT_CLASSES
 
 
 class ServerProcess:
@@ -102,9 +138,9 @@ class ServerProcess:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | ForkedServer | None = None
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 60.0) -> ServerProcess:
         env = {**os.environ, "DICEBOUND_ADMIN_TOKEN": self.admin_token, **self.env}
         command: Sequence[str] = [
             sys.executable,
@@ -117,8 +153,11 @@ class ServerProcess:
             str(self.port),
             *self.args,
         ]
-        with self.log_path.open("ab") as log:  # the child keeps its own descriptor
-            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+        if zygote_wanted(self.args, env):  # forked from a process with the imports done
+            self.process = forked_server(command[3:], env, self.log_path)
+        else:
+            with self.log_path.open("ab") as log:  # the child keeps its own descriptor
+                self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -161,3 +200,13 @@ def admin_headers() -> dict[str, str]:
 
 JSON = {"Content-Type": "application/json"}
 """The type a raw JSON body is sent with: the routes that read a file refuse any other."""
+
+
+@contextmanager
+def sqlite_server(folder: Path) -> Iterator[ServerProcess]:
+    """A real ``dicebound serve`` on a SQLite store in ``folder``, its log beside it."""
+    with (
+        store_url_for("sqlite", folder) as url,
+        ServerProcess(url, log=folder / "server.log") as running,
+    ):
+        yield running

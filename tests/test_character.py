@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.errors import CharacterInvalid
@@ -493,13 +494,13 @@ CHARACTERS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(JSON)
 def test_any_json_is_a_character_or_character_invalid(raw: object) -> None:
     _property(raw)
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), suppress_health_check=[HealthCheck.too_slow])
 @given(CHARACTERS)
 def test_any_near_character_is_a_character_or_character_invalid(raw: object) -> None:
     _property(raw)
@@ -676,7 +677,7 @@ VALID = st.fixed_dictionaries({"name": st.text(st.characters(categories=["L", "Z
 # fmt: on
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.too_slow])
 @given(VALID)
 def test_a_character_of_declared_things_loads_and_keeps_the_rules(raw: dict[str, Any]) -> None:
     v = SheetView(RS, load_character(RS, raw))

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dicebound.dist as dist_module
+from budget import examples
 from dicebound.dist import Dist
 from dicebound.errors import LimitExceeded, UsageError
 
@@ -182,7 +183,7 @@ def test_the_outcome_cap_raises_limit_exceeded(monkeypatch: pytest.MonkeyPatch) 
         Dist.die(6) + Dist.die(6)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(
         st.lists(st.integers(-5, 12), min_size=1, max_size=6),

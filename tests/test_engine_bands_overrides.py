@@ -11,8 +11,8 @@ import pytest
 
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
-from dicebound.engine import resolve_text
 from dicebound.odds import check_odds
+from dicebound.tagpass import resolve_text
 
 RAW = json.loads((Path(__file__).parent / "cases" / "ruleset_degrees.json").read_text())
 RULESET = compile_ruleset(RAW)

@@ -16,9 +16,10 @@ import pytest
 
 from dicebound.edge.cli import main
 from dicebound.edge.files import read_character, read_ruleset
-from dicebound.engine import CheckFailure, CheckResult, resolve_text
+from dicebound.engine import CheckFailure, CheckResult
 from dicebound.sheet import SheetView
 from dicebound.sheet_commands.model import SheetOutcome
+from dicebound.tagpass import resolve_text
 from repo_paths import DATA
 
 WOD = read_ruleset("wod-pool")
@@ -118,15 +119,15 @@ def _run(*argv: str) -> tuple[int, str]:
     return main(list(argv), out=out), out.getvalue()
 
 
-def test_check_json_adds_sheet_in_text_order_only_when_a_command_is_written() -> None:
-    code, text = _run(
-        "check",
-        "--ruleset",
-        "wod-pool",
-        "--character",
-        "wod-pool/lucia",
-        "--seed",
-        "1",
+def _check_lucia(*argv: str) -> tuple[int, str]:
+    """``dicebound check`` for wod-pool's Lucia with seed 1."""
+    return _run(
+        "check", "--ruleset", "wod-pool", "--character", "wod-pool/lucia", "--seed", "1", *argv
+    )
+
+
+def test_check_json_always_has_sheet_in_text_order_empty_when_no_command_is_written() -> None:
+    code, text = _check_lucia(
         "--json",
         f'{THREE_LETHAL} [sheet: op="spend" pool="nope" amount="1"]',
     )
@@ -137,35 +138,41 @@ def test_check_json_adds_sheet_in_text_order_only_when_a_command_is_written() ->
     assert set(first) == {"tag", "who", "ok", "now", "reason"}
     assert first["now"] == "Health 3/7 Injured" and first["reason"] is None
     assert second["reason"] == "unknown-pool" and second["now"] is None
-    code, text = _run(
-        "check",
-        "--ruleset",
-        "wod-pool",
-        "--character",
-        "wod-pool/lucia",
-        "--seed",
-        "1",
+    code, text = _check_lucia(
         "--json",
         CHECK,
     )
-    assert "sheet" not in json.loads(text)
+    assert json.loads(text)["sheet"] == []  # a member is never absent (issue 44)
 
 
 def test_check_prints_one_line_per_command_under_the_cards() -> None:
-    code, text = _run(
-        "check",
-        "--ruleset",
-        "wod-pool",
-        "--character",
-        "wod-pool/lucia",
-        "--seed",
-        "1",
+    code, text = _check_lucia(
         f'{CHECK} {THREE_LETHAL} [sheet: op="spend" pool="nope" amount="1"]',
     )
     lines = text.splitlines()
     assert code == 0
     assert lines[-2] == "Sheet: Lucia Marchetti damage health -> Health 3/7 Injured"
     assert lines[-1] == "Sheet: Lucia Marchetti spend nope refused (unknown-pool)"
+
+
+def test_a_first_name_is_refused_with_the_full_names_to_write() -> None:
+    code, text = _check_lucia(
+        '[sheet: op="spend" pool="willpower" amount="1" who="Lucia"]',
+    )
+    assert code == 0
+    assert text.splitlines()[-1] == (
+        "Sheet: Lucia spend willpower refused (unknown-character: nobody in the party is "
+        'called "Lucia"; write who= with a full name: "Lucia Marchetti", or "party")'
+    )
+
+
+def test_an_unknown_op_is_refused_with_the_ops_there_are() -> None:
+    code, text = _check_lucia('[sheet: op="fly" pool="willpower" amount="1"]')
+    assert code == 0
+    assert text.splitlines()[-1] == (
+        'Sheet: Lucia Marchetti sheet refused (malformed: op="fly" is no op: write one of '
+        "spend, restore (heal), damage, temp, track, condition, state, note, rest, use (cast))"
+    )
 
 
 def _copy(tmp_path: Path, name: str) -> Path:

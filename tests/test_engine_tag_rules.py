@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import pytest
 
 from dicebound.edge.files import read_character, read_ruleset
-from dicebound.engine import CheckFailure, CheckResult, resolve_text
+from dicebound.engine import CheckFailure, CheckResult
 from dicebound.errors import UsageError
+from dicebound.tagpass import resolve_text
 from dicebound.tags.parse import parse_tags
 
 RULESET = read_ruleset("dnd5e-srd")
@@ -275,7 +276,7 @@ def test_leftover_forced_faces_are_a_usage_error() -> None:
 def test_results_json_shape() -> None:
     report = resolve_text(RULESET, PARTY, '[skill_check: skill="Stealth" dc="15"]', faces=(20,))
     body = report.to_json()
-    assert set(body) == {"results", "errors", "text"}
+    assert set(body) == {"results", "errors", "text", "sheet", "fight"}  # every member, always
     (result,) = body["results"]  # type: ignore[misc]
     assert set(result) == {
         "tag",
@@ -286,6 +287,7 @@ def test_results_json_shape() -> None:
         "choice",
         "attrs",
         "changes",
+        "notes",
     }
     assert (
         result["outcome"] == "Success" and result["success"] is True and result["critical"] is None

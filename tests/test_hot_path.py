@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.dice import SeededDice
 from dicebound.edge.files import (
     packaged_characters,
@@ -86,7 +87,7 @@ _VALUES = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     extras=st.lists(st.tuples(_KEYS, _VALUES), max_size=8),
     rolls=st.lists(st.integers(1, 20) | st.sampled_from(["+", "-", "0"]), max_size=6),
@@ -172,7 +173,7 @@ _TAG_TEXTS = st.lists(
 ).map(lambda pairs: "[skill_check: " + " ".join(f'{k}="{v}"' for k, v in pairs) + "]")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(tag=_TAG_TEXTS, before=st.text(max_size=10))
 def test_a_remembered_tag_body_reads_as_a_fresh_one(tag: str, before: str) -> None:
     text = before + tag
@@ -235,7 +236,7 @@ _PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(pieces=st.lists(_PIECES, max_size=14))
 def test_the_lexer_reads_every_text_as_the_plain_rule_does(pieces: list[str]) -> None:
     """The lexer looks for a bracket before the opener and reads a well-formed tag only
@@ -310,16 +311,18 @@ def test_the_dice_sum_roller_fills_every_field_of_its_result_by_name() -> None:
 def test_a_result_built_by_position_equals_one_built_by_name() -> None:
     """The engine builds its named tuples through ``values.new_tuple`` (no Python-level
     ``__new__``): the same value as the constructor makes, field for field."""
-    from dicebound.engine import CheckReport, CheckResult
+    from dicebound.engine import CheckResult
+    from dicebound.tagpass import CheckReport
     from dicebound.values import new_tuple
 
     record = Record((("skill", "Stealth"),))
-    values = (record, "Mira", "Success", True, None, None, (), "[x]", None, (3,), (("hit",),))
+    marks = (("hit",),)
+    values = (record, "Mira", "Success", True, None, None, (), "[x]", None, (3,), marks, ("n",))
     made = new_tuple(CheckResult, values)
     named = CheckResult(**dict(zip(CheckResult._fields, values, strict=True)))
     assert made == named and type(made) is CheckResult and hash(made) == hash(named)
     assert made.faces == (3,) and made.ask == "[x]"
-    report = new_tuple(CheckReport, ("text", (made,), (), (), (), ()))
+    report = new_tuple(CheckReport, ("text", (made,), (), (), (), (), (), None, None, ()))
     assert report == CheckReport(text="text", items=(made,)) and report.results == (made,)
     with pytest.raises(AttributeError):
         made.who = "Bram"  # type: ignore[misc]

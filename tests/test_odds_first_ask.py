@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.bands import SUM_BANDS, BandRules
 from dicebound.edge.files import (
     packaged_characters,
@@ -92,7 +93,7 @@ def _reference(ruleset: Ruleset, who: Any, tag: str) -> dict[str, Fraction]:
     return {bands.band(k).label if bands is not None else k: p for k, p in plain.items()}
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(questions(), st.booleans())
 def test_a_first_ask_reads_as_the_reference(case: tuple[str, str, str], cold: bool) -> None:
     ruleset_id, who, tag = case
@@ -144,7 +145,7 @@ def _every_rules() -> list[tuple[str, BandRules]]:
 
 
 @pytest.mark.parametrize(("kind", "rules"), _every_rules())
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     by=st.sampled_from(["margin", "total", "fraction"]),
     cuts=st.lists(st.integers(-30, 30), max_size=5),
@@ -200,7 +201,7 @@ def pool_checks(draw: st.DrawFn) -> PoolCheck:
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(pool_checks(), min_size=1, max_size=4))
 def test_a_dice_pool_reads_its_kept_dice_as_its_own(checks: list[PoolCheck]) -> None:
     """Checks sharing one table (the dice counted once, for one success needed and none
@@ -215,7 +216,7 @@ def test_a_dice_pool_reads_its_kept_dice_as_its_own(checks: list[PoolCheck]) -> 
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("aZ9 _-.\tſKﬁé")), max_size=14) | st.text(max_size=10))
 def test_a_name_folds_as_the_pattern_folds_it(name: str) -> None:
     """``normalize``'s quick way for plain words gives what the folding pattern gives."""

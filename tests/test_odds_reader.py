@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.dist import Dist
@@ -201,7 +202,9 @@ def banded(draw: st.DrawFn) -> tuple[Ruleset, str]:
     return ruleset, f'skill="Climb" dc="{dc}"{extra}'
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.filter_too_much]
+)
 @given(banded())
 def test_generated_bands_read_as_one_by_one(case: tuple[Ruleset, str]) -> None:
     ruleset, tag = case

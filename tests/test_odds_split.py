@@ -33,6 +33,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.edge.files import (
     packaged_characters,
     packaged_rulesets,
@@ -181,7 +182,7 @@ _QUICK_CASES = [
 _MODES = st.sampled_from(["", ' mode="advantage"', ' mode="disadvantage"', " advantage"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from(_QUICK_CASES), st.data())
 def test_questions_read_without_their_check_read_as_each_prepared_whole(
     case: tuple[str, str], data: st.DataObject

@@ -10,13 +10,15 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.edge.cli import main
 from dicebound.edge.files import read_character, read_ruleset
-from dicebound.engine import CheckFailure, resolve_text
+from dicebound.engine import CheckFailure
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
+from dicebound.tagpass import resolve_text
 
 RULESET = read_ruleset("dnd5e-srd")
 PARTY = [read_character(RULESET, "dnd5e-srd/mira"), read_character(RULESET, "dnd5e-srd/bram")]
@@ -40,7 +42,7 @@ def tags(draw: st.DrawFn) -> str:
 texts = st.lists(st.one_of(tags(), st.text(max_size=30)), max_size=4).map(" ".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(texts, st.integers(min_value=0, max_value=10**9))
 def test_any_text_gives_results_or_clear_errors(text: str, seed: int) -> None:
     report = resolve_text(RULESET, PARTY, text, seed=str(seed))
@@ -54,7 +56,9 @@ def test_any_text_gives_results_or_clear_errors(text: str, seed: int) -> None:
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     st.recursive(
@@ -133,7 +137,7 @@ _POOL_VALUES = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.tuples(st.sampled_from(_POOL_KEYS), _POOL_VALUES), max_size=6),
     st.integers(0, 10**6),

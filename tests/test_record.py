@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.errors import UsageError
 from dicebound.record import (
     ASK_KEYS,
@@ -336,13 +337,13 @@ def records(draw: st.DrawFn) -> Record:
 _RANK = {k: i for i, k in enumerate((*CORE_KEYS, *EXTRA_KEYS, *KIND_KEYS))}
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(records())
 def test_a_record_reads_back_from_its_own_tag(record: Record) -> None:
     assert read_back(record) == record
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(records())
 def test_a_record_is_always_in_record_order(record: Record) -> None:
     keys = record.keys
@@ -353,7 +354,7 @@ def test_a_record_is_always_in_record_order(record: Record) -> None:
     assert list(keys[len(keys) - len(tail) :]) == tail
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(
     st.lists(
         st.tuples(st.text(st.characters(blacklist_characters="["), max_size=20), records()),
@@ -369,7 +370,7 @@ def test_records_written_into_prose_read_back(pieces: list[tuple[str, Record]]) 
     assert [record_from_attrs(m.attrs) for m in parse_tags(saved)] == [r for _, r in pieces]
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(
     st.lists(
         st.tuples(

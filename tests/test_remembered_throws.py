@@ -3,9 +3,9 @@
 Issue 15's full check: a seeded check whose dice are known before they are thrown (no
 face decides what is thrown next), that pays nothing and has at most 1,024 possible
 throws remembers what each throw came to; the next time the same faces show, the
-result is read off the memo with the new seed written in (``engine._quick_result``).
-Every test here compares that path with the long one (``_resolve_remembered`` switched
-off), over every check the packaged characters' reports ask, so the memo can never
+result is read off the memo with the new seed written in (``engine.quick_check``).
+Every test here compares that path with the long one (the checks family's
+``resolve_alone`` switched off), over every check the packaged characters' reports ask, so the memo can never
 drift from the rules it stands for.
 """
 
@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound import engine
 from dicebound.dice import ForcedFaces, SeededDice, SeededThrow
 from dicebound.edge.files import (
@@ -28,17 +29,21 @@ from dicebound.edge.files import (
     read_ruleset,
 )
 from dicebound.engine import (
-    CheckReport,
+    NO_CHOICES,
     CheckResult,
     PlayerChoices,
     PreparedCheck,
     ladder_in_force,
-    resolve_text,
 )
 from dicebound.errors import DiceError
 from dicebound.report import build_report
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Live, PoolValue, Wounds, frozen_map
+from dicebound.tagpass import CheckReport, resolve_text
+from dicebound.tagpass.families import checks as checks_family
+from dicebound.tagpass.families.checks import CHECKS, ChecksFamily
+from dicebound.tagpass.families.checks.stand_ins import _live_key
+from dicebound.tagpass.family import SeededText
 from dicebound.tags.parse import parse_tags
 
 
@@ -46,32 +51,31 @@ def _the_long_way(
     ruleset: Ruleset, party: list[Character], text: str, seed: str | int
 ) -> CheckReport:
     """``resolve_text`` with the memo of throws switched off: every tag thrown afresh."""
-    saved = engine._resolve_remembered
-    engine._resolve_remembered = lambda *args: None  # type: ignore[assignment]
+    saved = ChecksFamily.resolve_alone
+    ChecksFamily.resolve_alone = lambda *args: None  # type: ignore[method-assign, assignment]
     try:
         return resolve_text(ruleset, party, text, seed=seed)
     finally:
-        engine._resolve_remembered = saved
+        ChecksFamily.resolve_alone = saved  # type: ignore[method-assign]
 
 
 @cache
 def _asked_checks() -> list[tuple[Ruleset, Character, str]]:
     """Every tag the packaged characters' reports ask (each skill, save and ability at
     every ladder step), and each again asking for advantage."""
-    return list(_report_tags())
+    return [check for ruleset_id in packaged_rulesets() for check in _report_tags(ruleset_id)]
 
 
-def _report_tags() -> Iterator[tuple[Ruleset, Character, str]]:
-    for ruleset_id in packaged_rulesets():
-        ruleset = read_ruleset(ruleset_id)
-        for name in packaged_characters(ruleset_id):
-            character = read_character(ruleset, f"{ruleset_id}/{name}")
-            for row in build_report(ruleset, character).rows:
-                for cell in row.cells:
-                    if cell.tag is None:
-                        continue
-                    yield ruleset, character, cell.tag
-                    yield ruleset, character, cell.tag.replace("]", ' mode="advantage"]')
+def _report_tags(ruleset_id: str) -> Iterator[tuple[Ruleset, Character, str]]:
+    ruleset = read_ruleset(ruleset_id)
+    for name in packaged_characters(ruleset_id):
+        character = read_character(ruleset, f"{ruleset_id}/{name}")
+        for row in build_report(ruleset, character).rows:
+            for cell in row.cells:
+                if cell.tag is None:
+                    continue
+                yield ruleset, character, cell.tag
+                yield ruleset, character, cell.tag.replace("]", ' mode="advantage"]')
 
 
 def _same(quick: CheckReport, slow: CheckReport) -> None:
@@ -80,23 +84,39 @@ def _same(quick: CheckReport, slow: CheckReport) -> None:
     assert quick == slow
 
 
-def test_every_asked_check_reads_the_same_off_the_memo_as_thrown_afresh() -> None:
-    remembered = 0
-    for ruleset, character, tag in _asked_checks():
+@pytest.mark.parametrize("ruleset_id", packaged_rulesets())
+def test_every_asked_check_reads_the_same_off_the_memo_as_thrown_afresh(ruleset_id: str) -> None:
+    """One packaged ruleset's checks a test (so parallel workers share them out), each
+    thrown with three seeds, another three for each next check: across a ruleset's
+    hundreds of checks the seeds are thousands, and every face of every die shows. Every
+    check whose dice are known before they are thrown was read off the memo."""
+    for i, (ruleset, character, tag) in enumerate(_report_tags(ruleset_id)):
         text = f"Over the ridge. {tag} Then quiet."
         party = [character]
-        for seed in range(6):
+        for seed in range(3 * i, 3 * i + 3):
             quick = resolve_text(ruleset, party, text, seed=seed)
             _same(quick, _the_long_way(ruleset, party, text, seed))
-        match = parse_tags(text)[0]
-        ladder = ladder_in_force(ruleset, ())
-        try:
-            entry = engine._remembered(ruleset, party, match, ladder)
-        except Exception:  # a tag the character cannot roll: refused on both paths alike
-            continue
-        remembered += bool(entry.throws)
-    # most of the packaged checks are remembered per throw (all six kinds have some)
-    assert remembered > 500
+        entry = _entry(ruleset, character, text)
+        assert entry is None or entry.dice is None or entry.throws, tag
+
+
+def test_most_asked_checks_have_their_dice_known_before_they_are_thrown() -> None:
+    """Most of the packaged checks are remembered per throw (all six kinds have some)."""
+    known = 0
+    for ruleset, character, tag in _asked_checks():
+        entry = _entry(ruleset, character, f"Over the ridge. {tag} Then quiet.")
+        known += entry is not None and entry.dice is not None
+    assert known > 500
+
+
+def _entry(ruleset: Ruleset, character: Character, text: str) -> Any:
+    """The memo's entry for the text's one tag; None for a tag the character cannot roll
+    (refused on both paths alike)."""
+    match = parse_tags(text)[0]
+    try:
+        return engine.remembered_check(ruleset, [character], match, ladder_in_force(ruleset, ()))
+    except Exception:
+        return None
 
 
 def test_a_text_of_several_tags_seeds_each_as_the_long_way_does() -> None:
@@ -163,9 +183,10 @@ def test_a_text_the_memo_does_not_answer_is_resolved_the_long_way(
 ) -> None:
     ruleset = read_ruleset(ruleset_id)
     party = [read_character(ruleset, character)]
-    matches = parse_tags(text)
+    found = [CHECKS.read(text, m.span[0]) for m in parse_tags(text)]
     ladder = ladder_in_force(ruleset, ())
-    assert engine._resolve_remembered(ruleset, party, text, matches, ladder, seed) is None, why
+    ask = SeededText(ruleset, party, text, ladder, seed, NO_CHOICES)
+    assert CHECKS.resolve_alone(ask, found) is None, why
     _same(
         resolve_text(ruleset, party, text, seed=seed),
         _the_long_way(ruleset, party, text, seed),
@@ -181,7 +202,7 @@ def test_a_check_that_pays_is_thrown_afresh_and_paid() -> None:
     party = [warden(ruleset)]
     text = '[skill_check: skill="Soothe" dc="1" spend="resolve:1"]'
     match = parse_tags(text)[0]
-    entry = engine._remembered(ruleset, party, match, ladder_in_force(ruleset, ()))
+    entry = engine.remembered_check(ruleset, party, match, ladder_in_force(ruleset, ()))
     assert entry.prepared.prepared.costs and entry.dice is None
     for seed in range(5):
         quick = resolve_text(ruleset, party, text, seed=seed)
@@ -207,8 +228,8 @@ def test_only_checks_with_few_known_throws_are_remembered_per_throw() -> None:
     ladder = ladder_in_force(ruleset, ())
     plain = parse_tags('[skill_check: skill="Stealth" dc="15"]')[0]
     advantage = parse_tags('[skill_check: skill="Stealth" dc="15" mode="advantage"]')[0]
-    assert engine._remembered(ruleset, party, plain, ladder).dice is not None
-    entry = engine._remembered(ruleset, party, advantage, ladder)
+    assert engine.remembered_check(ruleset, party, plain, ladder).dice is not None
+    entry = engine.remembered_check(ruleset, party, advantage, ladder)
     assert entry.dice is not None and entry.dice.sides == (20, 20)
     for seed in range(50):
         resolve_text(ruleset, party, advantage.raw, seed=seed)
@@ -217,7 +238,7 @@ def test_only_checks_with_few_known_throws_are_remembered_per_throw() -> None:
     lucia = [read_character(wod, "lucia")]
     ten_dice = parse_tags('[skill_check: skill="Firearms" dc="3" bonus="2"]')[0]
     # ten d10s: 10**10 throws, past the 1,024 remembered
-    assert engine._remembered(wod, lucia, ten_dice, ladder_in_force(wod, ())).dice is None
+    assert engine.remembered_check(wod, lucia, ten_dice, ladder_in_force(wod, ())).dice is None
 
 
 def test_a_kinds_known_dice_are_the_dice_it_throws() -> None:
@@ -253,7 +274,7 @@ def test_a_known_throw_shows_the_written_down_test_vectors() -> None:
     assert SeededThrow((6, 6, 6, 6)).faces("42") == (5, 3, 5, 5)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     seed=st.text(max_size=12),
     sides=st.lists(
@@ -294,7 +315,7 @@ def test_the_throws_remembered_on_a_ruleset_are_bounded(monkeypatch: pytest.Monk
                 resolve_text(ruleset, party, text, seed=seed),
                 _the_long_way(ruleset, party, text, seed),
             )
-            kept = [e for e in ruleset.memo.values() if isinstance(e, engine._Remembered)]
+            kept = [e for e in ruleset.memo.values() if isinstance(e, engine.RememberedCheck)]
             assert sum(len(e.throws) for e in kept) <= 30
             assert ruleset.memo.get("throws kept", 0) <= 30
             cleared += ruleset.memo.get("throws kept", 0) < before
@@ -308,12 +329,12 @@ def _the_long_way_among_commands(
     ruleset: Ruleset, party: list[Character], text: str, seed: str | int
 ) -> CheckReport:
     """``resolve_text`` with no check among sheet commands read off the memo."""
-    saved = engine._quick_among_commands
-    engine._quick_among_commands = lambda *args: None  # type: ignore[assignment]
+    saved = checks_family.quick_among_others
+    checks_family.quick_among_others = lambda *args: None
     try:
         return resolve_text(ruleset, party, text, seed=seed)
     finally:
-        engine._quick_among_commands = saved
+        checks_family.quick_among_others = saved
 
 
 def _commands(ruleset: Ruleset, who: str) -> list[str]:
@@ -354,15 +375,15 @@ def _scenes() -> Iterator[tuple[str, Ruleset, list[Character], str]]:
 
 
 def _answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """What ``_quick_among_commands`` answers, each time, from now on in the test."""
+    """What ``quick_among_others`` answers, each time, from now on in the test."""
     answers: list[object] = []
-    real = engine._quick_among_commands
+    real = checks_family.quick_among_others
 
     def kept(*args: Any) -> tuple[CheckResult, str] | PreparedCheck | None:
         answers.append(real(*args))
         return answers[-1]  # type: ignore[return-value]
 
-    monkeypatch.setattr(engine, "_quick_among_commands", kept)
+    monkeypatch.setattr(checks_family, "quick_among_others", kept)
     return answers
 
 
@@ -415,7 +436,7 @@ LIVES_APART = [
 def test_a_live_state_has_a_key_only_when_every_entry_is_of_the_type_a_command_writes(
     live: Live, keyed: bool
 ) -> None:
-    assert (engine._live_key(live) is not None) == keyed
+    assert (_live_key(live) is not None) == keyed
 
 
 def test_equal_keys_are_lives_no_reading_can_tell_apart() -> None:
@@ -426,9 +447,9 @@ def test_equal_keys_are_lives_no_reading_can_tell_apart() -> None:
     reordered = Live(
         pools=frozen_map({"ki": PoolValue(2), "hp": PoolValue(3, 1)}), conditions=("a",)
     )
-    assert engine._live_key(one) == engine._live_key(same)
-    assert engine._live_key(one) != engine._live_key(reordered)
-    assert engine._live_key(Live(text=frozen_map({"x": "y"}))) != engine._live_key(
+    assert _live_key(one) == _live_key(same)
+    assert _live_key(one) != _live_key(reordered)
+    assert _live_key(Live(text=frozen_map({"x": "y"}))) != _live_key(
         Live(states=frozen_map({"x": "y"}))
     )
 

@@ -28,6 +28,7 @@ OFFERED = [
     ("coc7e", "bonus or penalty tens dice"),
     ("genesys", 'upgrade="N"'),
     ("advanced-resolution", 'quality="field"'),
+    ("fate-core", 'who="Full Name": the character who rolls, by the full name the party lists'),
 ]
 NOT_OFFERED = [
     ("pbta-2d6", 'mode="advantage"'),

@@ -10,9 +10,10 @@ from typing import Any
 
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
-from dicebound.engine import CheckReport, CheckResult, resolve_text
+from dicebound.engine import CheckResult
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
+from dicebound.tagpass import CheckReport, resolve_text
 
 THORNWATCH: dict[str, Any] = {
     "schemaVersion": 1,

@@ -17,13 +17,7 @@ if TYPE_CHECKING:
     from dicebound.character import load_character
     from dicebound.compiler import compile_ruleset, load_ruleset_text
     from dicebound.dice import DiceSource, ForcedFaces, SeededDice, fresh_seed
-    from dicebound.engine import (
-        CheckFailure,
-        CheckReport,
-        CheckResult,
-        PlayerChoices,
-        resolve_text,
-    )
+    from dicebound.engine import CheckFailure, CheckResult, PlayerChoices
     from dicebound.errors import (
         CharacterInvalid,
         DiceboundError,
@@ -40,6 +34,7 @@ if TYPE_CHECKING:
     from dicebound.sheet import Character
     from dicebound.sheet_commands.model import SheetChange, SheetOutcome
     from dicebound.sheet_commands.written import ReadBack, read_back, strip_sheet_tags
+    from dicebound.tagpass import CheckReport, resolve_text
     from dicebound.teach import gm_text, sheet_summary
     from dicebound.throw import throw_by_name, throw_odds
 
@@ -50,7 +45,7 @@ _EXPORTS: dict[str, str] = {
     "CharacterInvalid": "dicebound.errors",
     "CheckFailure": "dicebound.engine",
     "CheckOdds": "dicebound.odds",
-    "CheckReport": "dicebound.engine",
+    "CheckReport": "dicebound.tagpass",
     "CheckResult": "dicebound.engine",
     "DiceError": "dicebound.errors",
     "DiceSource": "dicebound.dice",
@@ -76,7 +71,7 @@ _EXPORTS: dict[str, str] = {
     "load_character": "dicebound.character",
     "load_ruleset_text": "dicebound.compiler",
     "read_back": "dicebound.sheet_commands.written",
-    "resolve_text": "dicebound.engine",
+    "resolve_text": "dicebound.tagpass",
     "sheet_summary": "dicebound.teach",
     "strip_sheet_tags": "dicebound.sheet_commands.written",
     "throw_by_name": "dicebound.throw",

@@ -231,6 +231,27 @@ class _Loader:
 
     # -- the build -----------------------------------------------------------------
 
+    def _unknown_ability(self, at: Path, key: str) -> Problem:
+        """An ability key the ruleset does not declare, with the id to write instead:
+        the one whose label or short name it is (``charisma`` -> ``cha``), else the
+        nearest id or label."""
+        abilities = self.sheet.abilities
+        wanted = key.strip().lower()
+        named = next(
+            (a for a in abilities if wanted in {a.label.lower(), (a.short or "").lower()}), None
+        )
+        if named is not None:
+            hint = f' Did you mean "{named.id}" ({named.label})?'
+            return Problem(
+                at, UNKNOWN_ABILITY, f'"{key}" is not an ability id of this ruleset.{hint}'
+            )
+        by_name = {a.id: a.id for a in abilities} | {a.label: a.id for a in abilities}
+        close = did_you_mean(key, by_name)
+        if close:
+            written = close.split('"')[1]
+            close = f' Did you mean "{by_name[written]}"?'
+        return Problem(at, UNKNOWN_ABILITY, f'"{key}" is not an ability of this ruleset.{close}')
+
     def build(self, raw: object, path: Path, version: int) -> Build:
         blank = blank_build(self.ruleset)
         found = self.checked(shape.BUILD, raw, path)
@@ -240,8 +261,7 @@ class _Loader:
         for key, value, at in self.entries(found.get("abilities", {}), (*path, "abilities")):
             ability = self.sheet.ability(key)
             if ability is None:
-                known = [a.id for a in self.sheet.abilities]
-                self.problems.append(unknown_id(at, key, "an ability", known, code=UNKNOWN_ABILITY))
+                self.problems.append(self._unknown_ability(at, key))
                 continue
             score = self.whole(value, at, ability.label, ability.min, ability.max)
             if score is not None:

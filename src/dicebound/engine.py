@@ -1,10 +1,12 @@
 """One check, start to end: tag → request → sheet math → kind → record.
 
-``resolve_text`` finds every ``[skill_check: ...]`` in a Game Master's text, resolves
-each against the ruleset and the party, throws the dice from the source it is given
-(or from seeds it is given), and hands back the text with every tag rewritten as its
-record, one result or error per tag, and the characters as they stand afterwards.
-Pure: the dice source or seed comes in, nothing is read or written outside.
+``resolve_check`` resolves one ``[skill_check: ...]`` tag against the ruleset and the
+party, throws its dice from the source it is given, and hands back its result and the
+roller as the check left them; ``quick_check`` reads a seeded check off the memo of
+throws it keeps on the ruleset; ``settle_after`` replays a thrown check to apply an
+answer given once the dice were seen. A whole text is the tag pass's
+(``dicebound.tagpass``), which calls these for its check tags. Pure: the dice source or
+seed comes in, nothing is read or written outside.
 
 A tag that cannot be resolved is an error with a sentence, written back sparse (the
 ask only, still owing a roll); nothing is thrown or paid for it.
@@ -13,57 +15,52 @@ ask only, still owing a roll); nothing is thrown or paid for it.
 from __future__ import annotations
 
 import math
-import re
-from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NamedTuple
 
 from dicebound.bands import Bands, read_band
 from dicebound.dice import DiceSource, ForcedFaces, SeededDice, SeededThrow
-from dicebound.errors import DiceError, LimitExceeded, TagError, UsageError
+from dicebound.errors import DiceError, TagError, UsageError
 from dicebound.kinds.base import CheckAsk, KindPlayer, Prepared, Rolled, SkillAsk
 from dicebound.kinds.registry import kind_player
 from dicebound.overrides import Override, select_override
 from dicebound.problems import did_you_mean
-from dicebound.record import Record, build_record, sparse_record
+from dicebound.record import Record, build_record
 from dicebound.ruleset.model import LadderStep, Layer, Ruleset
 from dicebound.sheet import (
     Change,
     Character,
-    FrozenMap,
-    Live,
     PaymentRefused,
-    PoolValue,
     SheetView,
-    Wounds,
     pay,
 )
+from dicebound.tag_notes import value_notes
 from dicebound.tags.names import CheckTarget, normalize, resolve_target
-from dicebound.tags.parse import TagMatch, parse_tags, rewrite
-from dicebound.values import frozen, new_tuple, replace
-
-if TYPE_CHECKING:
-    from dicebound.sheet_commands.grammar import SheetTag
-    from dicebound.sheet_commands.model import SheetOutcome
+from dicebound.tags.parse import TagMatch, parse_tags
+from dicebound.values import frozen, new_tuple
 
 __all__ = [
+    "NO_CHOICES",
     "CheckFailure",
-    "CheckReport",
     "CheckResult",
     "PlayerChoices",
     "PreparedCheck",
     "PreparedSkill",
+    "RememberedCheck",
     "Settlement",
+    "find_roller",
     "ladder_in_force",
     "outcome_label",
     "pool_named",
     "prepare_check",
     "prepare_question",
     "prepare_skill",
+    "quick_check",
+    "quick_from_memo",
     "read_outcome",
-    "resolve_text",
+    "remembered_check",
+    "resolve_check",
     "settle_after",
-    "tag_seed",
 ]
 
 Critical = Literal["success", "failure", "both"] | None
@@ -93,6 +90,7 @@ class CheckResult(NamedTuple):
     roller: Character | None = None
     faces: tuple[int, ...] = ()
     die_marks: tuple[tuple[str, ...], ...] = ()  # per die of the record's rolls, for a card
+    notes: tuple[str, ...] = ()  # each attribute value the ruleset did not know (tag_notes)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -104,6 +102,7 @@ class CheckResult(NamedTuple):
             "choice": self.choice,
             "attrs": self.record.as_dict(),
             "changes": [c.to_json() for c in self.changes],
+            "notes": list(self.notes),
         }
 
 
@@ -133,57 +132,6 @@ class PlayerChoices:
     choose: Literal["fail", "succeed"] | None = None
 
 
-class CheckReport(NamedTuple):
-    """Everything one text's tags came to, in the order they stand in the text. A named
-    tuple, as ``CheckResult`` is.
-
-    ``items`` are the check tags; ``sheet`` the ``[sheet:]`` commands, each after as many
-    check items as ``sheet_after`` says, so ``steps`` gives both in text order.
-    ``sheet_party`` is the party as each command found it (what a record of the command
-    keeps to replay it, as ``CheckResult.roller`` is for a check).
-    """
-
-    text: str
-    items: tuple[CheckResult | CheckFailure, ...]
-    party: tuple[Character, ...] = ()
-    sheet: tuple[SheetOutcome, ...] = ()
-    sheet_after: tuple[int, ...] = ()
-    sheet_party: tuple[tuple[Character, ...], ...] = ()
-
-    @property
-    def results(self) -> tuple[CheckResult, ...]:
-        return tuple(i for i in self.items if isinstance(i, CheckResult))
-
-    @property
-    def errors(self) -> tuple[CheckFailure, ...]:
-        return tuple(i for i in self.items if isinstance(i, CheckFailure))
-
-    @property
-    def steps(self) -> tuple[CheckResult | CheckFailure | SheetOutcome, ...]:
-        """Every tag's outcome, checks and sheet commands, in the order of the text."""
-        if not self.sheet:
-            return self.items
-        steps: list[CheckResult | CheckFailure | SheetOutcome] = []
-        taken = 0
-        for outcome, after in zip(self.sheet, self.sheet_after, strict=True):
-            steps.extend(self.items[taken:after])
-            taken = after
-            steps.append(outcome)
-        steps.extend(self.items[taken:])
-        return tuple(steps)
-
-    def to_json(self) -> dict[str, object]:
-        """The command line's JSON; ``sheet`` is there when the text held a sheet tag."""
-        out: dict[str, object] = {
-            "results": [r.to_json() for r in self.results],
-            "errors": [e.to_json() for e in self.errors],
-            "text": self.text,
-        }
-        if self.sheet:
-            out["sheet"] = [s.to_json() for s in self.sheet]
-        return out
-
-
 @frozen
 class PreparedCheck:
     """A tag resolved against the sheet, ready to throw: who, what, and the kind's
@@ -194,19 +142,14 @@ class PreparedCheck:
     player: KindPlayer[Any, Any, Any]
     prepared: Prepared
     override: Override | None = None
+    notes: tuple[str, ...] = ()  # what the tag asked that the ruleset did not know
 
     @property
     def dc(self) -> int:
         return self.prepared.dc
 
 
-_NO_CHOICES = PlayerChoices()
-
-
-def tag_seed(seed: str, index: int) -> str:
-    """Tag ``index`` (from 0) of a text uses ``S``, then ``S-1``, ``S-2``, ...
-    (docs/design/readings.md "Seeded draws")."""
-    return seed if index == 0 else f"{seed}-{index}"
+NO_CHOICES = PlayerChoices()
 
 
 def outcome_label(success: bool, critical_success: bool, critical_failure: bool) -> str:
@@ -249,7 +192,13 @@ def ladder_in_force(ruleset: Ruleset, layers: Sequence[str]) -> tuple[LadderStep
     return ladder
 
 
-def _find_character(party: Sequence[Character], who: str | None) -> Character:
+def find_roller(party: Sequence[Character], who: str | None) -> Character:
+    """The member ``who`` names (the party's first when none): the full card name, any
+    case, or a first name no other card starts with.
+
+    Raises:
+        TagError: nobody, or more than one, answers to the name.
+    """
     if not party:
         raise TagError("no character was given to roll the check.")
     if who is None or not who.strip():
@@ -331,7 +280,10 @@ def prepare_check(
         prepared = prepare_question(ruleset, skill, attrs, ladder, view)
     except TagError as exc:
         raise TagError(exc.message, match.span) from exc
-    return PreparedCheck(skill.target, skill.who, skill.player, prepared, skill.override)
+    found = skill.with_ability is not None
+    steps = ruleset.resolution.ladder if ladder is None else ladder
+    notes = value_notes(ruleset, skill.config, steps, view, attrs, found)
+    return PreparedCheck(skill.target, skill.who, skill.player, prepared, skill.override, notes)
 
 
 def prepare_skill(
@@ -377,7 +329,7 @@ def _prepare_skill(
     if isinstance(target, str):
         raise TagError(target, match.span)
     who_name = attrs.get("who")
-    who = party[0] if who_name is None and party else _find_character(party, who_name)
+    who = party[0] if who_name is None and party else find_roller(party, who_name)
     if view is None or view.character is not who:
         view = SheetView(ruleset, who)
     if (
@@ -463,10 +415,10 @@ class _Template(NamedTuple):
     stem: tuple[tuple[str, str], ...]
     tag_stem: str
     before_ask: tuple[Any, ...]  # who, outcome, success, critical, choice, changes
-    after_ask: tuple[Any, ...]  # roller, faces (none: seeded), die_marks
+    after_ask: tuple[Any, ...]  # roller, faces (none: seeded), die_marks, notes
 
 
-class _Remembered:
+class RememberedCheck:
     """A prepared check remembered on the ruleset with the attributes, the characters and
     the ladder it was made for (held, so while it is kept no other value can take their
     ids), the dice it throws when a face never decides what is thrown next, and what
@@ -502,9 +454,9 @@ def _throw_sides(prepared: PreparedCheck) -> tuple[int, ...] | None:
     return sides
 
 
-def _remembered(
+def remembered_check(
     ruleset: Ruleset, party: Sequence[Character], match: TagMatch, ladder: Sequence[LadderStep]
-) -> _Remembered:
+) -> RememberedCheck:
     """``prepare_check``, remembered on the ruleset: the same characters (the very same
     immutable values), the same attributes and the same ladder prepare the same check,
     so a repeated ask skips the name matching and the sheet math.
@@ -514,18 +466,18 @@ def _remembered(
     value that is not the same one prepares the check afresh: slower, never wrong.
     """
     key = ("prepared", id(match.attrs), id(ladder), *map(id, party))
-    hit: _Remembered | None = ruleset.memo.get(key)
+    hit: RememberedCheck | None = ruleset.memo.get(key)
     if hit is not None and match.error is None:
         return hit
     prepared = prepare_check(ruleset, party, match, ladder)  # a TagError for an error
     if len(ruleset.memo) > _MEMO_SIZE:
         ruleset.memo.clear()
-    remembered = ruleset.memo[key] = _Remembered(match.attrs, tuple(party), ladder, prepared)
+    remembered = ruleset.memo[key] = RememberedCheck(match.attrs, tuple(party), ladder, prepared)
     return remembered
 
 
 def _template(
-    ruleset: Ruleset, remembered: _Remembered, match: TagMatch, faces: tuple[int, ...]
+    ruleset: Ruleset, remembered: RememberedCheck, match: TagMatch, faces: tuple[int, ...]
 ) -> _Template | None:
     """What the remembered check comes to when its dice show ``faces``: thrown and read
     the one way every check is (``_settle``), from the faces forced, seed "0" written.
@@ -535,7 +487,7 @@ def _template(
     rolled = prepared.player.roll(prepared.prepared.check, forced)
     if forced.left:  # the kind's throw_sides and its roll disagree: a kind's bug
         raise AssertionError(f"{ruleset.resolution.kind}: throw_sides said {len(faces)} dice")
-    settled = _settle(ruleset, match, _Thrown(prepared, rolled), prepared.who, (), "0", _NO_CHOICES)
+    settled = _settle(ruleset, match, _Thrown(prepared, rolled), prepared.who, (), "0", NO_CHOICES)
     record = settled.result.record
     tag = record.to_tag()
     if record.attrs[-1] != ("seed", "0") or not tag.endswith(' seed="0"]'):
@@ -545,11 +497,11 @@ def _template(
         record.attrs[:-1],
         tag[: -len('0"]')],
         (was.who, was.outcome, was.success, was.critical, was.choice, was.changes),
-        (was.roller, (), was.die_marks),
+        (was.roller, (), was.die_marks, was.notes),
     )
 
 
-def _quick_result(
+def quick_check(
     ruleset: Ruleset,
     party: Sequence[Character],
     match: TagMatch,
@@ -558,15 +510,15 @@ def _quick_result(
 ) -> tuple[CheckResult, str] | None:
     """A seeded check whose every throw is remembered: its dice thrown from ``seed`` and
     the result of those faces read off the memo (made the first time they show), with
-    ``seed`` written in. The same result and tag as ``_resolve_one``, whose work the memo
+    ``seed`` written in. The same result and tag as ``resolve_check``, whose work the memo
     holds; None when the check is not one remembered per throw (see ``_throw_sides``)."""
-    return _quick_from(ruleset, _remembered(ruleset, party, match, ladder), match, seed)
+    return quick_from_memo(ruleset, remembered_check(ruleset, party, match, ladder), match, seed)
 
 
-def _quick_from(
-    ruleset: Ruleset, remembered: _Remembered, match: TagMatch, seed: str
+def quick_from_memo(
+    ruleset: Ruleset, remembered: RememberedCheck, match: TagMatch, seed: str
 ) -> tuple[CheckResult, str] | None:
-    """``_quick_result`` of a check already remembered."""
+    """``quick_check`` of a check already remembered."""
     if remembered.dice is None:
         return None
     faces = remembered.dice.faces(seed)
@@ -660,7 +612,7 @@ def _throw(
     prepared: PreparedCheck | None = None,
 ) -> _Thrown:
     if prepared is None:
-        prepared = _remembered(ruleset, party, match, ladder).prepared
+        prepared = remembered_check(ruleset, party, match, ladder).prepared
     try:
         rolled = prepared.player.roll(prepared.prepared.check, dice)
     except DiceError as exc:
@@ -754,14 +706,15 @@ def _settle(
             changes,
             match.raw,  # ask
             prepared.who,  # roller
-            (),  # faces: resolve_text fills them in when they were forced
+            (),  # faces: the tag pass fills them in when they were forced
             rolled.marks if len(rolled.marks) == len(rolled.rolls) else (),  # die_marks
+            prepared.notes,
         ),
     )
     return _Settled(result, after, message, was_open)
 
 
-def _resolve_one(
+def resolve_check(
     ruleset: Ruleset,
     party: Sequence[Character],
     match: TagMatch,
@@ -777,347 +730,6 @@ def _resolve_one(
     prepared = thrown.prepared
     settled = _settle(ruleset, match, thrown, prepared.who, prepared.prepared.costs, seed, choices)
     return settled.result, settled.after
-
-
-def _resolve_remembered(
-    ruleset: Ruleset,
-    party: Sequence[Character],
-    text: str,
-    matches: Sequence[TagMatch],
-    ladder: Sequence[LadderStep],
-    seed: str,
-) -> CheckReport | None:
-    """``resolve_text`` for a seeded text whose every tag resolves to a check remembered
-    per throw (``_quick_result``): nothing is paid, so no tag changes what a later one
-    reads. None when a tag is not such a check (or does not resolve, or the seed would
-    be escaped in the record): ``resolve_text`` then works through the text the long
-    way, which gives the same results for these tags and says what went wrong."""
-    if not seed.isprintable() or '"' in seed:
-        return None
-    items: list[CheckResult | CheckFailure] = []
-    replacements: list[tuple[tuple[int, int], str]] = []
-    for index, match in enumerate(matches):
-        try:  # a tag that cannot be read or resolved raises here (prepare_check)
-            quick = _quick_result(ruleset, party, match, ladder, tag_seed(seed, index))
-        except TagError:
-            return None
-        if quick is None:
-            return None
-        items.append(quick[0])
-        replacements.append((match.span, quick[1]))
-    report: CheckReport = new_tuple(
-        CheckReport, (rewrite(text, replacements), tuple(items), tuple(party), (), (), ())
-    )
-    return report
-
-
-_STAND_INS = "engine stand-ins"
-_STAND_INS_KEPT = 1024
-"""The most characters kept to stand in for equal ones (``_stand_in``) on one ruleset."""
-
-
-def _live_key(live: Live) -> tuple[object, ...] | None:
-    """Every entry of ``live``, member by member and in order, when each is of exactly
-    the type a loader or a sheet command writes (whole numbers as ``int``, text as
-    ``str``, maps as ``FrozenMap``): two lives with equal keys are then the same in
-    every way a reading can tell (no 1 beside 1.0 or True, no order apart). None for
-    any other live."""
-    if type(live) is not Live or type(live.conditions) is not tuple:
-        return None
-    members = (live.pools, live.tracks, live.wounds, live.text, live.states)
-    if any(type(m) is not FrozenMap for m in members):
-        return None
-    key: list[object] = [live.conditions]
-    for plain, member in zip(_PLAIN, members, strict=True):
-        entries = tuple(member.items())
-        if not all(type(k) is str and plain(v) for k, v in entries):
-            return None
-        key.append(entries)
-    if not all(type(c) is str for c in live.conditions):
-        return None
-    return tuple(key)
-
-
-_PLAIN: tuple[Callable[[Any], bool], ...] = (
-    lambda v: type(v) is PoolValue and type(v.value) is int and type(v.temp) is int,
-    lambda v: type(v) is int,
-    lambda v: (
-        type(v) is Wounds
-        and type(v.overflow) is int
-        and type(v.marks) is tuple
-        and all(type(m) is str for m in v.marks)
-    ),
-    lambda v: type(v) is str,
-    lambda v: type(v) is str,
-)
-"""Whether an entry of pools, tracks, wounds, text and states (in that order) is of
-exactly the type a loader or a command writes."""
-
-
-def _kept_stand_in(ruleset: Ruleset, key: tuple[object, ...], character: Character) -> Character:
-    """The character kept under ``key`` on ``ruleset.memo`` (``character`` when none
-    is yet), at most ``_STAND_INS_KEPT`` of them. Each holds its build, so the id of a
-    build in a key stays that build's."""
-    kept: dict[tuple[object, ...], Character] | None = ruleset.memo.get(_STAND_INS)
-    if kept is None:
-        kept = ruleset.memo[_STAND_INS] = {}
-    found = kept.get(key)
-    if found is not None:
-        return found
-    if len(kept) >= _STAND_INS_KEPT:
-        kept.clear()
-    kept[key] = character
-    return character
-
-
-def _stand_in(ruleset: Ruleset, character: Character) -> Character | None:
-    """The character that stands for ``character`` in the memo of prepared checks: the
-    first one met with its name, its very build and a live state equal to its own
-    entry for entry and type for type (``_live_key``), which no check can tell from it;
-    None when its state has no such key."""
-    live_key = _live_key(character.live)
-    if live_key is None:
-        return None
-    return _kept_stand_in(ruleset, (character.name, id(character.build), live_key), character)
-
-
-def _quick_among_commands(
-    ruleset: Ruleset,
-    members: Sequence[Character],
-    match: TagMatch,
-    ladder: Sequence[LadderStep],
-    seed: str,
-    met: dict[int, tuple[Character, Character | None]],
-) -> tuple[CheckResult, str] | PreparedCheck | None:
-    """``_quick_result`` for a seeded check of a text that holds sheet commands, the party
-    as the tags before it left it. A command makes a new character, so the memo of
-    prepared checks (keyed by the very characters) would never meet it again. So the
-    party is looked up as what a prepared check reads of it: the roller's stand-in
-    (``_stand_in``), whose check reads exactly as the roller's, and of every other
-    member only the name (``prepare_check`` finds the roller by the names alone), each
-    name held by one character kept for it. The result names the roller itself.
-    ``met`` keeps each roller's stand-in for the rest of the text.
-
-    A check not remembered per throw comes back prepared for the roller, for the long
-    way to throw without preparing it again; a tag that does not resolve raises the
-    long way's error. None (the long way) when the roller is not found (the long way
-    says why, in its own order) or has no stand-in."""
-    try:
-        roller = _find_character(members, match.get("who"))
-    except TagError:
-        return None
-    seen = met.get(id(roller))
-    if seen is None or seen[0] is not roller:
-        seen = met[id(roller)] = (roller, _stand_in(ruleset, roller))
-    stand_in = seen[1]
-    if stand_in is None:
-        return None
-    standing = [
-        stand_in if member is roller else _kept_stand_in(ruleset, (member.name,), member)
-        for member in members
-    ]
-    remembered = _remembered(ruleset, standing, match, ladder)  # raises as prepare_check
-    quick = _quick_from(ruleset, remembered, match, seed)
-    if quick is None:
-        return replace(remembered.prepared, who=roller)
-    result, tag = quick
-    if result.roller is not roller:  # it is the stand-in
-        result = result._replace(roller=roller)
-    return result, tag
-
-
-MAX_TEXT_CHARS = 1_000_000
-"""The longest text ``resolve_text`` reads (the service takes 32 KB)."""
-
-MAX_TAGS_PER_TEXT = 1000
-"""The most check tags one text may hold (the service takes 20)."""
-
-MAX_FORCED_FACES = 100_000
-"""The most forced faces one call may give."""
-
-
-def resolve_text(
-    ruleset: Ruleset,
-    party: Sequence[Character],
-    text: str,
-    *,
-    seed: str | int | None = None,
-    faces: Sequence[int] | None = None,
-    layers: Sequence[str] = (),
-    choices: PlayerChoices | None = None,
-) -> CheckReport:
-    """Resolve every check tag and every sheet command in ``text``, in the order they
-    are written: each against the party as the tags before it left it (a wound marked
-    before a check is in that check's penalty). A sheet command that names nobody is
-    about the party's first character, who rolls a check without ``who=``; a refused
-    command is an outcome in ``sheet``, not an error.
-
-    Give ``seed`` (tag i throws from seed ``S`` then ``S-i``) or ``faces`` (forced, used in
-    throw order across the tags). With neither, the caller must have picked a seed:
-    the edge does that with ``fresh_seed()``, so the core stays free of randomness.
-
-    Raises:
-        UsageError: both or neither of ``seed`` and ``faces``, or an unknown layer.
-        LimitExceeded: a text, its tags or the faces past their caps.
-    """
-    if (seed is None) == (faces is None):
-        raise UsageError("give exactly one of seed and faces.")
-    if len(text) > MAX_TEXT_CHARS:
-        raise LimitExceeded(
-            f"the text is {len(text):,} characters; one text may be at most "
-            f"{MAX_TEXT_CHARS:,}. Resolve it in parts."
-        )
-    matches = parse_tags(text)
-    if len(matches) > MAX_TAGS_PER_TEXT:
-        raise LimitExceeded(
-            f"the text holds {len(matches):,} check tags; one text may hold at most "
-            f"{MAX_TAGS_PER_TEXT:,}. Resolve it in parts."
-        )
-    if faces is not None and len(faces) > MAX_FORCED_FACES:
-        raise LimitExceeded(
-            f"{len(faces):,} forced faces were given; at most {MAX_FORCED_FACES:,} are read."
-        )
-    ladder = ladder_in_force(ruleset, layers)
-    matches, commands = _sheet_commands(text, matches)
-    if not commands and seed is not None and (choices is None or choices == _NO_CHOICES):
-        remembered = _resolve_remembered(ruleset, party, text, matches, ladder, str(seed))
-        if remembered is not None:
-            return remembered
-    given = tuple(faces) if faces is not None else ()
-    forced = ForcedFaces(given) if faces is not None else None
-    members = list(party)
-    items: list[CheckResult | CheckFailure] = []
-    replacements: list[tuple[tuple[int, int], str]] = []
-    seed_text = None if seed is None else str(seed)
-    chosen = choices or _NO_CHOICES
-    every_tag_resolved = True
-    sheet: list[SheetOutcome] = []
-    sheet_after: list[int] = []
-    sheet_party: list[tuple[Character, ...]] = []
-    player = party[0].name if party else None
-    quick_seed = None  # commands, seeded, nothing to choose, a seed written unescaped
-    if commands and seed_text is not None and chosen == _NO_CHOICES:
-        quick_seed = seed_text if seed_text.isprintable() and '"' not in seed_text else None
-    met: dict[int, tuple[Character, Character | None]] = {}
-    taken = _Commands(ruleset, commands) if commands else None
-    for index, match in enumerate(matches):
-        while taken is not None and commands and commands[0].span[0] < match.span[0]:
-            sheet_party.append(tuple(members))
-            outcome, after_command = taken.next(members, player, sheet)
-            members = list(after_command)
-            sheet.append(outcome)
-            sheet_after.append(len(items))
-            replacements.append((outcome.span, outcome.tag))
-        tag_seed_text = None if seed_text is None else tag_seed(seed_text, index)
-        dice: DiceSource = forced if forced is not None else SeededDice(str(tag_seed_text))
-        item: CheckResult | CheckFailure
-        first = forced.used if forced is not None else 0
-        try:
-            ready = None
-            if quick_seed is not None:
-                found = _quick_among_commands(
-                    ruleset, members, match, ladder, tag_seed(quick_seed, index), met
-                )
-                if isinstance(found, tuple):  # paid nothing: the party stands as it was
-                    items.append(found[0])
-                    replacements.append((match.span, found[1]))
-                    continue
-                ready = found
-            item, after = _resolve_one(
-                ruleset, members, match, ladder, dice, tag_seed_text, chosen, ready
-            )
-            if forced is not None:
-                item = item._replace(faces=given[first : forced.used])
-            if after is not None:  # a pool was paid: later tags see the new values
-                members = [after if c.name == after.name else c for c in members]
-        except TagError as exc:
-            dice_failed = isinstance(exc.__cause__, DiceError)
-            item = CheckFailure(sparse_record(match.attrs), exc.message, dice_failed)
-            every_tag_resolved = False
-        items.append(item)
-        # A tag that could not even be read stays as the model wrote it.
-        written = match.raw if match.error is not None else item.record.to_tag()
-        replacements.append((match.span, written))
-    while taken is not None and commands:
-        sheet_party.append(tuple(members))
-        outcome, after_command = taken.next(members, player, sheet)
-        members = list(after_command)
-        sheet.append(outcome)
-        sheet_after.append(len(items))
-        replacements.append((outcome.span, outcome.tag))
-    if forced is not None and forced.left and every_tag_resolved:
-        # faces the checks never reached are a usage error only when nothing else is
-        # wrong: a tag that did not resolve threw nothing, and its error is the news
-        raise UsageError(
-            f"{forced.left} forced face(s) were left over: the checks threw {forced.used}."
-        )
-    report: CheckReport = new_tuple(
-        CheckReport,
-        (
-            rewrite(text, replacements),
-            tuple(items),
-            tuple(members),
-            tuple(sheet),
-            tuple(sheet_after),
-            tuple(sheet_party),
-        ),
-    )
-    return report
-
-
-_SHEET_HEAD = re.compile(r"\[sheet:", re.IGNORECASE)
-
-
-def _sheet_commands(
-    text: str, matches: tuple[TagMatch, ...]
-) -> tuple[tuple[TagMatch, ...], deque[SheetTag]]:
-    """The text's ``[sheet:]`` tags beside its check tags. Where two overlap (a tag written
-    inside another's brackets), the one that starts first is the tag and the other is
-    text; the check tags kept are given back with the sheet tags."""
-    if _SHEET_HEAD.search(text) is None:
-        return matches, deque()
-    from dicebound.sheet_commands.grammar import find_sheet_tags
-
-    commands = find_sheet_tags(text)
-    if not commands:
-        return matches, deque()
-    spans = sorted(
-        [(m.span, 0, i) for i, m in enumerate(matches)]
-        + [(c.span, 1, i) for i, c in enumerate(commands)]
-    )
-    kept_checks: list[TagMatch] = []
-    kept_commands: list[SheetTag] = []
-    end = 0
-    for (start, stop), which, i in spans:
-        if start < end:
-            continue  # inside a tag that started earlier
-        end = stop
-        if which == 0:
-            kept_checks.append(matches[i])
-        else:
-            kept_commands.append(commands[i])
-    return tuple(kept_checks), deque(kept_commands)
-
-
-class _Commands:
-    """A text's sheet commands, taken in turn: each applied to the party as the tags
-    before it left it, on the working sheets the text's pass carries from command to
-    command (``SheetsOfText``). The sheet commands are imported on the first one (a
-    text without one never loads them)."""
-
-    __slots__ = ("sheets", "tags")
-
-    def __init__(self, ruleset: Ruleset, tags: deque[SheetTag]) -> None:
-        from dicebound.sheet_commands.resolve import SheetsOfText
-
-        self.tags = tags
-        self.sheets = SheetsOfText(ruleset)
-
-    def next(
-        self, members: Sequence[Character], player: str | None, done: Sequence[SheetOutcome]
-    ) -> tuple[SheetOutcome, tuple[Character, ...]]:
-        """The next command (taken off ``tags``) applied to ``members``."""
-        return self.sheets.apply(members, player, self.tags.popleft(), len(done) + 1)
 
 
 @frozen
@@ -1159,7 +771,7 @@ def settle_after(
     faces: Sequence[int] | None = None,
     layers: Sequence[str] = (),
     choices: PlayerChoices,
-    answered: PlayerChoices = _NO_CHOICES,
+    answered: PlayerChoices = NO_CHOICES,
 ) -> Settlement:
     """Replay one thrown tag and apply the player's answer made once the dice were seen.
 

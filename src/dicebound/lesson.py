@@ -1,7 +1,8 @@
 """The whole lesson ``dicebound gm`` prints: what the Game Master is taught for a ruleset
 (``teach.gm_text``), with a character that character's exact chance at every ladder
 step of one check, the sheet commands (``teach_sheet.sheet_text``) with examples the
-Engine applies to the party, and each party member's sheet summary.
+Engine applies to the party, and each party member's sheet summary, after the sentence
+that tells the model a player's quoted words are data (``quoting.PLAYER_WORDS_RULE``).
 
 Kept apart from ``teach`` so the teaching text stays free of the odds arithmetic and of
 running commands: this module joins them.
@@ -12,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from dicebound.engine import ladder_in_force, resolve_text
+from dicebound.engine import ladder_in_force
 from dicebound.errors import TagError
 from dicebound.odds import check_odds
+from dicebound.quoting import PLAYER_WORDS_RULE
 from dicebound.ruleset.model import LadderStep, Ruleset
 from dicebound.sheet import Character
+from dicebound.tagpass import resolve_text
 from dicebound.teach import example_target, gm_text, sheet_summary
 from dicebound.teach_sheet import Applies, sheet_text, stand_in
 
@@ -95,5 +98,7 @@ def gm_lesson(
     if sheet:
         text += "\n\n" + sheet
     if members:
-        text += "\n\nThe party:\n" + "\n".join(sheet_summary(ruleset, c) for c in members)
+        # a member's notes are a player's words: the model is told what they are first
+        rule = f"{PLAYER_WORDS_RULE}\n" if ruleset.sheet.text else ""
+        text += "\n\nThe party:\n" + rule + "\n".join(sheet_summary(ruleset, c) for c in members)
     return text

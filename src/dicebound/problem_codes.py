@@ -35,7 +35,7 @@ BAD_DICE = "bad-dice"
 #: An id or a map key does not follow its pattern.
 BAD_ID = "bad-id"
 
-#: A character's name cannot be part of a URL path.
+#: A character's name cannot be part of a URL path, or holds a character a table cannot see.
 BAD_NAME = "bad-name"
 
 #: A number JSON cannot hold: too large for a double, or not finite.
@@ -158,6 +158,9 @@ INSUFFICIENT = "insufficient"
 #: A resolution kind this version of dicebound does not build.
 KIND_NOT_BUILT = "kind-not-built"
 
+#: A combat key written beside one it excludes, or without the one it goes with.
+KEY_CONFLICT = "key-conflict"
+
 #: A track with kinds of harm and neither levels nor boxes to mark them on.
 KINDS_NEED_MARKS = "kinds-need-marks"
 
@@ -260,6 +263,9 @@ NOT_ALLOWED = "not-allowed"
 #: An enum table or abilityModFromField names a field that is not an enum.
 NOT_AN_ENUM = "not-an-enum"
 
+#: A combat key the fight's kind does not take (a pool fight's keys in an attack fight, or the reverse).
+NOT_FOR_FIGHT_KIND = "not-for-fight-kind"
+
 #: Values that must rise strictly do not.
 NOT_ASCENDING = "not-ascending"
 
@@ -317,7 +323,7 @@ PAST_MAX_SUCCESSES = "past-max-successes"
 #: PastTarget on a critical success.
 PAST_TARGET_SUCCESS = "past-target-success"
 
-#: A spend names a pool that starts empty.
+#: A spend, or a fight's health, names a pool that starts empty.
 POOL_STARTS_EMPTY = "pool-starts-empty"
 
 #: A pool larger than this kind throws.
@@ -356,7 +362,10 @@ SCALED_READS_LIST = "scaled-reads-list"
 #: A section named before sheet.sections declares it.
 SECTION_ORDER = "section-order"
 
-#: A rule that needs a single die on a resolution that throws more.
+#: A creature's sequence names an action that is itself a sequence.
+SEQUENCE_OF_SEQUENCE = "sequence-of-sequence"
+
+#: A rule that reads a natural face on a roll that throws more than one die.
 SINGLE_DIE_ONLY = "single-die-only"
 
 #: A skill in two stances.
@@ -475,6 +484,9 @@ WOUND_TRACK_MIN = "wound-track-min"
 
 #: A list column of a type the reader cannot use.
 WRONG_COLUMN_TYPE = "wrong-column-type"
+
+#: Damage dice of another die than a pool fight throws.
+WRONG_DIE = "wrong-die"
 
 #: A catalog entry of another kind than its catalog holds.
 WRONG_ENTRY = "wrong-entry"

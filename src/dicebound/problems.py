@@ -76,7 +76,12 @@ class Problem:
         return render_path(self.path)
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.message}"
+        """``PATH: SENTENCE``; a problem of the whole document is its sentence alone,
+        about "The file" where the sentence goes on from a path (``is not JSON: ...``).
+        Its path ``$`` stays in ``to_json``."""
+        if self.path:
+            return f"{self.where}: {self.message}"
+        return f"The file {self.message}" if self.message[:1].islower() else self.message
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.where, "code": self.code, "message": self.message}

@@ -23,12 +23,13 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from dicebound.engine import CheckResult, PlayerChoices, Settlement, resolve_text, settle_after
+from dicebound.engine import CheckResult, PlayerChoices, Settlement, settle_after
 from dicebound.errors import DiceboundError
 from dicebound.kinds.asks import int_value
 from dicebound.record import record_from_attrs
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
+from dicebound.tagpass import resolve_text
 from dicebound.tags.parse import parse_tags
 from dicebound.values import frozen
 

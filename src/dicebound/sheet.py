@@ -39,32 +39,33 @@ from __future__ import annotations
 import math
 from collections.abc import (
     Callable,
-    ItemsView,
     Iterable,
-    Iterator,
-    KeysView,
     Mapping,
     Sequence,
-    ValuesView,
 )
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any, Literal, NamedTuple, TypeVar, cast
+from typing import Literal, NamedTuple, cast
 
 from dicebound.errors import UsageError
+from dicebound.frozen_map import FrozenMap, empty_map, frozen_map
 from dicebound.problem_codes import BAD_AMOUNT, INSUFFICIENT, UNKNOWN_POOL
 from dicebound.problems import did_you_mean
 from dicebound.ruleset.model import (
-    AbilityModifier,
     ListDecl,
     LivePool,
-    Rounding,
     Ruleset,
     SkillDef,
     Tier,
     Track,
     TrackLevel,
     ValueRef,
+)
+from dicebound.sheet_arithmetic import (
+    ability_modifier,
+    exact,
+    round_number,
+    step_table,
+    untrained_rule,
 )
 from dicebound.values import field, frozen, new_tuple
 
@@ -103,70 +104,6 @@ MAX_WOUND_RUNGS = 64
 """The most rungs (or boxes) one wound track comes to on one sheet."""
 MAX_EXTRA_PER_ROW = 16
 """The most rungs one ``extra`` list row adds."""
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class FrozenMap(Mapping[K, V]):
-    """An immutable, hashable mapping: the maps inside a ``Character``, so a character is
-    a value (equal by content, hashable, safe to share)."""
-
-    __slots__ = ("_items",)
-
-    def __init__(self, items: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> None:
-        self._items: dict[K, V] = dict(items)
-
-    def __getitem__(self, key: K) -> V:
-        return self._items[key]
-
-    def __iter__(self) -> Iterator[K]:
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __hash__(self) -> int:
-        return hash(frozenset(self._items.items()))
-
-    # The mixins' own ``get``, ``in``, views and ``==`` go through ``__getitem__`` key
-    # by key in Python; the dict answers each in C (the same answers: its views are
-    # read-only, and ``==`` compares the items as ``Mapping.__eq__`` does).
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        return self._items.get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._items
-
-    def keys(self) -> KeysView[K]:
-        return self._items.keys()
-
-    def items(self) -> ItemsView[K, V]:
-        return self._items.items()
-
-    def values(self) -> ValuesView[V]:
-        return self._items.values()
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is FrozenMap:
-            return self._items == other._items
-        if isinstance(other, Mapping):
-            return self._items == dict(other.items())
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return f"FrozenMap({self._items!r})"
-
-
-def frozen_map(items: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> Mapping[K, V]:
-    """An immutable copy, so a value holding it stays immutable."""
-    return FrozenMap(items)
-
-
-def _empty() -> Mapping[Any, Any]:
-    return FrozenMap()
 
 
 # ── The character ─────────────────────────────────────────────────────────────
@@ -217,12 +154,12 @@ class Wounds:
 class Live:
     """Sparse live state: only what differs from its default is present."""
 
-    pools: Mapping[str, PoolValue] = field(default_factory=_empty)
-    tracks: Mapping[str, int] = field(default_factory=_empty)
-    wounds: Mapping[str, Wounds] = field(default_factory=_empty)
-    text: Mapping[str, str] = field(default_factory=_empty)
+    pools: Mapping[str, PoolValue] = field(default_factory=empty_map)
+    tracks: Mapping[str, int] = field(default_factory=empty_map)
+    wounds: Mapping[str, Wounds] = field(default_factory=empty_map)
+    text: Mapping[str, str] = field(default_factory=empty_map)
     conditions: tuple[str, ...] = ()
-    states: Mapping[str, str] = field(default_factory=_empty)
+    states: Mapping[str, str] = field(default_factory=empty_map)
 
 
 @frozen
@@ -267,92 +204,7 @@ def blank_build(ruleset: Ruleset) -> Build:
     )
 
 
-# ── Plain arithmetic ──────────────────────────────────────────────────────────
-
-
 _ZERO = Fraction(0)
-
-
-def exact(number: float | int | Fraction) -> Fraction:
-    """A JSON number as an exact fraction of the decimal it was written as (0.1 is 1/10)."""
-    kind = type(number)  # before isinstance: Fraction's ABC makes that a slow question
-    if kind is int or kind is float:
-        return _exact_number(number)
-    if kind is Fraction or isinstance(number, Fraction):
-        return cast(Fraction, number)
-    return _exact_number(number)
-
-
-# A ruleset's numbers are few and read on every check: each made a Fraction once
-# (a Fraction is immutable, so one serves every reader). 1, 1.0 and True share an
-# entry, as they share a value.
-@lru_cache(maxsize=4096)
-def _exact_number(number: float | int) -> Fraction:
-    if isinstance(number, bool):
-        return Fraction(int(number))
-    if isinstance(number, int):
-        return Fraction(number)
-    if not math.isfinite(number):
-        raise UsageError(f"{number} is not a finite number, so the sheet cannot read it.")
-    return Fraction(repr(number))
-
-
-def round_number(value: Fraction, how: Rounding) -> int:
-    """``down`` floors, ``up`` ceils, ``nearest`` rounds a half toward +infinity."""
-    if how == "up":
-        return math.ceil(value)
-    if how == "nearest":
-        return math.floor(value + Fraction(1, 2))
-    return math.floor(value)
-
-
-def step_table(table: Sequence[tuple[float, float]], x: Fraction) -> Fraction:
-    """The value of the highest row whose threshold is at or below ``x``; an ``x`` below
-    the first threshold takes the first row's value."""
-    if not table:
-        return _ZERO
-    exact_thresholds, whole, values = _exact_rows(tuple(table))
-    thresholds: tuple[Fraction | int, ...] = exact_thresholds
-    at: Fraction | int = x
-    if whole is not None and x.denominator == 1:  # whole on both sides: compared as ints
-        thresholds, at = whole, x.numerator
-    result = values[0]
-    for threshold, value in zip(thresholds, values, strict=True):
-        if at < threshold:
-            break
-        result = value
-    return result
-
-
-@lru_cache(maxsize=512)
-def _exact_rows(
-    table: tuple[tuple[float, float], ...],
-) -> tuple[tuple[Fraction, ...], tuple[int, ...] | None, tuple[Fraction, ...]]:
-    """A step table's thresholds and values as exact fractions, made once per table,
-    and its thresholds as ints when every one is whole (None otherwise)."""
-    thresholds = tuple(exact(threshold) for threshold, _ in table)
-    whole = all(threshold.denominator == 1 for threshold in thresholds)
-    values = tuple(exact(value) for _, value in table)
-    return thresholds, tuple(int(t) for t in thresholds) if whole else None, values
-
-
-def ability_modifier(rule: AbilityModifier, score: int | Fraction) -> Fraction:
-    """A score made a modifier: itself, floor((score - 10) / 2), or a step table."""
-    if rule.op == "identity":
-        return exact(score)
-    if rule.op == "floorHalfMinusTen":
-        if type(score) is int:
-            return exact((score - 10) // 2)  # floor division: the floor of the half
-        return Fraction(math.floor(Fraction(score - 10, 2)))
-    return step_table(rule.table, exact(score))
-
-
-def _untrained_rule(item: SkillDef) -> tuple[Literal["normal", "harder", "refuse", "by"], int]:
-    """``SheetView.untrained_rule`` of a skill or save."""
-    rule = item.untrained
-    if rule is None:
-        return "normal", 0
-    return rule.rule, rule.by if rule.rule == "by" else 0
 
 
 # ── Check numbers ─────────────────────────────────────────────────────────────
@@ -529,7 +381,7 @@ class SheetView:
     ) -> tuple[Literal["normal", "harder", "refuse", "by"], int]:
         """The rule an untrained check on this item follows (its own, else its section's,
         else ``normal``) and its ``by``; whether it applies is ``is_untrained``."""
-        return _untrained_rule(self._item(group, item_id))
+        return untrained_rule(self._item(group, item_id))
 
     def derived(self, derived_id: str) -> Fraction:
         memo_key = ("derived value", derived_id)
@@ -672,7 +524,7 @@ class SheetView:
         tier_bonus = self.tier_bonus(tier)
         bonus = self.character.build.bonuses.get(item_id, 0)
         untrained = self._first_tier(tier)
-        rule, by = _untrained_rule(item) if untrained else ("normal", 0)
+        rule, by = untrained_rule(item) if untrained else ("normal", 0)
         whole = tier_bonus + bonus + by  # the whole parts added first, as ints
         if mod.denominator == 1:  # a whole modifier (the usual): no Fraction arithmetic
             number = mod.numerator + whole

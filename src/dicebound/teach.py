@@ -60,7 +60,8 @@ def _attribute_lines(ruleset: Ruleset) -> list[str]:
         'skill="Name": a skill, a save or an ability of the sheet.',
         f'dc="N": the {player.dc_words}.',
         'difficulty="Label": a step of the ladder instead of a number; dc wins if both.',
-        'who="Name": the character who rolls; leave it out for the player.',
+        'who="Full Name": the character who rolls, by the full name the party lists; '
+        "leave it out for the player.",
     ]
     if len(ruleset.sheet.abilities) >= 2 and (ruleset.sheet.skills or ruleset.sheet.saves):
         lines.append('with="Ability": roll a skill or save with another ability.')

@@ -159,8 +159,11 @@ def card_json(
     face, ``was``, ``counted``, ``says``), the modifier's parts and the band's text; ``context`` (the ruleset,
     the roller as they stood, the tag as asked) lets it say more."""
     record: Record = record_from_attrs(attrs)
-    title, *lines = render_text(record, who=who, outcome=outcome, paid=paid).splitlines()
-    dice = card_dice(record)
+    ruleset = context.ruleset if context is not None else None
+    title, *lines = render_text(
+        record, who=who, outcome=outcome, paid=paid, ruleset=ruleset
+    ).splitlines()
+    dice = card_dice(record, ruleset)
     told = list(die_marks) if len(die_marks) == len(dice) else [()] * len(dice)
     player = player_card(record, outcome=outcome, die_marks=die_marks, paid=paid, context=context)
     return {

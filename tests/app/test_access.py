@@ -1,9 +1,12 @@
 """The rights table (``app/access.py`` ``RIGHTS``; docs/design/store-and-service.md "Seats
 and rights"), read without a store: every use is in it, each seat may make what its
 row gives it and nothing else, and a refusal says what a player's seat may do and what
-was asked, naming both characters for a use about another."""
+was asked, naming both characters for a use about another. An admin token of too little
+variety is refused, and one made as the refusal says is always taken."""
 
 from __future__ import annotations
+
+import secrets
 
 import pytest
 
@@ -16,10 +19,12 @@ from dicebound.app.access import (
     Seat,
     Use,
     Who,
+    check_admin_token,
     may,
     permit,
 )
 from dicebound.app.errors import Forbidden
+from dicebound.errors import UsageError
 
 ADMIN: Seat = Admin()
 GM: Seat = GameMaster("g1")
@@ -63,6 +68,8 @@ def test_each_seat_may_make_what_its_row_gives_it(use: Use) -> None:
         (Use.READ_LESSON, Who.GAME_MASTER),
         (Use.MAKE_SEAT, Who.GAME_MASTER),
         (Use.DELETE_GAME, Who.ADMIN),
+        (Use.EXPORT_GAME, Who.ADMIN),
+        (Use.IMPORT_GAME, Who.ADMIN),
     ],
 )
 def test_the_issues_rights_are_the_tables(use: Use, rule: Who) -> None:
@@ -127,6 +134,34 @@ def test_a_refusal_says_what_the_seat_may_do_and_what_was_asked(
 
 def test_what_a_player_may_do_is_said_in_the_issues_words() -> None:
     assert PLAYER_MAY == (
-        "a player's seat may read the game, the party, the records and the cards, answer its "
-        "own character's after-roll offer, edit its own character's notes and ask its own odds"
+        "a player's seat may read the game, the party, the records, the cards and the fight, "
+        "answer its own character's after-roll offer, edit its own character's notes, ask its "
+        "own odds and act in the fight as its own character on its turn"
     )
+
+
+@pytest.mark.parametrize(
+    ("token", "refused"),
+    [
+        ("a" * 32, "is made of 1 different character, "),
+        ("ab" * 20, "is made of 2 different characters, "),
+        ("password" * 4, "is made of 7 different characters, "),
+        ("0123456789" * 3 + "01", "holds about 105 bits "),
+        ("9f86d081884c7d659a2feaa0c55ad015", "holds about 116 bits "),  # 32 hex digits
+        ("correct-horse-battery-staple-1234", "holds about 126 bits "),
+    ],
+)
+def test_an_admin_token_of_too_little_variety_is_refused(token: str, refused: str) -> None:
+    with pytest.raises(UsageError) as raised:
+        check_admin_token(token)
+    assert str(raised.value).startswith("DICEBOUND_ADMIN_TOKEN " + refused)
+    assert str(raised.value).endswith(
+        "make one with python -c 'import secrets; print(secrets.token_urlsafe(32))'."
+    )
+
+
+def test_an_admin_token_made_as_the_refusal_says_is_always_taken() -> None:
+    for _ in range(2000):  # its estimate is 180 bits at the least, far above 128
+        check_admin_token(secrets.token_urlsafe(32))
+    check_admin_token("dba_test-admin-token-long-enough-to-be-taken")
+    check_admin_token("abcdefghijklmnopqrstuvwxyzABCDEF")

@@ -14,12 +14,13 @@ import pytest
 from dicebound.character import live_to_json, load_character
 from dicebound.edge.cli import main
 from dicebound.edge.files import packaged_characters, packaged_rulesets, read_ruleset
-from dicebound.engine import CheckResult, PlayerChoices, resolve_text, settle_after
+from dicebound.engine import CheckResult, PlayerChoices, settle_after
 from dicebound.errors import TagError, UsageError
 from dicebound.lesson import gm_lesson
 from dicebound.odds import check_odds
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Paid, pay
+from dicebound.tagpass import resolve_text
 from dicebound.values import replace
 from repo_paths import REPO
 

@@ -11,17 +11,18 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.app.checks import LiveTexts, _SheetText, _Views, live_text
 from dicebound.app.plain import plain_json
 from dicebound.app.records import record_view
 from dicebound.character import live_to_json, load_character
 from dicebound.compiler import compile_ruleset
-from dicebound.engine import resolve_text
 from dicebound.replay import sheet_kept
 from dicebound.sheet import Live, PoolValue, Wounds, frozen_map
 from dicebound.sheet_commands.model import JsonValue, SheetChange, SheetOutcome, Unreadable
 from dicebound.store.models import dumps
 from dicebound.store.repo import Game, RecordHead
+from dicebound.tagpass import resolve_text
 from shared_files import shared_path
 
 # applied, refused, for the party, for nobody, and values a JSON writer must escape
@@ -57,9 +58,20 @@ def test_a_sheet_commands_record_and_event_read_as_the_encoders_write_them() -> 
         kept = sheet_kept(outcome)
         assert parts.result() == dumps(kept)
         head = RecordHead(
-            record_id, "sheet", now, ask, kept, None, game.ruleset_id, game.ruleset_version, None
+            record_id,
+            record_id + 6,
+            "sheet",
+            now,
+            ask,
+            kept,
+            None,
+            game.ruleset_id,
+            game.ruleset_version,
+            None,
         )
-        assert parts.view(record_id, views.sheet_head) == plain_json(record_view(head))
+        assert parts.view(record_id, record_id + 6, views.sheet_head) == plain_json(
+            record_view(head)
+        )
 
 
 _TEXT = st.text(max_size=12)
@@ -77,7 +89,7 @@ _NUMBER = st.integers(-(10**12), 10**12)
 _ODD = st.none() | st.booleans() | st.floats(allow_nan=False) | _NUMBER | _TEXT
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     pools=st.dictionaries(_TEXT, st.builds(PoolValue, _NUMBER | _ODD, _NUMBER | _ODD), max_size=4),
     tracks=st.dictionaries(_TEXT, _NUMBER | _ODD, max_size=3),
@@ -128,7 +140,7 @@ def _rest(live: Live, start: int) -> tuple[Any, ...]:
     return members[start:]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     values=st.lists(st.tuples(_TEXT, _TEXT, _JSON_VALUE, _JSON_VALUE), min_size=0, max_size=4),
     ok=st.booleans(),

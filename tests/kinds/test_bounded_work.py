@@ -11,7 +11,6 @@ import pytest
 
 from dicebound.character import load_character
 from dicebound.edge.files import MAX_CHARACTER_BYTES, read_character, read_ruleset
-from dicebound.engine import MAX_FORCED_FACES, MAX_TAGS_PER_TEXT, MAX_TEXT_CHARS, resolve_text
 from dicebound.errors import CharacterInvalid, LimitExceeded
 from dicebound.kinds.dice_pool import PoolCheck, distribution
 from dicebound.kinds.dice_pool.odds import (
@@ -21,6 +20,7 @@ from dicebound.kinds.dice_pool.odds import (
     odds_work,
 )
 from dicebound.spend import Reroll
+from dicebound.tagpass import MAX_FORCED_FACES, MAX_TAGS_PER_TEXT, MAX_TEXT_CHARS, resolve_text
 from dicebound.values import replace
 from http_api_support import cli
 

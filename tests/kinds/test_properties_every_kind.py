@@ -10,17 +10,19 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.edge.files import (
     packaged_characters,
     packaged_rulesets,
     read_character,
     read_ruleset,
 )
-from dicebound.engine import CheckFailure, PlayerChoices, resolve_text
+from dicebound.engine import CheckFailure, PlayerChoices
 from dicebound.errors import DiceboundError
 from dicebound.odds import check_odds
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
+from dicebound.tagpass import resolve_text
 
 _KEYS = [
     "skill",
@@ -83,7 +85,7 @@ def asks(draw: st.DrawFn) -> tuple[str, str, list[tuple[str, str]]]:
     return ruleset_id, f"[skill_check: {body}]", attrs
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(asks(), st.integers(0, 10**6), st.sampled_from([None, "fail", "succeed"]))
 def test_any_tag_on_any_kind_resolves_or_says_why(
     ask: tuple[str, str, list[tuple[str, str]]], seed: int, choose: str | None
@@ -106,7 +108,7 @@ def test_any_tag_on_any_kind_resolves_or_says_why(
         assert sum(c.from_ - c.to for c in item.changes) >= 0
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(asks())
 def test_the_odds_of_any_tag_that_resolves_sum_to_one(
     ask: tuple[str, str, list[tuple[str, str]]],

@@ -15,8 +15,9 @@ import json
 import pytest
 
 from dicebound.edge.files import read_character, read_ruleset
-from dicebound.engine import CheckFailure, CheckResult, resolve_text
+from dicebound.engine import CheckFailure, CheckResult
 from dicebound.errors import UsageError
+from dicebound.tagpass import resolve_text
 from http_api_support import cli
 
 KINDS = [

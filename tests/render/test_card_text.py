@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.record import Record, build_record, sparse_record
 from dicebound.render import outcome_words, render_text, summarize
 
@@ -117,11 +118,11 @@ CARD_ROWS: list[tuple[str, Record, list[str], list[str]]] = [
         ["kept", "twice"],
     ),
     (
-        "Fate dice show −, blank and +",
+        "Fate dice show −, blank and +, against a signed number (no ladder without the ruleset)",
         sum_check(
             rolls=[1, -1, 0, 1], used=1, modifier=2, total=3, mode="normal", dice="4dF", dc=2
         ),
-        ["4dF: [+] [−] [ ] [+]", "1 + 2 = 3 against DC 2"],
+        ["4dF: [+] [−] [ ] [+]", "1 + 2 = 3 against +2"],
         [],
     ),
     (
@@ -470,7 +471,7 @@ def any_records(draw: st.DrawFn, text: st.SearchStrategy[str] = ascii_text) -> R
     )
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(any_records(), st.booleans())
 def test_any_record_renders_and_says_its_outcome(record: Record, unicode: bool) -> None:
     card = render_text(record, unicode=unicode)
@@ -484,7 +485,7 @@ def test_any_record_renders_and_says_its_outcome(record: Record, unicode: bool) 
         line.encode("ascii")
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(any_records(text=st.text(max_size=12)))
 def test_any_text_in_a_record_renders(record: Record) -> None:
     assert render_text(record)
@@ -493,8 +494,8 @@ def test_any_text_in_a_record_renders(record: Record) -> None:
 
 def test_a_symbol_card_names_the_net_symbols_by_their_labels() -> None:
     from dicebound.edge.files import read_character, read_ruleset
-    from dicebound.engine import resolve_text
     from dicebound.render.text import render_text
+    from dicebound.tagpass import resolve_text
 
     ruleset = read_ruleset("genesys")
     who = read_character(ruleset, "genesys/brannoch")
@@ -508,8 +509,8 @@ def test_a_symbol_card_names_the_net_symbols_by_their_labels() -> None:
 
 def test_the_html_card_says_what_the_text_card_says_escaped() -> None:
     from dicebound.edge.files import read_character, read_ruleset
-    from dicebound.engine import resolve_text
     from dicebound.render.card_html import render_card_html
+    from dicebound.tagpass import resolve_text
 
     ruleset = read_ruleset("dnd5e-srd")
     who = read_character(ruleset, "dnd5e-srd/mira")

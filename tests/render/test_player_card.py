@@ -16,8 +16,8 @@ from dicebound.edge.files import (
     read_character,
     read_ruleset,
 )
-from dicebound.engine import resolve_text
 from dicebound.render.player import CardContext
+from dicebound.tagpass import resolve_text
 from dicebound.tags.parse import parse_tags
 from dicebound.teach import offered_attributes
 from dicebound.views import card_json

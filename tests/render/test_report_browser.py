@@ -3,62 +3,37 @@
 The page of a packaged ruleset is opened from a file and screenshot; a small PNG reader
 (zlib and the five row filters, nothing else) decodes it, and the first chart's first
 bar must be there: the band colours in the legend's order, each as wide as its rounded
-share of the bar. Chromium is installed by ``.ci/run`` (Debian's package); where it is
-absent the test skips and says so.
+share of the bar. Chromium is installed by ``.ci/run`` (Debian's package) and driven by
+Playwright (``web_support.browser``); where it is absent the test skips and says so.
 """
 
 from __future__ import annotations
 
-import shutil
 import struct
-import subprocess
 import zlib
 from pathlib import Path
 
-import pytest
+from playwright.sync_api import Browser
 
 from dicebound.edge.files import read_character, read_ruleset
 from dicebound.render.html import BAR_HEIGHT, BAR_WIDTH, bar_widths, outcome_colours, report_html
 from dicebound.report import build_report
 
-CHROMIUM = "/usr/bin/chromium"
 WINDOW = (1200, 900)
 
 RGB = tuple[int, int, int]
 
 
-def _chromium() -> str:
-    found = CHROMIUM if Path(CHROMIUM).is_file() else shutil.which("chromium")
-    if found is None:
-        pytest.skip(
-            f"no Chromium at {CHROMIUM} or on PATH: .ci/run installs Debian's chromium "
-            "package where apt-get is available"
-        )
-    return found
-
-
-def _screenshot(page: Path, png: Path, profile: Path) -> None:
-    command = [
-        _chromium(),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-        "--force-device-scale-factor=1",
-        f"--user-data-dir={profile}",
-        f"--screenshot={png}",
-        f"--window-size={WINDOW[0]},{WINDOW[1]}",
-        page.resolve().as_uri(),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=90, check=False)
-    assert png.is_file(), (
-        f"Chromium wrote no screenshot (exit {done.returncode}): {done.stderr[-2000:]}"
+def _screenshot(chrome: Browser, page: Path, png: Path) -> None:
+    """The page as a browser window of ``WINDOW`` shows it, at one pixel per CSS pixel."""
+    opened = chrome.new_page(
+        viewport={"width": WINDOW[0], "height": WINDOW[1]}, device_scale_factor=1
     )
+    try:
+        opened.goto(page.resolve().as_uri())
+        opened.screenshot(path=png)
+    finally:
+        opened.close()
 
 
 # -- a tiny PNG reader: 8-bit RGB or RGBA, not interlaced ----------------------------------
@@ -126,8 +101,12 @@ def _rgb(colour: str) -> RGB:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
-def _runs(row: list[RGB], palette: list[RGB]) -> list[tuple[int, int, int]]:
-    """(x, palette index, length) of each run of a palette colour along a pixel row."""
+def _runs(
+    row: list[RGB], palette: list[RGB], seen: dict[RGB, int | None]
+) -> list[tuple[int, int, int]]:
+    """(x, palette index, length) of each run of a palette colour along a pixel row;
+    ``seen`` remembers which palette colour (if any) each pixel value is, as a page has
+    few colours and many pixels."""
 
     def which(pixel: RGB) -> int | None:
         for i, want in enumerate(palette):
@@ -137,7 +116,7 @@ def _runs(row: list[RGB], palette: list[RGB]) -> list[tuple[int, int, int]]:
 
     out: list[tuple[int, int, int]] = []
     for x, pixel in enumerate(row):
-        i = which(pixel)
+        i = seen[pixel] if pixel in seen else seen.setdefault(pixel, which(pixel))
         if i is None:
             continue
         if out and out[-1][1] == i and out[-1][0] + out[-1][2] == x:
@@ -147,7 +126,7 @@ def _runs(row: list[RGB], palette: list[RGB]) -> list[tuple[int, int, int]]:
     return out
 
 
-def test_the_page_draws_a_chart_per_check_in_chromium(tmp_path: Path) -> None:
+def test_the_page_draws_a_chart_per_check_in_chromium(chrome: Browser, tmp_path: Path) -> None:
     ruleset = read_ruleset("advanced-resolution")
     report = build_report(ruleset, read_character(ruleset, "maud"))
     colours = outcome_colours(report.outcomes)
@@ -159,14 +138,15 @@ def test_the_page_draws_a_chart_per_check_in_chromium(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     page.write_text(report_html(report), encoding="utf-8")
     png = tmp_path / "report.png"
-    _screenshot(page, png, tmp_path / "profile")
+    _screenshot(chrome, page, png)
     pixels = read_png(png.read_bytes(), rows=WINDOW[1] * 2 // 3)
     assert len(pixels[0]) == WINDOW[0]
 
     palette = [_rgb(c) for c in colours]
     # The first bar: the topmost pixel row holding a long run of a band colour (the
     # legend's swatches are short).
-    bars = [(y, _runs(row, palette)) for y, row in enumerate(pixels)]
+    seen: dict[RGB, int | None] = {}
+    bars = [(y, _runs(row, palette, seen)) for y, row in enumerate(pixels)]
     top = next((y for y, runs in bars if any(n >= 40 for _, _, n in runs)), None)
     assert top is not None, "no chart bar was drawn"
     x0 = next(x for x, _, n in bars[top][1] if n >= 40)

@@ -10,8 +10,9 @@ import pytest
 
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
-from dicebound.engine import ladder_in_force, resolve_text
+from dicebound.engine import ladder_in_force
 from dicebound.errors import UsageError
+from dicebound.tagpass import resolve_text
 from repo_paths import CASES
 
 RAW = json.loads((CASES / "ruleset_degrees.json").read_text())

@@ -24,11 +24,11 @@ from dicebound.compiler import compile_ruleset
 from dicebound.compiler.capability import parse_version, ruleset_features
 from dicebound.edge.cli import main
 from dicebound.edge.files import packaged_characters, read_character
-from dicebound.engine import resolve_text
 from dicebound.errors import RulesetInvalid
 from dicebound.kinds.registry import kind_compiler
 from dicebound.odds import check_odds
 from dicebound.ruleset.model import Ruleset
+from dicebound.tagpass import resolve_text
 
 DATA = resources.files("dicebound.data")
 RULESET_IDS = sorted(p.name[:-5] for p in (DATA / "rulesets").iterdir() if p.name.endswith(".json"))

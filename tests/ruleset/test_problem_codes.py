@@ -32,7 +32,11 @@ CONSTANTS = {
 # Every module of the package names the constants; only problem_codes.py spells them,
 # and sheet_commands/reasons.py, the other vocabulary: why a sheet command was refused
 # (a few of its words are also problem codes, such as "insufficient").
-SPELLERS = (SRC / "problem_codes.py", SRC / "sheet_commands" / "reasons.py")
+SPELLERS = (
+    SRC / "problem_codes.py",
+    SRC / "sheet_commands" / "reasons.py",
+    SRC / "fight" / "reasons.py",
+)
 MODULES = sorted(str(p.relative_to(SRC)) for p in SRC.rglob("*.py") if p not in SPELLERS)
 
 # Where a call takes its problem code: the position of the argument, by the callee's name.

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.compiler import compile_ruleset, load_ruleset_text
 from dicebound.compiler.capability import Feature, is_above, parse_version, ruleset_features
 from dicebound.compiler.schema import ruleset_json_schema
@@ -355,7 +356,7 @@ def _only_ruleset_invalid(doc: Any, capability_api: str | None = None) -> None:
             assert _holds(doc, problem.path), problem
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_JSON)
 def test_any_json_value_gives_a_ruleset_or_ruleset_invalid(doc: Any) -> None:
     _only_ruleset_invalid(doc)
@@ -376,7 +377,7 @@ _BASES = {"hearth": load_case("hearth"), "lantern": load_case("lantern")}
 _BASE_PATHS = {name: _paths(doc) for name, doc in _BASES.items()}
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_a_mutated_ruleset_gives_a_ruleset_or_ruleset_invalid(data: st.DataObject) -> None:
     name = data.draw(st.sampled_from(sorted(_BASES)))
@@ -425,8 +426,12 @@ def test_deep_nesting_in_a_kept_block_is_not_a_crash() -> None:
     deep: Any = []
     for _ in range(5000):
         deep = [deep]
-    doc["combat"] = {"deep": deep}
-    assert compile_ruleset(doc).not_played == ("items", "combat")
+    doc["items"] = {"deep": deep}
+    assert compile_ruleset(doc).not_played == ("items",)
+    doc["combat"] = {"deep": deep}  # a block checked strictly refuses it, and does not crash
+    with pytest.raises(RulesetInvalid) as caught:
+        compile_ruleset(doc)
+    assert ("combat.deep", "unknown-key") in [(p.where, p.code) for p in caught.value.problems]
 
 
 def test_edit_paths_parse_the_way_problems_render() -> None:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
 
+from budget import examples
 from dicebound.compiler import compile_ruleset
 from dicebound.compiler.schema import ruleset_json_schema
 from dicebound.edge.cli import main
@@ -327,7 +328,7 @@ def _edited(draw: st.DrawFn) -> dict[str, Any]:
     return doc
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_edited())
 def test_any_edit_the_schema_refuses_import_refuses(doc: dict[str, Any]) -> None:
     if not VALIDATOR.is_valid(doc):

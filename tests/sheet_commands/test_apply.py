@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.character import live_to_json
 from dicebound.packaged import packaged_characters, packaged_rulesets
 from dicebound.ruleset.model import Ruleset
@@ -239,7 +240,7 @@ REQUEST = st.builds(
 )
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(st.sampled_from(range(3)), REQUEST)
 def test_no_request_raises_and_the_character_given_never_changes(
     which: int, request: SheetRequest
@@ -256,7 +257,7 @@ def test_no_request_raises_and_the_character_given_never_changes(
         assert len(outcome.now) <= 120
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.sampled_from(range(3)), st.lists(REQUEST, max_size=8))
 def test_a_refused_command_leaves_the_character_exactly_as_it_was(
     which: int, requests: list[SheetRequest]

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.character import live_to_json
 from dicebound.ruleset.model import HideWhen, Ruleset
 from dicebound.sheet import Character, Live, PoolValue, Row, Wounds, frozen_map
@@ -633,7 +634,7 @@ def played(requests: list[SheetRequest]) -> Character:
     return who
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.lists(REQUESTS, max_size=12))
 def test_writing_the_current_sheet_unchanged_gives_the_same_live(
     requests: list[SheetRequest],
@@ -742,7 +743,7 @@ def _read(sheet: WorkingSheet) -> str:
     return repr((members, stored.conditions))
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(MESSY, st.lists(REQUESTS, max_size=8))
 def test_a_commands_changes_and_the_reading_it_keeps_are_what_reading_afresh_gives(
     live: Live, requests: list[SheetRequest]
@@ -764,7 +765,7 @@ def test_a_commands_changes_and_the_reading_it_keeps_are_what_reading_afresh_giv
         who = after
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     MESSY,
     st.lists(

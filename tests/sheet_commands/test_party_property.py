@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.sheet import Character
 from dicebound.sheet_commands.grammar import find_sheet_tags
 from dicebound.sheet_commands.model import SheetOutcome
@@ -70,7 +71,7 @@ def _apply(party: tuple[Character, ...], body: str) -> tuple[SheetOutcome, tuple
     return apply_sheet_tag(FIFTH, party, "Mira", tag, 1)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_PARTY, _COMMAND)
 def test_a_party_command_equals_the_command_applied_to_each_member(
     party: tuple[Character, ...], command: str

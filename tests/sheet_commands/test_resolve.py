@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.edge.files import read_character, read_ruleset
@@ -489,7 +490,7 @@ _PIECES = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(_PIECES, st.sampled_from(["Mira", None, "Zed"]))
 def test_resolving_never_raises_and_answers_every_tag(text: str, player: str | None) -> None:
     done = _pass(text, player=player)

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.character import live_to_json
 from dicebound.compiler import compile_ruleset
 from dicebound.ruleset.model import Rest, RestStep, Rounding, Ruleset
@@ -905,7 +906,7 @@ def _named(rs: Ruleset, who: Character, rest: Rest) -> dict[str, set[str]]:
     return named
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.data())
 def test_a_rest_never_touches_what_its_definition_does_not_name(data: st.DataObject) -> None:
     rs, plain = data.draw(st.sampled_from(casts()))
@@ -940,7 +941,7 @@ def _noisy(name: str) -> st.SearchStrategy[str]:
     ).map(lambda t: t[0] + (name.upper() if t[1] else name) + t[2])
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.data())
 def test_a_rest_is_found_exactly_by_name_eq_and_a_refusal_changes_nothing(
     data: st.DataObject,
@@ -970,7 +971,7 @@ def test_a_rest_is_found_exactly_by_name_eq_and_a_refusal_changes_nothing(
     assert (passed.party, passed.changed, passed.rests) == ((who,), False, ())
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(
     maximum=st.integers(-10, 10**6),
     fraction=st.one_of(

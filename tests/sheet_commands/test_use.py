@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Row, frozen_map
 from dicebound.sheet_commands.current import current_sheet
@@ -600,7 +601,7 @@ def _tag(name: str, pool: str | None) -> str:
     return f'[sheet: op="use" name="{name}"' + ("" if pool is None else f' pool="{pool}"') + "]"
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.sampled_from([CASTER, FIGHTER]), LIVES, NAMES, POOL_NAMES)
 def test_a_use_is_all_or_nothing(
     fields: dict[str, Any], live: dict[str, Any], name: str, pool: str | None

@@ -80,7 +80,7 @@ def test_records_of_one_text_get_ids_growing_in_text_order(store: Store, count: 
     past the rows one statement takes on SQLite (3000: one statement per 1000 there)."""
     records = _text(count)
     with store.write() as session:
-        ids = Repo(session).add_records(GAME, NOW, records)
+        ids = [w.id for w in Repo(session).add_records(GAME, NOW, records)]
     assert len(ids) == count and ids == sorted(set(ids))
     with store.read() as session:
         repo = Repo(session)
@@ -109,7 +109,7 @@ def test_records_keep_the_json_texts_given_byte_for_byte(store: Store) -> None:
     the same bytes on both stores, never parsed and written again."""
     records = _text(6)
     with store.write() as session:
-        ids = Repo(session).add_records(GAME, NOW, records)
+        ids = [w.id for w in Repo(session).add_records(GAME, NOW, records)]
     query = text("SELECT ask, result, faces, layers, sheet FROM records WHERE id = :id")
     with store.read() as session:
         for record_id, given in zip(ids, records, strict=True):
@@ -168,7 +168,7 @@ def test_a_snapshot_names_its_sheet_by_digest_and_reads_back_whole(store: Store)
         ]
         party = [_card(name, sheet, live) for name, sheet in zip(names, SHEETS, strict=True)]
         records.append(replace(_command(1), party=[*party, dumps({"name": "other"})]))
-        ids = repo.add_records(GAME, NOW, records)
+        ids = [w.id for w in repo.add_records(GAME, NOW, records)]
     query = text("SELECT sheet FROM records WHERE id = :id")
     with store.read() as session:
         repo = Repo(session)
@@ -210,7 +210,7 @@ def test_a_snapshot_naming_a_sheet_the_game_does_not_keep_reads_as_written(
     card reads as one without a sheet, and its record's replay will not match."""
     card = _card("Mira", SHEETS[0], {})
     with store.write() as session:
-        (record_id,) = Repo(session).add_records(GAME, NOW, [replace(_check(0), sheet=card)])
+        ((record_id, _),) = Repo(session).add_records(GAME, NOW, [replace(_check(0), sheet=card)])
     with store.read() as session:
         row = Repo(session).record(GAME.id, record_id)
     assert row is not None and row.sheet == json.loads(card)
@@ -264,7 +264,7 @@ def test_a_nul_in_a_name_is_kept_by_sqlite_and_refused_whole_by_postgresql(
     records[1] = replace(records[1], who="no\x00body")
     if store.dialect == "sqlite":
         with store.write() as session:
-            ids = Repo(session).add_records(GAME, NOW, records)
+            ids = [w.id for w in Repo(session).add_records(GAME, NOW, records)]
         with store.read() as session:
             row = Repo(session).record(GAME.id, ids[1])
         assert row is not None and row.who == "no\x00body"
@@ -308,7 +308,8 @@ def test_listeners_are_handed_the_events_written_as_the_store_keeps_them(
     tails = [f',"n":{i},"who":{dumps(r.who)}}}' for i, r in enumerate(records)]
     after = [("character", dumps({"name": _who(7)}))]
     with store.write() as session:
-        ids = Repo(session).write_text(GAME, NOW, [], records, tails, after, keep)
+        made = Repo(session).write_text(GAME, NOW, [], records, tails, after, keep)
+        ids = [w.id for w in made]
     with store.write() as session:
         Repo(session).write_text(GAME, NOW, [], _text(2), ["}", "}"], [], keep)
     with pytest.raises(RuntimeError), store.write() as session:
@@ -325,7 +326,7 @@ def test_listeners_are_handed_the_events_written_as_the_store_keeps_them(
         (GAME.id, None),
     ]
     assert [e[0] for e in written] == list(range(1, 9))
-    assert written[1] == (2, "record", f'{{"id":{ids[0]}{tails[0]}')
+    assert written[1] == (2, "record", f'{{"id":{ids[0]},"number":1{tails[0]}')
     assert written[-len(_kept_events(store)) :] == _kept_events(store)
 
 
@@ -344,19 +345,93 @@ def test_a_text_s_lives_records_and_events_are_written_together(store: Store, ke
     after = [("character", '{"name":"Mira"}')]
     with store.write() as session:
         lives = [("Mira", '{"tracks":{"x":1}}', 2)]
-        ids = Repo(session).write_text(GAME, NOW, lives, records, tails, after, keep)
+        made = Repo(session).write_text(GAME, NOW, lives, records, tails, after, keep)
+        ids = [w.id for w in made]
     with store.read() as session:
         repo = Repo(session)
-        members, counts = repo.party(GAME.id)
+        members, counts, fight = repo.party(GAME.id)
+    assert fight is None  # the game never fought
     assert [(m.name, m.live, m.revision) for m in members] == [
         ("Mira", '{"tracks":{"x":1}}', 2),
         ("Tam", "{}", 1),
     ]
     assert counts == {(r.who, "check" if isinstance(r, NewCheck) else "sheet"): 1 for r in records}
     written = [
-        (2, "record", f'{{"id":{ids[0]},"n":0}}'),
-        (3, "record", f'{{"id":{ids[1]},"n":1}}'),
-        (4, "record", f'{{"id":{ids[2]},"n":2}}'),
+        (2, "record", f'{{"id":{ids[0]},"number":1,"n":0}}'),
+        (3, "record", f'{{"id":{ids[1]},"number":2,"n":1}}'),
+        (4, "record", f'{{"id":{ids[2]},"number":3,"n":2}}'),
         (5, "character", '{"name":"Mira"}'),
     ]
     assert _kept_events(store) == [(1, "seat", "{}"), *written][-keep:]
+
+
+OTHER = Game("g2", "Another game", "ruleset", 3, [], "1" * 64)
+
+
+def test_each_game_numbers_its_records_from_one_in_the_order_written(store: Store) -> None:
+    """A record's number counts its own game's records, from 1, in the order written
+    (its id is the store's): texts of two games interleaved each read 1, 2, 3 ...;
+    the record and the history's page carry it."""
+    with store.write() as session:
+        Repo(session).add_game(OTHER, NOW)
+    made: dict[str, list[tuple[int, int]]] = {GAME.id: [], OTHER.id: []}
+    for count, game in ((3, GAME), (2, OTHER), (130, GAME), (1, OTHER), (1, GAME)):
+        with store.write() as session:
+            made[game.id] += Repo(session).add_records(game, NOW, _text(count))
+    assert [n for _, n in made[GAME.id]] == list(range(1, 135))
+    assert [n for _, n in made[OTHER.id]] == [1, 2, 3]
+    assert made[OTHER.id][0][0] > made[GAME.id][2][0]  # the other's #1 has a later id
+    with store.read() as session:
+        repo = Repo(session)
+        for game in (GAME, OTHER):
+            page = repo.records(game.id, None, 200)
+            assert [(r.id, r.number) for r in page] == made[game.id][::-1]
+            record_id, number = made[game.id][-1]
+            row = repo.record(game.id, record_id)
+            assert row is not None and row.number == number
+
+
+def test_a_number_is_never_given_again_once_its_record_is_gone(store: Store) -> None:
+    """The game keeps the last number it gave: a record deleted (a refused one pruned)
+    leaves the others' numbers as they are, and the next text numbers on after the
+    last ever given, not after those left."""
+    with store.write() as session:
+        first = Repo(session).add_records(GAME, NOW, _text(3))
+    with store.write() as session:
+        session.execute(text("DELETE FROM records WHERE id = :i"), {"i": first[-1].id})
+    with store.write() as session:
+        later = Repo(session).add_records(GAME, NOW, _text(2))
+    assert [n for _, n in later] == [4, 5]
+    with store.read() as session:
+        numbers = [r.number for r in Repo(session).records(GAME.id, None, 10)]
+    assert numbers == [5, 4, 2, 1]
+
+
+def test_two_records_of_a_game_cannot_share_a_number(store: Store) -> None:
+    """The store itself refuses a second record of a game under a number it holds."""
+    with store.write() as session:
+        (made,) = Repo(session).add_records(GAME, NOW, _text(1))
+    with store.write() as session:
+        session.execute(text("UPDATE games SET records_numbered = 0"))
+    with pytest.raises(StatementError), store.write() as session:
+        Repo(session).add_records(GAME, NOW, _text(1))
+    with store.read() as session:
+        assert [(r.id, r.number) for r in Repo(session).records(GAME.id, None, 10)] == [made]
+
+
+def test_a_game_keeps_one_fight_its_revision_raised_on_each_write(store: Store) -> None:
+    """One fight per game (migration 0011): written again, it is replaced and its
+    revision goes up by one; the party's one statement reads it too, and a game with no
+    member still reads it on its own."""
+    with store.write() as session:
+        repo = Repo(session)
+        assert repo.fight(GAME.id) is None
+        assert repo.put_fight(GAME.id, {"id": "f1", "turn": 0}, NOW) == 1
+        assert repo.party(GAME.id) == ([], {}, ({"id": "f1", "turn": 0}, 1))
+        assert repo.put_fight(GAME.id, {"id": "f1", "turn": 1}, NOW) == 2
+        repo.add_member(GAME.id, "Mira", "null", "{}", NOW)
+    with store.read() as session:
+        repo = Repo(session)
+        assert repo.fight(GAME.id) == ({"id": "f1", "turn": 1}, 2)
+        assert repo.party(GAME.id)[2] == ({"id": "f1", "turn": 1}, 2)
+        assert repo.fight(OTHER.id) is None

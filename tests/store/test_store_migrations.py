@@ -34,6 +34,7 @@ from service_support import ADMIN_TOKEN
 
 NOW = datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
 GAME_TOKEN = "dbg_made-before-the-upgrade"
+pytestmark = pytest.mark.empty_store  # these tests open new stores themselves
 MIRA = "Mira Quickfoot"
 
 
@@ -53,14 +54,14 @@ def _differences(store: Store) -> list[object]:
         return list(compare_metadata(context, Base.metadata))
 
 
-def test_the_head_is_0009() -> None:
-    assert head_revision() == "0009"
+def test_the_head_is_0011() -> None:
+    assert head_revision() == "0011"
 
 
 def test_a_fresh_store_migrates_to_the_models_exactly(store_url: str) -> None:
     store = open_store(store_url)
     try:
-        assert store.revision() == "0009"
+        assert store.revision() == "0011"
         assert _differences(store) == []
     finally:
         store.close()
@@ -71,7 +72,7 @@ def test_opening_twice_migrates_once_and_keeps_everything(store_url: str) -> Non
     before = store_rows(store_url)
     again = open_store(store_url)
     try:
-        assert again.revision() == "0009"
+        assert again.revision() == "0011"
     finally:
         again.close()
     assert store_rows(store_url) == before
@@ -135,7 +136,7 @@ def test_a_0001_store_with_rows_is_upgraded_on_open_and_still_plays(
 
     upgraded = open_store(store_url)
     try:
-        assert upgraded.revision() == "0009"
+        assert upgraded.revision() == "0011"
         assert _differences(upgraded) == []
     finally:
         upgraded.close()
@@ -204,7 +205,7 @@ def test_a_store_from_a_newer_dicebound_is_refused_and_left_alone(store_url: str
         open_store(store_url)
     assert str(refused.value) == (
         "this store's schema is at revision 9999, made by a newer dicebound; this one knows "
-        "revisions up to 0009. Upgrade dicebound to open it."
+        "revisions up to 0011. Upgrade dicebound to open it."
     )
     assert store_rows(store_url) == before
     again = open_store(store_url, migrate=False)
@@ -231,7 +232,7 @@ def test_going_back_to_0008_writes_each_snapshot_s_sheet_whole_again(store_url: 
                 NewCheck("Mira", STEALTH, {}, "42", None, None, card),
                 NewSheetCommand("Mira", "[sheet: op=x]", {}, 1, [card, '{"name":"Tam"}']),
             ]
-            ids = repo.add_records(game, NOW, records)
+            ids = [w.id for w in repo.add_records(game, NOW, records)]
         with store.engine.begin() as connection:
             command.downgrade(_alembic_config(connection), "0008")
         assert "sheet_texts" not in inspect(store.engine).get_table_names()
@@ -248,3 +249,74 @@ def test_going_back_to_0008_writes_each_snapshot_s_sheet_whole_again(store_url: 
         assert [r.sheet for r in rows if r is not None] == [json.loads(k) for k in kept]
     finally:
         store.close()
+
+
+def _numbers(store: Store) -> list[tuple[str, int, int]]:
+    """(game, id, number) of every record, by id."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(text("SELECT game_id, id, number FROM records ORDER BY id"))
+        return [(g, int(i), int(n)) for g, i, n in rows]
+
+
+def test_0010_numbers_each_game_s_records_in_id_order_and_its_kept_answers(
+    bare: Store,
+) -> None:
+    """Upgraded from 0009, the records of two games written in turn are numbered within
+    their game in id order, each game goes on from its last, and an answer kept for an
+    idempotency key names each record's number after its id. Going back to 0009 keeps
+    every record; upgraded again, the numbers are the same."""
+    bare.upgrade("0009")
+    games = ("aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb")
+    record = (
+        "INSERT INTO records (game_id, created, who, ask, result, seed, faces, choose,"
+        " ruleset_id, ruleset_version, layers, sheet, answer, answer_sheet, kind) VALUES"
+        " (:g, :t, 'Mira', '\"[x]\"', '{}', '42', NULL, NULL, 'r', 1, '[]', '{}', NULL, NULL,"
+        " 'check')"
+    )
+    when = "2025-01-02T03:04:05.000006Z"
+    with bare.engine.begin() as connection:
+        for game in games:
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, name, ruleset_id, ruleset_version, layers,"
+                    " token_hash, created) VALUES (:g, 'G', 'r', 1, '[]', :g, :t)"
+                ),
+                {"g": game, "t": when},
+            )
+        for game in (games[0], games[1], games[0], games[0], games[1]):
+            connection.execute(text(record), {"g": game, "t": when})
+        kept = {
+            "text": "x",
+            "results": [{"tag": "a", "id": 3}, {"tag": "b", "id": 4}],
+            "errors": [],
+            "sheet": [{"id": 1, "tag": "c"}, {"id": None, "tag": "d"}],
+        }
+        connection.execute(
+            text(
+                "INSERT INTO idempotency (game_id, key, digest, answer, created)"
+                " VALUES (:g, 'k', 'd', :a, :t)"
+            ),
+            {"g": games[0], "a": dumps(kept), "t": when},
+        )
+    bare.upgrade()
+    assert bare.revision() == "0011"
+    a, b = games
+    numbered = [(a, 1, 1), (b, 2, 1), (a, 3, 2), (a, 4, 3), (b, 5, 2)]
+    assert _numbers(bare) == numbered
+    with bare.write() as session:
+        repo = Repo(session)
+        game = Game(b, "G", "r", 1, [], b)
+        made = repo.add_records(game, NOW, [NewCheck("Mira", "[x]", {}, "1", None, None, "{}")])
+        assert [w.number for w in made] == [3]
+        answer = repo.kept(a, "k")
+    assert answer is not None and answer.answer == {
+        "text": "x",
+        "results": [{"tag": "a", "id": 3, "number": 2}, {"tag": "b", "id": 4, "number": 3}],
+        "errors": [],
+        "sheet": [{"id": 1, "number": 1, "tag": "c"}, {"id": None, "number": None, "tag": "d"}],
+    }
+    with bare.engine.begin() as connection:
+        command.downgrade(_alembic_config(connection), "0009")
+    assert "number" not in {c["name"] for c in inspect(bare.engine).get_columns("records")}
+    bare.upgrade()
+    assert _numbers(bare) == [*numbered, (b, 6, 3)]

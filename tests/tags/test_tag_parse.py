@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.errors import UsageError
 from dicebound.tags import QUOTES, TagMatch, format_tag, is_key, parse_tags, rewrite
 
@@ -322,6 +323,19 @@ ERROR_ROWS: list[tuple[str, str, str, str]] = [
         "[skill_check: 2dc=3]",
         'not "2"',
     ),
+    (
+        "a value whose quote is never closed runs on into the next name",
+        '[skill_check: skill="Stealth dc="15"]',
+        '[skill_check: skill="Stealth dc="15"]',
+        'The value of skill ("Stealth) has no closing quote, so it ran on into dc=: '
+        'write skill="Stealth" dc="...".',
+    ),
+    (
+        "a quoted value holding an = of its own is not taken for a run-on",
+        '[skill_check: skill="a=b" 2dc=3]',
+        '[skill_check: skill="a=b" 2dc=3]',
+        'not "2"',
+    ),
 ]
 
 
@@ -460,7 +474,7 @@ def check_invariants(text: str, matches: tuple[TagMatch, ...]) -> None:
         assert any(o.start() in r for r in covered)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.text())
 def test_any_text_parses_without_raising(text: str) -> None:
     check_invariants(text, parse_tags(text))
@@ -474,7 +488,7 @@ _TAGGY = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(st.lists(_TAGGY, max_size=6).map("".join))
 def test_tag_shaped_noise_parses_without_raising(text: str) -> None:
     check_invariants(text, parse_tags(text))
@@ -541,7 +555,7 @@ def tags(draw: st.DrawFn) -> tuple[str, Attrs]:
 prose = st.text(st.characters(blacklist_characters="[", blacklist_categories=["Cs"]), max_size=30)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(tags())
 def test_a_written_tag_reads_back(tag: tuple[str, Attrs]) -> None:
     text, attrs = tag
@@ -551,7 +565,7 @@ def test_a_written_tag_reads_back(tag: tuple[str, Attrs]) -> None:
     assert match.span == (0, len(text))
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.lists(st.tuples(prose, tags()), min_size=1, max_size=4), prose)
 def test_tags_in_prose_read_back_in_order(
     pieces: list[tuple[str, tuple[str, Attrs]]], tail: str
@@ -562,7 +576,7 @@ def test_tags_in_prose_read_back_in_order(
     check_invariants(text, matches)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.tuples(keys.map(str.lower), st.text(max_size=10)), max_size=6))
 def test_format_then_parse_gives_the_attributes_back(pairs: list[tuple[str, str]]) -> None:
     attrs = tuple(dict(reversed(pairs)).items())  # unique keys
@@ -573,7 +587,7 @@ def test_format_then_parse_gives_the_attributes_back(pairs: list[tuple[str, str]
     assert only(text).attrs == attrs
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.lists(st.tuples(prose, tags()), min_size=1, max_size=4), prose)
 def test_rewrite_swaps_exactly_the_tags(
     pieces: list[tuple[str, tuple[str, Attrs]]], tail: str

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from enum import Enum
 from types import MappingProxyType
@@ -29,7 +31,9 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
 __all__ = [
+    "ADMIN_TOKEN_BITS",
     "ADMIN_TOKEN_LEAST",
+    "ADMIN_TOKEN_VARIETY",
     "NO_TOKEN",
     "PLAYER_MAY",
     "RIGHTS",
@@ -46,10 +50,12 @@ __all__ = [
     "ensure_admin_token",
     "game_token",
     "may",
+    "no_game",
     "permit",
     "player_token",
     "seat_in",
     "storable",
+    "token_game",
     "token_hash",
     "visible_game",
 ]
@@ -58,6 +64,8 @@ NO_TOKEN = "this needs the game's token or the admin token."
 """Why a game's route refuses a request that sent no token (``Unauthorized``)."""
 
 ADMIN_TOKEN_LEAST = 32
+ADMIN_TOKEN_VARIETY = 10  # different characters
+ADMIN_TOKEN_BITS = 128  # its length times the Shannon entropy of its characters
 
 
 def token_hash(token: str) -> str:
@@ -149,6 +157,8 @@ class Use(Enum):
     UPLOAD_RULESET = "upload a ruleset"
     MAKE_GAME = "make a game"
     DELETE_GAME = "delete a game"
+    EXPORT_GAME = "export a game"
+    IMPORT_GAME = "import a game"
     READ_GAME = "read the game"
     READ_PARTY = "read the party"
     READ_CHARACTER = "read a character"
@@ -164,6 +174,9 @@ class Use(Enum):
     CHANGE_LIVE = "change a character's live state beyond its notes"
     PUT_CHARACTER = "put a character file"
     RUN_CHECKS = "resolve checks and sheet commands"
+    READ_FIGHT = "read the fight"
+    ACT_IN_FIGHT = "act in the fight for {who}"
+    RUN_FIGHT = "start, flee or end a fight"
     READ_LESSON = "read the Game Master's lesson"
     READ_REPORT = "read the report of a character's chances"
     NEW_TOKEN = "make a new game-master token"
@@ -185,6 +198,8 @@ RIGHTS: Mapping[Use, Who] = MappingProxyType(
         Use.UPLOAD_RULESET: Who.ADMIN,
         Use.MAKE_GAME: Who.ADMIN,
         Use.DELETE_GAME: Who.ADMIN,
+        Use.EXPORT_GAME: Who.ADMIN,
+        Use.IMPORT_GAME: Who.ADMIN,
         Use.READ_GAME: Who.EVERY_SEAT,
         Use.READ_PARTY: Who.EVERY_SEAT,
         Use.READ_CHARACTER: Who.EVERY_SEAT,
@@ -200,6 +215,9 @@ RIGHTS: Mapping[Use, Who] = MappingProxyType(
         Use.CHANGE_LIVE: Who.GAME_MASTER,
         Use.PUT_CHARACTER: Who.GAME_MASTER,
         Use.RUN_CHECKS: Who.GAME_MASTER,
+        Use.READ_FIGHT: Who.EVERY_SEAT,
+        Use.ACT_IN_FIGHT: Who.OWN_CHARACTER,
+        Use.RUN_FIGHT: Who.GAME_MASTER,
         Use.READ_LESSON: Who.GAME_MASTER,
         Use.READ_REPORT: Who.GAME_MASTER,
         Use.NEW_TOKEN: Who.GAME_MASTER,
@@ -211,8 +229,9 @@ RIGHTS: Mapping[Use, Who] = MappingProxyType(
 tools name their use; ``permit`` reads this table and words the refusal."""
 
 PLAYER_MAY = (
-    "a player's seat may read the game, the party, the records and the cards, answer its "
-    "own character's after-roll offer, edit its own character's notes and ask its own odds"
+    "a player's seat may read the game, the party, the records, the cards and the fight, "
+    "answer its own character's after-roll offer, edit its own character's notes, ask its "
+    "own odds and act in the fight as its own character on its turn"
 )
 """What a player may do, as every refusal of a player says it."""
 
@@ -261,6 +280,19 @@ class Seated:
         return self.game
 
 
+def no_game(game_id: str) -> NotFound:
+    """How a game's route answers a token that holds no seat there: exactly as a game
+    that does not exist, so a token learns nothing of games not its own."""
+    return NotFound(f'no game "{game_id}" is here.')
+
+
+def token_game(repo: Repo, hashed: str) -> str | None:
+    """The game a token (by its hash) is the game master's or a player's token of, or
+    None. A token belongs to one game for its whole life: a new token is made, never
+    moved, so a token's game, once found, is never another game's."""
+    return repo.game_of_token(hashed) or repo.game_of_seat(hashed)
+
+
 def seat_in(repo: Repo, access: Access, game_id: str, *, lock: bool = False) -> Seated:
     """The game and the caller's seat in it: the admin's, the game master's (the game's
     own token) or a player's (a seat's token, looked up in the store on every request).
@@ -276,7 +308,7 @@ def seat_in(repo: Repo, access: Access, game_id: str, *, lock: bool = False) -> 
         character = repo.seat_of(game.id, hashed)
         if character is not None:
             return Seated(game, Player(game.id, character))
-    raise NotFound(f'no game "{game_id}" is here.')
+    raise no_game(game_id)
 
 
 def visible_game(repo: Repo, access: Access, game_id: str, use: Use, *, lock: bool = False) -> Game:
@@ -290,13 +322,29 @@ def visible_game(repo: Repo, access: Access, game_id: str, use: Use, *, lock: bo
 # ── the admin token ──────────────────────────────────────────────────────────
 
 
+_MAKE_ONE = (
+    "so that it cannot be guessed: make one with "
+    "python -c 'import secrets; print(secrets.token_urlsafe(32))'."
+)
+
+
+def _shannon_bits(token: str) -> float:
+    """The token's length times the Shannon entropy of its characters' frequencies: an
+    estimate of what a guesser must cover, low for a token of few or repeated characters
+    (32 hex digits: about 116; ``secrets.token_urlsafe(32)``: 180 and more)."""
+    length = len(token)
+    return -sum(n * math.log2(n / length) for n in Counter(token).values())
+
+
 def check_admin_token(token: str | None) -> None:
     """Refuse an admin token that could be guessed or cannot be sent, before anything
     is opened or written. None (or empty) is no token: the stored one is used, or one
     is made.
 
     Raises:
-        UsageError: shorter than ``ADMIN_TOKEN_LEAST``, or not one word of printable ASCII.
+        UsageError: shorter than ``ADMIN_TOKEN_LEAST``, not one word of printable ASCII,
+            made of fewer than ``ADMIN_TOKEN_VARIETY`` different characters, or holding
+            fewer than ``ADMIN_TOKEN_BITS`` by ``_shannon_bits``.
     """
     if not token:
         return
@@ -304,13 +352,26 @@ def check_admin_token(token: str | None) -> None:
         count = f"{len(token)} character{'' if len(token) == 1 else 's'}"
         raise UsageError(
             f"DICEBOUND_ADMIN_TOKEN is {count} long, and an admin token needs at least "
-            f"{ADMIN_TOKEN_LEAST} so that it cannot be guessed: make one with "
-            "python -c 'import secrets; print(secrets.token_urlsafe(32))'."
+            f"{ADMIN_TOKEN_LEAST} {_MAKE_ONE}"
         )
     if not re.fullmatch(r"[\x21-\x7e]+", token):
         raise UsageError(
             "DICEBOUND_ADMIN_TOKEN must be printable ASCII without spaces, as it is sent "
             "in an Authorization header."
+        )
+    variety = len(set(token))
+    if variety < ADMIN_TOKEN_VARIETY:
+        kinds = f"{variety} different character{'' if variety == 1 else 's'}"
+        raise UsageError(
+            f"DICEBOUND_ADMIN_TOKEN is made of {kinds}, and an admin token needs at least "
+            f"{ADMIN_TOKEN_VARIETY} {_MAKE_ONE}"
+        )
+    bits = _shannon_bits(token)
+    if bits < ADMIN_TOKEN_BITS:
+        raise UsageError(
+            f"DICEBOUND_ADMIN_TOKEN holds about {math.floor(bits)} bits by the variety of its "
+            "characters (its length times their Shannon entropy), and an admin token needs "
+            f"at least {ADMIN_TOKEN_BITS} {_MAKE_ONE}"
         )
 
 

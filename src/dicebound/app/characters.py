@@ -18,6 +18,7 @@ from dicebound.errors import CharacterInvalid
 from dicebound.jsontext import Unreadable, read_json
 from dicebound.problem_codes import BAD_NAME, NAME_MISMATCH
 from dicebound.problems import Problem, did_you_mean
+from dicebound.quoting import neutralised, unprintable_in
 from dicebound.store.models import dumps
 from dicebound.store.repo import Game, Member, Repo
 from dicebound.values import frozen
@@ -79,12 +80,23 @@ def _parse_object(raw: bytes, what: str) -> dict[str, Any]:
 
 def _addressable(name: str) -> None:
     """Refuse a character name its own URL could not reach: a path segment ``.`` or
-    ``..`` is dropped by clients and proxies, and a ``/`` splits the segment."""
+    ``..`` is dropped by clients and proxies, and a ``/`` splits the segment; and one
+    that holds a character a table cannot see (a control, format or bidirectional
+    character), which reads as another name and which no route would find."""
     if name in (".", "..") or "/" in name:
         raise Invalid(
             f"a character's name is part of its address (/games/GAME/characters/NAME), so it "
             f'may not be "." or ".." nor hold "/"; "{name}" is refused.',
             [Problem(("name",), BAD_NAME, f'"{name}" cannot be part of a URL path.')],
+        )
+    unseen = unprintable_in(name)
+    if unseen is not None:
+        shown = f'"{neutralised(name)}"'  # escaped, so the character refused can be seen
+        raise Invalid(
+            f"a character's name is what the table reads and part of its address, so it may "
+            "hold no control, format or bidirectional character, nor any space but the "
+            f"plain one; {shown} holds {unseen}.",
+            [Problem(("name",), BAD_NAME, f"{shown} holds {unseen}.")],
         )
 
 

@@ -12,27 +12,33 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from dicebound.app import events
 from dicebound.app.access import Access, Use, storable, visible_game
 from dicebound.app.errors import Invalid
+from dicebound.app.fight_steps import fight_event, fight_record, recorded_steps
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import compiled, load_member
 from dicebound.app.records import record_view
 from dicebound.app.rulesets import digest_of
 from dicebound.character import live_to_json
 from dicebound.dice import fresh_seed
-from dicebound.engine import CheckFailure, CheckReport, CheckResult, PlayerChoices, resolve_text
+from dicebound.engine import CheckFailure, CheckResult, PlayerChoices
 from dicebound.errors import DiceboundError
 from dicebound.replay import sheet_touches
 from dicebound.sheet import Character, Live, PoolValue, Wounds
+from dicebound.sheet_commands.resolve import MAX_COMMANDS
 from dicebound.store.models import RawJson, dumps, stamp
 from dicebound.store.repo import (
     Game,
     Member,
     NewCheck,
+    NewRecord,
     NewSheetCommand,
     RecordHead,
     Repo,
+    Written,
     snapshot_head,
     tallies_of,
 )
+from dicebound.tagpass import CheckReport, resolve_text
+from dicebound.tagpass.report import fight_step_json
 from dicebound.tags.parse import parse_tags
 
 if TYPE_CHECKING:
@@ -40,7 +46,7 @@ if TYPE_CHECKING:
 
     from dicebound.sheet_commands.model import SheetOutcome
 
-__all__ = ["LiveTexts", "live_text", "run_checks"]
+__all__ = ["Admit", "LiveTexts", "answer_once", "live_text", "play_text", "run_checks"]
 
 
 def _check_limits(text: str) -> None:
@@ -216,18 +222,18 @@ class _SheetText:
         """``dumps(sheet_kept(outcome))``."""
         return RawJson(f'{{"tag":{self.tag},"who":{self.who},{self.rest}}}')
 
-    def view(self, record_id: int, head: tuple[str, str]) -> str:
+    def view(self, record_id: int, number: int, head: tuple[str, str]) -> str:
         """``plain_json(record_view(...))`` of its record; ``head`` the parts every
         record of the text shares (``_Views.sheet_head``)."""
-        return f'{{"id":{record_id}{self.tail(head)}'
+        return f'{{"id":{record_id},"number":{number}{self.tail(head)}'
 
     def tail(self, head: tuple[str, str]) -> str:
-        """Its view after the id (``Repo.write_text``'s ``told``)."""
+        """Its view after the id and number (``Repo.write_text``'s ``told``)."""
         fields = f'"who":{self.who},"tag":{self.tag},"ask":{self.ask},{self.rest}'
         return f",{head[0]}{fields}{head[1]}}}"
 
 
-_NO_ID = '{"id":0'
+_NO_ID = '{"id":0,"number":0'
 
 
 class _Views:
@@ -242,12 +248,13 @@ class _Views:
             f',"ruleset":{dumps(game.ruleset_id)},"version":{int(game.ruleset_version)}',
         )
 
-    def check_tail(self, ask: str, result: Any, seed: Any) -> str:
-        """A check's record as ``GET .../records/{id}`` will read it, after its id (the
-        view's first field): its event, once the id is known (``Repo.write_text``)."""
+    def tail(self, kind: Literal["check", "fight"], ask: str, result: Any, seed: Any) -> str:
+        """A check's or a fight step's record as ``GET .../records/{id}`` will read it
+        (but a step's ``fight.before``), after its id and number (the view's first
+        fields): its event, once they are known (``Repo.write_text``)."""
         game = self.game
         head = RecordHead(
-            0, "check", self.now, ask, result, seed, game.ruleset_id, game.ruleset_version, None
+            0, 0, kind, self.now, ask, result, seed, game.ruleset_id, game.ruleset_version, None
         )
         _, payload = events.record_item(record_view(head))
         assert payload.startswith(_NO_ID + ",")
@@ -256,26 +263,32 @@ class _Views:
 
 class _Steps:
     """A text's records, built in text order and not yet written: each record, its
-    answer (as ``results`` or ``sheet`` reads it, before its id) and its event after its
-    id (``Repo.write_text``'s ``told``)."""
+    answer (as ``results``, ``sheet`` or ``fight`` reads it, before its id) and its
+    event after its id (``Repo.write_text``'s ``told``); and the answers of the commands
+    past the text's ``MAX_COMMANDS`` (and the fight steps past its ``MAX_FIGHT_TAGS``),
+    which are refused and stored as nothing."""
 
     def __init__(self) -> None:
-        self.records: list[NewCheck | NewSheetCommand] = []
-        self.answers: list[tuple[bool, dict[str, object]]] = []  # (a check's, answer)
+        self.records: list[NewRecord] = []
+        # (the member it answers in, recorded, answer), in text order
+        self.answers: list[tuple[Literal["results", "sheet", "fight"], bool, dict[str, Any]]] = []
         self.tails: list[str] = []
 
-    def written(
-        self, ids: Sequence[int]
-    ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-        """The answer's ``results`` and ``sheet`` in text order, with the ids written."""
-        results: list[dict[str, object]] = []
-        sheet: list[dict[str, object]] = []
-        for record_id, (check, answer) in zip(ids, self.answers, strict=True):
-            if check:
-                results.append({**answer, "id": record_id})
+    def written(self, made: Sequence[Written]) -> dict[str, list[dict[str, Any]]]:
+        """The answer's ``results``, ``sheet`` and fight steps in text order, with the
+        ids and numbers written (an entry that was not recorded answers ``"id": null,
+        "number": null``)."""
+        members: dict[str, list[dict[str, Any]]] = {"results": [], "sheet": [], "fight": []}
+        written = iter(made)
+        for member, recorded, answer in self.answers:
+            record = next(written) if recorded else None
+            record_id, number = (record.id, record.number) if record else (None, None)
+            if member == "results":
+                members[member].append({**answer, "id": record_id, "number": number})
             else:
-                sheet.append({"id": record_id, **answer})
-        return results, sheet
+                members[member].append({"id": record_id, "number": number, **answer})
+        assert next(written, None) is None  # one id per record
+        return members
 
 
 def _record_steps(
@@ -285,19 +298,28 @@ def _record_steps(
     by_name: dict[str, Member],
     choose: str | None,
     now: datetime,
+    forced: bool,
 ) -> _Steps:
-    """A record of every check thrown and every sheet command, in text order (so ids
-    grow in text order), and each record's event. A check tag that did not resolve
-    writes none."""
+    """A record of every check thrown, every sheet command and every fight step, in
+    text order (so ids grow in text order), and each record's event. A check tag that
+    did not resolve writes none, nor does a command past the text's ``MAX_COMMANDS``
+    or a fight step past its ``MAX_FIGHT_TAGS``: it is refused ``too-many`` and
+    answered, but what a text stores stays within its limits, however many tags it
+    holds."""
     cards = _Cards(by_name)
     views = _Views(game, now)
     steps = _Steps()
     head = views.sheet_head
     number = 0  # the sheet commands so far
+    fights = _FightSteps(report, text, cards, views, forced)
+    checks_seen = 0
     for step in report.steps:
+        fights.add_before(steps, checks_seen, number)
         if isinstance(step, CheckFailure):
+            checks_seen += 1
             continue
         if isinstance(step, CheckResult):
+            checks_seen += 1
             row_json = step.to_json()
             roller = step.roller
             assert roller is not None  # resolve_text fills it for every result
@@ -312,10 +334,13 @@ def _record_steps(
                     sheet=cards.whole(roller),
                 )
             )
-            steps.answers.append((True, row_json))
-            steps.tails.append(views.check_tail(step.ask, row_json, step.record.get("seed")))
+            steps.answers.append(("results", True, row_json))
+            steps.tails.append(views.tail("check", step.ask, row_json, step.record.get("seed")))
             continue
         number += 1
+        if number > MAX_COMMANDS:  # refused too-many: answered, stored as nothing
+            steps.answers.append(("sheet", False, step.to_json()))
+            continue
         start, end = step.span
         ask = text[start:end]
         party = cards.party(step, number, report.sheet_party[number - 1])
@@ -325,9 +350,100 @@ def _record_steps(
                 who=step.who, ask=ask, result=command.result(), number=number, party=party
             )
         )
-        steps.answers.append((False, step.to_json()))
+        steps.answers.append(("sheet", True, step.to_json()))
         steps.tails.append(command.tail(head))
+    fights.add_before(steps, None, None)
     return steps
+
+
+class _FightSteps:
+    """A text's fight steps, each recorded where it stands among the checks and sheet
+    commands (``FightPlace`` counts those before it)."""
+
+    def __init__(
+        self, report: CheckReport, text: str, cards: _Cards, views: _Views, forced: bool
+    ) -> None:
+        self.waiting = list(
+            zip(report.fight_steps, report.fight_places, recorded_steps(report), strict=True)
+        )
+        self.at = 0
+        self.text = text
+        self.cards = cards
+        self.views = views
+        self.forced = forced
+
+    def add_before(self, steps: _Steps, checks: int | None, commands: int | None) -> None:
+        """Record each step that stands before the check tag or sheet command after
+        ``checks`` checks and ``commands`` commands (None: every step left)."""
+        while self.at < len(self.waiting):
+            (written, step), place, recorded = self.waiting[self.at]
+            if checks is not None and (place.checks_before, place.commands_before) != (
+                checks,
+                commands,
+            ):
+                return
+            self.at += 1
+            entry = fight_step_json(written, step)
+            if not recorded:
+                steps.answers.append(("fight", False, entry))
+                continue
+            start, end = place.span
+            ask = self.text[start:end]
+            record = fight_record(entry, step, place, ask, self.cards.whole, self.forced)
+            steps.records.append(record)
+            steps.answers.append(("fight", True, entry))
+            steps.tails.append(self.views.tail("fight", ask, dict(record.result), record.seed))
+
+
+def _every_member(kept: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer kept for an idempotency key, with every member a newer version writes:
+    one kept before sheet commands has no ``sheet``, one kept before notes no result's
+    ``notes``, one kept before fights no ``fight`` (a client never branches on a member
+    being absent)."""
+    results = [{**r, "notes": r.get("notes", [])} for r in kept["results"]]
+    fight = kept.get("fight", {"steps": [], "state": None, "summary": None})
+    return {**kept, "results": results, "sheet": kept.get("sheet", []), "fight": fight}
+
+
+def answer_once(
+    repo: Repo,
+    game: Game,
+    idempotency_key: str | None,
+    body: Mapping[str, Any],
+    play: Callable[[], dict[str, Any]],
+    kept_answer: Callable[[Mapping[str, Any]], dict[str, Any]],
+) -> dict[str, Any]:
+    """``play()``'s answer, kept under the idempotency key (when one is sent) with the
+    digest of ``body``: a retry with the same key and body answers the same (as
+    ``kept_answer`` reads a kept answer), for ``LIMITS.idempotency_hours``; after that
+    the key is forgotten and the request is new. The caller holds the game's row lock."""
+    if idempotency_key is not None and not storable(idempotency_key, 200):
+        raise Invalid(
+            "an idempotency key is 1 to 200 printable characters (no NUL or other control "
+            "character); nothing was thrown or paid."
+        )
+    digest = None
+    now = datetime.now(UTC)
+    cutoff = now - timedelta(hours=LIMITS.idempotency_hours)
+    if idempotency_key is not None:
+        digest = digest_of(body)
+        seen = repo.kept(game.id, idempotency_key)
+        if seen is not None and seen.created < cutoff:
+            repo.forget(game.id, idempotency_key)
+            seen = None
+        if seen is not None:
+            if seen.digest != digest:
+                raise Invalid(
+                    f'the Idempotency-Key "{idempotency_key}" was used for another request; '
+                    "a retry must send the same body."
+                )
+            return kept_answer(seen.answer)
+    answer = play()
+    if idempotency_key is not None:
+        assert digest is not None
+        repo.keep(game.id, idempotency_key, digest, answer, now)
+        repo.sweep(cutoff, LIMITS.expired_keys_per_write)  # so the table stays bounded
+    return answer
 
 
 def run_checks(
@@ -341,41 +457,51 @@ def run_checks(
     choose: Literal["fail", "succeed"] | None,
     idempotency_key: str | None,
 ) -> dict[str, Any]:
-    """Resolve a text's tags against the game's characters, pay, and write every record,
-    all in the caller's transaction; the answer as the edges send it (the JSON an
-    idempotency key keeps). A retry with the same key answers the same, for
-    ``LIMITS.idempotency_hours``; after that the key is forgotten and the request is new."""
+    """Resolve a text's tags against the game's characters and its fight, pay, and
+    write every record, all in the caller's transaction; the answer as the edges send
+    it (the JSON an idempotency key keeps). A retry with the same key answers the same,
+    for ``LIMITS.idempotency_hours``; after that the key is forgotten and the request
+    is new."""
     repo = Repo(session)
     game = visible_game(
         repo, access, game_id, Use.RUN_CHECKS, lock=True
     )  # one check of a game at a time
-    if idempotency_key is not None and not storable(idempotency_key, 200):
-        raise Invalid(
-            "an idempotency key is 1 to 200 printable characters (no NUL or other control "
-            "character); nothing was thrown or paid."
-        )
-    digest = None
-    now = datetime.now(UTC)
-    cutoff = now - timedelta(hours=LIMITS.idempotency_hours)
-    if idempotency_key is not None:
-        digest = digest_of({"text": text, "seed": seed, "faces": faces, "choose": choose})
-        seen = repo.kept(game.id, idempotency_key)
-        if seen is not None and seen.created < cutoff:
-            repo.forget(game.id, idempotency_key)
-            seen = None
-        if seen is not None:
-            if seen.digest != digest:
-                raise Invalid(
-                    f'the Idempotency-Key "{idempotency_key}" was used for another request; '
-                    "a retry must send the same body."
-                )
-            return seen.answer
-    _check_limits(text)
+    body = {"text": text, "seed": seed, "faces": faces, "choose": choose}
+
+    def play() -> dict[str, Any]:
+        _check_limits(text)
+        return play_text(repo, game, text, seed=seed, faces=faces, choose=choose)
+
+    return answer_once(repo, game, idempotency_key, body, play, _every_member)
+
+
+Admit = Callable[[dict[str, Any] | None, Sequence[Character]], None]
+"""A check made on the fight and the party as stored, before anything is thrown (a
+player's seat acting in the fight): it raises to refuse."""
+
+
+def play_text(
+    repo: Repo,
+    game: Game,
+    text: str,
+    *,
+    seed: str | None,
+    faces: Sequence[int] | None,
+    choose: Literal["fail", "succeed"] | None,
+    admit: Admit | None = None,
+) -> dict[str, Any]:
+    """Resolve a text's tags against the game's party and fight and write all it did:
+    the party's live states, the fight, every record and its event, each ``fight``
+    event, and each changed character's. The caller holds the game's row lock, so no
+    other text of the game is played meanwhile, on any process."""
     ruleset = compiled(repo, game.ruleset_id, game.ruleset_version)
     # every character, in a fixed order: all a check or a sheet command (a named one, the
     # first for one naming nobody, everyone for who="party") can touch
-    rows, counts = repo.party(game.id)
+    rows, counts, stored = repo.party(game.id)
     party = [load_member(ruleset, game, row) for row in rows]
+    fight = stored[0] if stored is not None else None
+    if admit is not None:
+        admit(fight, party)
     if faces is None and seed is None:
         seed = fresh_seed()
     try:
@@ -387,6 +513,8 @@ def run_checks(
             faces=faces,
             layers=game.layers,
             choices=PlayerChoices(choose=choose),
+            fight=fight,
+            record_fights=True,
         )
     except DiceboundError as exc:
         raise Invalid(str(exc)) from exc
@@ -397,39 +525,43 @@ def run_checks(
         )
     now = datetime.now(UTC)
     by_name = {row.name: row for row in rows}
-    # written (and its revision raised) when a check paid or a command changed
-    # something, even where a later one put it back; a rest that found nothing to
-    # restore stores an equal state, and the revision stays
+    # written (and its revision raised) when a check paid, a command or a fight step
+    # changed something, even where a later one put it back; a rest that found nothing
+    # to restore stores an equal state, and the revision stays
     moved = {change.who for outcome in report.sheet for change in outcome.changes}
+    moved |= {c["who"] for _, step in report.fight_steps for c in step.changes}
     changed: list[Member] = []  # each as this transaction leaves it
     for before, after in zip(party, report.party, strict=True):
         if after is not before and (after.live != before.live or after.name in moved):
             row = by_name[after.name]
             live = live_text(after.live)
             changed.append(Member(row.name, row.sheet, live, row.revision + 1))
-    # the records, each with its event, in text order; then each character the text
-    # changed, as it is now, counting the records just written
-    steps = _record_steps(game, report, text, by_name, choose, now)
+    if any(step.ok for _, step in report.fight_steps) and report.fight is not None:
+        repo.put_fight(game.id, report.fight, now)
+    # the records, each with its event, in text order; then each fight step's event,
+    # then each character the text changed, as it is now, counting the records written
+    steps = _record_steps(game, report, text, by_name, choose, now, faces is not None)
     for key, more in tallies_of(steps.records).items():
         counts[key] = counts.get(key, 0) + more
-    ids = repo.write_text(
+    fight_events = [fight_event(step) for _, step in report.fight_steps]
+    made = repo.write_text(
         game,
         now,
         [(row.name, row.live, row.revision) for row in changed],
         steps.records,
         steps.tails,
-        events.counted_items(ruleset, game, changed, counts),
+        [*fight_events, *events.counted_items(ruleset, game, changed, counts)],
         LIMITS.events_kept,
     )
-    results, sheet = steps.written(ids)
-    answer: dict[str, Any] = {
+    members = steps.written(made)
+    return {
         "text": report.text,
-        "results": results,
+        "results": members["results"],
         "errors": [e.to_json() for e in report.errors],
-        "sheet": sheet,
+        "sheet": members["sheet"],
+        "fight": {
+            "steps": members["fight"],
+            "state": report.fight,
+            "summary": report.fight_summary,
+        },
     }
-    if idempotency_key is not None:
-        assert digest is not None
-        repo.keep(game.id, idempotency_key, digest, answer, now)
-        repo.sweep(cutoff, LIMITS.expired_keys_per_write)  # so the table stays bounded
-    return answer

@@ -3,9 +3,9 @@ same transaction as the change each tells of, and read back from the store by ev
 process that streams them (docs/design/store-and-service.md "Events").
 
 Writing: a use case that changed a game hands its events to ``publish`` once, at its
-end, in the order they happened (a text's records in text order, then each character
-whose live state it changed: those are written with the records and the live states,
-``Repo.write_text``). It holds the game's row lock already (every write takes it
+end, in the order they happened (a text's records in text order, then each fight
+step's ``fight`` event, then each character whose live state it changed: those are
+written with the records and the live states, ``Repo.write_text``). It holds the game's row lock already (every write takes it
 first), so ``Repo.add_events`` numbers them after the game's newest and the ids of a
 game grow in commit order. Each event's ``data`` is written then, as the routes would
 answer it at that moment: a record as ``GET /games/{game}/records/{id}``, a character as
@@ -60,7 +60,7 @@ __all__ = [
     "shown",
 ]
 
-EventKind = Literal["record", "answer", "character", "seat", "reload"]
+EventKind = Literal["record", "answer", "character", "seat", "reload", "fight"]
 
 Item = tuple[EventKind, str]
 """An event to write: its kind and its ``data`` as JSON text."""

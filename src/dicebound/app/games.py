@@ -16,6 +16,7 @@ from dicebound.app.access import (
     Use,
     game_token,
     seat_in,
+    token_game,
     token_hash,
     visible_game,
 )
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
 __all__ = [
+    "NO_ONES_TOKEN",
     "Brief",
     "GameView",
     "PartyMember",
@@ -104,6 +106,7 @@ class Brief:
     lesson: str
     party: tuple[str, ...]
     sheet_commands: bool = False
+    fights: bool = False
 
 
 def _view(
@@ -242,6 +245,10 @@ def _state(ruleset: Ruleset, character: Character) -> dict[str, Any]:
     return state
 
 
+NO_ONES_TOKEN = "the token sent is no game's token."
+"""How a route that finds its game by the token answers a token no one holds (401)."""
+
+
 def game_of_caller(session: Session, access: Access, game_id: str | None) -> str:
     """The game a caller acts in: the one it names (if it holds a seat there), else the
     one its game's or player's token belongs to. The admin token belongs to no game, so
@@ -252,10 +259,9 @@ def game_of_caller(session: Session, access: Access, game_id: str | None) -> str
     token = access.require_token()
     if access.admin:
         raise Invalid("the admin token belongs to no game: name the game (?game=ID).")
-    hashed = token_hash(token)
-    found = repo.game_of_token(hashed) or repo.game_of_seat(hashed)
+    found = token_game(repo, token_hash(token))
     if found is None:
-        raise Unauthorized("the token sent is no game's token.")
+        raise Unauthorized(NO_ONES_TOKEN)
     return found
 
 
@@ -319,7 +325,8 @@ def game_master_brief(session: Session, access: Access, game_id: str) -> Brief:
     except DiceboundError as exc:
         raise Invalid(str(exc)) from exc
     names = tuple(c.name for c in party)
-    return Brief(game.name, ruleset.name, lesson, names, has_sheet_commands(ruleset))
+    fights = ruleset.combat is not None
+    return Brief(game.name, ruleset.name, lesson, names, has_sheet_commands(ruleset), fights)
 
 
 def odds_for_game(

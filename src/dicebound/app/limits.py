@@ -27,6 +27,7 @@ class Limits:
     character_bytes: int = 64 * 1024
     text_bytes: int = 32 * 1024
     body_bytes: int = 512 * 1024  # any other request body
+    game_file_bytes: int = 32 * 1024 * 1024  # POST /games/import: a game whole
     tags_per_text: int = 20
     records_per_page: int = 100
     problems_shown: int = 200  # of a ruleset checked without storing it
@@ -39,6 +40,12 @@ class Limits:
 
     def most_character(self, what: str = "character") -> str:
         return f"a {what} may be at most {_kb(self.character_bytes)}"
+
+    def most_game_file(self) -> str:
+        return (
+            f"a game file may be at most {self.game_file_bytes // (1024 * 1024)} MB here; "
+            "import a larger one with dicebound db import-game"
+        )
 
     def most_body(self) -> str:
         return f"a request body may be at most {_kb(self.body_bytes)}"

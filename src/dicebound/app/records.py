@@ -1,8 +1,9 @@
 """A game's records: the history, a record's dice card, the player's answer after the
 roll (a raise, a choice), and a record replayed to verify it. A record is a check
-thrown (``kind`` "check") or a ``[sheet:]`` command applied or refused ("sheet"): a
-sheet record reads differently, has a small card of its own, takes no answer, and is
-verified by applying its command again."""
+thrown (``kind`` "check"), a ``[sheet:]`` command applied or refused ("sheet") or a
+``[fight:]`` step ("fight", ``app.fight_steps``): a sheet or fight record reads
+differently, has a small card of its own, takes no answer, and is verified by playing
+its tag again on what it found."""
 
 from __future__ import annotations
 
@@ -13,11 +14,18 @@ from typing import TYPE_CHECKING, Any, Literal
 from dicebound.app import events
 from dicebound.app.access import Access, Use, seat_in, visible_game
 from dicebound.app.errors import Conflict, Invalid, NotFound
+from dicebound.app.fight_steps import (
+    FightRecordView,
+    compare_fight,
+    fight_record_view,
+    replay_fight,
+)
 from dicebound.app.limits import LIMITS
 from dicebound.app.loaded import character_file, compiled, load_file, load_member
 from dicebound.character import live_to_json
 from dicebound.engine import CheckResult, PlayerChoices
 from dicebound.errors import DiceboundError
+from dicebound.fight.lines import event_lines
 from dicebound.render.player import CardContext
 from dicebound.replay import (
     Difference,
@@ -60,9 +68,11 @@ __all__ = [
 @frozen
 class RecordView:
     """A record as a caller reads it: the result it keeps, how it was thrown, and the
-    answers it took after the roll."""
+    answers it took after the roll. ``number`` is its place in its game's history
+    (from 1); ``id`` is the store's, global."""
 
     id: int
+    number: int
     kind: Literal["check"]
     created: datetime
     tag: str
@@ -78,6 +88,7 @@ class RecordView:
     ruleset: str
     version: int
     answered: dict[str, Any] | None
+    notes: list[str]
 
 
 @frozen
@@ -88,6 +99,7 @@ class SheetRecordView:
     every change it made, ``{who, what, from, to}``."""
 
     id: int
+    number: int
     kind: Literal["sheet"]
     created: datetime
     who: str
@@ -105,7 +117,7 @@ class SheetRecordView:
 class RecordPage:
     """A page of records, newest first; ``next`` is the ``before`` of the next page."""
 
-    records: tuple[RecordView | SheetRecordView, ...]
+    records: tuple[RecordView | SheetRecordView | FightRecordView, ...]
     next: int | None
 
 
@@ -135,6 +147,7 @@ def _view(row: Record | RecordHead) -> RecordView:
     result = row.result
     return RecordView(
         id=row.id,
+        number=row.number,
         kind="check",
         created=row.created,
         tag=result["tag"],
@@ -150,6 +163,7 @@ def _view(row: Record | RecordHead) -> RecordView:
         ruleset=row.ruleset_id,
         version=row.ruleset_version,
         answered=row.answer,
+        notes=result.get("notes", []),  # a record kept before notes has none
     )
 
 
@@ -157,6 +171,7 @@ def _sheet_view(row: Record | RecordHead) -> SheetRecordView:
     result = row.result
     return SheetRecordView(
         id=row.id,
+        number=row.number,
         kind="sheet",
         created=row.created,
         who=result["who"],
@@ -171,8 +186,10 @@ def _sheet_view(row: Record | RecordHead) -> SheetRecordView:
     )
 
 
-def record_view(row: Record | RecordHead) -> RecordView | SheetRecordView:
-    """A record of either kind as a caller reads it."""
+def record_view(row: Record | RecordHead) -> RecordView | SheetRecordView | FightRecordView:
+    """A record of any kind as a caller reads it."""
+    if row.kind == "fight":
+        return fight_record_view(row)
     return _sheet_view(row) if row.kind == "sheet" else _view(row)
 
 
@@ -199,7 +216,7 @@ def list_records(
 
 def get_record(
     session: Session, access: Access, game_id: str, record_id: int
-) -> RecordView | SheetRecordView:
+) -> RecordView | SheetRecordView | FightRecordView:
     repo = Repo(session)
     game = visible_game(repo, access, game_id, Use.READ_RECORD)
     return record_view(_record(repo, game, record_id, lock=False))
@@ -240,9 +257,9 @@ def _replay(repo: Repo, row: Record) -> CheckResult | str:
 
 
 def _sheet_party(ruleset: Ruleset, row: Record) -> list[Character]:
-    """The party as a sheet record kept it: each card the command could touch whole,
-    every other by its name alone (a blank sheet under that name: only its name is
-    read)."""
+    """The party as a sheet (or fight) record kept it: each card the command could
+    touch whole, every other by its name alone (a blank sheet under that name: only its
+    name is read)."""
     cards: list[dict[str, Any]] = row.sheet["party"]
     return [
         _snapshot(ruleset, row, card)
@@ -266,22 +283,58 @@ def _replay_sheet(repo: Repo, row: Record) -> SheetOutcome | str:
     return replay_sheet(ruleset, row.ask, party, number)
 
 
+def _replay_fight(repo: Repo, row: Record) -> dict[str, Any] | str:
+    """The record's fight step played again on the fight and party it found, or why
+    it could not be (a kept party that no longer reads)."""
+    ruleset = compiled(repo, row.ruleset_id, row.ruleset_version)
+    try:
+        party = _sheet_party(ruleset, row)
+    except (DiceboundError, KeyError, TypeError, ValueError) as exc:
+        return f"the party the record keeps does not read ({exc})."
+    return replay_fight(ruleset, row, party)
+
+
+def _fight_card(row: Record) -> dict[str, object]:
+    """A fight step's card: the tag, what came of it, each event's line and each
+    change; its faces as thrown."""
+    view = fight_record_view(row)
+    result = "ok" if view.ok else f"refused ({view.reason})"
+    lines = [["Fight", view.ask], ["Result", result]]
+    lines += [["Event", line] for line in event_lines(view.events)]
+    title = f"Fight — {view.who}" if view.who else "Fight"
+    return _small_card(row, title, lines + _change_lines(view.changes), seed=row.seed)
+
+
 def _sheet_card(row: Record) -> dict[str, object]:
     """A sheet record's small card: the command, what came of it and every change; no
     dice, no seed, no offer."""
     view = _sheet_view(row)
     result = f"ok: {view.now}" if view.ok else f"refused ({view.reason})"
     lines = [["Command", view.ask], ["Result", result]]
-    lines += [
+    title = f"Sheet command — {view.who}" if view.who else "Sheet command"
+    return _small_card(row, title, lines + _change_lines(view.changes), seed=None)
+
+
+def _change_lines(changes: list[dict[str, Any]]) -> list[list[str]]:
+    """A card's line per change a record made: whose what, from and to."""
+    return [
         ["Changed", f"{c['who']}'s {c['what']} {dumps(c['from'])} → {dumps(c['to'])}"]
-        for c in view.changes
+        for c in changes
     ]
+
+
+def _small_card(
+    row: Record, title: str, lines: list[list[str]], *, seed: str | None
+) -> dict[str, object]:
+    """The card of a record that throws no check's dice (a fight step, a sheet
+    command): its lines, no dice, no offer."""
     return {
         "id": row.id,
-        "title": f"Sheet command — {view.who}" if view.who else "Sheet command",
+        "number": row.number,
+        "title": title,
         "lines": lines,
         "dice": [],
-        "seed": None,
+        "seed": seed,
         "offer": None,
     }
 
@@ -297,6 +350,8 @@ def record_card(
     row = _record(repo, game, record_id, lock=False)
     if row.kind == "sheet":
         return _sheet_card(row)
+    if row.kind == "fight":
+        return _fight_card(row)
     result = row.result
     replayed = _replay(repo, row)  # the roller's own account of each die
     marks = (
@@ -319,7 +374,7 @@ def record_card(
     # the raise still on offer: none once the record took an answer (a raise is once,
     # and a choice closes the record)
     offer = offer_json(ruleset, _offer(result)) if row.answer is None else None
-    return {"id": row.id, **card, "offer": offer}
+    return {"id": row.id, "number": row.number, **card, "offer": offer}
 
 
 def _answer_conflict(
@@ -375,6 +430,10 @@ def answer_after(
     seated = seat_in(repo, access, game_id, lock=True)
     row = _record(repo, seated.game, record_id, lock=True)
     game = seated.allow(Use.ANSWER_OFFER, row.who)
+    if row.kind == "fight":
+        raise Invalid(
+            f"record {row.id} is a fight step, not a check: it takes no answer after the roll."
+        )
     if row.kind == "sheet":
         raise Invalid(
             f"record {row.id} is a sheet command, not a check: it threw no dice, so there is "
@@ -436,7 +495,9 @@ def verify_record(session: Session, access: Access, game_id: str, record_id: int
     repo = Repo(session)
     game = visible_game(repo, access, game_id, Use.VERIFY)
     row = _record(repo, game, record_id, lock=False)
-    if row.kind == "sheet":
+    if row.kind == "fight":
+        differences = compare_fight(row.result, _replay_fight(repo, row))
+    elif row.kind == "sheet":
         differences = compare_sheet(row.result, _replay_sheet(repo, row))
     else:
         differences = compare_kept(row.result, _replay(repo, row))

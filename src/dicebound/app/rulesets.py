@@ -3,6 +3,7 @@ a file checked without storing it, and symbol dice thrown by a stored ruleset.""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -29,10 +30,12 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
 __all__ = [
+    "PackagedFile",
     "RulesetEntry",
     "compiled_ruleset",
     "get_ruleset",
     "list_rulesets",
+    "packaged_files",
     "put_ruleset",
     "roll_dice",
     "sync_packaged_rulesets",
@@ -79,6 +82,26 @@ def _version(ruleset: Ruleset, text: str, *, packaged: bool) -> RulesetVersion:
     )
 
 
+@frozen
+class PackagedFile:
+    """A packaged ruleset: its file as shipped and that file compiled."""
+
+    text: str
+    ruleset: Ruleset
+
+
+@functools.cache
+def packaged_files() -> tuple[PackagedFile, ...]:
+    """Every packaged ruleset, read and compiled once per process: the files never
+    change while it runs, and each app it makes (a test run makes thousands) would
+    otherwise compile every one of them again."""
+    made = []
+    for ruleset_id in packaged_rulesets():
+        text = data_text(f"rulesets/{ruleset_id}.json")
+        made.append(PackagedFile(text, load_ruleset_text(text)))
+    return tuple(made)
+
+
 def sync_packaged_rulesets(session: Session) -> None:
     """Store every packaged ruleset's version that the store does not hold yet, so a
     game pinned to it keeps it even after dicebound ships a newer file. Processes that
@@ -86,11 +109,10 @@ def sync_packaged_rulesets(session: Session) -> None:
     repo = Repo(session)
     stored = repo.stored_versions()
     missing = []
-    for ruleset_id in packaged_rulesets():
-        text = data_text(f"rulesets/{ruleset_id}.json")
-        ruleset = load_ruleset_text(text)
+    for packaged in packaged_files():
+        ruleset = packaged.ruleset
         if (ruleset.id, ruleset.version) not in stored:
-            missing.append(_version(ruleset, text, packaged=True))
+            missing.append(_version(ruleset, packaged.text, packaged=True))
     if missing:
         repo.keep_rulesets(missing)
 

@@ -11,8 +11,9 @@ The versions are the table docs/design/format.md "Capability API versions" descr
 (``data/capability.json``), made precise by Marinara's authoring guide where it says
 which key a version brought (sections on abilities, skills and saves are 1.41;
 sections on fields, derived values and lists are older). Inside the blocks dicebound
-accepts but does not play (``battle``, ``combat``, ``items``), only the block itself and
-the few item and creature keys the guide dates are gated. ``rests`` came with rulesets
+accepts but does not play (``battle``, ``items``), only the block itself and the few
+item keys the guide dates are gated; the ``combat`` block, creatures and the mechanics a
+fight reads are gated key by key (``compiler.combat.features``). ``rests`` came with rulesets
 themselves and gate nothing of their own (a state step names a state, which is gated
 where it is declared).
 """
@@ -21,9 +22,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from dicebound.bands import features as bands_features
+from dicebound.compiler.combat.features import (
+    combat_features,
+    creature_features,
+    mechanics_features,
+)
 from dicebound.kinds.base import KindCompiler
 from dicebound.overrides import features as overrides_features
 from dicebound.problem_codes import (
@@ -256,6 +263,12 @@ def _catalog_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
                 yield Feature("1.34", (*at, "creature", "sheet"), "creature.sheet")
             if "loot" in creature:
                 yield Feature("1.63", (*at, "creature", "loot"), "creature.loot")
+            gated = chain(
+                creature_features(creature, (*at, "creature")),
+                mechanics_features(_dict(entry.get("mechanics")), (*at, "mechanics")),
+            )
+            for version, path, name in gated:
+                yield Feature(version, path, name)
             item = _dict(entry.get("item"))
             for key, version, name in _ITEM_KEYS:
                 if key in item:
@@ -272,8 +285,8 @@ def _top_features(raw: Mapping[str, Any]) -> Iterator[Feature]:
         yield Feature("1.38", ("resolution", "adjust"), "adjust")
     if "battle" in raw:
         yield Feature("1.22", ("battle",), "battle")
-    if "combat" in raw:
-        yield Feature("1.26", ("combat",), "combat")
+    for version, path, name in combat_features(raw):
+        yield Feature(version, path, name)
     if "items" in raw:
         yield Feature("1.49", ("items",), "items")
         items = _dict(raw.get("items"))

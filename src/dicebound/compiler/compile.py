@@ -19,6 +19,7 @@ from itertools import islice
 from typing import Any
 
 from dicebound.compiler.capability import capability_problems, ruleset_features, version_problem
+from dicebound.compiler.combat.blank import blank_sheet_problems
 from dicebound.compiler.passes import PASSES, Context, assemble
 from dicebound.compiler.schema import MAX_RULESET_BYTES, ruleset_node
 from dicebound.errors import RulesetInvalid
@@ -137,6 +138,8 @@ def _compile(raw: object, capability_api: str | None, checkpoint: Callable[[], N
     ruleset = assemble(ctx)
     problems.extend(structure)
     problems.extend(ctx.problems)
+    if ruleset is not None:
+        problems.extend(blank_sheet_problems(ruleset))
     if capability_api is not None and declared_problem is None:
         block = res if kind is not None and ctx.clean(("resolution",)) else None
         features = ruleset_features(raw, kind, block if isinstance(block, dict) else None)

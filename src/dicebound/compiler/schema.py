@@ -10,30 +10,39 @@ kind's module names. Cross-checks a shape cannot express live in ``compile``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from dicebound.bands import OUTCOMES
+from dicebound.compiler.combat.shapes import BATTLE, COMBAT_BLOCK, CREATURE, FIGHT_MECHANICS
+from dicebound.compiler.nodes import (
+    ANYTHING,
+    BOX_TABLE,
+    DICE,
+    DICE_PATTERN,
+    HIDE_WHEN,
+    LABEL,
+    STEP_TABLE,
+    UNTRAINED,
+    Tagged,
+    accept_anything,
+    distinct,
+    no_quote,
+    nonempty,
+    wrong_type_of,
+)
 from dicebound.kinds.base import KindCompiler
 from dicebound.kinds.registry import KNOWN_KINDS, kind_compiler
 from dicebound.overrides import overrides_node
 from dicebound.problem_codes import (
-    BAD_DICE,
-    BAD_TEXT,
-    DUPLICATE_VALUE,
     KIND_NOT_BUILT,
     MISSING_KEY,
     NOT_ALLOWED,
-    NOT_ASCENDING,
     NOT_FOR_TARGET,
     ONE_SOURCE,
     RESERVED_ID,
-    TOO_FEW,
     TOO_LONG,
-    TOO_MANY,
     UNKNOWN_KIND,
-    WRONG_TYPE,
 )
 from dicebound.problems import Path, Problem, did_you_mean, missing_key
 from dicebound.ruleset.refs import VALUE_REF
@@ -64,7 +73,6 @@ __all__ = [
     "ANYTHING",
     "DICE_PATTERN",
     "MAX_RULESET_BYTES",
-    "MECHANICS_KEYS",
     "NOT_PLAYED",
     "RESERVED_IDS",
     "REST_TARGETS",
@@ -85,245 +93,9 @@ NOT_PLAYED: tuple[str, ...] = ("items", "battle", "combat")
 """Top-level blocks accepted and kept with a type check only, in the key order of
 docs/design/format.md "Top-level keys"."""
 
-DICE_PATTERN = r"^[1-9]\d{0,2}d(?:[2-9]|[1-9]\d{1,3})(?:[+-]\d{1,4})?$"
 ASSET_PATTERN = r"^catalogs/[a-z][a-z0-9_]{0,39}\.json$"
 ROUNDING: tuple[str, ...] = ("down", "up", "nearest")
 FIELD_TYPES: tuple[str, ...] = ("number", "text", "longtext", "boolean", "enum", "dice")
-
-MECHANICS_KEYS: tuple[str, ...] = (
-    "kind",
-    "range",
-    "area",
-    "targets",
-    "friendlyFire",
-    "amount",
-    "damageType",
-    "plus",
-    "attackRoll",
-    "save",
-    "cost",
-    "perCostStep",
-    "check",
-    "concentration",
-    "reaction",
-    "targetCount",
-    "autoHit",
-    "applies",
-    "temporary",
-    "scales",
-    "budget",
-    "free",
-    "gives",
-    "standard",
-    "rider",
-)
-"""docs/design/format.md "Mechanics": the closed vocabulary of an entry's ``mechanics``."""
-
-
-# -- small building blocks -------------------------------------------------------------
-
-
-def _wrong_type(path: Path, wanted: str, value: object) -> Problem:
-    return Problem(path, WRONG_TYPE, f"must be {wanted}, not {describe(value)}.")
-
-
-def _accept(value: object, path: Path) -> Iterator[Problem]:
-    return iter(())
-
-
-ANYTHING: Node = Custom(_accept, {})
-"""Any JSON value (keys of ``mechanics`` dicebound keeps but does not read)."""
-
-
-def _distinct(node: Arr, noun: str = "value") -> Custom:
-    """A list whose scalar items may not repeat."""
-
-    def check(value: object, path: Path) -> Iterator[Problem]:
-        yield from node.check(value, path)
-        if not isinstance(value, list):
-            return
-        seen: dict[object, int] = {}
-        for i, item in enumerate(value):
-            if isinstance(item, str):
-                if item in seen:
-                    yield Problem(
-                        (*path, i),
-                        DUPLICATE_VALUE,
-                        f"{describe(item)} is already item {seen[item]}; each {noun} is listed "
-                        "once.",
-                    )
-                else:
-                    seen[item] = i
-
-    json = node.schema()
-    json["uniqueItems"] = True
-    return Custom(check, json)
-
-
-def _nonempty(node: Map, noun: str) -> Custom:
-    """A map with at least one entry."""
-
-    def check(value: object, path: Path) -> Iterator[Problem]:
-        yield from node.check(value, path)
-        if isinstance(value, dict) and not [k for k in value if k != "$comment"]:
-            yield Problem(path, TOO_FEW, f"needs at least one {noun}.")
-
-    json = node.schema()
-    json["minProperties"] = 1
-    return Custom(check, json)
-
-
-def _no_quote(node: Str) -> Custom:
-    """A one-line text that also holds no double quote (the sheet command quotes it)."""
-
-    def check(value: object, path: Path) -> Iterator[Problem]:
-        problems = list(node.check(value, path))
-        yield from problems
-        if not problems and isinstance(value, str) and '"' in value:
-            yield Problem(
-                path,
-                BAD_TEXT,
-                "may not contain a double quote, which the sheet command uses to quote it.",
-            )
-
-    json = node.schema()
-    json["pattern"] = '^[^"]*$'
-    return Custom(check, json)
-
-
-class Tagged(Node):
-    """An object whose shape one key picks: a field's ``type``, a derived value's ``op``.
-
-    Each option is a strict ``Obj`` holding the tag as a ``Const``; a missing or unknown
-    tag is one problem at the tag, with a "did you mean".
-    """
-
-    def __init__(self, tag: str, options: Mapping[str, Node]) -> None:
-        self.tag = tag
-        self.options = options
-
-    def check(self, value: object, path: Path) -> Iterator[Problem]:
-        if not isinstance(value, dict):
-            yield _wrong_type(path, "an object", value)
-            return
-        if self.tag not in value:
-            names = ", ".join(f'"{k}"' for k in self.options)
-            yield Problem(
-                path, MISSING_KEY, f'the key "{self.tag}" is required here: one of {names}.'
-            )
-            return
-        picked = value[self.tag]
-        node = self.options.get(picked) if isinstance(picked, str) else None
-        if node is None:
-            yield from Enum(tuple(self.options)).check(picked, (*path, self.tag))
-            return
-        yield from node.check(value, path)
-
-    def schema(self) -> JsonSchema:
-        return {"anyOf": [node.schema() for node in self.options.values()]}
-
-
-def _step_table(value_node: Node, hi: int) -> Custom:
-    """``[[threshold, value], ...]``: 1..hi rows, thresholds strictly ascending (§5.6)."""
-    threshold_node = Num()
-
-    def check(value: object, path: Path) -> Iterator[Problem]:
-        if not isinstance(value, list):
-            yield _wrong_type(path, "a list of [threshold, value] rows", value)
-            return
-        if not value:
-            yield Problem(path, TOO_FEW, "needs at least 1 row, not 0.")
-        if len(value) > hi:
-            yield Problem(path, TOO_MANY, f"takes at most {hi} rows, not {len(value)}.")
-        previous: float | None = None
-        for i, row in enumerate(value):
-            here = (*path, i)
-            if not isinstance(row, list) or len(row) != 2:
-                shown = f"{len(row)} values" if isinstance(row, list) else describe(row)
-                yield Problem(here, WRONG_TYPE, f"must be a [threshold, value] pair, not {shown}.")
-                continue
-            threshold, number = row
-            yield from threshold_node.check(threshold, (*here, 0))
-            yield from value_node.check(number, (*here, 1))
-            if not is_number(threshold):
-                continue
-            assert isinstance(threshold, int | float)
-            if previous is not None and threshold <= previous:
-                yield Problem(
-                    (*here, 0),
-                    NOT_ASCENDING,
-                    f"{describe(threshold)} is not above the threshold before it, "
-                    f"{describe(previous)}; thresholds must rise strictly.",
-                )
-            previous = threshold
-
-    json: JsonSchema = {
-        "type": "array",
-        "minItems": 1,
-        "maxItems": hi,
-        "items": {
-            "type": "array",
-            "minItems": 2,
-            "maxItems": 2,
-            "items": [threshold_node.schema(), value_node.schema()],
-        },
-    }
-    return Custom(check, json)
-
-
-STEP_TABLE = _step_table(Num(), 100)
-BOX_TABLE = _step_table(Int(-1000, 0), 40)
-
-LABEL = Str(hi=80)
-
-
-def _check_scalar(value: object, path: Path) -> Iterator[Problem]:
-    if isinstance(value, bool) or is_number(value):
-        return
-    if isinstance(value, str):
-        if len(value) > 80:
-            yield Problem(path, TOO_LONG, f"must be at most 80 characters, not {len(value)}.")
-        return
-    yield _wrong_type(path, "a string, a number, or true or false", value)
-
-
-SCALAR = Custom(
-    _check_scalar,
-    {"anyOf": [{"type": "string", "maxLength": 80}, {"type": "number"}, {"type": "boolean"}]},
-)
-
-HIDE_WHEN = Obj(
-    {"field": Id(), "equals": SCALAR, "notEquals": SCALAR, "in": Arr(SCALAR, 1, 24)},
-    required=("field",),
-    exactly_one=("equals", "notEquals", "in"),
-)
-
-_UNTRAINED_WORDS = Enum(("normal", "harder", "refuse"))
-_UNTRAINED_BY = Obj({"by": Int(-20, 20)}, required=("by",))
-
-
-def _check_untrained(value: object, path: Path) -> Iterator[Problem]:
-    if isinstance(value, dict):
-        yield from _UNTRAINED_BY.check(value, path)
-    elif isinstance(value, str):
-        yield from _UNTRAINED_WORDS.check(value, path)
-    else:
-        yield _wrong_type(path, '"normal", "harder", "refuse" or { "by": N }', value)
-
-
-UNTRAINED = Custom(_check_untrained, {"anyOf": [_UNTRAINED_WORDS.schema(), _UNTRAINED_BY.schema()]})
-
-
-def _check_dice(value: object, path: Path) -> Iterator[Problem]:
-    if not isinstance(value, str):
-        yield _wrong_type(path, "dice notation such as 2d6", value)
-    elif len(value) > 40 or not re.match(DICE_PATTERN, value):
-        yield Problem(
-            path, BAD_DICE, f"{describe(value)} is not dice notation such as 2d6 or 1d8+2."
-        )
-
-
-DICE = Custom(_check_dice, {"type": "string", "maxLength": 40, "pattern": DICE_PATTERN})
 
 
 def _check_track_max(value: object, path: Path) -> Iterator[Problem]:
@@ -332,7 +104,7 @@ def _check_track_max(value: object, path: Path) -> Iterator[Problem]:
     if isinstance(value, dict):
         yield from VALUE_REF.check(value, path)
         return
-    yield _wrong_type(path, "a whole number or a value reference", value)
+    yield wrong_type_of(path, "a whole number or a value reference", value)
 
 
 TRACK_MAX = Custom(_check_track_max, {"anyOf": [{"type": "integer"}, VALUE_REF.schema()]})
@@ -340,7 +112,7 @@ TRACK_MAX = Custom(_check_track_max, {"anyOf": [{"type": "integer"}, VALUE_REF.s
 
 # -- the sheet (docs/design/format.md "The sheet") -------------------------------------
 
-_ENUM_VALUES = _distinct(Arr(Str(hi=80), lo=1, hi=40, noun="value"))
+_ENUM_VALUES = distinct(Arr(Str(hi=80), lo=1, hi=40, noun="value"))
 
 
 def _typed(common: Mapping[str, Node], required: Sequence[str]) -> Tagged:
@@ -414,7 +186,7 @@ def _derived_node() -> Tagged:
                     "from": Obj(
                         {"field": Id(), "liveState": Id()}, exactly_one=("field", "liveState")
                     ),
-                    "table": _nonempty(Map(Num(), hi=40), "row"),
+                    "table": nonempty(Map(Num(), hi=40), "row"),
                     "default": Num(),
                 },
                 ("from", "table"),
@@ -527,7 +299,7 @@ STATE = Obj(
     {
         "id": Id(),
         "label": LABEL,
-        "values": _distinct(Arr(_no_quote(Str(hi=80)), 2, 40, noun="value")),
+        "values": distinct(Arr(no_quote(Str(hi=80)), 2, 40, noun="value")),
         "valueLabels": Map(LABEL),
         "default": Str(lo=0, hi=80, one_line=False),
         "hideWhen": HIDE_WHEN,
@@ -550,8 +322,8 @@ SHEET = Obj(
         "abilities": Arr(ABILITY, hi=20, unique_key="id", noun="ability"),
         "skills": Arr(SKILL, hi=120, unique_key="id", noun="skill"),
         "saves": Arr(SKILL, hi=40, unique_key="id", noun="save"),
-        "skillTiers": _distinct(Arr(Id(), 1, 12, noun="tier"), "tier"),
-        "saveTiers": _distinct(Arr(Id(), 1, 12, noun="tier"), "tier"),
+        "skillTiers": distinct(Arr(Id(), 1, 12, noun="tier"), "tier"),
+        "saveTiers": distinct(Arr(Id(), 1, 12, noun="tier"), "tier"),
         "bonusRange": Obj({"min": Int(lo=-100), "max": Int(hi=100)}, required=("min", "max")),
         "fields": Arr(FIELD, hi=160, unique_key="id", noun="field"),
         "derived": Arr(DERIVED, hi=60, unique_key="id", noun="derived value"),
@@ -589,7 +361,7 @@ SHARED_RESOLUTION_KEYS: Mapping[str, Node] = {
     "penaltyFrom": Id(),
     "adjust": Arr(
         Obj(
-            {"value": VALUE_REF, "abilities": _distinct(Arr(Id(), 1, 12, noun="ability"))},
+            {"value": VALUE_REF, "abilities": distinct(Arr(Id(), 1, 12, noun="ability"))},
             required=("value",),
         ),
         hi=8,
@@ -620,7 +392,7 @@ def resolution_obj(kind: KindCompiler) -> Obj:
 def _kind_problem(kind: object, path: Path) -> Problem | None:
     """Why ``resolution.kind`` names no kind dicebound plays, or None."""
     if not isinstance(kind, str):
-        return _wrong_type(path, "a string naming a resolution kind", kind)
+        return wrong_type_of(path, "a string naming a resolution kind", kind)
     if kind not in KNOWN_KINDS:
         names = ", ".join(f'"{k}"' for k in KNOWN_KINDS)
         return Problem(
@@ -643,7 +415,7 @@ def _kind_problem(kind: object, path: Path) -> Problem | None:
 
 def _check_resolution(value: object, path: Path) -> Iterator[Problem]:
     if not isinstance(value, dict):
-        yield _wrong_type(path, "an object", value)
+        yield wrong_type_of(path, "an object", value)
         return
     kind = value.get("kind")
     compiler = kind_compiler(kind) if isinstance(kind, str) else None
@@ -730,7 +502,7 @@ def _check_filter_value(value: object, path: Path) -> Iterator[Problem]:
     if isinstance(value, list):
         yield from Arr(Str(lo=0, hi=80, one_line=False), hi=24, noun="tag").check(value, path)
         return
-    yield _wrong_type(path, "a number, a string or a list of strings", value)
+    yield wrong_type_of(path, "a number, a string or a list of strings", value)
 
 
 def _check_row_value(value: object, path: Path) -> Iterator[Problem]:
@@ -740,7 +512,7 @@ def _check_row_value(value: object, path: Path) -> Iterator[Problem]:
         if len(value) > 4000:
             yield Problem(path, TOO_LONG, f"must be at most 4000 characters, not {len(value)}.")
         return
-    yield _wrong_type(path, "a number, a string, or true or false", value)
+    yield wrong_type_of(path, "a number, a string, or true or false", value)
 
 
 ENTRY_CHECK = Obj(
@@ -758,7 +530,7 @@ ENTRY_CHECK = Obj(
 )
 MECHANICS = Obj(
     {
-        **dict.fromkeys(MECHANICS_KEYS, ANYTHING),
+        **FIGHT_MECHANICS,
         "kind": Enum(("attack", "heal", "buff", "debuff", "utility", "rider")),
         "cost": Arr(
             Obj({"pool": Id(), "amount": Int(1)}, required=("pool", "amount")),
@@ -774,7 +546,7 @@ ROW = Obj(
     {
         "list": Id(),
         "values": Map(Custom(_check_row_value, {"type": ["number", "string", "boolean"]})),
-        "scaled": _nonempty(
+        "scaled": nonempty(
             Map(Obj({"from": VALUE_REF, "table": STEP_TABLE}, required=("from",)), hi=4),
             "scaled column",
         ),
@@ -789,7 +561,7 @@ ENTRY = Obj(
         "filters": Map(Custom(_check_filter_value, {})),
         "rows": Arr(ROW, 1, 6, noun="row"),
         "mechanics": MECHANICS,
-        "creature": Loose("object"),
+        "creature": CREATURE,
         "item": Loose("object"),
     },
     required=("id", "label"),
@@ -800,7 +572,7 @@ CATALOG = Obj(
         "id": Id(),
         "label": LABEL,
         "holds": Enum(("rows", "creatures", "items")),
-        "feeds": _distinct(Arr(Id(), 1, 8, noun="list"), "list"),
+        "feeds": distinct(Arr(Id(), 1, 8, noun="list"), "list"),
         "filters": Arr(
             Obj(
                 {
@@ -840,7 +612,7 @@ def _layer(ladder: Node) -> Obj:
             "id": Id(),
             "label": LABEL,
             "summary": Str(hi=300),
-            "conflicts": _distinct(Arr(Id(), hi=12, noun="layer"), "layer"),
+            "conflicts": distinct(Arr(Id(), hi=12, noun="layer"), "layer"),
             "gm": Obj({"guidance": Str(hi=4000), "worldGuidance": Str(hi=4000)}),
             "fields": Loose("array"),
             "difficultyLadder": ladder,
@@ -861,7 +633,7 @@ def _layer_ladder(kind: str | None, for_schema: bool) -> Node:
             built = kind_compiler(name)
             assert built is not None
             ladders.append(built.keys["difficultyLadder"].schema())
-        return Custom(_accept, {"anyOf": ladders})
+        return Custom(accept_anything, {"anyOf": ladders})
     return Loose("array")  # without a kind it plays, a ladder's steps cannot be judged
 
 
@@ -894,7 +666,7 @@ def _check_step_to(value: object, path: Path) -> Iterator[Problem]:
     if isinstance(value, str):
         yield from Str(hi=80, one_line=False).check(value, path)
         return
-    yield _wrong_type(path, '"max", "min", a whole number or a state\'s value', value)
+    yield wrong_type_of(path, '"max", "min", a whole number or a state\'s value', value)
 
 
 _STEP_TO = Custom(
@@ -962,7 +734,7 @@ def _check_step(value: object, path: Path) -> Iterator[Problem]:
                 'a state step needs "to": "default" or one of the state\'s values.',
             )
         elif not isinstance(to, str):
-            yield _wrong_type((*path, "to"), '"default" or one of the state\'s values', to)
+            yield wrong_type_of((*path, "to"), '"default" or one of the state\'s values', to)
         return
     if ("to" in value) == ("by" in value):
         count = 2 if "to" in value else 0
@@ -1007,13 +779,13 @@ def _check_clear_conditions(value: object, path: Path) -> Iterator[Problem]:
     if isinstance(value, list):
         yield from Arr(Id(), hi=80, noun="condition").check(value, path)
     elif value != "all":
-        yield _wrong_type(path, '"all" or a list of condition ids', value)
+        yield wrong_type_of(path, '"all" or a list of condition ids', value)
 
 
 REST = Obj(
     {
         "id": Id(),
-        "label": _no_quote(LABEL),
+        "label": no_quote(LABEL),
         "restore": Arr(REST_STEP, hi=40, noun="restore step"),
         "clear": Obj(
             {
@@ -1041,6 +813,8 @@ def ruleset_node(kind: str | None, *, for_schema: bool = False) -> Obj:
     picks its own shape from the value it holds.
     """
     license_text = Str(lo=0, hi=4000, one_line=False)
+    built = kind_compiler(kind) if kind is not None and not for_schema else None
+    fights = built is None or built.fights  # beside a kind with no fights, refused whole
     return Obj(
         {
             "schemaVersion": Const(1),
@@ -1067,8 +841,8 @@ def ruleset_node(kind: str | None, *, for_schema: bool = False) -> Obj:
             "rests": Arr(REST, hi=12, unique_key="id", noun="rest"),
             "catalogs": Arr(CATALOG, hi=12, unique_key="id", noun="catalog"),
             "items": Loose("object"),
-            "battle": Loose("object"),
-            "combat": Loose("object"),
+            "battle": BATTLE,
+            "combat": COMBAT_BLOCK if fights else Loose("object"),
             "layers": Arr(
                 _layer(_layer_ladder(kind, for_schema)), hi=12, unique_key="id", noun="layer"
             ),

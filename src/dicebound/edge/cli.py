@@ -4,8 +4,10 @@
     dicebound check --ruleset R --character C [--character C2 ...] [--layer ID ...]
                     [--seed N | --faces 5,1,6] [--json] 'TEXT'
     dicebound odds  --ruleset R --character C [--json] 'TAG'
+    dicebound fight --ruleset R --character C [--character C2 ...] --fight FILE [--json]
     dicebound rulesets
-    dicebound schema
+    dicebound schema [--output ruleset|check]
+    dicebound db upgrade|new-game|backup|restore|export-game|import-game|prune|game-schema
     dicebound --version
     dicebound report --ruleset R --character C [--layer ID ...] [--html FILE]
 
@@ -32,8 +34,9 @@ from dicebound.errors import (
 )
 
 if TYPE_CHECKING:
-    from dicebound.engine import CheckReport
+    from dicebound.problems import Problem
     from dicebound.sheet import Character
+    from dicebound.tagpass import CheckReport
 
 # Each command imports what it alone needs, in its own function: a command's start is
 # part of its time, and `dicebound odds` need not load the renderer, the replayer, the
@@ -81,9 +84,21 @@ _SERVE_LIMITS = (
         "connections at once, 503 past it; 0: none (DICEBOUND_LIMIT_CONCURRENCY, 500)",
     ),
     (
+        "--limit-per-address",
+        "N",
+        "connections (behind a proxy, requests) at once per client address, 429 past it; "
+        "0: none (DICEBOUND_LIMIT_PER_ADDRESS, 64)",
+    ),
+    (
+        "--streams-per-token",
+        "N",
+        "event and MCP streams open at once per token, 429 past it; 0: none "
+        "(DICEBOUND_STREAMS_PER_TOKEN, 4)",
+    ),
+    (
         "--rate-limit",
         "R",
-        "requests a second per token, 429 past it; 0: none (DICEBOUND_RATE_LIMIT, 50)",
+        "requests a second per token and per game, 429 past it; 0: none (DICEBOUND_RATE_LIMIT, 50)",
     ),
     (
         "--shutdown-timeout",
@@ -120,9 +135,12 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         check.add_argument("--choose", choices=("fail", "succeed"), help="settle an open choice")
         check.add_argument("--json", action="store_true")
         check.add_argument(
+            "--fight", metavar="FILE", help='the fight, {"fight": STATE} (absent: no fight yet)'
+        )
+        check.add_argument(
             "--save",
             action="store_true",
-            help="write each character's new live state back to its file (atomically)",
+            help="write each character's new live state (and the fight) back (atomically)",
         )
         check.add_argument("text")
 
@@ -134,6 +152,15 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         odds.add_argument("--after", metavar="POOL:N")
         odds.add_argument("--json", action="store_true")
         odds.add_argument("tag")
+
+    if only in (None, "fight"):
+        fight = sub.add_parser(
+            "fight", help="a fight's state and the current actor's options with exact odds"
+        )
+        fight.add_argument("--ruleset", required=True)
+        fight.add_argument("--character", action="append", required=True, default=None)
+        fight.add_argument("--fight", metavar="FILE", required=True, help='{"fight": STATE}')
+        fight.add_argument("--json", action="store_true")
 
     if only in (None, "roll"):
         roll = sub.add_parser("roll", help="throw a symbol pool's dice by name")
@@ -179,6 +206,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             metavar="PARSER",
             help="the HTTP parser: httptools or h11 (DICEBOUND_HTTP, httptools)",
         )
+        serve.add_argument(
+            "--log-format",
+            metavar="FORM",
+            help="text (readable, the default) or json: one object per line (DICEBOUND_LOG_FORMAT)",
+        )
         for flag, metavar, what in _SERVE_LIMITS:
             serve.add_argument(flag, metavar=metavar, help=what)
 
@@ -201,6 +233,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         new_game.add_argument(
             "--character", action="append", default=[], help="a character file to put (repeat)"
         )
+        from dicebound.edge.store_commands import add_db_commands
+
+        add_db_commands(db_sub, _DB_HELP)
 
     if only in (None, "verify"):
         verify = sub.add_parser("verify", help="replay a record from its seed: does it match?")
@@ -213,7 +248,14 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         verify.add_argument("--json", action="store_true")
 
     if only in (None, "schema"):
-        sub.add_parser("schema", help="print the JSON Schema (draft-07) of a ruleset file")
+        schema = sub.add_parser("schema", help="print the JSON Schema of a ruleset file")
+        schema.add_argument(
+            "--output",
+            choices=("ruleset", "check"),
+            default="ruleset",
+            help="ruleset: a ruleset file (draft-07, the default); check: check --json's "
+            "answer (2020-12)",
+        )
 
     if only in (None, "report"):
         report = sub.add_parser("report", help="every check's chance at every ladder step")
@@ -222,6 +264,16 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         report.add_argument("--layer", action="append", default=[])
         report.add_argument("--html", metavar="FILE", help="also write the report as a web page")
     return parser
+
+
+def _by_line(text: str, problems: Sequence[Problem]) -> list[Problem]:
+    """``problems`` in the order of the lines (then columns) where their paths are
+    written, so they read down the file as an author fixes them."""
+    from dicebound.views import problems_with_lines
+
+    placed = problems_with_lines(text, problems)
+    order = sorted(range(len(problems)), key=lambda i: (placed[i]["line"], placed[i]["column"]))
+    return [problems[i] for i in order]
 
 
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
@@ -236,7 +288,7 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
             json.dump({"ok": False, "problems": problems, "notes": []}, out, indent=2)
             out.write("\n")
         else:
-            for problem in exc.problems:
+            for problem in _by_line(text, exc.problems):
                 out.write(f"{problem}\n")
         return 1
     notes = [f"{block}: accepted and kept, not played by dicebound" for block in ruleset.not_played]
@@ -268,8 +320,9 @@ def _after(text: str) -> tuple[str, int]:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    from dicebound.engine import CheckResult, PlayerChoices, resolve_text
+    from dicebound.engine import CheckResult, PlayerChoices
     from dicebound.render.text import render_text, sheet_line
+    from dicebound.tagpass import resolve_text
     from dicebound.views import paid_lines
 
     ruleset = read_ruleset(args.ruleset)
@@ -285,8 +338,16 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     seed = args.seed if args.seed is not None or faces is not None else fresh_seed()
     after = _after(args.after) if args.after is not None else None
     choices = PlayerChoices(after=after, choose=args.choose)
+    fight = _read_fight(args.fight) if args.fight is not None else None
     report = resolve_text(
-        ruleset, party, args.text, seed=seed, faces=faces, layers=args.layer, choices=choices
+        ruleset,
+        party,
+        args.text,
+        seed=seed,
+        faces=faces,
+        layers=args.layer,
+        choices=choices,
+        fight=fight,
     )
     if args.json:
         json.dump(report.to_json(), out, indent=2, ensure_ascii=False)
@@ -297,17 +358,60 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             out.write("\n")
             if isinstance(item, CheckResult):
                 paid = paid_lines(ruleset, item.roller, item.changes) if item.roller else []
-                card = render_text(item.record, who=item.who, outcome=item.outcome, paid=paid)
+                card = render_text(
+                    item.record, who=item.who, outcome=item.outcome, paid=paid, ruleset=ruleset
+                )
                 out.write(card + "\n")
+                for note in item.notes:  # a value the ruleset did not know, and what was done
+                    out.write(f"  Note     {note}\n")
             else:
                 out.write(f"Not rolled: {item.error}\n")
         if report.sheet:
             out.write("\n")
         for outcome in report.sheet:
-            out.write(sheet_line(outcome) + "\n")
+            out.write(sheet_line(outcome, [c.name for c in party]) + "\n")
+        _fight_lines(report, out)
     if args.save:
         _save(args.character, party, report)
+        if args.fight is not None and not report.errors and report.fight != fight:
+            from pathlib import Path
+
+            from dicebound.edge.save import save_fight
+
+            save_fight(Path(args.fight), report.fight)
+            sys.stderr.write(f"dicebound: saved the fight to {args.fight}.\n")
     return 0 if not report.errors else 1
+
+
+def _read_fight(where: str) -> dict[str, Any] | None:
+    """The fight of a fight file, ``{"fight": STATE}``; None when the file is absent."""
+    from dicebound.fight import load_state
+    from dicebound.jsontext import Unreadable, read_json
+
+    if not os.path.exists(where):
+        return None
+    try:
+        with open(where, encoding="utf-8") as f:
+            body, _ = read_json(f.read())
+    except (OSError, ValueError, Unreadable) as exc:
+        raise UsageError(f'cannot read the fight file "{where}": {exc}') from exc
+    if not isinstance(body, dict) or "fight" not in body:
+        raise UsageError(f'"{where}" is not a fight file: it holds no {{"fight": ...}}.')
+    return None if body["fight"] is None else load_state(body["fight"])
+
+
+def _fight_lines(report: CheckReport, out: TextIO) -> None:
+    """``Fight: <now>`` per fight tag, or ``Fight: refused (<reason>)``."""
+    from dicebound.fight.lines import event_lines
+
+    if report.fight_steps:
+        out.write("\n")
+    for _, step in report.fight_steps:
+        if step.ok:
+            out.write("Fight: " + "; ".join(event_lines(step.events)) + "\n")
+        else:
+            why = f" {step.message}" if step.message else ""
+            out.write(f"Fight: refused ({step.reason}){why}\n")
 
 
 def _save(files: Sequence[str], party: Sequence[Character], report: CheckReport) -> None:
@@ -398,6 +502,17 @@ def _odds(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _fight(args: argparse.Namespace, out: TextIO) -> int:
+    from dicebound.edge.fight_command import show_fight
+    from dicebound.fight import fight_view
+
+    ruleset = read_ruleset(args.ruleset)
+    party = [read_character(ruleset, c) for c in args.character]
+    view = fight_view(ruleset, _read_fight(args.fight), party)
+    show_fight(view, out, as_json=args.json)
+    return 0
+
+
 def _roll(args: argparse.Namespace, out: TextIO) -> int:
     from dicebound.throw import roll_json
 
@@ -425,9 +540,15 @@ def _gm(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _schema(args: argparse.Namespace, out: TextIO) -> int:
-    from dicebound.compiler.schema import ruleset_json_schema
+    if args.output == "check":
+        from dicebound.check_schema import check_json_schema
 
-    out.write(json.dumps(ruleset_json_schema(), indent=2, ensure_ascii=False) + "\n")
+        schema = check_json_schema()
+    else:
+        from dicebound.compiler.schema import ruleset_json_schema
+
+        schema = ruleset_json_schema()
+    out.write(json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
     return 0
 
 
@@ -470,6 +591,7 @@ def _serve(args: argparse.Namespace, out: TextIO) -> int:
         workers=args.workers,
         http=args.http,
         pin=args.pin,
+        log_form=args.log_format,
     )
 
 
@@ -481,7 +603,10 @@ def _mcp(args: argparse.Namespace, out: TextIO) -> int:
 
 def _db(args: argparse.Namespace, out: TextIO) -> int:
     from dicebound.edge.serve import db_new_game, db_upgrade
+    from dicebound.edge.store_commands import RUNNERS
 
+    if args.db_command in RUNNERS:
+        return RUNNERS[args.db_command](args, out)
     if args.db_command == "new-game":
         return db_new_game(args, out)
     return db_upgrade(args.db, out)
@@ -491,6 +616,7 @@ _RUNNERS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "validate": _validate,
     "check": _check,
     "odds": _odds,
+    "fight": _fight,
     "roll": _roll,
     "gm": _gm,
     "rulesets": _rulesets,

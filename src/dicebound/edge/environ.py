@@ -7,15 +7,17 @@ from collections.abc import Mapping
 from dicebound.errors import UsageError
 
 
-def switched_on(environ: Mapping[str, str], name: str) -> bool:
+def switched_on(environ: Mapping[str, str], name: str, *, default: bool = False) -> bool:
     """Whether the variable ``name`` says ``on`` (any case, spaces around it allowed);
-    unset, empty or ``off`` is off.
+    ``off`` is off, and unset or empty is ``default``.
 
     Raises:
         UsageError: any other value, named with the variable, before anything starts.
     """
     given = environ.get(name, "").strip()
-    if given.lower() in ("", "off"):
+    if not given:
+        return default
+    if given.lower() == "off":
         return False
     if given.lower() == "on":
         return True

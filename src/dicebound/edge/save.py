@@ -20,7 +20,7 @@ from dicebound.errors import UsageError
 from dicebound.jsontext import Unreadable, read_json
 from dicebound.sheet import Character
 
-__all__ = ["save_live"]
+__all__ = ["save_fight", "save_live", "write_atomically"]
 
 
 def _in_order(old: Any, new: Any) -> Any:
@@ -61,13 +61,31 @@ def save_live(path: Path, character: Character) -> None:
     written = json.dumps(body, indent=_indent(text), ensure_ascii=False)
     if text.endswith("\n"):
         written += "\n"
+    write_atomically(path, written, path.stat().st_mode & 0o7777)
+
+
+def save_fight(path: Path, fight: dict[str, Any] | None) -> None:
+    """Write a fight file, ``{"fight": STATE}``, as a character file is written: whole
+    or not at all (a new file is made readable and writable by its owner and readable
+    by others).
+
+    Raises:
+        UsageError: the file cannot be written (nothing is changed then).
+    """
+    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
+    write_atomically(path, json.dumps({"fight": fight}, indent=2, ensure_ascii=False) + "\n", mode)
+
+
+def write_atomically(path: Path, written: str, mode: int) -> None:
+    """``written`` into ``path`` through a temporary file beside it, fsynced, then
+    renamed over it, and the folder fsynced."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with temporary.open("w", encoding="utf-8") as out:
             out.write(written)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, path.stat().st_mode & 0o7777)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except OSError as exc:
         temporary.unlink(missing_ok=True)

@@ -21,6 +21,7 @@ from dicebound.app.limits import LIMITS
 from dicebound.app.plain import plain
 from dicebound.app.records import Answered
 from dicebound.app.seeds import SEED_RULE, seed_text
+from dicebound.edge.fight_schemas import FightMemberOut, FightRecordOut
 
 __all__ = [
     "AfterIn",
@@ -34,6 +35,7 @@ __all__ = [
     "CheckIn",
     "CheckOut",
     "CheckResultOut",
+    "FightIn",
     "GameEntry",
     "GameIn",
     "GameMade",
@@ -246,8 +248,12 @@ class ChangeOut(BaseModel):
     to: int
 
 
+_NUMBER = "Its place in the game's history: 1 for the game's first record, then one more for each record written. ids are the store's, counted over every game."
+
+
 class CheckResultOut(BaseModel):
     id: int
+    number: int = Field(description=_NUMBER)
     tag: str
     who: str
     outcome: str
@@ -256,6 +262,10 @@ class CheckResultOut(BaseModel):
     choice: Choice
     attrs: dict[str, str]
     changes: list[ChangeOut]
+    notes: list[str] = Field(
+        description="Each attribute value the ruleset did not know, said: the check was "
+        "rolled without it."
+    )
 
 
 class CheckErrorOut(BaseModel):
@@ -267,7 +277,11 @@ class SheetOut(BaseModel):
     """A ``[sheet:]`` command of the text, applied (``ok``, ``now``) or refused
     (``reason``), with the id of its record."""
 
-    id: int
+    id: int | None = Field(
+        description="Its record's id; null past the text's 40th command (refused too-many, "
+        "never recorded)."
+    )
+    number: int | None = Field(description=_NUMBER + " Null where the id is.")
     tag: str = Field(description="The command as written back, with its outcome.")
     who: str = Field(description='A card\'s name, "party", or as written when nobody was found.')
     ok: bool
@@ -280,14 +294,39 @@ class CheckOut(BaseModel):
     results: list[CheckResultOut]
     errors: list[CheckErrorOut]
     sheet: list[SheetOut] = Field(
-        default_factory=list, description="Every [sheet:] command, in text order."
+        description="Every [sheet:] command, in text order (empty when the text held none)."
     )
+    fight: FightMemberOut = Field(
+        description="Every [fight:] step, in text order, and the game's fight after the text."
+    )
+
+
+class FightIn(_In):
+    """One step of the game's fight, as a ``[fight:]`` tag would ask it."""
+
+    op: Literal["start", "act", "pass", "end-turn", "flee", "end"]
+    who: str | None = Field(default=None, min_length=1, max_length=100)
+    option: str | None = Field(default=None, min_length=1, max_length=120)
+    targets: list[str] | None = Field(default=None, max_length=12)
+    pay: str | None = Field(default=None, min_length=1, max_length=120)
+    mode: str | None = Field(default=None, min_length=1, max_length=120)
+    style: str | None = Field(default=None, min_length=1, max_length=120)
+    window: str | None = Field(default=None, min_length=1, max_length=40)
+    party: str | None = Field(
+        default=None, min_length=1, max_length=1000, description="start: names, ','-joined."
+    )
+    enemies: str | None = Field(
+        default=None, min_length=1, max_length=1000, description="start: the opponents."
+    )
+    seed: Seed | None = Field(default=None, description="Replays the step's dice.")
+    faces: list[int] | None = Field(default=None, description="Forced faces, in throw order.")
 
 
 class RecordOut(BaseModel):
     """A check's record."""
 
     id: int
+    number: int = Field(description=_NUMBER)
     kind: Literal["check"]
     created: str
     tag: str
@@ -303,6 +342,9 @@ class RecordOut(BaseModel):
     ruleset: str
     version: int
     answered: dict[str, Any] | None = None
+    notes: list[str] = Field(
+        description="What the check's answer said of each attribute value the ruleset did not know."
+    )
 
 
 class SheetChangeOut(BaseModel):
@@ -322,6 +364,7 @@ class SheetRecordOut(BaseModel):
     """A ``[sheet:]`` command's record, applied or refused."""
 
     id: int
+    number: int = Field(description=_NUMBER)
     kind: Literal["sheet"]
     created: str
     who: str
@@ -335,8 +378,8 @@ class SheetRecordOut(BaseModel):
     version: int
 
 
-AnyRecordOut = Annotated[RecordOut | SheetRecordOut, Field(discriminator="kind")]
-"""A record of either kind, told apart by ``kind``."""
+AnyRecordOut = Annotated[RecordOut | SheetRecordOut | FightRecordOut, Field(discriminator="kind")]
+"""A record of any kind, told apart by ``kind``."""
 
 
 class RecordPage(BaseModel):
@@ -591,6 +634,7 @@ class CardOut(BaseModel):
     raise still on offer."""
 
     id: int
+    number: int = Field(description=_NUMBER)
     title: str
     lines: list[list[str]]
     dice: list[CardDie]

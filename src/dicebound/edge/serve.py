@@ -10,7 +10,6 @@ import argparse
 import contextlib
 import ctypes
 import json
-import logging
 import os
 import select
 import signal
@@ -25,6 +24,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
 from dicebound.edge.environ import switched_on
+from dicebound.edge.logs import configure_logging, log_format
 from dicebound.errors import DiceboundError, UsageError
 
 __all__ = ["db_new_game", "db_upgrade", "mcp_stdio", "serve"]
@@ -44,17 +44,6 @@ def _need_extra(missing: ModuleNotFoundError) -> UsageError:
     )
 
 
-def _plain_logging() -> None:
-    """One line per log record on standard error. Set before the MCP SDK's server is
-    built, which otherwise installs a rich handler that wraps each message to the
-    terminal's width and prints every traceback over dozens of lines."""
-    logging.basicConfig(
-        level=logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-
-
 def serve(
     db: str | None,
     host: str,
@@ -64,18 +53,20 @@ def serve(
     workers: str | None = None,
     http: str | None = None,
     pin: bool = False,
+    log_form: str | None = None,
 ) -> int:
     """Run the HTTP service until interrupted. ``limits`` are the flags of ``Guards``'
     fields (None where not given: the ``DICEBOUND_*`` variable, else the default);
-    ``workers`` and ``http`` the flags of the same names (likewise)."""
+    ``workers``, ``http`` and ``log_form`` (``--log-format``) the flags of the same
+    names (likewise). Under several workers the metrics' files are kept in a directory
+    made for this run (``PROMETHEUS_MULTIPROC_DIR``) and removed when it ends."""
     try:
-        import uvicorn
-
         from dicebound.app.access import check_admin_token
         from dicebound.edge.http import create_app
         from dicebound.edge.http.app import prepare_store
         from dicebound.edge.http.guards import Guards
-        from dicebound.edge.http.protocol import Share, guarded_protocol, parser_named
+        from dicebound.edge.http.metrics import multiproc_dir
+        from dicebound.edge.http.protocol import parser_named
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover - the extra is installed in tests
         raise _need_extra(exc) from exc
@@ -85,10 +76,14 @@ def serve(
     parser = parser_named(given or "httptools", "--http" if http is not None else "DICEBOUND_HTTP")
     asked = _workers_asked(workers, os.environ)
     pinned = pin or switched_on(os.environ, "DICEBOUND_PIN")
+    form = log_format(log_form, os.environ)
+    # a line per request where a machine reads the log; the readable default as it was
+    access = switched_on(os.environ, "DICEBOUND_ACCESS_LOG", default=form == "json")
+    switched_on(os.environ, "DICEBOUND_METRICS", default=True)  # refused here, not later
     # a sentence here, not uvicorn's traceback from the app's start-up
     admin_token = os.environ.get("DICEBOUND_ADMIN_TOKEN")
     check_admin_token(admin_token)
-    _plain_logging()
+    configure_logging(form, access=access)
     store = open_store(db)  # migrate and fail fast, before binding the port
     count = asked if asked is not None else (1 if store.is_sqlite else _cores())
     several = f"; {count} processes answering on http://{host}:{port}" if count > 1 else ""
@@ -104,7 +99,29 @@ def serve(
         # of this process crosses the fork: each worker opens its own
         prepare_store(store, admin_token=admin_token, say=sys.stderr)
         store.engine.dispose()
-    app = create_app(store=store, guards=guards)
+    with contextlib.ExitStack() as run:
+        if count > 1:  # before the app imports prometheus_client, which reads it once
+            run.enter_context(multiproc_dir(os.environ))
+        return _run(
+            create_app(store=store, guards=guards), count, host, port, guards, parser, pinned
+        )
+
+
+def _run(
+    app: FastAPI,
+    count: int,
+    host: str,
+    port: int,
+    guards: Guards,
+    parser: Parser,
+    pinned: bool,
+) -> int:
+    """Serve ``app`` on ``count`` processes until told to stop; the exit code."""
+    import uvicorn
+
+    from dicebound.edge.http.metrics import process_gone
+    from dicebound.edge.http.protocol import Share, guarded_protocol
+
     share = Share(count) if count > 1 else None
 
     def server(place: int = 0) -> Server:
@@ -121,6 +138,7 @@ def serve(
             loop="auto",  # uvloop where it is installed
             limit_concurrency=guards.limit_concurrency or None,
             server_header=False,  # no need to tell the world which server and version to aim at
+            log_config=None,  # uvicorn's lines through the service's handler and format
             timeout_graceful_shutdown=guards.shutdown_timeout,
             backlog=_BACKLOG,
         )
@@ -131,6 +149,7 @@ def serve(
         return 0
     listening = _Port(host, port, _BACKLOG)
     sys.stderr.flush()
+    process_gone(os.getpid())  # this one serves nothing: only its workers are counted
     return _supervise(count, server, listening, guards.shutdown_timeout)
 
 
@@ -242,6 +261,9 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
     from uvicorn import Config, Server
 
+    from dicebound.edge.http.guards import Guards
+    from dicebound.edge.http.protocol import Parser
+
 
 def _server(config: Config, app: FastAPI) -> Server:
     """uvicorn's server, ending the event streams as soon as it is told to stop: its
@@ -271,6 +293,8 @@ def _supervise(
     within ``shutdown_timeout`` seconds, or is killed a little after). A worker whose
     start failed (the store unreachable, say) stops the service: another would fail
     the same way. The exit code is 1 then, else 0."""
+    from dicebound.edge.http.metrics import process_gone
+
     told: list[int] = []
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
@@ -295,6 +319,7 @@ def _supervise(
                 _signal_all(started, signal.SIGKILL)
             for pid, status in _ended(started):
                 place, began = started.pop(pid)
+                process_gone(pid)
                 if deadline is not None:
                     continue
                 said = _status_text(status)
@@ -490,7 +515,7 @@ def mcp_stdio(db: str | None, game: str) -> int:
         from dicebound.store import open_store
     except ModuleNotFoundError as exc:  # pragma: no cover
         raise _need_extra(exc) from exc
-    _plain_logging()
+    configure_logging("text", access=False)
     store = open_store(db)
     try:
         with store.write() as session:

@@ -93,6 +93,11 @@ class KindCompiler(Protocol):
     """Whether a catalog entry's ``mechanics.check`` can change its rolls."""
     override_locks: tuple[str, ...] = ()
     """Keys of its own no override may set."""
+    fights: bool = True
+    """Whether a ``combat`` block may stand beside it at all (else it is refused whole,
+    by ``refused_fights``, and its inside is not read)."""
+    pool_fights: bool = False
+    """Whether a ``"dice-pool"`` fight may stand beside it (it throws the kind's pools)."""
 
     def ladder_step(self, raw: Mapping[str, Any]) -> LadderStep:
         """Read one structurally valid ladder step."""

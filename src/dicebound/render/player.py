@@ -14,85 +14,45 @@ Pure: it reads values and returns plain JSON values.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from dicebound.errors import DiceboundError
-from dicebound.kinds.symbol_pool.details import parse_details, symbols_in_words
+from dicebound.kinds.symbol_pool.details import symbols_in_words
 from dicebound.record import Record
-from dicebound.render.text import RESULT_WORDS, card_dice, card_shape, event_marks
+from dicebound.render.player_dice import (
+    CardContext,
+    card_dice_words,
+    face_number,
+    faces_word,
+    plain_value,
+    plural,
+    signed,
+    step_labels,
+)
+from dicebound.render.text import (
+    RESULT_WORDS,
+    card_shape,
+    dice_words,
+    difficulty_words,
+    event_marks,
+)
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
 from dicebound.spend import find_pool, parse_spend
 from dicebound.tags.names import normalize, resolve_target
-from dicebound.values import frozen
 
-__all__ = ["CardContext", "card_dice_words", "modifier_parts", "player_card", "player_lines"]
+__all__ = [
+    "CardContext",
+    "card_dice_words",
+    "modifier_parts",
+    "player_card",
+    "player_lines",
+    "points_of",
+]
 
 Line = tuple[str, str]
-
-
-@frozen
-class CardContext:
-    """What the service knows beside a record: the ruleset version it was thrown under,
-    the roller as they stood when it was thrown (None when they cannot be read), and the
-    tag's attributes as the Game Master wrote them (lower-case keys)."""
-
-    ruleset: Ruleset
-    roller: Character | None = None
-    ask: Mapping[str, str] | None = None
-
-
-# -- small words -------------------------------------------------------------------------
-
-_NUMBER_WORDS = {
-    1: "ones",
-    2: "twos",
-    3: "threes",
-    4: "fours",
-    5: "fives",
-    6: "sixes",
-    7: "sevens",
-    8: "eights",
-    9: "nines",
-    10: "tens",
-    12: "twelves",
-    20: "twenties",
-}
-
-
-def _faces_word(face: int) -> str:
-    """``10`` as "tens", the word a table says for the dice showing it."""
-    return _NUMBER_WORDS.get(face, f"{face}s")
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"−{-n}"
-
-
-_PLAIN = re.compile(r"[\w .,'()/+\-−→&!?]*")
-
-
-def _plain_value(value: str) -> bool:
-    """A value that reads as words: no ``|``, ``@``, ``:``, ``=``, ``;`` nor an id
-    joined by underscores."""
-    return bool(_PLAIN.fullmatch(value)) and "_" not in value
-
-
-def _sides(dice: str) -> list[int]:
-    """``1d10+2d6`` as each die's sides in throw order: [10, 6, 6]; [] when unread."""
-    sides: list[int] = []
-    for part in dice.split("+"):
-        match = re.fullmatch(r"\s*(\d*)d(\d+)\s*", part)
-        if match is None:
-            return []
-        sides += [int(match.group(2))] * int(match.group(1) or 1)
-    return sides
 
 
 # -- the parts of a modifier -------------------------------------------------------------
@@ -161,7 +121,7 @@ def modifier_parts(ruleset: Ruleset, roller: Character, record: Record) -> list[
     wholes = [(_whole(amount), words) for amount, words in parts]
     if not wholes or any(amount is None for amount, _ in wholes):
         return None
-    return [(_signed(amount or 0), words) for amount, words in wholes]
+    return [(signed(amount or 0), words) for amount, words in wholes]
 
 
 def _tier_words(label: str, tier: str | None) -> str:
@@ -185,281 +145,6 @@ def _parts_sum(parts: Sequence[Line]) -> int:
     return sum(int(amount.replace("−", "-")) for amount, _ in parts)
 
 
-# -- each die ----------------------------------------------------------------------------
-
-# What each mark the roller or the record gives a die says, in a player's words.
-_MARK_WORDS = {
-    "hit": ("counted", "counted"),
-    "doubled": ("counted-twice", "counts twice"),
-    "cancels": ("cancels", "cancels a success"),
-    "exploded": ("exploded", "exploded: one more die thrown"),
-    "added": ("added", "added by an exploding die"),
-    "rethrown": ("rethrown", "thrown again: this face no longer counts"),
-    "thrown-again": ("thrown-again", "thrown again: the new face"),
-    "exact": ("exact", "exactly on the target"),
-    "kept": ("kept", "kept"),
-    "dropped": ("dropped", "dropped"),
-    "dark": ("dark", "a dark die"),
-}
-
-
-def _note(mark: str, words: str) -> dict[str, str]:
-    return {"mark": mark, "words": words}
-
-
-def _pool_dice(dice: list[dict[str, Any]]) -> None:
-    """A pool's dice: counted or not, and the successes the cancelling dice took away,
-    lowest counted face first."""
-    for die in dice:
-        marks = die["marks"]
-        die["counted"] = "hit" in marks or "doubled" in marks
-        die["says"] = [_note(*_MARK_WORDS[m]) for m in marks if m in _MARK_WORDS and m != "hit"]
-        if die["counted"]:
-            die["says"].insert(0, _note(*_MARK_WORDS["hit"]))
-        elif "cancels" not in marks and "rethrown" not in marks:
-            die["says"].insert(0, _note("not-counted", "not counted"))
-    cancelling = sum(1 for d in dice if "cancels" in d["marks"])
-    single = [d for d in dice if d["counted"] and "doubled" not in d["marks"]]
-    for die in sorted(single, key=lambda d: _face(d["face"]))[:cancelling]:
-        die["counted"] = False
-        die["says"] = [_note("cancelled", "cancelled by a low die")] + [
-            n for n in die["says"] if n["mark"] != "counted"
-        ]
-
-
-def _face(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        return 0
-
-
-def _step_dice(record: Record, dice: list[dict[str, Any]], context: CardContext | None) -> None:
-    """A step pool's dice at their final faces (the raise added), which reached the
-    target, and each raise as from → to with what paid for it."""
-    target = record.get_int("dc")
-    raises = (record.get("raises") or "").split("|")
-    raisers: dict[int, str] = {}
-    labels = _step_labels(context)
-    for key, words in (
-        ("quality", labels.get("quality", "quality")),
-        ("tool", labels.get("tool", "tool")),
-        ("after", "points spent after the roll"),
-    ):
-        value = record.get(key) or ""
-        at = value.rpartition("@")[2] if "@" in value else ""
-        if at.isdigit():
-            raisers[int(at) - 1] = words
-    names = _step_names(record, context)
-    for index, die in enumerate(dice):
-        face = _face(die["face"])
-        raised = _face(raises[index]) if len(raises) == len(dice) else 0
-        final = face + raised
-        if raised:
-            die["was"] = die["face"]
-            die["face"] = str(final)
-        die["die"] = names[index] if index < len(names) else die["die"]
-        reached = target is not None and final >= target
-        die["counted"] = reached if target is not None else None
-        says = []
-        if target is not None:
-            says.append(
-                _note("reached", f"reached the target {target}")
-                if reached
-                else _note("below", f"below the target {target}")
-            )
-        if raised:
-            by = f" by the {raisers[index]}" if index in raisers else ""
-            says.append(_note("raised", f"raised from {face} to {final}{by}"))
-        die["says"] = says
-
-
-def _step_labels(context: CardContext | None) -> dict[str, str]:
-    if context is None:
-        return {}
-    config = context.ruleset.resolution.config
-    labels = {}
-    for key, attr in (
-        ("quality", "quality_label"),
-        ("tool", "tool_label"),
-        ("talent", "talent_label"),
-        ("training", "training_label"),
-    ):
-        label = getattr(config, attr, None)
-        if isinstance(label, str):
-            labels[key] = label
-    return labels
-
-
-def _step_names(record: Record, context: CardContext | None) -> list[str]:
-    """Each step-pool die's name: ``Talent d10``, then ``Training d6`` for the rest."""
-    labels = _step_labels(context)
-    sides = _sides(record.get("dice") or "")
-    talent, training = labels.get("talent", "Talent"), labels.get("training", "Training")
-    return [f"{talent if i == 0 else training} d{s}" for i, s in enumerate(sides)]
-
-
-# Glyphs for a symbol pool's symbols, by the part each plays in the ruleset: the success
-# symbol and what cancels it, the symbols that count as either (the criticals), a pair
-# that cancel each other, and any other.
-_GLYPHS = {
-    "success": "✶",
-    "failure": "✖",
-    "critical-success": "✪",
-    "critical-failure": "⊗",
-    "gain": "▲",
-    "loss": "▼",
-}
-_OTHER_GLYPHS = ("◆", "●", "■", "♦", "★", "◇")
-
-
-def _symbol_glyphs(config: Any) -> dict[str, str]:
-    """Each symbol's glyph, read from the part it plays (``config`` is a symbol pool's
-    compiled config): shapes that differ, so no colour is needed to tell them apart."""
-    symbols = getattr(config, "symbols", ())
-    success = getattr(config, "success", None)
-    partner: dict[str, str] = {}
-    for rule in symbols:
-        if rule.partner is not None:
-            partner[rule.id] = rule.partner
-            partner[rule.partner] = rule.id
-    failure = partner.get(success) if success is not None else None
-    glyphs: dict[str, str] = {}
-    others = iter(_OTHER_GLYPHS)
-    for rule in symbols:
-        if rule.id == success:
-            glyphs[rule.id] = _GLYPHS["success"]
-        elif rule.id == failure:
-            glyphs[rule.id] = _GLYPHS["failure"]
-        elif rule.counts is not None and rule.counts == success:
-            glyphs[rule.id] = _GLYPHS["critical-success"]
-        elif rule.counts is not None and rule.counts == failure:
-            glyphs[rule.id] = _GLYPHS["critical-failure"]
-        elif rule.id in partner and partner[rule.id] not in glyphs:
-            glyphs[rule.id] = _GLYPHS["gain"]
-        elif rule.id in partner:
-            glyphs[rule.id] = _GLYPHS["loss"]
-        else:
-            glyphs[rule.id] = next(others, rule.id[:2])
-    return glyphs
-
-
-def _die_roles(config: Any) -> dict[str, str]:
-    """Each symbol die's part in a check (what the page colours it by): ``pool`` and
-    its ``pool-upgrade``, ``difficulty`` and its ``difficulty-upgrade``, ``boost``,
-    ``setback``."""
-    roles: dict[str, str] = {}
-    for slot in ("pool", "difficulty"):
-        found = getattr(config, slot, None)
-        if found is not None:
-            roles.setdefault(found.die, slot)
-            if found.upgrade is not None:
-                roles.setdefault(found.upgrade, f"{slot}-upgrade")
-    for slot in ("boost", "setback"):
-        found = getattr(config, slot, None)
-        if found is not None:
-            roles.setdefault(found.die, slot)
-    return roles
-
-
-def _symbol_dice(record: Record, dice: list[dict[str, Any]], context: CardContext | None) -> None:
-    """A symbol pool's dice: each die's symbols as glyphs with their labels, never its
-    face number; each die named and given its part in the check."""
-    try:
-        details = parse_details(record.get("symbolDetails") or "")
-    except DiceboundError:
-        return
-    labels = dict(details.symbols)
-    die_labels = dict(details.dice)
-    config = context.ruleset.resolution.config if context is not None else None
-    glyphs = _symbol_glyphs(config) if config is not None else {}
-    roles = _die_roles(config) if config is not None else {}
-    if len(details.faces) != len(dice):
-        return
-    for die, face in zip(dice, details.faces, strict=True):
-        die_id = die["die"] or ""
-        die["role"] = roles.get(die_id)
-        die["die"] = die_labels.get(die_id, die_id)
-        die["symbols"] = [
-            {"id": s, "label": labels.get(s, s), "glyph": glyphs.get(s, s)} for s in face
-        ]
-        words = ", ".join(labels.get(s, s) for s in face) or "blank"
-        die["says"] = [_note("symbols", words)]
-        die["counted"] = None
-
-
-def _tens_dice(record: Record, dice: list[dict[str, Any]]) -> None:
-    """A roll under a percentage with bonus or penalty dice (``1d100+1d10``): the roll
-    the record used is kept, read with the tens of the die that made it."""
-    used = record.get_int("used")
-    first = _face(dice[0]["face"])
-    units = first % 10
-    made = None if used != first else 0
-    for index in range(1, len(dice)):
-        tens = _face(dice[index]["face"]) // 10 * 10
-        if made is None and (tens + units or 100) == used:
-            made = index
-    for index, die in enumerate(dice):
-        if index == made:
-            words = "kept" if index == 0 else f"kept: its tens make {used}"
-            die["says"], die["counted"] = [_note("kept", words)], True
-        else:
-            words = "its tens not used" if index else "its tens replaced"
-            die["says"], die["counted"] = [_note("dropped", words)], False
-
-
-def _plain_dice(shape: str, dice: list[dict[str, Any]]) -> None:
-    """A sum's, a highest's or a roll-against's dice: kept and dropped, dark."""
-    for die in dice:
-        marks = die["marks"]
-        die["says"] = [_note(*_MARK_WORDS[m]) for m in marks if m in _MARK_WORDS]
-        if "kept" in marks or "dropped" in marks:
-            die["counted"] = "kept" in marks
-        else:
-            die["counted"] = True if shape in ("sum", "against") else None
-
-
-def card_dice_words(
-    record: Record,
-    die_marks: Sequence[Sequence[str]] = (),
-    context: CardContext | None = None,
-) -> list[dict[str, Any]]:
-    """Every die of the record as a card draws it: its final face, the face it was
-    before a raise (``was``), whether it counts toward the result (``counted``: None
-    where that is not a die's to say), what the record and the roller say of it
-    (``marks``, as the record spells them) and the same in words (``says``: each
-    ``{mark, words}``), a symbol die's ``symbols`` and ``role``. A pool's dice say
-    nothing of their own when the roller's account (``die_marks``, one per die) is
-    missing, as when a record no longer replays."""
-    base = card_dice(record)
-    given = len(die_marks) == len(base)
-    told = list(die_marks) if given else [()] * len(base)
-    dice: list[dict[str, Any]] = [
-        {
-            "face": face,
-            "die": die,
-            "marks": list(dict.fromkeys([*marks, *extra])),
-            "was": None,
-            "counted": None,
-            "says": [],
-        }
-        for (face, die, marks), extra in zip(base, told, strict=True)
-    ]
-    shape = card_shape(record)
-    if shape == "pool":
-        if given:  # else the roller's account could not be had: nothing is claimed
-            _pool_dice(dice)
-    elif shape == "step":
-        _step_dice(record, dice, context)
-    elif shape == "symbol":
-        _symbol_dice(record, dice, context)
-    else:
-        _plain_dice(shape, dice)
-        if shape == "against" and len(dice) > 1:
-            _tens_dice(record, dice)
-    return dice
-
-
 # -- the lines ---------------------------------------------------------------------------
 
 
@@ -474,19 +159,21 @@ def _band(context: CardContext | None, label: str) -> dict[str, str] | None:
     return None
 
 
-def _dice_line(record: Record, dice: Sequence[dict[str, Any]], shape: str) -> str:
-    kind = record.get("dice") or "dice"
+def _dice_line(
+    record: Record, dice: Sequence[dict[str, Any]], shape: str, ruleset: Ruleset | None
+) -> str:
+    kind = dice_words(record, ruleset)
     faces = [str(d["face"]) for d in dice]
     if shape == "pool":
         added = sum(1 for d in dice if "added" in d["marks"])
         again = sum(1 for d in dice if "thrown-again" in d["marks"])
         first = len(dice) - added - again
-        text = _plural(first, "die", "dice")
+        text = plural(first, "die", "dice")
         if added:
             explode = record.get_int("explode") or max(
-                (_face(d["face"]) for d in dice if "exploded" in d["marks"]), default=0
+                (face_number(d["face"]) for d in dice if "exploded" in d["marks"]), default=0
             )
-            by = f" by {_faces_word(explode)}" if explode else " by exploding dice"
+            by = f" by {faces_word(explode)}" if explode else " by exploding dice"
             text += f" + {added} added{by}"
         if again:
             text += f" + {again} thrown again"
@@ -529,17 +216,17 @@ def _pool_words(record: Record, context: CardContext | None) -> list[Line]:
         lines.append(("Target", f"each die showing {threshold} or more counts"))
     double = record.get_int("double")
     if double is not None:
-        lines.append(("Doubles", f"{_faces_word(double)} and up count twice"))
+        lines.append(("Doubles", f"{faces_word(double)} and up count twice"))
     rerolled = record.get_int("rerolled")
     if rerolled:
-        lines.append(("Again", f"{_plural(rerolled, 'die', 'dice')} thrown again"))
+        lines.append(("Again", f"{plural(rerolled, 'die', 'dice')} thrown again"))
     use = record.get("use")
     if use is not None:
         asked = (context.ask or {}).get("use") if context is not None else None
-        name = asked if asked and _plain_value(asked) else None
+        name = asked if asked and plain_value(asked) else None
         explode = record.get_int("explode")
-        effect = f": {_faces_word(explode)} add a die" if explode is not None else ""
-        if _plain_value(use):
+        effect = f": {faces_word(explode)} add a die" if explode is not None else ""
+        if plain_value(use):
             lines.append((use, f"{name or 'used'}{effect}"))
     return lines
 
@@ -557,8 +244,8 @@ def _spend_lines(record: Record, context: CardContext | None) -> list[Line]:
     auto = record.get_int("auto") or 0
     for pool, points in paid.items():
         label = labels.get(pool, pool.replace("_", " "))
-        cost = _plural(points, "point", "points")
-        bought = f"{_plural(auto, 'success', 'successes')} bought ({cost})" if auto else cost
+        cost = plural(points, "point", "points")
+        bought = f"{plural(auto, 'success', 'successes')} bought ({cost})" if auto else cost
         lines.append((label, bought))
         auto = 0
     if context is None or context.ask is None:
@@ -572,7 +259,7 @@ def _spend_lines(record: Record, context: CardContext | None) -> list[Line]:
         else None
     )
     if key is None:
-        name = asked.pool if _plain_value(asked.pool) else "that pool"
+        name = asked.pool if plain_value(asked.pool) else "that pool"
         lines.append(("Not paid", f"{name}: no such pool on this sheet, nothing spent"))
         return lines
     spent = paid.get(key, 0)
@@ -592,8 +279,24 @@ def _spend_lines(record: Record, context: CardContext | None) -> list[Line]:
         why = f"only {spent} spent: {who} held no more"
     else:
         why = f"nothing spent: {who} held {held}, not enough to cover it"
-    lines.append(("Not paid", f"{label}: {_plural(asked.points, 'point', 'points')} asked, {why}"))
+    lines.append(("Not paid", f"{label}: {plural(asked.points, 'point', 'points')} asked, {why}"))
     return lines
+
+
+def _counted_in_points(label: str) -> bool:
+    """Whether a pool's label is itself counted in points ("Willpower points")."""
+    return label.rsplit(" ", 1)[-1].lower() in ("point", "points")
+
+
+def points_of(n: int, label: str, more: str = "") -> str:
+    """``n`` points of a pool in English: ``1 point of Luck``, ``2 more points of
+    Luck``; a label counted in points says its unit once, in the number's form:
+    ``1 Willpower point``, ``2 more Willpower points``."""
+    if _counted_in_points(label):
+        name, _, unit = label.rpartition(" ")
+        unit = (unit[:-1] if unit.lower().endswith("s") else unit) if name else "point"
+        return f"{n} {more}{name} {unit if n == 1 else unit + 's'}".replace("  ", " ")
+    return f"{n} {more}{'point' if n == 1 else 'points'} of {label}"
 
 
 def _pool_labels(context: CardContext | None) -> dict[str, str]:
@@ -621,13 +324,13 @@ def _field_label(context: CardContext | None, field_id: str) -> str:
 def _step_words(record: Record, context: CardContext | None) -> list[Line]:
     """A step pool's target, effort and the raises, in words."""
     lines: list[Line] = []
-    labels = _step_labels(context)
+    labels = step_labels(context)
     dc = record.get("dc")
     effort = record.get_int("effort")
     if effort is None:
         effort = record.get_int("total") or 0
     if dc:
-        lines.append(("Effort", f"{_plural(effort, 'die', 'dice')} reached the target {dc}"))
+        lines.append(("Effort", f"{plural(effort, 'die', 'dice')} reached the target {dc}"))
     else:
         lines.append(("Effort", str(effort)))
     quality = record.get("quality")
@@ -648,7 +351,8 @@ def _step_words(record: Record, context: CardContext | None) -> list[Line]:
         points, _, at = rest.partition("@")
         label = _pool_labels(context).get(pool, pool.replace("_", " "))
         where = f" to raise die {at}" if at.isdigit() else ""
-        lines.append(("After", f"{label}, {points} points spent after the roll{where}"))
+        spent = plural(int(points), "point", "points") if points.isdigit() else points
+        lines.append(("After", f"{label}, {spent} spent after the roll{where}"))
     return lines
 
 
@@ -659,12 +363,12 @@ def _offer_line(record: Record, context: CardContext | None) -> Line | None:
     band, _, rest = offer.partition(": ")
     match = re.fullmatch(r"(\d+) from (.+)", rest)
     if match is None:
-        return ("Offer", offer) if _plain_value(offer) else None
+        return ("Offer", offer) if plain_value(offer) else None
     labels = _pool_labels(context)
     names = re.split(r", | or ", match.group(2))
     words = [labels.get(n, n.replace("_", " ")) for n in names]
     listed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
-    return ("Offer", f"{band} for {match.group(1)} more points of {listed}")
+    return ("Offer", f"{band} for {points_of(int(match.group(1)), listed, 'more ')}")
 
 
 def _marks(record: Record) -> list[str]:
@@ -675,12 +379,12 @@ def _marks(record: Record) -> list[str]:
         marks.append(f"a natural {unmodified}")
     exact = record.get_int("exact")
     if exact:
-        marks.append(f"{_plural(exact, 'die', 'dice')} exactly on the target")
+        marks.append(f"{plural(exact, 'die', 'dice')} exactly on the target")
     marks += event_marks(record)
     reason = record.get("reason")
     if reason == "untrained":
         marks.append("untrained")
-    elif reason is not None and _plain_value(reason):
+    elif reason is not None and plain_value(reason):
         marks.append(reason)
     return marks
 
@@ -707,7 +411,7 @@ def _symbol_words(record: Record, context: CardContext | None) -> list[Line]:
     ):
         n = record.get_int(key)
         if n:
-            lines.append(("Added", _plural(n, one, many)))
+            lines.append(("Added", plural(n, one, many)))
     if context is not None:
         symbols = getattr(context.ruleset.resolution.config, "symbols", ())
         left = {s.lstrip("0123456789") for s in (record.get("symbols") or "").split()}
@@ -733,16 +437,18 @@ def _total_lines(
             else None
         )
         if parts and _parts_sum(parts) == modifier:
-            lines.append(("Modifier", f"{_signed(modifier)}: {_parts_text(parts)}"))
+            lines.append(("Modifier", f"{signed(modifier)}: {_parts_text(parts)}"))
         elif modifier:
-            lines.append(("Modifier", _signed(modifier)))
+            lines.append(("Modifier", signed(modifier)))
         sum_text = f"{used} {'+' if modifier >= 0 else '−'} {abs(modifier)} = {total}"
         sum_text = sum_text if used is not None and modifier else str(total)
         if shape == "against":
             way = "or more" if record.get("against") == "at-least" else "or less"
             lines.append(("Total", f"{sum_text}, needs {dc} {way}" if dc else sum_text))
         else:
-            lines.append(("Total", f"{sum_text} against DC {dc}" if dc else sum_text))
+            ruleset = context.ruleset if context is not None else None
+            against = f" against {difficulty_words(record, dc, ruleset)}" if dc else ""
+            lines.append(("Total", sum_text + against))
     elif shape == "highest":
         lines.append(("Highest", f"{total}, needs {dc} or more" if dc else total))
     elif shape == "pool":
@@ -759,9 +465,9 @@ def _total_lines(
                 else f"{amount[0]} {amount[1:]} {words}"
                 for i, (amount, words) in enumerate(parts)
             )
-            lines.append(("Pool", f"{_plural(first, 'die', 'dice')}: {counted}"))
+            lines.append(("Pool", f"{plural(first, 'die', 'dice')}: {counted}"))
         count = record.get_int("total")
-        text = _plural(count, "success", "successes") if count is not None else f"{total} successes"
+        text = plural(count, "success", "successes") if count is not None else f"{total} successes"
         if dc:
             text += f", {dc} needed"
         lines.append(("Count", text))
@@ -777,28 +483,28 @@ def _extra_lines(record: Record, shape: str, *, parts_shown: bool) -> list[Line]
     if bonus and not (shape == "pool" and parts_shown):
         if shape == "against":
             kind = "bonus" if bonus > 0 else "penalty"
-            lines.append(("Bonus", f"{_plural(abs(bonus), f'{kind} die', f'{kind} dice')}"))
+            lines.append(("Bonus", f"{plural(abs(bonus), f'{kind} die', f'{kind} dice')}"))
         elif shape in ("pool", "highest"):
             lines.append(
                 (
                     "Bonus",
-                    f"{_signed(bonus)} {'die' if abs(bonus) == 1 else 'dice'} for the situation",
+                    f"{signed(bonus)} {'die' if abs(bonus) == 1 else 'dice'} for the situation",
                 )
             )
         else:
-            lines.append(("Bonus", f"{_signed(bonus)} for the situation"))
+            lines.append(("Bonus", f"{signed(bonus)} for the situation"))
     if not parts_shown:
         for key, term in (("penalty", "Penalty"), ("adjust", "Adjusted")):
             amount = record.get_int(key)
             if amount:
-                lines.append((term, _signed(amount)))
+                lines.append((term, signed(amount)))
     reroll = record.get("reroll")
     if reroll is not None:
         lines.append(
             (
                 "Re-throw",
                 reroll.replace("_", " ")
-                if _plain_value(reroll.replace("_", " "))
+                if plain_value(reroll.replace("_", " "))
                 else "one the situation grants",
             )
         )
@@ -817,12 +523,13 @@ def player_lines(
     shape = card_shape(record)
     if shape == "sparse":
         return [("Result", "Not rolled: the check still owes a roll")]
-    lines: list[Line] = [("Dice", _dice_line(record, dice, shape))]
+    ruleset = context.ruleset if context is not None else None
+    lines: list[Line] = [("Dice", _dice_line(record, dice, shape, ruleset))]
     with_ = record.get("with")
-    if with_ is not None and _plain_value(with_):
+    if with_ is not None and plain_value(with_):
         lines.append(("With", f"{with_} in place of the usual ability"))
     difficulty = record.get("difficulty")
-    if difficulty is not None and _plain_value(difficulty):
+    if difficulty is not None and plain_value(difficulty):
         lines.append(("Difficulty", difficulty))
     lines += _total_lines(record, dice, shape, context)
     if shape == "pool":

@@ -10,22 +10,35 @@ the highest dice that make its total. Where the record cannot show which dice we
 kept (an open-ended chain under advantage), the card lists the faces and claims
 nothing. ``unicode=False`` draws the card with ASCII glyphs only (``->``, ``-``); the
 record's own values are written as they are.
+
+Given the ruleset the record was thrown under, the card names what only the ruleset
+knows: Fate's dice (``4d3`` of faces -1, 0, +1) read 4dF even when every face shows +1,
+and their difficulty reads as its step of the ladder (``Good (+3)``), not ``DC 3``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from dicebound.kinds.registry import writer_of
 from dicebound.record import CORE_KEYS, Record
-from dicebound.sheet_commands.model import SheetOutcome, SheetRequest
+from dicebound.sheet_commands.grammar import unknown_op
+from dicebound.sheet_commands.model import SheetOutcome, SheetRequest, Unreadable
+from dicebound.sheet_commands.reasons import MALFORMED
+from dicebound.sheet_commands.refusals import who_refusal
 from dicebound.values import frozen
+
+if TYPE_CHECKING:
+    from dicebound.ruleset.model import Ruleset
 
 __all__ = [
     "RESULT_WORDS",
     "card_dice",
     "card_shape",
+    "dice_words",
+    "difficulty_words",
     "event_marks",
     "outcome_words",
     "render_text",
@@ -124,18 +137,51 @@ def _ints(values: tuple[str, ...]) -> list[int] | None:
         return None
 
 
-def _is_fate(record: Record, faces: list[int]) -> bool:
-    """Fate's dice read -1, 0 and +1; a die of plain numbers never shows 0 or less."""
+_FATE_FACES = (-1, 0, 1)
+_PERCENTILE_TENS = re.compile(r"1d100\+\d+d10")
+"""A roll under a percentage with bonus or penalty dice: each d10 after the first is a
+tens die, read 00 to 90."""
+
+
+def fate_dice(record: Record, ruleset: Ruleset | None = None) -> bool:
+    """Whether the dice are Fate's, each worth -1, 0 or +1: the ruleset's dice say so
+    when it is given; else the faces do (a die of plain numbers never shows 0 or less)."""
+    if ruleset is not None:
+        return getattr(ruleset.resolution.config, "faces", None) == _FATE_FACES
+    faces = _ints(record.rolls)
     if not faces or not all(-1 <= f <= 1 for f in faces):
         return False
     return (record.get("dice") or "").lower().endswith("df") or min(faces) < 1
 
 
-def _face_texts(record: Record, g: _Glyphs) -> list[str]:
+def dice_words(record: Record, ruleset: Ruleset | None = None) -> str:
+    """The dice as a table names them: the record's ``dice``, Fate's ``4d3`` as 4dF."""
+    dice = record.get("dice") or "dice"
+    return re.sub(r"d3\b", "dF", dice) if fate_dice(record, ruleset) else dice
+
+
+def difficulty_words(record: Record, dc: str, ruleset: Ruleset | None = None) -> str:
+    """What a sum is against: ``DC 15``; against Fate's dice the step of the ladder at
+    that number with its value, ``Good (+3)`` (``+9`` where no step is at it)."""
+    if not fate_dice(record, ruleset):
+        return f"DC {dc}"
+    try:
+        value = int(dc)
+    except ValueError:
+        return dc
+    ladder = ruleset.resolution.ladder if ruleset is not None else ()
+    step = next((s.label for s in ladder if s.dc == value), None)
+    return f"{step} ({value:+d})" if step else f"{value:+d}"
+
+
+def _face_texts(record: Record, g: _Glyphs, ruleset: Ruleset | None = None) -> list[str]:
     rolls = record.rolls
-    faces = _ints(rolls)
-    if faces is not None and _is_fate(record, faces):
-        return [g.fate[f + 1] for f in faces]
+    if fate_dice(record, ruleset):
+        faces = _ints(rolls)
+        if faces is not None and all(-1 <= f <= 1 for f in faces):
+            return [g.fate[f + 1] for f in faces]
+    if record.has("against") and _PERCENTILE_TENS.fullmatch(record.get("dice") or ""):
+        return [rolls[0], *(f"{r:0>2}" for r in rolls[1:])]
     return list(rolls)
 
 
@@ -169,9 +215,9 @@ def _kept_set(record: Record) -> tuple[list[int], list[int]] | None:
     return kept, dropped
 
 
-def _sum_dice_line(record: Record, g: _Glyphs) -> str:
-    dice = record.get("dice") or "dice"
-    texts = _face_texts(record, g)
+def _sum_dice_line(record: Record, g: _Glyphs, ruleset: Ruleset | None) -> str:
+    dice = dice_words(record, ruleset)
+    texts = _face_texts(record, g, ruleset)
     joint = " " if texts and texts[0] in g.fate else ", "
     mode = record.get("mode") or "normal"
     if mode in ("advantage", "disadvantage"):
@@ -300,13 +346,15 @@ def _symbols(record: Record) -> str:
     return words or record.get("symbols") or "no symbols"
 
 
-def card_dice(record: Record) -> list[tuple[str, str | None, tuple[str, ...]]]:
+def card_dice(
+    record: Record, ruleset: Ruleset | None = None
+) -> list[tuple[str, str | None, tuple[str, ...]]]:
     """Every face thrown, in throw order, as (face, the die's name, marks): the marks
     are what the record itself says of the die: ``kept`` or ``dropped`` (advantage,
     the highest dice), ``dark`` and a step-pool die's raise (``raised +2``). What a
     pool's roller did to each die is not in the record; the service replays the record
     to tell it."""
-    texts = _face_texts(record, _UNICODE)
+    texts = _face_texts(record, _UNICODE, ruleset)
     marks: list[list[str]] = [[] for _ in texts]
     names: list[str | None] = [None] * len(texts)
     shape = _shape(record)
@@ -345,13 +393,15 @@ def render_text(
     outcome: str | None = None,
     unicode: bool = True,
     paid: Sequence[tuple[str, int, int]] = (),
+    ruleset: Ruleset | None = None,
 ) -> str:
     """The dice card: who rolled what, every face, the sum or count against the
     difficulty, the outcome in words, any marks, what was paid, and how to replay it.
 
     ``who`` names the roller when the record does not (a check without ``who=`` is
     the player's own); ``outcome`` is a band label that replaces the plain words;
-    ``paid`` is each pool paid from, as (label, from, to).
+    ``paid`` is each pool paid from, as (label, from, to); ``ruleset``, the one the
+    record was thrown under, names its dice and difficulty as the table does.
     """
     g = _UNICODE if unicode else _ASCII
     who = record.get("who") or who
@@ -369,7 +419,7 @@ def render_text(
     modifier = record.get_int("modifier")
     total = record.get("total") or "?"
     if shape in ("sum", "against"):
-        lines.append(_line("Dice", _sum_dice_line(record, g)))
+        lines.append(_line("Dice", _sum_dice_line(record, g, ruleset)))
         sum_text = (
             f"{used} {_signed(modifier, g)} = {total}"
             if used is not None and modifier
@@ -379,7 +429,7 @@ def render_text(
             way = "at least" if record.get("against") == "at-least" else "at most"
             need = f", needs {way} {dc}" if dc else ""
         else:
-            need = f" against DC {dc}" if dc else ""
+            need = f" against {difficulty_words(record, dc, ruleset)}" if dc else ""
         lines.append(_line("Total", sum_text + need))
     elif shape == "highest":
         lines.append(_line("Dice", _highest_dice_line(record, g)))
@@ -459,9 +509,11 @@ def summarize(record: Record, *, who: str | None = None, outcome: str | None = N
     return f"{name}: {body}. {outcome_words(record, outcome)}{tail}."
 
 
-def sheet_line(outcome: SheetOutcome) -> str:
+def sheet_line(outcome: SheetOutcome, party: Sequence[str] = ()) -> str:
     """One sheet command as a line under the cards: who, the op, what it named, and what
-    it came to (``Sheet: Mira spend slots_1 -> 1/2``, ``... refused (insufficient)``)."""
+    it came to (``Sheet: Mira spend slots_1 -> 1/2``, ``... refused (insufficient)``).
+    A ``who`` that named nobody of ``party`` (the cards' names) is refused with the
+    full names it could have written."""
     request = outcome.request
     if isinstance(request, SheetRequest):
         target = next(
@@ -485,4 +537,9 @@ def sheet_line(outcome: SheetOutcome) -> str:
         words = " ".join(part for part in (outcome.who, "sheet") if part)
     if outcome.ok:
         return f"Sheet: {words} -> {outcome.now}" if outcome.now else f"Sheet: {words}"
-    return f"Sheet: {words} refused ({outcome.reason})"
+    reason = outcome.reason or ""
+    if isinstance(request, Unreadable) and reason == MALFORMED:
+        hint = unknown_op(request.raw)
+    else:
+        hint = who_refusal(reason, outcome.who, party)
+    return f"Sheet: {words} refused ({reason}{f': {hint}' if hint else ''})"

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from dicebound.folding import normalize
+from dicebound.ruleset.combat import Battle, Combat
+from dicebound.ruleset.reference import ValueRef, ValueSource
 from dicebound.values import field, frozen
 
 __all__ = [
@@ -50,41 +52,6 @@ __all__ = [
 ]
 
 Rounding = Literal["down", "up", "nearest"]
-ValueSource = Literal[
-    "const",
-    "field",
-    "derived",
-    "abilityScore",
-    "abilityMod",
-    "abilityModFromField",
-    "skillMod",
-    "saveMod",
-    "liveTrack",
-    "livePool",
-    "listSum",
-    "itemStat",
-]
-
-
-@frozen
-class ValueRef:
-    """A value reference: exactly one source. ``name`` is the id it reads (or None).
-
-    ``const`` carries its number in ``value``; ``liveTrack`` its ``read``; ``listSum``
-    its ``column`` and ``only_when``; ``itemStat`` its ``value`` default (characters
-    carry no inventory in dicebound, so an item stat reads its default).
-    """
-
-    source: ValueSource
-    name: str | None = None
-    value: float = 0
-    read: Literal["value", "filled", "remaining", "penalty"] = "value"
-    column: str | None = None
-    only_when: str | None = None
-
-    @property
-    def is_live(self) -> bool:
-        return self.source in ("liveTrack", "livePool")
 
 
 @frozen
@@ -463,6 +430,10 @@ class Ruleset:
     edition: str | None = None
     coverage: Mapping[str, Any] = field(default_factory=dict)
     not_played: tuple[str, ...] = ()  # top-level blocks accepted and kept, not played
+    combat: Combat | None = None
+    """The compiled ``combat`` block (what a fight reads of the catalogs inside it)."""
+    battle: Battle | None = None
+    """``battle``, validated and kept; dicebound plays no Classic fight."""
     raw: Mapping[str, Any] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
     """Work derived from this ruleset alone (name indexes, prepared checks), kept so a

@@ -31,6 +31,7 @@ __all__ = [
     "read_attributes",
     "read_integer",
     "read_request",
+    "read_sheet_tag",
 ]
 
 MAX_BODY = 1500
@@ -99,6 +100,18 @@ def find_sheet_tags(text: str) -> tuple[SheetTag, ...]:
         else:
             at = start + 1
     return tuple(tags)
+
+
+def read_sheet_tag(text: str, start: int) -> SheetTag | None:
+    """The sheet tag whose head (``[sheet:``, any ASCII case) stands at ``start``: to the
+    first ``]`` at most ``MAX_BODY`` characters on; None when there is none (no tag,
+    and scanning goes on just after the head). The search for ``]`` stops at that
+    limit, so no head costs more than ``MAX_BODY`` characters of scanning."""
+    body_start = start + _HEAD_LENGTH
+    close = text.find("]", body_start, body_start + MAX_BODY + 1)
+    if close < 0:
+        return None
+    return SheetTag((start, close + 1), text[body_start:close])
 
 
 def read_attributes(body: str) -> dict[str, str]:
@@ -193,6 +206,20 @@ def _read_request(body: str) -> SheetRequest | Unreadable:
     op = _OPS.get(attributes.get("op", "").strip().lower())
     request = None if op is None else _read_op(op, who, attributes)
     return Unreadable(raw=body, who=who) if request is None else request
+
+
+def unknown_op(body: str) -> str | None:
+    """Why an unreadable tag's ``op`` reads as no op, naming the ops there are (the
+    aliases beside theirs); None when its op is one of them."""
+    written = read_attributes(body).get("op", "").strip()
+    if written.lower() in _OPS:
+        return None
+    ops = ", ".join(
+        name + "".join(f" ({alias})" for alias, op in _OPS.items() if op == name and alias != name)
+        for name in dict.fromkeys(_OPS.values())
+    )
+    said = f'op="{written}" is no op' if written else "the command has no op"
+    return f"{said}: write one of {ops}"
 
 
 def _trimmed(attributes: dict[str, str], key: str) -> str:

@@ -32,6 +32,7 @@ __all__ = [
     "Base",
     "CharacterRow",
     "EventRow",
+    "FightRow",
     "GameRow",
     "IdempotencyRow",
     "JsonText",
@@ -149,6 +150,9 @@ class GameRow(Base):
     layers: Mapped[list[str]] = mapped_column(JsonText())
     token_hash: Mapped[str] = mapped_column(String(64))
     created: Mapped[datetime] = mapped_column(Timestamp())
+    # the last number given to a record of this game (``RecordRow.number``), raised
+    # under the game's row lock in the transaction that writes them
+    records_numbered: Mapped[int] = mapped_column(BigInteger, server_default="0")
 
 
 class CharacterRow(Base):
@@ -166,8 +170,8 @@ class CharacterRow(Base):
     updated: Mapped[datetime] = mapped_column(Timestamp())
 
 
-RecordKind = Literal["check", "sheet"]
-"""A check thrown, or a ``[sheet:]`` command applied or refused."""
+RecordKind = Literal["check", "sheet", "fight"]
+"""A check thrown, a ``[sheet:]`` command applied or refused, or a ``[fight:]`` step."""
 
 
 class RecordRow(Base):
@@ -179,6 +183,8 @@ class RecordRow(Base):
     __tablename__ = "records"
     id: Mapped[int] = mapped_column(RecordId, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(String(40), ForeignKey("games.id", ondelete="CASCADE"))
+    # its place in its game's history, from 1, gapless as written (the id is global)
+    number: Mapped[int] = mapped_column(BigInteger)
     kind: Mapped[str] = mapped_column(String(10), server_default="check")
     created: Mapped[datetime] = mapped_column(Timestamp())
     who: Mapped[str] = mapped_column(String(100))
@@ -195,6 +201,19 @@ class RecordRow(Base):
     answer_sheet: Mapped[dict[str, Any] | None] = mapped_column(
         JsonText(nullable=True), nullable=True
     )
+
+
+class FightRow(Base):
+    """A game's fight (one per game): its state as the last step left it, and a revision
+    raised on every change, written under the game's row lock with the party it changed."""
+
+    __tablename__ = "fights"
+    game_id: Mapped[str] = mapped_column(
+        String(40), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    state: Mapped[dict[str, Any]] = mapped_column(JsonText())
+    revision: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[datetime] = mapped_column(Timestamp())
 
 
 class IdempotencyRow(Base):
@@ -273,6 +292,7 @@ class SheetTextRow(Base):
 
 
 Index("records_by_game", RecordRow.game_id, RecordRow.id)
+Index("records_by_number", RecordRow.game_id, RecordRow.number, unique=True)
 Index("games_by_token", GameRow.token_hash)
 Index("idempotency_by_created", IdempotencyRow.created)
 Index("seats_by_token", SeatRow.token_hash, unique=True)

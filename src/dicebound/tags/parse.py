@@ -54,6 +54,7 @@ __all__ = [
     "is_key",
     "parse_check",
     "parse_tags",
+    "read_check_tag",
     "rewrite",
 ]
 
@@ -228,8 +229,11 @@ def _lex_slowly(text: str, start: int, body: int, limit: int) -> _Lexed | _Fault
         m = _KEY.match(text, i, limit)
         if m is None:
             return _Fault(
-                f'An attribute name must start with a letter or "_", not "{c}" '
-                f"(at: {_snippet(text, i, limit)})."
+                _unclosed(attrs[-1] if attrs else None)
+                or (
+                    f'An attribute name must start with a letter or "_", not "{c}" '
+                    f"(at: {_snippet(text, i, limit)})."
+                )
             )
         key = m.group().lower()
         i = m.end()
@@ -262,6 +266,25 @@ def _lex_slowly(text: str, start: int, body: int, limit: int) -> _Lexed | _Fault
         else:
             seen.add(key)
             attrs.append((key, value))
+
+
+_RAN_ON = re.compile(r"(.*?)[\s,]+([A-Za-z_][\w-]*)\s*=\s*", re.DOTALL)
+"""A quoted value that ran on into the next attribute's name: ``Stealth dc=``."""
+
+
+def _unclosed(last: tuple[str, str] | None) -> str | None:
+    """Why a tag broke where the value before ended in the next attribute's name
+    (``skill="Stealth dc="15"``): a quote left unclosed, said as such; else None."""
+    if last is None:
+        return None
+    ran_on = _RAN_ON.fullmatch(last[1])
+    if ran_on is None:
+        return None
+    written, following = ran_on.groups()
+    return (
+        f'The value of {last[0]} ("{written}) has no closing quote, so it ran on into '
+        f'{following}=: write {last[0]}="{written}" {following}="...".'
+    )
 
 
 def _recover_end(text: str, body: int) -> int:
@@ -299,29 +322,33 @@ def parse_tags(text: str) -> tuple[TagMatch, ...]:
             if opener is None:
                 return tuple(found)
             start = opener.start()
-        body = start + _OPENER_LENGTH
-        close = text.find("]", body)
-        if 0 <= close - body < _REMEMBERED_BODY:
-            closed = _read_well_formed(text[body : close + 1])
-            if closed is not None:  # the usual tag: read to its "]" without a scan
-                end = close + 1
-                span = (start, end)
-                found.append(
-                    new_tuple(TagMatch, (span, text[start:end], closed[0], None, closed[1]))
-                )
-                pos = end
-                continue
-        lexed = _lex(text, start, body, len(text))
+        match = read_check_tag(text, start)
+        found.append(match)
+        pos = match.span[1]
+
+
+def read_check_tag(text: str, start: int) -> TagMatch:
+    """The check tag whose opener (``[skill_check:``, any case) stands at ``start``: read
+    to its end, or, when it cannot be lexed, a match whose ``error`` says why, ending
+    where the module docstring says. Never raises."""
+    body = start + _OPENER_LENGTH
+    close = text.find("]", body)
+    if 0 <= close - body < _REMEMBERED_BODY:
+        closed = _read_well_formed(text[body : close + 1])
+        if closed is not None:  # the usual tag: read to its "]" without a scan
+            end = close + 1
+            match: TagMatch = new_tuple(
+                TagMatch, ((start, end), text[start:end], closed[0], None, closed[1])
+            )
+            return match
+    lexed = _lex(text, start, body, len(text))
+    if isinstance(lexed, _Fault):
+        end = _recover_end(text, body)
+        lexed = _lex(text, start, body, end)
         if isinstance(lexed, _Fault):
-            end = _recover_end(text, body)
-            lexed = _lex(text, start, body, end)
-            if isinstance(lexed, _Fault):
-                found.append(TagMatch((start, end), text[start:end], error=lexed.message))
-                pos = end
-                continue
-        end = lexed.end
-        found.append(TagMatch((start, end), text[start:end], lexed.attrs, None, lexed.duplicates))
-        pos = end
+            return TagMatch((start, end), text[start:end], error=lexed.message)
+    end = lexed.end
+    return TagMatch((start, end), text[start:end], lexed.attrs, None, lexed.duplicates)
 
 
 def parse_check(tag: str) -> tuple[TagMatch, ...]:

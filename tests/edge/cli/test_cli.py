@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from dicebound.edge.cli import main
-from repo_paths import CASES
+from player_words_support import ATTACK, read_as_data
+from repo_paths import CASES, REPO
+
+PACKAGED = REPO / "src" / "dicebound" / "data" / "characters"
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -53,6 +56,45 @@ def test_validate_a_file_that_is_not_json_gives_line_and_column(tmp_path: Path) 
     assert "line 3" in text and "column" in text
 
 
+def test_a_file_that_is_not_json_is_said_without_a_path(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{\n  "id": "x",\n  oops\n}')
+    code, text = run("validate", str(path))
+    assert code == 1
+    assert text.startswith("The file is not JSON: ") and "$" not in text
+    code, text = run("validate", str(path), "--json")
+    assert json.loads(text)["problems"][0]["path"] == "$"  # the JSON keeps its path
+
+
+def test_validate_lists_problems_in_the_order_of_their_lines(tmp_path: Path) -> None:
+    ruleset = json.loads((REPO / "src/dicebound/data/rulesets/dnd5e-srd.json").read_text())
+    ruleset["resolution"]["kind"] = "nope"  # written near the top
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**ruleset, "zzz": 1} | {"aaa": 2}, indent=2))
+    code, text = run("validate", str(path))
+    assert code == 1
+    # by path, "aaa" would come first; by line, the resolution's kind does
+    assert [line.split(":")[0] for line in text.splitlines()] == ["resolution.kind", "zzz", "aaa"]
+
+
+def test_an_unknown_ability_is_told_the_rulesets_id_for_it(tmp_path: Path) -> None:
+    mira = json.loads((PACKAGED / "dnd5e-srd" / "mira.json").read_text())
+    abilities = mira["sheet"]["build"]["abilities"]
+    abilities["charisma"] = abilities.pop("cha")
+    abilities["dexterityy"] = abilities.pop("dex")
+    path = tmp_path / "mira.json"
+    path.write_text(json.dumps(mira))
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code, _ = run(
+            "check", "--ruleset", "dnd5e-srd", "--character", str(path), "--seed", "1", "x"
+        )
+    said = err.getvalue()
+    assert code == 1
+    assert '"charisma" is not an ability id of this ruleset. Did you mean "cha" (Charisma)?' in said
+    assert '"dexterityy" is not an ability of this ruleset. Did you mean "dex"?' in said
+
+
 def test_check_json_shape_and_exit_codes() -> None:
     code, text = run(
         "check",
@@ -67,7 +109,7 @@ def test_check_json_shape_and_exit_codes() -> None:
     )
     assert code == 0
     body = json.loads(text)
-    assert set(body) == {"results", "errors", "text"}
+    assert list(body) == ["results", "errors", "text", "sheet", "fight"]  # every member, always
     (result,) = body["results"]
     assert result["outcome"] == "Success" and result["attrs"]["total"] == "17"
     assert body["text"].startswith('She listens. [skill_check: skill="Perception"')
@@ -141,6 +183,17 @@ def test_gm_for_one_character_teaches_the_sheet_tag_for_them_alone() -> None:
     assert code == 0
     assert '- who="Mira Quickfoot": whose sheet it is' in text
     assert text.split("\nThe party:\n", 1)[1].count("  Pools: ") == 1
+
+
+def test_gm_shows_a_players_note_only_as_quoted_data(tmp_path: Path) -> None:
+    marek = json.loads((PACKAGED / "fate-core" / "marek.json").read_text(encoding="utf-8"))
+    marek["live"] = {**marek.get("live", {}), "text": {"mild": ATTACK}}
+    path = tmp_path / "marek.json"
+    path.write_text(json.dumps(marek), encoding="utf-8")
+    for more in ((), ("--character", "marek")):  # alone, and beside another's sheet
+        code, text = run("gm", "--ruleset", "fate-core", "--character", str(path), *more)
+        assert code == 0
+        read_as_data(text)
 
 
 @pytest.mark.parametrize(
@@ -234,6 +287,7 @@ COMMAND_LINES = [
     ["validate", "dnd5e-srd", "--json"],
     ["check", "--ruleset", "dnd5e-srd", "--character", "mira", "--seed", "4", "TEXT"],
     ["odds", "--ruleset", "dnd5e-srd", "--character", "mira", "--layer", "x", "TAG"],
+    ["fight", "--ruleset", "r", "--character", "c", "--character", "d", "--fight", "f", "--json"],
     ["roll", "--ruleset", "genesys", "2 ability"],
     ["gm", "--ruleset", "blades", "--skill", "Prowl"],
     ["rulesets"],

@@ -20,9 +20,9 @@ from dicebound.edge.files import (
     read_ruleset,
     ruleset_text,
 )
-from dicebound.engine import resolve_text
 from dicebound.errors import RulesetInvalid
 from dicebound.ruleset.model import Ruleset
+from dicebound.tagpass import resolve_text
 
 FIVE_E_TAG = 'skill="Stealth" dc="15" mode="advantage"'
 

@@ -27,9 +27,10 @@ from dicebound.edge.files import (
     read_character,
     read_ruleset,
 )
-from dicebound.engine import CheckResult, resolve_text
+from dicebound.engine import CheckResult
 from dicebound.replay import replay_record
 from dicebound.report import build_report
+from dicebound.tagpass import resolve_text
 from http_api_support import DATA, LUCIA_SPENDS, cli
 
 LUCIA = DATA / "characters" / "wod-pool" / "lucia.json"
@@ -175,12 +176,19 @@ def _seeded_records(count: int) -> list[tuple[str, str, dict[str, Any]]]:
     return records
 
 
-RECORDS = _seeded_records(1000)
+Records = list[tuple[str, str, dict[str, Any]]]
 
 
-def test_a_thousand_seeded_records_of_every_packaged_ruleset_verify() -> None:
-    assert {r for r, _, _ in RECORDS} == set(packaged_rulesets())
-    for ruleset_id, short, record in RECORDS:
+@pytest.fixture(scope="module")
+def seeded() -> Records:
+    """A thousand seeded records, made once for the tests that read them (not at import:
+    every parallel worker imports this module to collect it)."""
+    return _seeded_records(1000)
+
+
+def test_a_thousand_seeded_records_of_every_packaged_ruleset_verify(seeded: Records) -> None:
+    assert {r for r, _, _ in seeded} == set(packaged_rulesets())
+    for ruleset_id, short, record in seeded:
         ruleset = read_ruleset(ruleset_id)
         character = read_character(ruleset, f"{ruleset_id}/{short}")
         assert replay_record(ruleset, character, record) == [], record["tag"]
@@ -193,8 +201,8 @@ def _tampered(value: str) -> str:
     return value + "1" if not value.isdigit() else str(int(value) + 1)
 
 
-def test_each_record_with_an_attribute_changed_fails_naming_it() -> None:
-    for i, (ruleset_id, short, record) in enumerate(RECORDS):
+def test_each_record_with_an_attribute_changed_fails_naming_it(seeded: Records) -> None:
+    for i, (ruleset_id, short, record) in enumerate(seeded):
         present = [k for k in _OUTPUTS if k in record["attrs"]]
         key = present[i % len(present)]
         changed = json.loads(json.dumps(record))
@@ -208,8 +216,8 @@ def test_each_record_with_an_attribute_changed_fails_naming_it() -> None:
             assert f"attrs.{key}" in fields, (key, record["tag"])
 
 
-def test_a_changed_outcome_or_tag_fails_too() -> None:
-    ruleset_id, short, record = RECORDS[0]
+def test_a_changed_outcome_or_tag_fails_too(seeded: Records) -> None:
+    ruleset_id, short, record = seeded[0]
     ruleset = read_ruleset(ruleset_id)
     character = read_character(ruleset, f"{ruleset_id}/{short}")
     outcome = {**record, "outcome": "Legendary success"}

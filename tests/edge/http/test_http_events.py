@@ -466,7 +466,13 @@ def _p99(values: list[float]) -> float:
 
 @pytest.fixture
 def two_on_postgresql(tmp_path: Path) -> Iterator[list[str]]:
-    with store_url_for("postgresql", tmp_path) as db, running(db, tmp_path, count=2) as servers:
+    """Two processes on one PostgreSQL database, a token holding any number of streams
+    (here, fifty subscribers share one)."""
+    unheld = {"DICEBOUND_STREAMS_PER_TOKEN": "0"}
+    with (
+        store_url_for("postgresql", tmp_path) as db,
+        running(db, tmp_path, count=2, env=unheld) as servers,
+    ):
         yield [s.base for s in servers]
 
 

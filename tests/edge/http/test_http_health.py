@@ -1,7 +1,8 @@
 """``/health`` asks the store from the event loop on a connection of its own
 (``edge/http/probe.py``): on PostgreSQL, a connection the server closed is replaced
-without a failed answer, and a store that does not answer is a 503 problem document.
-Real PostgreSQL databases, the application in process."""
+without a failed answer, and a store that does not answer is a 503 problem document,
+also when the guard is the first to ask it (whose a token is, before the route). Real
+PostgreSQL databases, the application in process."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
 
 from dicebound.edge.http import create_app
-from http_api_support import problem_of
+from http_api_support import bearer, problem_of
 from service_support import ADMIN_TOKEN, PG_ADMIN_URL, postgres_database
 
 pytestmark = pytest.mark.postgres
@@ -56,3 +57,19 @@ def test_health_is_503_when_the_store_does_not_answer(monkeypatch: pytest.Monkey
         refused = problem_of(client.get("/health"), 503)
         assert refused["title"] == "Unavailable"
         assert refused["detail"] == "the store is busy or unreachable; retry shortly."
+
+
+def test_the_guard_answers_503_when_the_store_does_not_answer_whose_a_token_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The guard reads the store for a token it holds no game of (issue 40): a store that
+    does not answer is the route's 503, not a 500."""
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
+    with postgres_database() as url, TestClient(create_app(url)) as client:
+        database = make_url(url).database
+        with psycopg.connect(_libpq(PG_ADMIN_URL), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{database}" WITH (FORCE)')
+        refused = client.post("/games/g1/checks", json={"text": "x"}, headers=bearer("dbg_x"))
+        assert problem_of(refused, 503)["detail"] == (
+            "the store is busy or unreachable; retry shortly."
+        )

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import anyio
 import pytest
@@ -438,6 +439,40 @@ def test_a_character_name_its_url_cannot_reach_is_refused(
     assert store_rows(store_url) == before
     made = service.put(game.character("Ma%C3%AFa"), content=b"{}", headers=headers)
     assert made.json() == {"name": "Maïa", "revision": 1}
+
+
+INVISIBLE = {
+    "Mira\u200b": "U+200B ZERO WIDTH SPACE, an invisible format character",
+    "Mi\u00adra": "U+00AD SOFT HYPHEN, an invisible format character",
+    "\ufeffMira": "U+FEFF ZERO WIDTH NO-BREAK SPACE, an invisible format character",
+    "Mira\u202earim": "U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional control character",
+}
+
+
+def test_a_name_with_an_invisible_or_bidirectional_character_is_refused_at_put(
+    service: TestClient, store_url: str
+) -> None:
+    """Each was put (201) and listed, and then every route on it answered 404."""
+    game = make_game(service, "dnd5e-srd")
+    before = store_rows(store_url)
+    headers = {**game.headers, **JSON}
+    for name, said in INVISIBLE.items():
+        body = json.dumps({**character_file("dnd5e-srd", "mira"), "name": name})
+        put = service.put(game.character(quote(name, safe="")), content=body, headers=headers)
+        refused = problem_of(put, 422)
+        shown = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in name)
+        assert refused["detail"] == (
+            "a character's name is what the table reads and part of its address, so it may "
+            "hold no control, format or bidirectional character, nor any space but the "
+            f'plain one; "{shown}" holds {said}.'
+        )
+        assert refused["problems"] == [
+            {"path": "name", "code": "bad-name", "message": f'"{shown}" holds {said}.'}
+        ]
+    assert store_rows(store_url) == before
+    assert service.get(game.path(), headers=game.headers).json()["characters"] == []
+    made = service.put(game.character("Mira%20Vale"), content=b"{}", headers=headers)
+    assert made.json() == {"name": "Mira Vale", "revision": 1}  # the plain space is one
 
 
 def test_a_real_server_refuses_them_as_sent(tmp_path: Path) -> None:

@@ -7,9 +7,15 @@ client does byte by byte.
   headers past 16 KB are refused (431). Each guard of the HTTP protocol is tested on
   both parsers the service runs: httptools (the default) and h11 (``--http h11``).
 - A route that needs a token refuses a request without one (and ``POST /rulesets`` a
-  token that is not the admin's) before reading its body.
-- Past the concurrency limit the answer is 503; past a token's request rate, 429 with
-  ``Retry-After``, and other tokens go on.
+  token that is not the admin's, and a game's route a token no one holds) before
+  reading its body.
+- Past the concurrency limit the answer is 503; past a token's request rate, or its
+  game's, 429 with ``Retry-After``, and other tokens go on; tokens no one holds are
+  charged to their address (issue 40).
+- One client address holds a few connections at most (the rest answered 429 as they
+  are accepted), so it cannot take the concurrency limit from everyone; behind a
+  trusted proxy, a few requests in flight per address it names. One token holds a few
+  streams at most (a game's events and ``GET /mcp`` alike); the next is refused (429).
 - Every answer says ``X-Content-Type-Options: nosniff``; ``/docs`` is a page of the
   service's own that loads nothing from anywhere.
 
@@ -18,6 +24,7 @@ Every test is bounded in time (small timeouts configured) and talks to 127.0.0.1
 
 from __future__ import annotations
 
+import contextlib
 import html.parser
 import http.client
 import json
@@ -35,7 +42,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from http_api_support import bearer, problem_of
+from http_api_support import STEALTH, bearer, make_game, problem_of
 from service_support import ServerProcess, admin_headers, store_url_for
 
 # ── helpers ──────────────────────────────────────────────────────────────────
@@ -264,6 +271,10 @@ REFUSED_BEFORE_THE_BODY = [
     ("POST", "/games/{game}/odds", None, 401, "this needs the game's token or the admin token."),
     ("POST", "/games/{game}/records/1/after", None, 401, "this needs the game's token or the admin token."),
     ("PATCH", "/games/{game}/characters/Mira/live", None, 401, "this needs the game's token or the admin token."),
+    ("POST", "/games/{game}/checks", "forged", 404, 'no game "{game}" is here.'),
+    ("POST", "/games/{game}/odds", "forged", 404, 'no game "{game}" is here.'),
+    ("PUT", "/games/{game}/characters/Mira", "forged", 404, 'no game "{game}" is here.'),
+    ("POST", "/games/{game}/records/1/after", "forged", 404, 'no game "{game}" is here.'),
 ]  # fmt: skip
 
 
@@ -288,7 +299,7 @@ def test_a_token_is_refused_before_its_body_is_read(
         sock.sendall(_head(method, path.format(game=game), BIG, headers))
         got, answer_headers, body = _answer(sock)
         assert got == status
-        assert _problem(status, answer_headers, body)["detail"] == detail
+        assert _problem(status, answer_headers, body)["detail"] == detail.format(game=game)
         if status == 401:
             assert answer_headers["WWW-Authenticate"] == "Bearer"
 
@@ -337,6 +348,181 @@ def test_past_the_concurrency_limit_the_answer_is_503(tmp_path: Path, parser: st
         while httpx.get(server.base + "/health").status_code != 200:
             assert time.monotonic() < deadline, "the limit outlived the connections"
             time.sleep(0.05)
+
+
+# ── what one address or one token holds open ────────────────────────────────
+
+NOT_LOOPBACK = {"FORWARDED_ALLOW_IPS": "192.0.2.1"}  # no proxy on 127.0.0.1: its peers count
+
+
+@contextlib.contextmanager
+def _serving(tmp_path: Path, env: dict[str, str]) -> Iterator[ServerProcess]:
+    """One server on SQLite, for one test, with ``env``."""
+    with (
+        store_url_for("sqlite", tmp_path) as url,
+        ServerProcess(url, log=tmp_path / "server.log", env=env) as server,
+    ):
+        yield server
+
+
+def _connect_from(server: ServerProcess, source: str) -> socket.socket:
+    """A connection from another loopback address (Linux answers all of 127.0.0.0/8)."""
+    sock = socket.socket()
+    sock.settimeout(5)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", server.port))
+    return sock
+
+
+def _address_refused(sock: socket.socket, most: int) -> None:
+    status, headers, body = _answer(sock)
+    assert status == 429
+    assert _problem(429, headers, body)["detail"] == (
+        f"this address already holds {most} connections or requests open, the most one "
+        "address may at once; close one, or retry shortly."
+    )
+    assert headers["Retry-After"] == "1"
+
+
+@pytest.mark.parametrize("parser", PARSERS)
+def test_one_address_cannot_take_every_connection(tmp_path: Path, parser: str) -> None:
+    """Eight connections from one address that send half their headers, under a
+    concurrency limit of six: three are held, the rest refused as they are accepted, so
+    another address is answered; a place freed is taken again."""
+    env = {
+        **NOT_LOOPBACK,
+        "DICEBOUND_LIMIT_CONCURRENCY": "6",
+        "DICEBOUND_LIMIT_PER_ADDRESS": "3",
+        "DICEBOUND_HEADER_TIMEOUT": "30",
+        "DICEBOUND_HTTP": parser,
+    }
+    with _serving(tmp_path, env) as server:
+        held = [_connect(server) for _ in range(8)]
+        try:
+            for sock in held:
+                with contextlib.suppress(OSError):  # a refused one may be closed already
+                    sock.sendall(b"GET /health HTTP/1.1\r\nHost: 127.")
+            refused: list[socket.socket] = []
+            deadline = time.monotonic() + 5
+            while len(refused) < 5 and time.monotonic() < deadline:
+                refused = select.select(held, [], [], 0.1)[0]
+            assert len(refused) == 5
+            for sock in refused:
+                _address_refused(sock, 3)
+                _wait_closed(sock, SLACK)
+            with _connect_from(server, "127.0.0.2") as other:
+                other.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                assert _answer(other)[0] == 200
+            with _connect(server) as again:  # still three held: refused
+                again.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                _address_refused(again, 3)
+            kept = [sock for sock in held if sock not in refused]
+            kept[0].close()
+            deadline = time.monotonic() + 5
+            while httpx.get(server.base + "/health").status_code != 200:
+                assert time.monotonic() < deadline, "the address's place was not given back"
+                time.sleep(0.05)
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def _slow_body(server: ServerProcess, forwarded: str) -> socket.socket:
+    """A request in flight until the test closes it: its body never ends."""
+    sock = _connect(server)
+    sock.sendall(_head("POST", "/rulesets/check", 1000, {"X-Forwarded-For": forwarded}) + b"{")
+    return sock
+
+
+@pytest.mark.parametrize("parser", PARSERS)
+def test_behind_a_trusted_proxy_each_address_it_names_is_held_to_its_requests(
+    tmp_path: Path, parser: str
+) -> None:
+    """Through the proxy on 127.0.0.1 (uvicorn's default), whose own connections are not
+    counted, each client address it names in X-Forwarded-For holds two requests at most
+    in flight, slow bodies as streams; another address, and the proxy itself, go on."""
+    env = {"DICEBOUND_LIMIT_PER_ADDRESS": "2", "DICEBOUND_HTTP": parser}
+    with _serving(tmp_path, env) as server:
+        held = [_slow_body(server, "203.0.113.7") for _ in range(2)]
+        try:
+            time.sleep(0.3)  # both requests are in, waiting for their bodies
+            with _slow_body(server, "198.51.100.1, 203.0.113.7") as third:
+                _address_refused(third, 2)
+            with httpx.Client(base_url=server.base) as proxy:
+                other = proxy.get("/health", headers={"X-Forwarded-For": "203.0.113.8"})
+                assert other.status_code == 200
+                assert proxy.get("/health").status_code == 200  # the proxy's own
+        finally:
+            for sock in held:
+                sock.close()
+        deadline = time.monotonic() + 5
+        again = {"X-Forwarded-For": "203.0.113.7"}
+        while httpx.get(server.base + "/health", headers=again).status_code != 200:
+            assert time.monotonic() < deadline, "the address's requests were not given back"
+            time.sleep(0.05)
+
+
+def _open_stream(server: ServerProcess, path: str, token: str) -> socket.socket:
+    sock = _connect(server)
+    sock.sendall(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        f"Authorization: Bearer {token}\r\n\r\n".encode("ascii")
+    )
+    return sock
+
+
+def _stream_status(sock: socket.socket) -> int:
+    """The status of a stream's answer (its head only: a stream never ends)."""
+    head = sock.recv(65536)
+    assert head.startswith(b"HTTP/1.1 "), head
+    return int(head[9:12])
+
+
+def _game(server: ServerProcess, name: str) -> tuple[str, str]:
+    """A new game's id and token."""
+    made = httpx.post(
+        server.base + "/games", json={"name": name, "ruleset": "blades"}, headers=admin_headers()
+    )
+    assert made.status_code == 201, made.text
+    return made.json()["id"], made.json()["token"]
+
+
+@pytest.mark.parametrize("parser", PARSERS)
+def test_one_token_holds_a_few_streams_events_and_mcp_alike(tmp_path: Path, parser: str) -> None:
+    """Two streams held by a game's token, an event stream and ``GET /mcp``: its third,
+    of either kind, is refused; another game's token is not, nor the admin token (the
+    operator's); a stream closed frees its place."""
+    from service_support import ADMIN_TOKEN
+
+    env = {"DICEBOUND_STREAMS_PER_TOKEN": "2", "DICEBOUND_HTTP": parser}
+    with _serving(tmp_path, env) as server:
+        (game, token), (other, others) = _game(server, "Streams"), _game(server, "Others")
+        events = f"/games/{game}/events"
+        held = [_open_stream(server, events, token), _open_stream(server, "/mcp", token)]
+        try:
+            assert [_stream_status(sock) for sock in held] == [200, 200]
+            for path in (events, "/mcp"):  # the third, of either kind
+                with _open_stream(server, path, token) as third:
+                    status, headers, body = _answer(third)
+                    assert status == 429, body
+                    assert _problem(429, headers, body)["detail"] == (
+                        "this token already holds 2 streams open (a game's events, or "
+                        "/mcp), the most one token may at once; close one, then retry."
+                    )
+            held.append(_open_stream(server, f"/games/{other}/events", others))
+            held += [_open_stream(server, events, ADMIN_TOKEN) for _ in range(3)]
+            assert [_stream_status(sock) for sock in held[2:]] == [200] * 4
+            held.pop(0).close()
+            deadline = time.monotonic() + 5
+            while True:
+                with _open_stream(server, events, token) as again:
+                    if _stream_status(again) == 200:
+                        break
+                assert time.monotonic() < deadline, "a closed stream's place was not given back"
+                time.sleep(0.05)
+        finally:
+            for sock in held:
+                sock.close()
 
 
 # ── the request rate ────────────────────────────────────────────────────────
@@ -410,8 +596,16 @@ def test_limits_come_from_flags_else_the_environment_else_defaults() -> None:
     from dicebound.errors import UsageError
 
     assert Guards.resolve({}, {}) == Guards(
-        header_timeout=10, body_timeout=30, limit_concurrency=500, rate_limit=50, shutdown_timeout=8
+        header_timeout=10,
+        body_timeout=30,
+        limit_concurrency=500,
+        limit_per_address=64,
+        streams_per_token=4,
+        rate_limit=50,
+        shutdown_timeout=8,
     )
+    chosen = Guards.resolve({"streams_per_token": "0"}, {"DICEBOUND_LIMIT_PER_ADDRESS": "3"})
+    assert (chosen.streams_per_token, chosen.limit_per_address) == (0, 3)
     environ = {"DICEBOUND_RATE_LIMIT": "7.5", "DICEBOUND_BODY_TIMEOUT": "4"}
     chosen = Guards.resolve({"rate_limit": "0", "body_timeout": None}, environ)
     assert (chosen.rate_limit, chosen.body_timeout) == (0, 4)
@@ -426,6 +620,10 @@ def test_limits_come_from_flags_else_the_environment_else_defaults() -> None:
          'it is "nan".'),
         ({}, {"DICEBOUND_LIMIT_CONCURRENCY": "2.5"}, "DICEBOUND_LIMIT_CONCURRENCY must be a "
          'whole number of connections, 0 or more (0: no limit); it is "2.5".'),
+        ({"limit_per_address": "-3"}, {}, "--limit-per-address must be a whole number of "
+         'connections, 0 or more (0: no limit); it is "-3".'),
+        ({}, {"DICEBOUND_STREAMS_PER_TOKEN": "many"}, "DICEBOUND_STREAMS_PER_TOKEN must be a "
+         'whole number of streams, 0 or more (0: no limit); it is "many".'),
     ):  # fmt: skip
         with pytest.raises(UsageError) as refused:
             Guards.resolve(flags, env)
@@ -546,3 +744,102 @@ def test_tokens_no_one_holds_are_limited_by_their_address(
         )
         time.sleep(1.05)  # the address's bucket refills
         assert client.get("/games", headers=admin_headers()).status_code == 200
+
+
+def test_invented_tokens_on_a_games_routes_are_charged_to_their_address(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token no one holds on a game's route (issue 40, defect 4) is answered 404 before
+    its body is read, as the route would, and charged to its address: inventing a token
+    for each request buys no bucket, and past the address's rate the answer is 429. A
+    token the process found in a game goes on, also once it must be read again (its
+    game is held for 2 seconds)."""
+    from dicebound.edge.http import create_app
+    from dicebound.edge.http.guards import Guards
+    from service_support import ADMIN_TOKEN
+
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
+    with TestClient(create_app(store_url, guards=Guards(rate_limit=2))) as client:
+        game = make_game(client, "dnd5e-srd")
+        assert client.get(game.path(), headers=game.headers).status_code == 200
+        answers = [
+            client.post(game.path("checks"), json={"text": STEALTH}, headers=bearer(f"dbg_{n}"))
+            for n in range(4)
+        ]
+        assert [a.status_code for a in answers] == [404, 404, 429, 429]
+        assert problem_of(answers[0], 404)["detail"] == f'no game "{game.id}" is here.'
+        assert problem_of(answers[2], 429)["detail"] == (
+            "this address, with tokens no one holds, has sent more than 2 requests a second; "
+            "wait as Retry-After says."
+        )
+        assert client.get(game.path(), headers=game.headers).status_code == 200
+        time.sleep(2.05)  # the game's token is read again; the address's bucket is full
+        for n in range(3):
+            client.post(game.path("checks"), json={"text": STEALTH}, headers=bearer(f"dbg_{n}"))
+        assert client.get(game.path(), headers=game.headers).status_code == 200
+
+
+def test_a_games_tokens_share_the_games_rate(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's own token and its players' seats are charged to one bucket per game as well
+    as one per token (issue 40, defect 10): a new token for each few requests, or a
+    request from each seat, buys no more than the game's rate. The admin's token and
+    another game's go on."""
+    from dicebound.edge.http import create_app
+    from dicebound.edge.http.guards import Guards
+    from service_support import ADMIN_TOKEN
+
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
+    with TestClient(create_app(store_url, guards=Guards(rate_limit=3))) as client:
+        game = make_game(client, "dnd5e-srd", "mira")
+        made = client.post(
+            game.path("characters", "Mira Quickfoot", "seat"), headers=admin_headers()
+        )
+        seat = bearer(made.json()["token"])
+        time.sleep(1.05)  # every bucket full again
+        other = make_game(client, "dnd5e-srd", name="Another game")
+        rotated = client.post(game.path("token"), headers=game.headers)  # the game's 1st
+        token = bearer(rotated.json()["token"])
+        assert client.get(game.path(), headers=token).status_code == 200  # 2nd
+        assert client.get(game.path(), headers=seat).status_code == 200  # 3rd
+        refused = client.get(game.path(), headers=seat)  # the seat's 2nd, the game's 4th
+        assert problem_of(refused, 429)["detail"] == (
+            "this token's game has sent more than 3 requests a second; wait as Retry-After says."
+        )
+        assert client.post(game.path("token"), headers=token).status_code == 429
+        assert client.get(game.path(), headers=admin_headers()).status_code == 200
+        assert client.get(other.path(), headers=other.headers).status_code == 200
+        time.sleep(1.05)
+        assert client.get(game.path(), headers=seat).status_code == 200
+
+
+def test_a_revoked_seats_token_is_charged_to_its_address_once_the_process_forgets_it(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process holds a token's game for 2 seconds (its rate and the refusal before the
+    body need it on every request): a revoked seat is refused at once by its routes,
+    and within 2 seconds as a token no one holds, before its body and on its address."""
+    from dicebound.edge.http import create_app
+    from dicebound.edge.http.guards import Guards
+    from service_support import ADMIN_TOKEN
+
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", ADMIN_TOKEN)
+    with TestClient(create_app(store_url, guards=Guards(rate_limit=2))) as client:
+        game = make_game(client, "dnd5e-srd", "mira")
+        seat = game.path("characters", "Mira Quickfoot", "seat")
+        made = client.post(seat, headers=admin_headers())
+        player = bearer(made.json()["token"])
+        assert client.get(game.path(), headers=player).status_code == 200
+        time.sleep(1.05)
+        assert client.delete(seat, headers=admin_headers()).status_code == 204
+        assert client.get(game.path(), headers=player).status_code == 404  # at once
+        time.sleep(2.05)  # forgotten: now a token no one holds, charged to the address
+        odds = game.path("odds")  # an empty body would be 422 from the route
+        assert problem_of(client.post(odds, json={}, headers=player), 404)["detail"] == (
+            f'no game "{game.id}" is here.'
+        )
+        assert client.get(game.path(), headers=player).status_code == 404
+        assert problem_of(client.get(game.path(), headers=player), 429)["detail"].startswith(
+            "this address, with tokens no one holds, "
+        )

@@ -8,7 +8,8 @@ character, while the game master's stream, open beside it, receives each one; a 
 every seat may read, committed after them, reaches both, so the player's stream was
 live all along. When the player's own seat is revoked, its stream ends and its token
 reads nothing more. On PostgreSQL the streams are held by one process and the writes
-go through another, so the events cross processes by ``LISTEN``/``NOTIFY``.
+go through another, so the events cross processes by ``LISTEN``/``NOTIFY``. The ids a
+player reads grow with a gap where an event was not its, and nothing is lost.
 """
 
 from __future__ import annotations
@@ -64,6 +65,19 @@ def _live(subscriber: Subscriber) -> None:
         time.sleep(0.02)
 
 
+def _watched(
+    gm: httpx.Client, streams: str, game: str, gm_token: str
+) -> tuple[str, Subscriber, Subscriber]:
+    """Peet's seat made, then the game master's stream and Peet's open at ``streams``
+    and live; Peet's token and the two streams."""
+    peets: str = ok(gm.post(_seat(game, PEET)), 201)["token"]
+    master = Subscriber(streams, game, gm_token).start()
+    player = Subscriber(streams, game, peets).start()
+    _live(master)
+    _live(player)
+    return peets, master, player
+
+
 def _seats(events: list[Received]) -> list[tuple[str, bool]]:
     return [(e.data["character"], e.data["made"]) for e in events if e.kind == "seat"]
 
@@ -78,11 +92,7 @@ def test_a_players_open_stream_gets_no_other_seats_change_and_ends_when_its_seat
         streams, writes = servers[0].base, servers[-1].base
         game, gm_token = _table(writes)
         with client(writes, gm_token) as gm:
-            peets = ok(gm.post(_seat(game, PEET)), 201)["token"]
-            master = Subscriber(streams, game, gm_token).start()
-            player = Subscriber(streams, game, peets).start()
-            _live(master)
-            _live(player)
+            peets, master, player = _watched(gm, streams, game, gm_token)
 
             # Maud's seat made and revoked, then Maud's pool changed (every seat reads it)
             ok(gm.post(_seat(game, MAUD)), 201)
@@ -115,3 +125,51 @@ def test_a_players_open_stream_gets_no_other_seats_change_and_ends_when_its_seat
         with httpx.Client(base_url=streams, headers=bearer(peets), timeout=30) as revoked:
             assert revoked.get(f"/games/{game}/events").status_code == 404
             assert revoked.get("/games").status_code == 401
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@logs_on_failure
+def test_a_players_event_ids_grow_with_a_gap_where_an_event_was_not_its_and_nothing_is_lost(
+    backend: str, tmp_path: Path
+) -> None:
+    """docs/service.md "The event stream": ids count per game, so a player's stream skips
+    the id of an event its seat is not shown (another player's seat made); the ids it
+    reads still grow, the gap is no loss, and resuming from either side of it sends
+    exactly what the player may read."""
+    with store_url_for(backend, tmp_path) as db, running(db, tmp_path, 1) as servers:
+        base = servers[0].base
+        game, gm_token = _table(base)
+        with client(base, gm_token) as gm:
+            peets, master, player = _watched(gm, base, game, gm_token)
+
+            def luck(value: int) -> None:
+                where = f"/games/{game}/characters/{quote(MAUD)}"
+                revision = ok(gm.get(where))["revision"]
+                ok(
+                    gm.patch(
+                        f"{where}/live",
+                        json={"pools": {"luck": value}},
+                        headers={"If-Match": str(revision)},
+                    )
+                )
+
+            luck(3)
+            ok(gm.post(_seat(game, MAUD)), 201)  # not Peet's to see
+            luck(2)
+            every = master.wait_for(lambda got: len(got) == 3)
+            assert [e.kind for e in every] == ["character", "seat", "character"]
+            ids = [e.id for e in every]
+            assert ids == list(range(ids[0], ids[0] + 3))  # the game's ids: no gap
+            seen = player.wait_for(lambda got: len(got) == 2)
+            assert [e.id for e in seen] == [ids[0], ids[2]]  # growing, the seat's id skipped
+            assert [e.data for e in seen] == [every[0].data, every[2].data]  # nothing lost
+            master.close()
+            player.close()
+
+        for last in (ids[0], ids[1]):  # resumed before the gap, or from an id it never read
+            resumed = Subscriber(base, game, peets, last_event_id=last).start()
+            (again,) = resumed.wait_for(lambda got: len(got) >= 1)
+            assert (again.id, again.data) == (ids[2], every[2].data)
+            time.sleep(2 * KEEPALIVE)
+            assert len(resumed.received()) == 1
+            resumed.close()

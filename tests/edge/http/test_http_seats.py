@@ -58,6 +58,7 @@ class Cell:
     revision_of: str | None = None  # send If-Match with this character's revision
     headers: dict[str, str] = field(default_factory=dict)
     stream: bool = False  # an event stream: read what it has caught up, then ended
+    past_rights: int | None = None  # what an allowed seat is answered past the rights
 
     @property
     def method(self) -> str:
@@ -68,6 +69,8 @@ _NOTES = {"text": {"notes": "owes Maud a drink"}}
 
 CELLS: dict[str, Cell] = {
     "GET the health": Cell(("GET", "/health"), "/health", EVERY),
+    "GET the readiness": Cell(("GET", "/ready"), "/ready", EVERY),
+    "GET the metrics": Cell(("GET", "/metrics"), "/metrics", ADMIN_ONLY),
     "GET the rulesets": Cell(("GET", "/rulesets"), "/rulesets", EVERY),
     "POST a ruleset": Cell(
         ("POST", "/rulesets"), "/rulesets", ADMIN_ONLY, raw=RESERVE_FILE.read_bytes()
@@ -97,6 +100,17 @@ CELLS: dict[str, Cell] = {
     "GET the games": Cell(("GET", "/games"), "/games", EVERY),
     "GET the game": Cell(("GET", "/games/{game}"), "/games/{game}", EVERY),
     "DELETE the game": Cell(("DELETE", "/games/{game}"), "/games/{game}", ADMIN_ONLY),
+    "GET the game's export": Cell(
+        ("GET", "/games/{game}/export"), "/games/{game}/export", ADMIN_ONLY
+    ),
+    # a file that is no game file: the admin's right lets it through to be refused (422)
+    "POST a game to import": Cell(
+        ("POST", "/games/import"),
+        "/games/import",
+        ADMIN_ONLY,
+        {"format": "not a game"},
+        past_rights=422,
+    ),
     "POST a new game-master token": Cell(
         ("POST", "/games/{game}/token"), "/games/{game}/token", MASTERS
     ),
@@ -218,6 +232,30 @@ CELLS: dict[str, Cell] = {
         "/games/{game}/characters/{B}/seat",
         MASTERS,
     ),
+    "GET the fight": Cell(("GET", "/games/{game}/fight"), "/games/{game}/fight", EVERY),
+    # the table has no fight: past the rights, no combatant answers to A (404)
+    "GET A's fight options": Cell(
+        ("GET", "/games/{game}/fight/options"),
+        "/games/{game}/fight/options?who={A}",
+        EVERY,
+        past_rights=404,
+    ),
+    # no fight either: an allowed step is answered ok false (no-fight), and recorded
+    "POST a flee": Cell(
+        ("POST", "/games/{game}/fight"), "/games/{game}/fight", MASTERS, {"op": "flee"}
+    ),
+    "POST an end-turn as A": Cell(
+        ("POST", "/games/{game}/fight"),
+        "/games/{game}/fight",
+        EVERY,
+        {"op": "end-turn", "who": A},
+    ),
+    "POST an end-turn as B": Cell(
+        ("POST", "/games/{game}/fight"),
+        "/games/{game}/fight",
+        MASTERS,
+        {"op": "end-turn", "who": B},
+    ),
     "DELETE A's seat": Cell(
         ("DELETE", "/games/{game}/characters/{name}/seat"),
         "/games/{game}/characters/{A}/seat",
@@ -299,7 +337,16 @@ def test_each_seat_may_do_what_the_rights_table_gives_it_and_nothing_else(
     before = store_rows(url)
     got = _send(client, cell, scene, scene.headers(seat))
     if seat in cell.allowed:
+        if cell.past_rights is not None:  # past the rights, what was asked is refused
+            assert problem_of(got, cell.past_rights)["status"] == cell.past_rights, got.text
+            assert store_rows(url) == before
+            return
         assert got.status_code in (200, 201, 204), f"{name} × {seat}: {got.text}"
+        return
+    if cell.route == ("GET", "/metrics"):  # the admin's alone: any other token, 401
+        assert (
+            problem_of(got, 401)["detail"] == "the metrics are the admin's: send the admin token."
+        )
         return
     refused = problem_of(got, 403)
     assert refused["detail"].startswith(_refusal(cell, seat)), refused["detail"]
@@ -340,6 +387,8 @@ def test_the_table_has_a_row_for_every_route(table: tuple[TestClient, str]) -> N
             f"answer the after-roll offer of a record {B} rolled, and this seat is {A}'s.",
         ),
         ("DELETE A's seat", "revoke a player's seat."),
+        ("POST a flee", "start, flee or end a fight."),
+        ("POST an end-turn as B", f"act in the fight for {B}, and this seat is {A}'s."),
         ("POST a new game-master token", "make a new game-master token."),
     ],
 )

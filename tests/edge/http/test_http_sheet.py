@@ -1,11 +1,13 @@
 """``[sheet:]`` commands through the service (docs/service.md "Sheet commands"), on SQLite
 and PostgreSQL: resolved with the checks of one text in text order, in one transaction;
-every command, applied or refused, a record of kind ``sheet`` among the checks' records,
-ids growing in text order; the live state written and its revision raised; a wound
-marked before a check in that check's penalty; refusals that change nothing; the 41st
-command refused ``too-many``; idempotent retries; a sheet record read, carded, refused
-an answer and verified by replay (and not, once tampered with); and 50 clients spending
-one pool of 20 at once through two service processes on one PostgreSQL database.
+every command within the text's forty, applied or refused, a record of kind ``sheet``
+among the checks' records, ids growing in text order; the live state written and its
+revision raised; a wound marked before a check in that check's penalty; refusals that
+change nothing; the 41st command on refused ``too-many`` and stored as nothing (a text
+of 4,096 commands writes forty records); idempotent retries; a sheet record read,
+carded, refused an answer and verified by replay (and not, once tampered with); and 50
+clients spending one pool of 20 at once through two service processes on one
+PostgreSQL database.
 
 The ruleset is Marinara's Gravewatch (a wound track whose penalty rides on every check),
 read from the shared folder and uploaded unchanged; its wardens are blank sheets.
@@ -24,7 +26,7 @@ from dicebound.character import load_character
 from dicebound.compiler import load_ruleset_text
 from dicebound.edge.http.problems import AsciiJSONResponse
 from dicebound.edge.schemas import CheckOut
-from dicebound.engine import resolve_text
+from dicebound.tagpass import resolve_text
 from http_api_support import (
     Game,
     bearer,
@@ -100,7 +102,8 @@ def _library(text: str, *names: str) -> dict[str, Any]:
     """What the core itself says of ``text`` for blank wardens, seed 5."""
     ruleset = load_ruleset_text(_gravewatch_text())
     party = [load_character(ruleset, {"name": name}) for name in names]
-    return resolve_text(ruleset, party, text, seed="5").to_json()
+    said: dict[str, Any] = resolve_text(ruleset, party, text, seed="5").to_json()
+    return said
 
 
 # ── one text, checks and sheet commands, in text order ───────────────────────
@@ -138,6 +141,10 @@ def test_a_mixed_text_answers_as_the_library_and_records_each_tag_in_text_order(
     assert [kind for kind, _ in answered] == [kind for kind, _ in MIXED]
     stored = records(service, game)[::-1]
     assert [(r["kind"], r["id"]) for r in stored] == answered
+    # numbered within the game in the same order, as the answer numbers them
+    assert [r["number"] for r in stored] == list(range(1, len(MIXED) + 1))
+    numbers = {e["id"]: e["number"] for e in (*answer["results"], *answer["sheet"])}
+    assert numbers == {r["id"]: r["number"] for r in stored}
 
     by_id = {r["id"]: r for r in stored}
     first = by_id[answer["sheet"][0]["id"]]
@@ -145,6 +152,7 @@ def test_a_mixed_text_answers_as_the_library_and_records_each_tag_in_text_order(
     assert created.endswith("Z")
     assert first == {
         "id": answer["sheet"][0]["id"],
+        "number": [kind for kind, _ in MIXED].index("sheet") + 1,
         "kind": "sheet",
         "who": ASH,
         "tag": answer["sheet"][0]["tag"],
@@ -266,7 +274,7 @@ def test_a_request_that_cannot_be_done_writes_no_command_either(
     assert store_rows(store_url) == before
 
 
-def test_the_41st_command_is_refused_too_many_and_commands_are_not_check_tags(
+def test_the_41st_command_is_refused_too_many_stored_as_nothing_and_not_a_check_tag(
     service: TestClient,
 ) -> None:
     game = _gravewatch_game(service, ASH)
@@ -277,13 +285,35 @@ def test_the_41st_command_is_refused_too_many_and_commands_are_not_check_tags(
     assert len(commands) == 41
     assert all(c["ok"] for c in commands[:40])
     assert (commands[40]["ok"], commands[40]["reason"]) == (False, "too-many")
+    assert commands[40]["id"] is None  # answered and written back, never recorded
+    assert commands[40]["tag"] in answer["text"] and 'reason="too-many"' in commands[40]["tag"]
     assert live(service, game, ASH)["live"] == {}  # spent one, restored it, the last refused
-    assert _verify(service, game, commands[40]["id"])["verified"] is True
+    kept = records(service, game)
+    assert len(kept) == 60 and sum(r["kind"] == "sheet" for r in kept) == 40
+    assert _verify(service, game, commands[39]["id"])["verified"] is True
     # a 21st check tag is still past the limit, however many commands stand beside it
     problem_of(
         service.post(game.path("checks"), json={"text": f"{text} {WARD}"}, headers=game.headers),
         413,
     )
+
+
+def test_a_text_of_thousands_of_commands_stores_forty_records_and_their_events(
+    service: TestClient, store_url: str
+) -> None:
+    game = _gravewatch_game(service, ASH)
+    before = store_rows(store_url)
+    flood = "[sheet:]" * (32 * 1024 // len("[sheet:]"))  # 4,096 commands in 32 KB
+    commands = _resolve(service, game, flood)["sheet"]
+    assert len(commands) == 4096
+    assert all(c["reason"] == "malformed" for c in commands[:40])
+    assert {c["reason"] for c in commands[40:]} == {"too-many"}
+    ids = [c["id"] for c in commands]
+    assert None not in ids[:40] and set(ids[40:]) == {None}
+    after = store_rows(store_url)
+    assert len(after["records"]) - len(before["records"]) == 40
+    assert len(after["events"]) - len(before["events"]) == 40  # one per record; no state moved
+    assert sorted(r[0] for r in after["records"]) == sorted(ids[:40])
 
 
 def test_an_idempotent_retry_answers_the_same_and_pays_once(service: TestClient) -> None:
@@ -320,6 +350,7 @@ def test_a_sheet_record_takes_no_answer_and_has_a_small_card(service: TestClient
     card = service.get(game.path("records", command["id"], "card"), headers=game.headers).json()
     assert card == {
         "id": command["id"],
+        "number": 1,
         "title": "Sheet command — Ash",
         "lines": [
             ["Command", TEAR_TWO],

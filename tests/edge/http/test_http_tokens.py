@@ -1,7 +1,8 @@
 """Tokens, start-up and the store's keys (issue 23), through the HTTP API on SQLite and
 PostgreSQL and through real ``dicebound serve`` processes:
 
-- a weak admin token stops the service at start with one sentence, touching nothing;
+- a weak admin token (too short, or of too little variety) stops the service at start
+  with one sentence, touching nothing;
 - three processes starting together on a new PostgreSQL store all start, and none
   logs a traceback, a statement or a ruleset's text;
 - a new admin token (a process started with another ``DICEBOUND_ADMIN_TOKEN``) reaches
@@ -113,9 +114,23 @@ def _servers(url: str, tmp_path: Path, *tokens: str) -> Iterator[list[ServerProc
             "so that it cannot be guessed: make one with "
             "python -c 'import secrets; print(secrets.token_urlsafe(32))'.",
         ),
+        (
+            "a" * 32,
+            "DICEBOUND_ADMIN_TOKEN is made of 1 different character, and an admin token needs "
+            "at least 10 so that it cannot be guessed: make one with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'.",
+        ),
+        (
+            "9f86d081884c7d659a2feaa0c55ad015",
+            "DICEBOUND_ADMIN_TOKEN holds about 116 bits by the variety of its characters (its "
+            "length times their Shannon entropy), and an admin token needs at least 128 so "
+            "that it cannot be guessed: make one with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'.",
+        ),
     ],
-    ids=["one character", "31 characters"],
+    ids=["one character", "31 characters", "32 times a", "32 hex digits"],
 )
+@pytest.mark.empty_store  # "not even migrated" is read off a store with no schema
 def test_a_weak_admin_token_stops_the_app_before_the_store_is_touched(
     store_url: str, monkeypatch: pytest.MonkeyPatch, token: str, sentence: str
 ) -> None:
@@ -128,9 +143,10 @@ def test_a_weak_admin_token_stops_the_app_before_the_store_is_touched(
         assert store.revision() is None, "the store was not even migrated"
     finally:
         store.close()
-    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", "y" * 32)  # 32 characters are enough
+    enough = "abcdefghijklmnopqrstuvwxyzABCDEF"  # 32 characters, none twice: 160 bits
+    monkeypatch.setenv("DICEBOUND_ADMIN_TOKEN", enough)
     with TestClient(create_app(store_url)) as client:
-        assert client.get("/games", headers=bearer("y" * 32)).json() == []
+        assert client.get("/games", headers=bearer(enough)).json() == []
 
 
 def test_dicebound_serve_refuses_a_weak_admin_token_in_one_sentence(tmp_path: Path) -> None:

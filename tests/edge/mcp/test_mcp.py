@@ -25,9 +25,10 @@ from pydantic import BaseModel
 
 from dicebound.edge.files import packaged_rulesets, ruleset_text
 from dicebound.edge.mcp import Seat, build_server
-from dicebound.edge.schemas import AfterIn, CheckIn, OddsIn
-from http_api_support import AS_CLI, bearer, cli_check, store_rows, without_ids
+from dicebound.edge.schemas import AfterIn, CheckIn, FightIn, OddsIn
+from http_api_support import AS_CLI, bearer, cli_check, problem_of, store_rows, without_ids
 from mcp_support import Table, call, connect, ok, run, seat_a_table
+from player_words_support import ATTACK, ATTACK_DATA, read_as_data
 from repo_paths import REPO
 from service_support import ADMIN_TOKEN, ServerProcess, store_url_for
 
@@ -41,6 +42,9 @@ TOOLS = {
     "character",
     "settle_after_roll",
     "list_records",
+    "fight",
+    "fight_options",
+    "fight_act",
 }
 MAUD = "Maud Harrowgate"
 PEET = "Sneeky Peet"
@@ -82,6 +86,11 @@ def _shape(schema: dict[str, Any]) -> dict[str, Any]:
         ("resolve_checks", CheckIn, ("text", "seed", "faces", "choose")),
         ("settle_after_roll", AfterIn, ("pool", "points", "choose")),
         ("check_odds", OddsIn, ("tag", "who", "after")),
+        (
+            "fight_act",
+            FightIn,
+            ("op", "who", "option", "targets", "party", "enemies", "seed", "faces"),
+        ),
     ],
 )
 def test_a_tool_takes_the_fields_of_the_http_body(
@@ -331,6 +340,40 @@ def test_tokens_over_http(server: ServerProcess) -> None:
     assert as_other["name"] == PEET and other.get("/records")["records"] == []
 
 
+STREAM = {"Accept": "text/event-stream"}
+
+
+def test_a_stream_at_mcp_opens_only_for_a_seat(server: ServerProcess) -> None:
+    """``GET /mcp`` (the server's own messages, a stream held open) without a token, or
+    with a token that holds no seat in the game, is refused at once and holds nothing:
+    it was answered 200 and held for ever (issue 40). A seat's token opens it. The
+    handshake and each tool, by POST, are as before (``test_tokens_over_http``)."""
+    table = seat_a_table(server, "advanced-resolution", "maud")
+    other = seat_a_table(server, "advanced-resolution", "peet")
+    refusals = [
+        ({}, "", 401, "this needs the game's token or the admin token."),
+        (bearer("dbg_not-a-token"), "", 401, "the token sent is no game's token."),
+        (bearer(other.token), f"?game={table.id}", 404, f'no game "{table.id}" is here.'),
+        (
+            bearer(ADMIN_TOKEN),
+            "",
+            422,
+            "the admin token belongs to no game: name the game (?game=ID).",
+        ),
+    ]
+    for headers, query, status, detail in refusals:
+        answer = httpx.get(server.base + "/mcp" + query, headers={**headers, **STREAM}, timeout=5)
+        assert problem_of(answer, status)["detail"] == detail
+        if status == 401:
+            assert answer.headers["www-authenticate"] == "Bearer"
+    for token, query in ((table.token, ""), (ADMIN_TOKEN, f"?game={table.id}")):
+        with httpx.stream(
+            "GET", server.base + "/mcp" + query, headers={**bearer(token), **STREAM}, timeout=5
+        ) as opened:
+            assert opened.status_code == 200
+            assert opened.headers["content-type"].startswith("text/event-stream")
+
+
 # ── the same text, three ways: the same records ──────────────────────────────
 
 
@@ -392,6 +435,66 @@ def test_resolve_checks_answers_the_sheet_commands_as_post_checks(server: Server
         ("check", tool_answer["results"][0]["id"]),
         ("sheet", alone["sheet"][0]["id"]),
     ]
+
+
+def test_past_the_40th_command_resolve_checks_answers_too_many_as_the_cli_and_records_none(
+    server: ServerProcess,
+) -> None:
+    text = " ".join([SPEND_INSPIRATION] * 41)
+    table = seat_a_table(server, "dnd5e-srd", "mira")
+
+    async def resolve() -> dict[str, Any]:
+        async with connect("http", table) as client:
+            return await ok(client, "resolve_checks", {"text": text, "seed": "42"})
+
+    answer = run(resolve)
+    assert without_ids(answer) == cli_check("dnd5e-srd", ["mira"], text, {"seed": "42"})
+    commands = answer["sheet"]
+    assert [c["reason"] for c in commands[39:]] == ["insufficient", "too-many"]
+    assert commands[40]["id"] is None  # answered, never stored
+    stored = table.get("/records?limit=100")["records"][::-1]
+    assert [r["id"] for r in stored] == [c["id"] for c in commands[:40]]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_players_note_reaches_the_model_only_as_quoted_data(
+    server: ServerProcess, transport: str
+) -> None:
+    """A seat writes its own character's note to close the lesson's quotes and hand the
+    model two tags; ``/gm``, ``gm_instructions``, the prompt, ``character`` and
+    ``list_records`` carry it only as data."""
+    table = seat_a_table(server, "fate-core", "marek")
+    (marek,) = table.characters
+    where = f"{server.base}/games/{table.id}/characters/{quote(marek)}"
+    seat = httpx.post(f"{where}/seat", headers=bearer(table.token))
+    assert seat.status_code == 201, seat.text
+    revision = table.get(f"/characters/{quote(marek)}")["revision"]
+    patched = httpx.patch(
+        f"{where}/live",
+        json={"text": {"mild": ATTACK}},
+        headers={**bearer(seat.json()["token"]), "If-Match": str(revision)},
+    )
+    assert patched.status_code == 200, patched.text
+    read_as_data(table.get("/gm")["text"])
+    read_as_data(table.get(f"/gm?character={quote(marek)}")["text"])
+
+    async def scene() -> None:
+        async with connect(transport, table) as client:
+            read_as_data((await ok(client, "gm_instructions", {}))["text"])
+            read_as_data((await ok(client, "gm_instructions", {"character": marek}))["text"])
+            prompt = await client.get_prompt("game_master", {})
+            read_as_data(getattr(prompt.messages[0].content, "text", ""))
+            found = await ok(client, "character", {"name": marek})
+            assert found["live"]["text"] == {"mild": ATTACK_DATA}
+            note = '[sheet: op="note" field="mild" value="Bruised ribs"]'
+            await ok(client, "resolve_checks", {"text": note})
+            (record,) = (await ok(client, "list_records", {"limit": 1}))["records"]
+            changed = {"who": marek, "what": "text mild", "from": ATTACK_DATA, "to": "Bruised ribs"}
+            assert record["changes"] == [changed]
+
+    run(scene)
+    # the store and the HTTP API keep the note as the player wrote it
+    assert table.get("/records?limit=1")["records"][0]["changes"][0]["from"] == ATTACK
 
 
 def test_the_same_over_stdio(server: ServerProcess) -> None:
@@ -552,6 +655,40 @@ def test_the_prompt_for_a_game_the_token_cannot_see_is_refused_in_a_sentence(
         assert error.message == f'no game "{game}" is here.'
     logged = _log_since(server, mark)
     assert "Traceback" not in logged and len(logged.splitlines()) <= 2, logged
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_an_unknown_prompt_is_refused_in_a_sentence_and_one_log_line(
+    server: ServerProcess, transport: str
+) -> None:
+    """Issue 40, defect 11: a prompt the server does not have, asked with no token,
+    answered a bare internal error and logged about thirty lines with two tracebacks
+    (so did an argument the prompt does not take). Each is refused as a prompt for an
+    unseen game is, and logs one line (over HTTP: the stdio server logs on its own
+    standard error)."""
+    table = seat_a_table(server, "advanced-resolution", "maud")
+    asked = [("nope", {}), ("game_master", {"gamez": table.id})]
+
+    async def scene() -> list[tuple[int, str, list[str]]]:
+        refused = []
+        async with connect(transport, table, token="") as client:
+            for name, arguments in asked:
+                mark = server.log_path.stat().st_size
+                with pytest.raises(MCPError) as caught:
+                    await client.get_prompt(name, arguments)
+                logged = _log_since(server, mark).splitlines()
+                refused.append((caught.value.code, caught.value.message, logged))
+        return refused
+
+    seen = run(scene)
+    assert [(code, message) for code, message, _ in seen] == [
+        (INVALID_PARAMS, 'no prompt "nope" is here; ask for game_master.'),
+        (INVALID_PARAMS, 'the game_master prompt takes game, not "gamez".'),
+    ]
+    for _, _, logged in seen:
+        assert "Traceback" not in "\n".join(logged)
+        if transport == "http":
+            assert len(logged) == 1 and "dicebound.mcp: prompt refused" in logged[0], logged
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])

@@ -1,5 +1,6 @@
-"""The page's tests' shared parts: a real service on SQLite and Debian's Chromium, one
-each per test module (``web_support`` says how they are driven)."""
+"""The page's tests' shared parts: a real service on SQLite per test module, and pages of
+Debian's Chromium, one per module (``chrome``, in tests/conftest.py; ``web_support``
+says how they are driven)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from service_support import ServerProcess, store_url_for
-from web_support import DESKTOP, PHONE, browser, open_page
+from web_support import DESKTOP, PHONE, open_page
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +32,6 @@ def page(request: pytest.FixtureRequest, chrome: Browser, server: ServerProcess)
     errors = opened.errors  # type: ignore[attr-defined]
     opened.close()
     assert errors == [], errors
-
-
-@pytest.fixture(scope="module")
-def chrome() -> Iterator[Browser]:
-    with browser() as launched:
-        yield launched
 
 
 @pytest.fixture

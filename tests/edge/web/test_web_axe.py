@@ -102,6 +102,9 @@ def test_no_serious_violation_on_any_tab(
     page.get_by_label("Character", exact=True).select_option(MAUD)
     page.get_by_role("button", name="Show the odds").click()
     expect(page.locator("#charts figure").first).to_be_visible()
+    # with the first chart's table of every chance open
+    page.locator("#charts details.chances summary").first.click()
+    expect(page.locator("#charts .chances-table").first).to_be_visible()
     found += _blocking(axe, page, f"{where} Balance")
     shoot(page, f"axe-balance-{scheme}")
 

@@ -323,7 +323,7 @@ def _walk_the_empty_states(
     )
     # a new store: no game, and the page says how to start one
     expect(no_games).to_be_visible()
-    expect(no_games).to_contain_text("No game yet: start one just below")
+    expect(no_games).to_contain_text("No game yet: make one just below")
     expect(party).to_be_hidden()
     expect(history).to_be_hidden()
     shoot(page, "empty-no-game")

@@ -267,7 +267,7 @@ def test_a_pool_that_starts_empty_reads_empty_when_left_blank(
     name = f"Blank Pools {_width(page)}"
     page.get_by_label("Character name").fill(name)
     expect(page.get_by_label("Inspiration points (blank: empty)")).to_have_value("")
-    expect(page.get_by_label("Hit points points (blank: full)")).to_have_value("")
+    expect(page.get_by_label("Hit points (blank: full)")).to_have_value("")
     page.get_by_role("button", name="Save the character").click()
     expect(_status(page)).to_contain_text(f"Saved {name} (revision 1)")
     party = {m["name"]: m for m in api(server, f"/games/{game['id']}/party")["characters"]}
@@ -497,11 +497,12 @@ def test_show_card_from_the_history_shows_that_card_alone(
     expect(page.locator("#history > li")).to_have_count(1)
     _resolve(page, f'Second. [skill_check: skill="Nowhere" dc="15"] {STEALTH}')
     expect(page.locator("#tag-errors li")).to_have_count(1)
-    first = _records(server, game)[-1]["id"]
-    page.get_by_role("button", name=f"Show card #{first}").click()
+    first, number = (_records(server, game)[-1][k] for k in ("id", "number"))
+    page.get_by_role("button", name=f"Show card #{number}").click()
     expect(page.locator("article.card")).to_have_count(1)
     expect(page.locator("article.card")).to_have_attribute("data-record", str(first))
-    expect(page.locator("#rewritten")).to_have_text("")
+    # the record text is that record's own tag, not the text resolved last
+    expect(page.locator("#rewritten")).to_have_text(_records(server, game)[-1]["tag"])
     expect(page.locator("#tag-errors li")).to_have_count(0)
     shoot(page, "history-card")
 

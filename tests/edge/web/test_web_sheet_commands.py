@@ -87,13 +87,13 @@ def test_rest_damage_and_heal_from_the_play_tab(tmp_path: Path) -> None:
         row = history.first
         expect(row).to_have_attribute("data-kind", "sheet")
         expect(row).to_have_text(
-            f"#{newest['id']} {LUCIA}: sheet, damage Willpower points 2, done: 2/5"
-            f" Show card #{newest['id']}"
+            f"#{newest['number']} {LUCIA}: sheet, damage Willpower points 2, done: 2/5"
+            f" Show card #{newest['number']}"
         )
         # its card is the service's: the command and its outcome, no dice; it verifies
-        row.get_by_role("button", name=f"Show card #{newest['id']}").click()
+        row.get_by_role("button", name=f"Show card #{newest['number']}").click()
         card = page.locator(f'article.card[data-record="{newest["id"]}"]')
-        expect(card.locator("h3")).to_have_text(f"Sheet command — {LUCIA}")
+        expect(card.locator("h3")).to_have_text(f"#{newest['number']} Sheet command — {LUCIA}")
         expect(card.locator(".outcome")).to_have_text("Done: 2/5")
         expect(card.locator("li.die")).to_have_count(0)
         card.get_by_role("button", name="Verify").click()

@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.bands import read_band
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
-from dicebound.engine import CheckFailure, CheckResult, resolve_text
+from dicebound.engine import CheckFailure, CheckResult
 from dicebound.errors import RulesetInvalid, UsageError
 from dicebound.kinds.bands import compile_bands
 from dicebound.kinds.base import CompileContext, KindCompiler, KindPlayer, Rolled
@@ -36,6 +37,7 @@ from dicebound.odds import check_odds
 from dicebound.problems import Problem
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
+from dicebound.tagpass import resolve_text
 from oracles import bf_dice_highest, enumerate_throws
 
 BLADES = HighestConfig(sides=6, pool_min=0, pool_max=6, critical=CriticalRule(2, 6))
@@ -431,7 +433,7 @@ def test_distribution_equals_the_rules_written_out(check: HighestCheck) -> None:
     assert _odds(check) == _oracle(check)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     sides=st.integers(2, 5),
     light=st.integers(0, 4),

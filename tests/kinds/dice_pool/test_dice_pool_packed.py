@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.dist import Dist
 from dicebound.kinds.dice_pool import PoolCheck, PoolOutcome
 from dicebound.kinds.dice_pool.odds import (
@@ -124,7 +125,7 @@ def pools(draw: st.DrawFn) -> PoolCheck:
     return PoolCheck(sides=sides, target=target, max_extra=extra, **rules)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(pools())
 def test_any_pool_packs_to_the_same_weights(check: PoolCheck) -> None:
     assert_same_weights(check)
@@ -166,7 +167,7 @@ def capped_pools(draw: st.DrawFn) -> PoolCheck:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(capped_pools())
 def test_a_pool_with_both_caps_packs_to_the_same_weights(check: PoolCheck) -> None:
     assert_same_weights(check)

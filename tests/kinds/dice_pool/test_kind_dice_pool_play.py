@@ -20,10 +20,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
-from dicebound.engine import CheckFailure, resolve_text
+from dicebound.engine import CheckFailure
 from dicebound.errors import LimitExceeded, RulesetInvalid, UsageError
 from dicebound.kinds import dice_pool
 from dicebound.kinds.base import KindPlayer
@@ -41,6 +42,7 @@ from dicebound.odds import check_odds
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
 from dicebound.spend import Reroll
+from dicebound.tagpass import resolve_text
 from oracles import bf_pool_check, enumerate_throws
 from thornwatch import LASERS, attrs, result, throw, warden, watch, watch_doc
 
@@ -1281,7 +1283,7 @@ def small_checks(draw: st.DrawFn) -> PoolCheck:
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(small_checks())
 def test_any_small_pool_matches_brute_force(check: PoolCheck) -> None:
     odds = _odds(check)

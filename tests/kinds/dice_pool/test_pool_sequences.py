@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.dist import Dist
 from dicebound.errors import UsageError
 from dicebound.kinds.dice_pool import PoolCheck, PoolOutcome, distribution
@@ -147,7 +148,7 @@ def exploding_rethrown(draw: st.DrawFn) -> PoolCheck:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(exploding_rethrown())
 def test_any_exploding_pool_with_a_re_throw_counts_as_the_machine_does(
     check: PoolCheck,

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.dice import ForcedFaces
 from dicebound.errors import DiceError, UsageError
 from dicebound.kinds.base import CompileContext, KindCompiler, Rolled
@@ -448,7 +449,7 @@ def test_rolemaster_odds_cover_the_full_chain() -> None:
     assert bottom > 0
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     sides=st.integers(2, 6),
     count=st.integers(1, 2),

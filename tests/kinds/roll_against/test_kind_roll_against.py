@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.bands import read_band
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
-from dicebound.engine import CheckResult, resolve_text
+from dicebound.engine import CheckResult
 from dicebound.errors import RulesetInvalid, UsageError
 from dicebound.kinds.bands import band_value, compile_bands
 from dicebound.kinds.base import KindCompiler, KindPlayer, Rolled
@@ -35,6 +36,7 @@ from dicebound.kinds.roll_against import (
 from dicebound.odds import check_odds
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
+from dicebound.tagpass import resolve_text
 from oracles import bf_roll_against, enumerate_throws
 
 # Call of Cthulhu 7e: 1d100 at most the skill; 01 is a critical; 100 is a fumble, and
@@ -496,7 +498,7 @@ def test_distribution_equals_the_rules_written_out(check: AgainstCheck) -> None:
     assert _odds(check) == _oracle(check)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(
     count=st.integers(1, 3),
     sides=st.integers(2, 8),

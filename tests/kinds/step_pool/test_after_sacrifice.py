@@ -24,13 +24,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import expect
 
+from budget import examples
 from dicebound.character import load_character
 from dicebound.edge.cli import main
 from dicebound.edge.files import read_ruleset
-from dicebound.engine import CheckResult, PlayerChoices, resolve_text, settle_after
+from dicebound.engine import CheckResult, PlayerChoices, settle_after
 from dicebound.errors import TagError
 from dicebound.kinds.step_pool import Offer, read_offer
 from dicebound.sheet import Character, Paid, pay
+from dicebound.tagpass import resolve_text
 from http_api_support import (
     LOCKPICK,
     Game,
@@ -250,7 +252,7 @@ def test_maud_with_two_luck_is_offered_body_or_mind_for_three() -> None:
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     label=st.text(min_size=1, max_size=20).filter(lambda s: s.strip() == s and "\n" not in s),
     costs=st.lists(
@@ -295,7 +297,7 @@ def test_the_command_line_raises_a_botch_and_chooses_in_one_go(tmp_path: Path) -
     assert result["attrs"]["after"] == "luck:5@1" and result["attrs"]["choice"] == "succeed"
     assert result["changes"] == [{"who": PEET_NAME, "pool": "luck", "from": 6, "to": 1}]
     assert set(result) == {"tag", "who", "outcome", "success", "critical", "choice", "attrs",
-                           "changes"}  # fmt: skip
+                           "changes", "notes"}  # fmt: skip
     record = tmp_path / "record.json"
     record.write_text(json.dumps(body))
     verified = io.StringIO()

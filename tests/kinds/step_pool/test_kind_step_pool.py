@@ -16,11 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.bands import read_band
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
-from dicebound.engine import CheckResult, prepare_check, resolve_text
+from dicebound.engine import CheckResult, prepare_check
 from dicebound.errors import DiceError, RulesetInvalid, TagError, UsageError
 from dicebound.kinds.base import KindCompiler, KindPlayer
 from dicebound.kinds.registry import kind_compiler, kind_player
@@ -40,6 +41,7 @@ from dicebound.kinds.step_pool import (
 from dicebound.odds import check_odds
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, Paid, SheetView, pay
+from dicebound.tagpass import resolve_text
 from dicebound.tags.parse import parse_tags
 from oracles import bf_step_effort, bf_step_pool, enumerate_throws
 from repo_paths import REPO
@@ -669,7 +671,7 @@ def test_offers_group_pools_by_cost() -> None:
     assert extras["offer"] == "1 EFFORT: 2 from body, 4 from luck"  # no bands: the EFFORT
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     faces=st.lists(st.integers(1, 12), min_size=3, max_size=5),
     target=st.integers(2, 12),
@@ -729,7 +731,7 @@ def test_odds_equal_the_brute_force(
     assert sum(got.values()) == 1
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     talent=st.sampled_from((2, 3, 4, 6)),
     training=st.sampled_from((2, 3, 4, 6)),
@@ -790,7 +792,7 @@ def test_the_largest_check_stays_fast() -> None:
     assert sum(dist.probabilities().values()) == 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     quality=st.integers(0, 4),
     tool=st.integers(0, 4),

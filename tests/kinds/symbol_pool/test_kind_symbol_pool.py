@@ -23,10 +23,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from dicebound.character import load_character
 from dicebound.compiler import compile_ruleset
 from dicebound.dice import ForcedFaces
-from dicebound.engine import CheckFailure, CheckResult, resolve_text
+from dicebound.engine import CheckFailure, CheckResult
 from dicebound.errors import RulesetInvalid, UsageError
 from dicebound.kinds.bands import compile_bands
 from dicebound.kinds.base import CompileContext, KindCompiler, KindPlayer
@@ -54,6 +55,7 @@ from dicebound.record import escape_value, record_from_attrs
 from dicebound.render.text import render_text, summarize
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
+from dicebound.tagpass import resolve_text
 from dicebound.tags.parse import parse_tags
 from dicebound.values import replace
 from oracles import bf_symbol_pool, enumerate_throws
@@ -715,9 +717,13 @@ def test_the_record_reads_back_and_renders() -> None:
     assert "ability 2, proficiency 12, proficiency 4, difficulty 2, difficulty 8" in card
     assert "Symbols  2 Success, 1 Threat, 1 Triumph" in card  # the labels, not the ids
     assert "2 Success, 1 Threat, 1 Triumph" in summarize(record)
-    empty = _one('[skill_check: skill="Stealth" dc="1"]', [2, 1, 1, 2]).record
-    assert empty.get("symbols") == ""
-    assert "no symbols" in render_text(empty) and "no symbols" in summarize(empty)
+    cancelled = _one('[skill_check: skill="Stealth" dc="1"]', [2, 1, 1, 2]).record
+    assert cancelled.get("symbols") == ""  # a Success and a Failure cancel
+    said = "all symbols cancelled"
+    assert said in render_text(cancelled) and said in summarize(cancelled)
+    blank = _one('[skill_check: skill="Stealth" dc="1"]', [1, 1, 1, 1]).record
+    assert blank.get("symbols") == ""  # every face blank: nothing to cancel
+    assert "no symbols" in render_text(blank) and "no symbols" in summarize(blank)
 
 
 def test_symbol_details_keep_labels_faces_and_markers() -> None:
@@ -858,7 +864,7 @@ FACES = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(FACES)
 def test_the_record_counts_the_same_successes_as_the_outcome(faces: list[tuple[str, ...]]) -> None:
     dice = [
@@ -893,7 +899,7 @@ LABELS = st.text(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.lists(st.sampled_from(["s", "a", "t_x"]), max_size=3).map(tuple), max_size=5),
     st.lists(st.tuples(st.sampled_from(["ability", "boost_die"]), LABELS), max_size=3),

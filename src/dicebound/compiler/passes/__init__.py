@@ -78,6 +78,8 @@ def assemble(ctx: Context) -> Ruleset | None:
         catalogs=ctx.catalogs,
         layers=ctx.layers,
         rests=ctx.rests,
+        combat=ctx.combat,
+        battle=ctx.battle,
         edition=raw.get("edition"),
         coverage=MappingProxyType(dict(raw["coverage"])),
         not_played=present,

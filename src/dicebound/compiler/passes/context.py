@@ -15,6 +15,7 @@ from typing import Any, Literal, cast
 from dicebound.kinds.base import KindCompiler
 from dicebound.problem_codes import WRONG_COLUMN_TYPE
 from dicebound.problems import Path, Problem, not_a_column
+from dicebound.ruleset.combat import Battle, Combat
 from dicebound.ruleset.model import (
     Catalog,
     Field,
@@ -194,6 +195,8 @@ class Context:
         self.catalogs: tuple[Catalog, ...] = ()
         self.layers: tuple[Layer, ...] = ()
         self.rests: tuple[Rest, ...] = ()
+        self.combat: Combat | None = None
+        self.battle: Battle | None = None
 
     def clean(self, path: Path) -> bool:
         """No structural problem stands at or below ``path``: the part may be read."""

@@ -476,12 +476,20 @@ async def _until_gone(receive: Receive, stream: _Stream) -> None:
 class EventHub:
     """Every event stream of this process, one ``_Feed`` per game streamed."""
 
-    def __init__(self, store: Store, admin_hash: AdminHash, keepalive: float) -> None:
+    def __init__(
+        self,
+        store: Store,
+        admin_hash: AdminHash,
+        keepalive: float,
+        counted: Callable[[int, int], None] | None = None,
+    ) -> None:
         self.store = store
         self.admin_hash = admin_hash
         self.keepalive = keepalive
         self.closing = False
         self.feeds: dict[str, _Feed] = {}
+        self.streams = 0  # open now, in every feed
+        self.counted = counted  # told (streams, games followed) as either changes
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unhook: Callable[[], None] | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -564,13 +572,20 @@ class EventHub:
         if feed is None:
             feed = self.feeds[stream.game_id] = _Feed(self, stream.game_id)
         feed.streams.add(stream)
+        self.streams += 1
+        if self.counted is not None:
+            self.counted(self.streams, len(self.feeds))
         return feed
 
     def leave(self, stream: _Stream, feed: _Feed) -> None:
+        if stream in feed.streams:
+            self.streams -= 1
         feed.streams.discard(stream)
         if not feed.streams and self.feeds.get(feed.game_id) is feed:
             del self.feeds[feed.game_id]
             feed.task.cancel()
+        if self.counted is not None:
+            self.counted(self.streams, len(self.feeds))
 
     # ── the store, from a worker thread ──────────────────────────────────────
 

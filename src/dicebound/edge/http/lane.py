@@ -21,20 +21,21 @@ the app's handler of last resort (500), as it would from the route.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
-
-from starlette.requests import Request
 
 from dicebound.app.access import Access
 from dicebound.app.errors import Invalid
 from dicebound.app.seeds import seed_text
 from dicebound.edge.http.deps import request_token
-from dicebound.edge.http.problems import Receive, Scope, Send
+from dicebound.edge.http.problems import Receive, Scope, Send, answer_handled
 from dicebound.edge.http.routes.checks import resolve
 from dicebound.edge.http.threads import Threads
 
-__all__ = ["CheckLane"]
+__all__ = ["LANE_ROUTE", "CheckLane"]
+
+LANE_ROUTE = "dicebound.lane"
+"""The scope's key for the template of the route the lane answered, for the metrics."""
+_TEMPLATE = "/games/{game}/checks"
 
 _KEYS = frozenset(("text", "seed", "faces", "choose"))
 _CHOICES = (None, "fail", "succeed")
@@ -86,7 +87,6 @@ class CheckLane:
 
     def __init__(self) -> None:
         self._threads = Threads(_THREADS)
-        self._handlers: dict[type[BaseException], Callable[..., Any]] | None = None
 
     def close(self) -> None:
         """End the lane's threads (the app's shutdown)."""
@@ -102,6 +102,7 @@ class CheckLane:
         if plain is None:
             return False
         fields, key = plain
+        scope[LANE_ROUTE] = _TEMPLATE
         state = scope["app"].state
         access = Access.of(request_token(scope), await state.admin_hash.current())
         try:
@@ -115,14 +116,12 @@ class CheckLane:
                     faces=fields.get("faces"),
                     choose=fields.get("choose"),
                     idempotency_key=key,
+                    metrics=state.metrics,
                 )
             )
         except Exception as exc:
-            handler = self._handler_of(scope, exc)
-            if handler is None:
+            if not await answer_handled(scope, receive, send, exc):
                 raise
-            response = await handler(Request(scope, receive), exc)
-            await response(scope, receive, send)
             return True
         await send(
             {
@@ -133,18 +132,6 @@ class CheckLane:
         )
         await send({"type": "http.response.body", "body": answer})
         return True
-
-    def _handler_of(self, scope: Scope, exc: Exception) -> Callable[..., Any] | None:
-        """The app's handler of ``exc`` (of its nearest class), but for the last resort's
-        (``Exception``), which the guard calls (``guards.Guard``)."""
-        if self._handlers is None:
-            handlers = scope["app"].exception_handlers
-            self._handlers = {
-                cls: handler
-                for cls, handler in handlers.items()
-                if isinstance(cls, type) and cls is not Exception
-            }
-        return next((self._handlers[c] for c in type(exc).__mro__ if c in self._handlers), None)
 
 
 def _checked_game(scope: Scope) -> str | None:

@@ -44,6 +44,7 @@ __all__ = [
     "STATUS",
     "AsciiJSONResponse",
     "HttpProblem",
+    "answer_handled",
     "decode_body",
     "install_handlers",
     "json_body",
@@ -111,6 +112,10 @@ _FAULT_DETAIL = {
     "busy": "the store is busy or unreachable; retry shortly.",
     "full": "the store's disk is full, so nothing was written; retry once space is freed.",
 }
+# when to ask again, in seconds: a connection lost is replaced by the next request's
+# (the pool connects anew), a database restarting takes a few seconds, and a full disk
+# waits for someone to free space
+_FAULT_RETRY = {"lost": "1", "busy": "2", "full": "30"}
 
 
 STATUS: dict[type[Refusal], int] = {
@@ -180,9 +185,12 @@ def refusal_problem(refusal: Refusal) -> JSONResponse:
 
 
 def store_unavailable(fault: Fault, reason: str) -> JSONResponse:
-    """503 for a store that cannot do the request now, logged in one line."""
+    """503 for a store that cannot do the request now, with ``Retry-After``, logged in
+    one line."""
     log.error("store %s: %s", _FAULT_LOGGED[fault], reason)
-    return problem(503, _FAULT_DETAIL[fault], title="Unavailable")
+    return problem(
+        503, _FAULT_DETAIL[fault], title="Unavailable", headers={"Retry-After": _FAULT_RETRY[fault]}
+    )
 
 
 def _is_json(content_type: str) -> bool:
@@ -294,8 +302,11 @@ def install_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StatementError)
-    async def _statement(_: Request, exc: StatementError) -> JSONResponse:
+    async def _statement(request: Request, exc: StatementError) -> JSONResponse:
         fault, reason = fault_of(exc), reason_of(exc)
+        metrics = getattr(request.app.state, "metrics", None)
+        if metrics is not None:
+            metrics.store_fault(fault)
         if fault == "refused":
             log.warning("store refused a value: %s", reason)
             return problem(
@@ -316,6 +327,22 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+async def answer_handled(scope: Scope, receive: Receive, send: Send, exc: Exception) -> bool:
+    """Answer ``exc``, raised outside FastAPI's stack (by the guard, or the fast lane of
+    checks), with the app's own handler of its nearest class, as the stack would have
+    (a store fault: 503 and one log line, nothing raised on); False, having sent
+    nothing, when only the app's last resort (``Exception``: 500) takes it."""
+    handlers = scope["app"].exception_handlers
+    handler = next(
+        (handlers[c] for c in type(exc).__mro__ if c in handlers and c is not Exception), None
+    )
+    if handler is None:
+        return False
+    response = await handler(Request(scope, receive), exc)
+    await response(scope, receive, send)
+    return True
+
+
 def _limit_for(method: str, path: str) -> tuple[int, Callable[[], str]]:
     """A route's most bytes of body, and what says it (worded only for a refusal)."""
     parts = path.strip("/").split("/")
@@ -323,6 +350,8 @@ def _limit_for(method: str, path: str) -> tuple[int, Callable[[], str]]:
         return LIMITS.ruleset_bytes, LIMITS.most_ruleset
     if method == "PUT" and len(parts) == 4 and parts[0] == "games" and parts[2] == "characters":
         return LIMITS.character_bytes, LIMITS.most_character
+    if method == "POST" and parts == ["games", "import"]:
+        return LIMITS.game_file_bytes, LIMITS.most_game_file
     return LIMITS.body_bytes, LIMITS.most_body
 
 

@@ -14,6 +14,13 @@ gather them without end, so its class counts what arrives before the headers are
 Past uvicorn's ``limit_concurrency`` the answer is a problem document in the service's
 words, not uvicorn's plain text; and the 400 for a request that is not HTTP is one too.
 
+One peer address may hold ``limit_per_address`` connections at once: the next is
+answered 429 as it is accepted, before a byte of it is read, and closed, so one address
+never takes the whole concurrency limit. A trusted proxy's (uvicorn's
+``forwarded_allow_ips``) are not counted, as it speaks for many clients: each of those
+is counted by its requests in flight, once uvicorn has read its address
+(``guards.Guard``).
+
 With several workers on one port (``dicebound serve --workers``), each counts its open
 connections in memory they share (``Share``): a worker holding more than its share
 (one more than the even split, and one) answers ``Connection: close``, so the client
@@ -29,6 +36,7 @@ request costs the server a fraction of h11's time) and h11 (pure Python, chosen 
 from __future__ import annotations
 
 import asyncio
+import functools
 import mmap
 from abc import abstractmethod
 from http import HTTPStatus
@@ -36,11 +44,12 @@ from typing import Any, Literal
 
 import h11
 from uvicorn.config import Config
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.server import ServerState
 
-from dicebound.edge.http.guards import SECURITY_HEADERS, Guards
+from dicebound.edge.http.guards import SECURITY_HEADERS, Guards, Holds, address_refusal
 from dicebound.edge.http.problems import ASGIApp, Message, Receive, Scope, Send, problem
 from dicebound.errors import UsageError
 
@@ -105,10 +114,14 @@ class _Guarded(asyncio.Protocol):
     header_timeout: float = Guards.header_timeout
     body_timeout: float = Guards.body_timeout
     share: Share | None = None
+    addresses: Holds | None = None  # the connections each peer address holds (one server's)
+    config: Config
+    client: tuple[str, int] | None
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
     _guard: asyncio.TimerHandle | None = None
     _guarding: Wanted = None
+    _address: str | None = None  # the peer address this connection holds a place of
 
     def __init__(
         self,
@@ -128,13 +141,34 @@ class _Guarded(asyncio.Protocol):
         super().connection_made(transport)
         if self.share is not None:
             self.share.opened()
-        self._watch()
+        if self._admitted():
+            self._watch()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         if self.share is not None:
             self.share.closed()
+        if self._address is not None and self.addresses is not None:
+            self.addresses.give_back(self._address)
+            self._address = None
         super().connection_lost(exc)
+
+    def _admitted(self) -> bool:
+        """Whether the peer may hold this connection: else it is answered 429 and
+        closed, unread. A trusted proxy's connections are not counted."""
+        addresses, client = self.addresses, self.client
+        if addresses is None or client is None or self._proxy(client[0]):
+            return True
+        if addresses.take(client[0]):
+            self._address = client[0]
+            return True
+        self._answer_status(429, address_refusal(addresses.most), retry_after="1")
+        return False
+
+    def _proxy(self, host: str) -> bool:
+        """Whether ``host`` is a proxy uvicorn trusts to name the client it forwards."""
+        app = self.config.loaded_app
+        return isinstance(app, ProxyHeadersMiddleware) and host in app.trusted_hosts
 
     def _watch(self, *, kept_alive: bool = False) -> None:
         """Arm, keep or drop the guard for the state the connection is in. Right after
@@ -162,15 +196,27 @@ class _Guarded(asyncio.Protocol):
         if not self.transport.is_closing():
             self.transport.close()
 
-    def _answer_status(self, status: int, detail: str) -> None:
+    def _answer_status(self, status: int, detail: str, retry_after: str | None = None) -> None:
         """Answer a problem document before any app has run, and close."""
-        answer = problem(status, detail, headers=SECURITY_HEADERS)
-        lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".encode("ascii")]
-        lines += [name + b": " + value for name, value in answer.raw_headers]
-        lines += [b"connection: close", b"", bytes(answer.body)]
         self._disarm()
-        self.transport.write(b"\r\n".join(lines))
+        self.transport.write(_answer_bytes(status, detail, retry_after))
         self.transport.close()
+
+
+@functools.cache
+def _answer_bytes(status: int, detail: str, retry_after: str | None) -> bytes:
+    """A problem document as the bytes of a whole answer, made once: a client that
+    connects again and again past its address's connections costs a write each."""
+    headers = (
+        SECURITY_HEADERS
+        if retry_after is None
+        else {"Retry-After": retry_after, **SECURITY_HEADERS}
+    )
+    answer = problem(status, detail, headers=headers)
+    lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}".encode("ascii")]
+    lines += [name + b": " + value for name, value in answer.raw_headers]
+    lines += [b"connection: close", b"", bytes(answer.body)]
+    return b"\r\n".join(lines)
 
 
 _NOT_HTTP = "the request is not valid HTTP/1.1."
@@ -373,12 +419,15 @@ def parser_named(name: str, where: str = "--http") -> Parser:
 def guarded_protocol(
     guards: Guards, parser: Parser = "httptools", share: Share | None = None
 ) -> type[asyncio.Protocol]:
-    """The protocol class for ``uvicorn.Config(http=...)`` with ``guards``' timeouts,
-    and the workers' ``share`` where several share the port."""
+    """The protocol class for ``uvicorn.Config(http=...)`` with ``guards``' timeouts and
+    connections per address (its own count of them: one class, one server), and the
+    workers' ``share`` where several share the port."""
     base = GuardedHttpToolsProtocol if parser == "httptools" else GuardedH11Protocol
+    per_address = guards.limit_per_address
     numbers = {
         "header_timeout": guards.header_timeout,
         "body_timeout": guards.body_timeout,
         "share": share,
+        "addresses": Holds(per_address) if per_address > 0 else None,
     }
     return type(f"Guarded{base.__name__}", (base,), numbers)

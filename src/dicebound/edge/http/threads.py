@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import threading
 from collections.abc import Callable
 from queue import SimpleQueue
@@ -23,12 +24,14 @@ T = TypeVar("T")
 
 
 class _Job(Generic[T]):
-    """One piece of work and its future on the event loop."""
+    """One piece of work, the context it runs in (the caller's, copied: the request's
+    id reaches its log lines, ``edge/logs.py``), and its future on the event loop."""
 
-    __slots__ = ("future", "loop", "work")
+    __slots__ = ("context", "future", "loop", "work")
 
     def __init__(self, work: Callable[[], T], loop: asyncio.AbstractEventLoop) -> None:
         self.work = work
+        self.context = contextvars.copy_context()
         self.loop = loop
         self.future: asyncio.Future[T] = loop.create_future()
 
@@ -84,7 +87,7 @@ class Threads:
             if job is None:
                 return
             try:
-                result = job.work()
+                result = job.context.run(job.work)
             except BaseException as exc:  # handed to the waiting request, raised there
                 _answer(job, None, exc)
             else:

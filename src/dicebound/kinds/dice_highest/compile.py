@@ -35,6 +35,7 @@ class DiceHighestKind(KindCompiler):
     """The compile half of dice-highest (the play half is ``PLAYER``)."""
 
     name = "dice-highest"
+    fights = False
     keys: Mapping[str, Node] = KEYS
     required: tuple[str, ...] = ("difficultyLadder",)
 

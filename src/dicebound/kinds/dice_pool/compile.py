@@ -31,6 +31,7 @@ class DicePoolKind(KindCompiler):
     """The compile half of dice-pool."""
 
     name = "dice-pool"
+    pool_fights = True
     keys: Mapping[str, Node] = KEYS
     required: tuple[str, ...] = ("target", "difficultyLadder")
     harder_moves_target = True

@@ -233,8 +233,9 @@ class SymbolPoolKind(KindCompiler):
         return LadderStep(label=str(raw["label"]), dc=int(raw["dc"]), raw=raw)
 
     def refused_fights(self, raw: Mapping[str, Any]) -> Iterator[Problem]:
-        """The page: a symbol pool's fights are a symbol-pool fight (1.382), which
-        dicebound accepts and keeps; any other combat kind is refused beside it."""
+        """Only a symbol-pool fight (1.382) may stand beside a symbol pool, and dicebound
+        plays none (the combat shape refuses that kind wherever it appears, ``not-allowed``);
+        any other combat kind is refused here, so every combat block is refused beside it."""
         combat = raw.get("combat")
         if isinstance(combat, dict):
             fight = combat.get("kind")

@@ -118,11 +118,14 @@ def parse_details(text: str) -> SymbolDetails:
 
 def symbols_in_words(symbols: str, details: str | None = None) -> str:
     """The net symbols as a card says them: ``"2 Success, 1 Advantage"`` with the labels
-    ``symbolDetails`` keeps (the ids without it), ``"no symbols"`` when none is left."""
+    ``symbolDetails`` keeps (the ids without it); when none is left, ``"all symbols
+    cancelled"`` if the dice showed any (the details tell), else ``"no symbols"``."""
     net = parse_symbols(symbols)
+    parsed = parse_details(details) if details else None
     if not net:
-        return "no symbols"
-    labels = dict(parse_details(details).symbols) if details else {}
+        shown = parsed is not None and any(parsed.faces)
+        return "all symbols cancelled" if shown else "no symbols"
+    labels = dict(parsed.symbols) if parsed is not None else {}
     return ", ".join(f"{n} {labels.get(sid, sid)}" for sid, n in net)
 
 

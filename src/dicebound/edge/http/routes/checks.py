@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Path, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Request, Response
 
 from dicebound.app import checks as app_checks
 from dicebound.app import records as app_records
@@ -15,6 +15,7 @@ from dicebound.app.errors import Invalid
 from dicebound.app.limits import LIMITS
 from dicebound.app.seeds import seed_text
 from dicebound.edge.http.deps import Caller, StoreDep
+from dicebound.edge.http.metrics import Metrics
 from dicebound.edge.http.problems import PROBLEMS
 from dicebound.edge.schemas import (
     AfterIn,
@@ -44,6 +45,7 @@ def _check_out(answer: Mapping[str, Any]) -> dict[str, object]:
         "results": [
             {
                 "id": r["id"],
+                "number": r["number"],
                 "tag": r["tag"],
                 "who": r["who"],
                 "outcome": r["outcome"],
@@ -55,21 +57,22 @@ def _check_out(answer: Mapping[str, Any]) -> dict[str, object]:
                     {"who": c["who"], "pool": c["pool"], "from": c["from"], "to": c["to"]}
                     for c in r["changes"]
                 ],
+                "notes": r["notes"],
             }
             for r in answer["results"]
         ],
         "errors": [{"tag": e["tag"], "error": e["error"]} for e in answer["errors"]],
-        # an answer kept for an idempotency key before sheet commands has none; a
-        # command's entry that already holds exactly these fields, in this order, is sent
-        # as it is (forty of them a text)
+        # a command's entry that already holds exactly these fields, in this order, is
+        # sent as it is (forty of them a text)
         "sheet": [
             c if tuple(c) == _SHEET_FIELDS else {field: c[field] for field in _SHEET_FIELDS}
-            for c in answer.get("sheet", ())
+            for c in answer["sheet"]
         ],
+        "fight": answer["fight"],
     }
 
 
-_SHEET_FIELDS = ("id", "tag", "who", "ok", "now", "reason")
+_SHEET_FIELDS = ("id", "number", "tag", "who", "ok", "now", "reason")
 """A sheet command's entry in ``CheckOut``, in its order."""
 
 
@@ -83,28 +86,38 @@ def resolve(
     faces: list[int] | None,
     choose: Literal["fail", "succeed"] | None,
     idempotency_key: str | None,
+    metrics: Metrics | None = None,
 ) -> bytes:
     """A check's answer as the route sends it (JSON in ASCII: any text a client sent, a
     lone surrogate included, goes back as a valid escape), its transaction committed.
-    The route and the fast lane (``edge/http/lane.py``) both answer with it."""
-    if seed is not None and faces is not None:
-        raise Invalid("give a seed or faces, not both.")
-    with store.write() as session:
-        answer = app_checks.run_checks(
-            session,
-            caller,
-            game,
-            text=text,
-            seed=seed_text(seed),
-            faces=faces,
-            choose=choose,
-            idempotency_key=idempotency_key,
-        )
+    The route and the fast lane (``edge/http/lane.py``) both answer with it, and count
+    its checks and commands in ``metrics``."""
+    try:
+        if seed is not None and faces is not None:
+            raise Invalid("give a seed or faces, not both.")
+        with store.write() as session:
+            answer = app_checks.run_checks(
+                session,
+                caller,
+                game,
+                text=text,
+                seed=seed_text(seed),
+                faces=faces,
+                choose=choose,
+                idempotency_key=idempotency_key,
+            )
+    except Invalid:
+        if metrics is not None:
+            metrics.request_refused()
+        raise
+    if metrics is not None:
+        metrics.resolved(answer)
     return json.dumps(_check_out(answer), separators=(",", ":"), allow_nan=False).encode("ascii")
 
 
 @router.post("/games/{game}/checks", response_model=CheckOut)
 def checks(
+    request: Request,
     game: str,
     body: CheckIn,
     caller: Caller,
@@ -113,7 +126,8 @@ def checks(
 ) -> Response:
     """Resolve every tag of a text in the order written: dice thrown, sheet applied,
     spends and charms paid, each ``[sheet:]`` command applied or refused, every record
-    written, in one transaction. Each result and command carries its record ``id``."""
+    written, in one transaction. Each result and command carries its record's ``id``
+    and its ``number`` within the game."""
     answer = resolve(
         store,
         caller,
@@ -123,6 +137,7 @@ def checks(
         faces=body.faces,
         choose=body.choose,
         idempotency_key=idempotency_key,
+        metrics=request.app.state.metrics,
     )
     return Response(answer, media_type="application/json")
 
@@ -142,7 +157,8 @@ def records(
 
 @router.get("/games/{game}/records/{record_id}", response_model=AnyRecordOut)
 def record(game: str, record_id: RecordId, caller: Caller, store: StoreDep) -> Any:
-    """A record: a check (``kind`` "check") or a sheet command ("sheet")."""
+    """A record: a check (``kind`` "check"), a sheet command ("sheet") or a fight step
+    ("fight")."""
     with store.read() as session:
         return plain(app_records.get_record(session, caller, game, record_id))
 

@@ -13,11 +13,14 @@ export const state = {
   changes: null, // [{who, what, from, to}] of the last text, in text order; null before one
 };
 
+// a refusal; `holds` (the page's own refusals): whether what it says still holds, so the
+// status line drops it once fixed (a game picked, a character added)
 export class Refused extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, holds = null) {
     super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);
     this.status = status;
     this.problem = problem || {};
+    this.holds = holds;
   }
 }
 
@@ -44,7 +47,7 @@ export async function api(method, path, body, { raw = false, text = false, heade
 
 // a path under the picked game; with none picked, the page's own refusal (not a crash)
 export function gamePath(...parts) {
-  if (!state.game) throw new Refused(0, { detail: "Pick a game first (the Game list above the tabs)." });
+  if (!state.game) throw new Refused(0, { detail: "Pick a game first (the Game list above the tabs)." }, () => !state.game);
   return [`/games/${encodeURIComponent(state.game.id)}`, ...parts].join("/");
 }
 export const who = (name) => encodeURIComponent(name);

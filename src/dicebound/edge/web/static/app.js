@@ -1,22 +1,24 @@
 // dicebound's page: play, author, balance and sheets over the service's own API.
 // No framework and no build step: the browser runs these modules as they ship, one a
-// tab (play.js with tend.js for rests, damage and heal and notes.js for the notes;
-// author.js, balance.js, sheet.js with seats.js for the players' seats) over api.js,
-// dom.js and words.js; signin.js signs in and shows each token's holder what it may
-// use, dialog.js shows a new token once, and live.js (with sse.js) follows the game's
-// events; this one wires the tabs and starts. Every number on the page comes from the
-// engine; the scripts only ask and draw.
+// tab (play.js with history.js for the History list, roller.js for who rolls, tend.js
+// for rests, damage and heal and notes.js for the notes; author.js, balance.js,
+// sheet.js with seats.js for the players' seats) over api.js, dom.js and words.js;
+// signin.js signs in and shows each token's holder what it may use, dialog.js shows a
+// new token once, and live.js (with sse.js) follows the game's events; this one wires
+// the tabs and starts. Every number on the page comes from the engine; the scripts
+// only ask and draw.
 
 import { setUpAuthor } from "./author.js";
 import { setUpBalance } from "./balance.js";
 import { setUpDialog } from "./dialog.js";
-import { $, trying } from "./dom.js";
+import { $, drawStatus, setUpStatus, trying } from "./dom.js";
 import { setUpNotes } from "./notes.js";
-import { loadGames, loadRulesets, setUpPlay } from "./play.js";
+import { loadGames, loadRulesets, setUpPlay, whenPartyLoaded } from "./play.js";
+import { setUpRoller } from "./roller.js";
 import { setUpSeats } from "./seats.js";
 import { setUpSheet } from "./sheet.js";
 import { setUpSheetFile } from "./sheetfile.js";
-import { setUpSignIn } from "./signin.js";
+import { setUpSignIn, whenSeatDrawn } from "./signin.js";
 import { setUpTend } from "./tend.js";
 
 // ── tabs (WAI-ARIA tabs: arrows move between them) ──────────────────────────
@@ -29,6 +31,7 @@ function showTab(tab, focus = false) {
     $(other.getAttribute("aria-controls")).hidden = !chosen;
   }
   if (focus) tab.focus();
+  drawStatus(); // the status line says what this tab did
   history.replaceState(null, "", `#${tab.getAttribute("aria-controls")}`);
 }
 
@@ -53,9 +56,15 @@ function setUpTabs() {
 
 function start() {
   setUpTabs();
+  setUpStatus();
+  // a warning the status line shows goes once it no longer holds (a token known, a game
+  // picked, a character added)
+  whenSeatDrawn(drawStatus);
+  whenPartyLoaded(drawStatus);
   setUpSignIn(loadGames);
   setUpDialog();
   setUpPlay();
+  setUpRoller();
   setUpTend();
   setUpNotes();
   setUpAuthor();

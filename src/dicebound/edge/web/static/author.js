@@ -15,7 +15,7 @@ async function checkRuleset() {
   $("taught").textContent = answer.gm || "";
   const found = answer.problems.length + (answer.omitted || 0);
   const listed = answer.omitted ? `; the first ${answer.problems.length} are listed` : "";
-  say(answer.ok ? `${answer.name} (${answer.id} v${answer.version}) is valid.` : `${found} problem(s)${listed}.`);
+  say(answer.ok ? `${answer.name} (${answer.id} v${answer.version}) is valid.` : `${found} problem(s)${listed}.`, "author");
   return answer;
 }
 
@@ -24,13 +24,13 @@ async function saveRuleset() {
   if (!checked.ok) return;
   const stored = await api("POST", "/rulesets", $("ruleset-text").value, { raw: true });
   await loadRulesets();
-  say(`Saved ${stored.id} version ${stored.version}.`);
+  say(`Saved ${stored.id} version ${stored.version}.`, "author");
 }
 
 async function loadStart() {
   const [id, version] = $("author-start").value.split("@");
   $("ruleset-text").value = await api("GET", `/rulesets/${encodeURIComponent(id)}?version=${version}`, undefined, { text: true });
-  say(`Loaded ${id} v${version}.`);
+  say(`Loaded ${id} v${version}.`, "author");
 }
 
 export function setUpAuthor() {

@@ -3,10 +3,13 @@
 // side by side). A chart is drawn at the width it is shown at, so its text stays 12 px
 // on a phone: there a step's label stands above its bar instead of beside it. A tap
 // (or a click, or Enter on a focused step) shows the step's exact fractions under the
-// chart; hovering a band shows its own.
+// chart; hovering a band shows its own. Under each chart, a folded table holds every
+// band's chance at every step, exactly; a band too narrow for its letters has them on a
+// line under its bar.
 
 import { Refused, api, gamePath, state, who } from "./api.js";
 import { $, el, say, trying } from "./dom.js";
+import { counted } from "./words.js";
 
 let shown = null; // the report the charts draw, which what-if starts from
 let whatIf = null; // the last what-if drawn: {row, extra, cells}
@@ -82,16 +85,19 @@ function widthOf(where) {
   return Math.max(260, Math.floor(room - 20));
 }
 
-// one bar: a check's chance of each band at one step, or why it is not rolled
+// one bar: a check's chance of each band at one step, or why it is not rolled; a band
+// too narrow for its letters is named on a line under the bar instead (so every band
+// drawn keeps a label). Gives the parts and the height they take.
 function bar(step, cell, outcomes, short, x, y, width, name) {
   const parts = [];
   const base = name ? `${step.label} (${name})` : step.label;
   if (!cell || cell.not_rolled) {
     const why = `not rolled: ${cell ? cell.not_rolled : "?"}`;
     parts.push(svg("text", { x: String(x), y: String(y + BAR * 0.65) }, fit(why, width)));
-    return parts;
+    return { parts, height: BAR };
   }
   let at = x;
+  const unlabelled = []; // [band, its letters and percentage]
   cell.probabilities.forEach((p, band) => {
     const share = fraction(p);
     const w = share * width;
@@ -106,14 +112,60 @@ function bar(step, cell, outcomes, short, x, y, width, name) {
       ),
     );
     const text = `${short[band]} ${percent(share)}`;
-    if (w > text.length * CHAR + 6) {
-      parts.push(svg("text", { x: String(at + 3), y: String(y + BAR * 0.65), class: "on-band", fill: inkOn(outcome.colour), "pointer-events": "none" }, text));
-    } else if (w > short[band].length * CHAR + 6) {
-      parts.push(svg("text", { x: String(at + 3), y: String(y + BAR * 0.65), class: "on-band", fill: inkOn(outcome.colour), "pointer-events": "none" }, short[band]));
-    }
+    const onBand = (shown) => svg("text", { x: String(at + 3), y: String(y + BAR * 0.65), class: "on-band", fill: inkOn(outcome.colour), "pointer-events": "none", "data-band": outcome.label }, shown);
+    if (w > text.length * CHAR + 6) parts.push(onBand(text));
+    else if (w > short[band].length * CHAR + 6) parts.push(onBand(short[band]));
+    else unlabelled.push([outcome.label, text]);
     at += w;
   });
-  return parts;
+  // the narrow bands' letters and percentages, as many lines as they take under the bar
+  const lines = [];
+  for (const [label, text] of unlabelled) {
+    const line = lines[lines.length - 1];
+    const room = (line ? line.chars + 3 : 0) + text.length;
+    if (line && room * CHAR <= width) {
+      line.items.push([label, text]);
+      line.chars = room;
+    } else lines.push({ items: [[label, text]], chars: text.length });
+  }
+  lines.forEach((line, i) => {
+    const spans = line.items.map(([label, text], j) => svg("tspan", { "data-band": label }, `${j ? " · " : ""}${text}`));
+    parts.push(svg("text", { x: String(x), y: String(y + BAR + 13 + i * 15), class: "small-bands", "pointer-events": "none" }, spans));
+  });
+  return { parts, height: BAR + lines.length * 15 + (lines.length ? 3 : 0) };
+}
+
+// every step's chance of every band, exactly, as a table under the chart (folded: a tap
+// opens it); its column heads name each band with its letters, as the legend does
+function chancesTable(title, steps, outcomes, bars) {
+  const short = abbreviations(outcomes.map((o) => o.label));
+  const rows = steps.flatMap((step, i) =>
+    bars(i).map(({ name, cell }) =>
+      el(
+        "tr",
+        { "data-step": step.label, "data-bar": name || null },
+        el("th", { scope: "row", text: name ? `${step.label} (${name})` : step.label }),
+        !cell || cell.not_rolled
+          ? el("td", { colspan: String(outcomes.length), text: `not rolled: ${cell ? cell.not_rolled : "?"}` })
+          : cell.probabilities.map((p, band) =>
+              el("td", { "data-band": outcomes[band].label }, el("span", { class: "exact", text: p }), " ", el("span", { class: "pct", text: `(${percent(fraction(p))})` })),
+            ),
+      ),
+    ),
+  );
+  const table = el(
+    "table",
+    { class: "chances-table" },
+    el("caption", { text: `${title}: the chance of each outcome, exactly` }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Step" }), outcomes.map((o, i) => el("th", { scope: "col", "data-band": o.label, text: `${o.label} (${short[i]})` })))),
+    el("tbody", {}, rows),
+  );
+  return el(
+    "details",
+    { class: "chances" },
+    el("summary", { text: "Every chance, exactly (a table)" }),
+    el("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": `${title}: every chance, exactly` }, table),
+  );
 }
 
 // a step's exact chances in words, for the line under the chart
@@ -155,8 +207,9 @@ function chart(title, steps, outcomes, bars, width) {
     }
     for (const { name, cell } of these) {
       if (name) parts.push(svg("text", { x: String(left + 2), y: String(y + BAR * 0.65), class: "bar-name" }, name));
-      parts.push(bar(step, cell, outcomes, short, barX, y, barWidth, name));
-      y += BAR + 4;
+      const drawn = bar(step, cell, outcomes, short, barX, y, barWidth, name);
+      parts.push(drawn.parts);
+      y += drawn.height + 4;
     }
     y += 6;
     const success = these.map(({ name, cell }) => `${name ? `${name} ` : ""}${cell && cell.success ? `success ${cell.success}` : "not rolled"}`).join(", ");
@@ -181,6 +234,7 @@ function chart(title, steps, outcomes, bars, width) {
     el("figcaption", { id: figureId, text: title }),
     svg("svg", { viewBox: `0 0 ${width} ${y}`, width: String(width), height: String(y), role: "list", "aria-label": `${title}: chance of each outcome at every step` }, groups),
     detail,
+    chancesTable(title, steps, outcomes, bars),
   );
 }
 
@@ -204,8 +258,8 @@ function drawCharts() {
 
 async function showBalance() {
   const name = $("balance-character").value;
-  if (!state.game) throw new Refused(0, { detail: "Pick a game first (the Game list above the tabs)." });
-  if (!name) throw new Refused(0, { detail: "Pick a character first: the odds are a character's." });
+  if (!state.game) throw new Refused(0, { detail: "Pick a game first (the Game list above the tabs)." }, () => !state.game);
+  if (!name) throw new Refused(0, { detail: "Pick a character first: the odds are a character's." }, () => !$("balance-character").value);
   const report = await api("GET", gamePath(`report?character=${who(name)}`));
   shown = report;
   whatIf = null;
@@ -215,7 +269,7 @@ async function showBalance() {
   $("whatif-check").replaceChildren(
     ...report.rows.map((row, i) => el("option", { value: String(i), text: `${row.label} (${row.group})` })),
   );
-  say(`Odds of ${report.rows.length} checks for ${report.character}.`);
+  say(`Odds of ${report.rows.length} checks for ${report.character}.`, "balance");
 }
 
 // the attributes typed for a what-if, by key; what is not `key="value"` is kept apart
@@ -256,7 +310,7 @@ function drawWhatIf() {
   const points = (cell, other) => {
     if (!cell || !cell.success || !other || !other.success) return "";
     const moved = Math.round((fraction(other.success) - fraction(cell.success)) * 1000) / 10;
-    return `${moved > 0 ? "+" : moved < 0 ? "−" : "±"}${Math.abs(moved)} points`;
+    return `${moved > 0 ? "+" : moved < 0 ? "−" : "±"}${counted(Math.abs(moved), "point")}`;
   };
   const table = el(
     "table",
@@ -289,7 +343,7 @@ function drawWhatIf() {
 
 async function showWhatIf() {
   const report = shown;
-  if (!report) throw new Refused(0, { detail: "Show a character's odds first." });
+  if (!report) throw new Refused(0, { detail: "Show a character's odds first." }, () => !shown);
   const row = report.rows[Number($("whatif-check").value)];
   const extra = $("whatif-attrs").value.trim();
   const warning = attributeWarning(report, extra);
@@ -311,7 +365,7 @@ async function showWhatIf() {
   whatIf = { row, extra, cells, warning };
   drawWhatIf();
   const changes = row.cells.map((cell, i) => `${report.steps[i].label}: ${cell.success || "-"} → ${cells[i].success || "-"}`).join("; ");
-  say(`What if ${row.label} ${extra}: ${changes}${warning ? ` (${warning})` : ""}`);
+  say(`What if ${row.label} ${extra}: ${changes}${warning ? ` (${warning})` : ""}`, "balance");
 }
 
 // the charts are drawn at the width they are shown at: again when that width changes

@@ -5,7 +5,7 @@
 // play.js fetches the card and adds what a card can be answered with.
 
 import { el } from "./dom.js";
-import { DIE_MARKS, changeLine, dieWords, reasonSentence, sheetAsk } from "./words.js";
+import { DIE_MARKS, changeLine, dieWords, reasonSentence, sheetAsk, tagAttrs } from "./words.js";
 
 // the glyphs of what happened to a die, in its own order
 function badges(die) {
@@ -65,6 +65,11 @@ export function cardLines(lines) {
   return el("dl", {}, lines.filter(([term]) => term !== "Means").map(([term, text]) => [el("dt", { text: term }), el("dd", { text })]));
 }
 
+// a card's heading: the record's number in its game (#1 its first), then its title
+function cardHeading(card, id) {
+  return el("h3", { id: `card-${id}` }, el("span", { class: "record-number", text: `#${card.number}` }), ` ${card.title}`);
+}
+
 // a check's card, from the card route's answer and the record
 export function drawCheckCard(card, result) {
   const open = result.choice === "open";
@@ -78,23 +83,35 @@ export function drawCheckCard(card, result) {
       "data-shape": card.shape || "",
       "aria-labelledby": `card-${result.id}`,
     },
-    el("h3", { id: `card-${result.id}`, text: card.title }),
+    cardHeading(card, result.id),
     el("p", { class: "outcome", text: `${result.outcome}${result.critical && !/critical/i.test(result.outcome) ? ` (critical ${result.critical})` : ""}` }),
     band,
     el("ul", { class: "dice", "aria-label": "Dice thrown" }, shown.map((die, i) => dieTile(card.dice[i] ? card.dice[i].face : die.face, die))),
     markKey(shown),
-    cardLines(card.plain || card.lines),
+    // a value the ruleset does not know (mode="sideways") is said, not ignored
+    cardLines([...(card.plain || card.lines), ...(result.notes || []).map((note) => ["Note", note])]),
   );
 }
 
 // a sheet command's card: what it asked and each change, in the ruleset's labels
+// a fight step's card, from the card route's answer: its tag, result, events and changes
+export function drawFightCard(card, record) {
+  return el(
+    "article",
+    { class: `card fight ${record.ok ? "success" : "failure"}`, "data-record": String(record.id), "aria-labelledby": `card-${record.id}` },
+    cardHeading(card, record.id),
+    el("p", { class: "outcome", text: record.ok ? "Done" : `Refused: ${record.reason}` }),
+    cardLines(card.lines),
+  );
+}
+
 export function drawSheetCard(card, record) {
   const lines = [["Asked", sheetAsk(record.tag)], ...(record.changes || []).map((c) => ["Changed", changeLine(c)])];
   return el(
     "article",
     { class: `card sheet ${record.ok ? "success" : "failure"}`, "data-record": String(record.id), "aria-labelledby": `card-${record.id}` },
-    el("h3", { id: `card-${record.id}`, text: card.title }),
-    el("p", { class: "outcome", text: record.ok ? `Done: ${record.now}` : `Refused: ${reasonSentence(record.reason)}` }),
+    cardHeading(card, record.id),
+    el("p", { class: "outcome", text: record.ok ? `Done: ${record.now}` : `Refused: ${reasonSentence(record.reason, record.who || tagAttrs(record.tag).who)}` }),
     cardLines(lines),
   );
 }

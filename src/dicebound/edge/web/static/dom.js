@@ -6,8 +6,68 @@ import { Refused, state } from "./api.js";
 
 export const $ = (id) => document.getElementById(id);
 
-export function say(text) {
-  $("status").textContent = text;
+// ── the status line ─────────────────────────────────────────────────────────
+// It says what the tab shown did: each tab keeps its own last sentence, shown again when
+// the tab is, and the page's own (the sign-in, the game row, live updates) stand beside
+// them; the newer of the tab's and the page's is shown. A warning said with `holds` is
+// dropped once `holds()` is false (a game picked, a token known), wherever it was said.
+// On a phone the bar is one line; "More" opens the whole sentence.
+
+const told = new Map(); // where ("page", or a tab panel's id) → {text, at, holds}
+let toldAt = 0;
+
+// the id of the tab panel shown
+function shownPanel() {
+  const tab = document.querySelector('[role="tab"][aria-selected="true"]');
+  return tab ? tab.getAttribute("aria-controls") : "page";
+}
+
+// where an element is: its tab panel's id, or "page" (the header and the game row)
+function placeOf(node) {
+  const panel = node && node.closest ? node.closest('[role="tabpanel"]') : null;
+  return panel ? panel.id : node ? "page" : shownPanel();
+}
+
+export function say(text, where = shownPanel(), holds = null) {
+  told.set(where, { text, at: ++toldAt, holds });
+  drawStatus();
+}
+
+// the status line for the tab shown, once every warning that no longer holds is dropped
+export function drawStatus() {
+  for (const [where, said] of told) if (said.holds && !said.holds()) told.delete(where);
+  const newest = [told.get(shownPanel()), told.get("page")].filter(Boolean).sort((a, b) => b.at - a.at)[0];
+  const text = newest ? newest.text : "";
+  const status = $("status");
+  if (status.textContent !== text) {
+    status.textContent = text;
+    foldStatus(true);
+  }
+  // "More" only where the bar cuts the sentence short (a phone's one line), measured
+  // with the room the button would take back
+  const more = $("status-more");
+  if (more.getAttribute("aria-expanded") !== "true") {
+    more.hidden = true;
+    more.hidden = status.scrollWidth <= status.clientWidth + 1 && status.scrollHeight <= status.clientHeight + 1;
+  }
+  // a sentence longer than the bar scrolls inside it: the keyboard can reach it then
+  const scrolls = getComputedStyle(status).overflowY !== "hidden" && status.scrollHeight > status.clientHeight + 1;
+  if (scrolls) status.tabIndex = 0;
+  else status.removeAttribute("tabindex");
+}
+
+function foldStatus(folded) {
+  $("status-bar").classList.toggle("open", !folded);
+  $("status-more").setAttribute("aria-expanded", String(!folded));
+  $("status-more").textContent = folded ? "More" : "Less";
+}
+
+export function setUpStatus() {
+  $("status-more").addEventListener("click", () => {
+    foldStatus($("status-more").getAttribute("aria-expanded") === "true");
+    drawStatus();
+  });
+  window.addEventListener("resize", drawStatus);
 }
 
 // `tell` says the sentence: the status line, and a line beside what caused it (the
@@ -19,6 +79,7 @@ export function trying(work, tell = null) {
   return async (event) => {
     if (event) event.preventDefault();
     const { place, button } = actor(event);
+    const where = placeOf(place); // the tab (or the page) the status line says it for
     // a press while the same form or button is at work sends nothing (a change of a
     // select is still followed: the newest choice wins)
     if (button && place.getAttribute("aria-busy") === "true") return;
@@ -29,7 +90,8 @@ export function trying(work, tell = null) {
       await work(event);
     } catch (error) {
       const sentence = error instanceof Refused ? refusal(error) : `Something went wrong: ${error.message}`;
-      (tell || say)(sentence);
+      if (tell) tell(sentence);
+      else say(sentence, where, error instanceof Refused ? error.holds : null);
       if (beside) showBeside(beside, sentence);
       if (!(error instanceof Refused)) console.error(error);
     } finally {
@@ -107,6 +169,15 @@ export function el(tag, attrs = {}, ...children) {
     if (child !== null && child !== undefined) node.append(child);
   }
   return node;
+}
+
+// `list`'s children made `nodes`, in order: a node already in it is moved only when out
+// of place (so focus inside it stays), the rest removed
+export function placeInOrder(list, nodes) {
+  nodes.forEach((node, at) => {
+    if (list.children[at] !== node) list.insertBefore(node, list.children[at] || null);
+  });
+  while (list.children.length > nodes.length) list.lastElementChild.remove();
 }
 
 export function field(id, labelText, control) {

@@ -6,7 +6,7 @@
 // missed; a stream silent for 45 s (three keep-alives) is taken for dropped.
 
 import { Refused, state } from "./api.js";
-import { $, say } from "./dom.js";
+import { $, drawStatus, say } from "./dom.js";
 import { EventStream } from "./sse.js";
 
 const FIRST_WAIT = 500; // ms before the first reconnection (the stream's `retry` overrides it)
@@ -34,6 +34,7 @@ function tell(mode, text) {
   const shown = $("live");
   shown.dataset.mode = mode;
   shown.textContent = text;
+  drawStatus(); // a "stopped" warning goes once the updates are on again
 }
 
 class Following {
@@ -68,7 +69,9 @@ class Following {
           tell("off", "Live updates: off");
           // a player's token that no longer reads its game: its seat was revoked or replaced
           const seat = state.seat && [401, 404].includes(error.status) ? state.seat.character : null;
-          say(seat ? `Live updates stopped: this page's token no longer holds ${seat}'s seat (revoked or replaced); ask the Game Master for a new one.` : `Live updates stopped: ${error.message}`);
+          // said for the page while the updates stay off (a new token's game follows again)
+          const off = () => $("live").dataset.mode === "off";
+          say(seat ? `Live updates stopped: this page's token no longer holds ${seat}'s seat (revoked or replaced); ask the Game Master for a new one.` : `Live updates stopped: ${error.message}`, "page", off);
           return;
         }
       }
@@ -127,7 +130,7 @@ class Following {
     try {
       await work(JSON.parse(event.data));
     } catch (error) {
-      say(`An update could not be shown (${event.kind}): ${error.message}`);
+      say(`An update could not be shown (${event.kind}): ${error.message}`, "page");
       if (!(error instanceof Refused)) console.error(error);
     }
   }

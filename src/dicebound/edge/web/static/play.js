@@ -5,14 +5,16 @@
 
 import { Refused, api, gamePath, state, who } from "./api.js";
 import { showToken } from "./dialog.js";
-import { $, el, listProblems, say, trying } from "./dom.js";
-import { drawEmpty, exampleText } from "./empty.js";
+import { $, el, listProblems, placeInOrder, say, trying } from "./dom.js";
+import { drawEmpty, exampleText, writeExample } from "./empty.js";
 import { follow } from "./live.js";
 import { drawSeat, tokenNotKnown } from "./signin.js";
-import { changeLine, paidChange, reasonWords, sheetAsk } from "./words.js";
-import { drawCheckCard, drawSheetCard } from "./cards.js";
+import { changeLine, counted, paidChange, reasonWords, sheetAsk } from "./words.js";
+import { drawCheckCard, drawFightCard, drawSheetCard } from "./cards.js";
+import { History } from "./history.js";
+import { writeRoller } from "./roller.js";
 
-let next = null; // the history's next page, from the last one read
+let listed = new History(); // the picked game's records the History lists
 const PICKED = "dicebound-game"; // the game picked, kept in the tab's session for a reload
 const whenChosen = []; // what the other tabs read for a game once it is picked
 const whenDrawn = []; // what redraws itself from the party once it is read
@@ -77,7 +79,7 @@ async function chooseGame(id) {
   // a player's token holds one character's seat: the page shows what that seat may do
   state.seat = game && game.seat && game.seat.kind === "player" ? { character: game.seat.character } : null;
   drawSeat();
-  next = null;
+  listed = new History();
   clearResult();
   drawEmpty();
   // what the other tabs drew for the game shown before goes with it
@@ -86,8 +88,7 @@ async function chooseGame(id) {
   follow(game, { record: showRecord, answer: showRecord, character: updateMember, reload: reloadGame });
   if (!game) {
     drawParty();
-    $("history").replaceChildren();
-    $("older").hidden = true;
+    drawHistory();
     return;
   }
   // the file the game plays, at its version: the labels, rests and kinds of harm
@@ -95,7 +96,7 @@ async function chooseGame(id) {
   $("gm-text").placeholder = exampleText(state.ruleset);
   for (const hook of whenChosen) await hook(game);
   await Promise.all([loadParty(), loadHistory(true)]);
-  say(`Playing ${game.name}.`);
+  say(`Playing ${game.name}.`, "page");
 }
 
 export async function loadParty() {
@@ -219,8 +220,15 @@ async function makeGame() {
     const file = files.get(box.value);
     await api("PUT", path(file.name), file);
   }
+  // the form is done with: closed and cleared for the next game (the dialog gives focus
+  // back to its summary)
+  $("new-game").querySelector("summary").focus();
+  $("new-game").open = false;
+  $("new-game-form").reset();
+  $("new-game-characters").hidden = false;
+  await loadRulesets();
   await loadGames(made.id);
-  say(`Made "${name}": its game master's token is in the dialog, shown once.`);
+  say(`Made "${name}": its game master's token is in the dialog, shown once.`, "play");
   showToken({
     title: `"${name}" is made`,
     about: "Its game master's token: it does everything in this game (the checks, the sheets, the players' seats) and nothing outside it. Give it to whoever runs the game, a person or a model.",
@@ -265,7 +273,7 @@ async function offerCharacters() {
 // its checks and sheet commands resolved in one go, what they changed kept for the party
 // panel, the party and the history read again.
 export async function sendText(body, key = null) {
-  if (!state.game) throw new Refused(0, { detail: "Pick a game first." });
+  if (!state.game) throw new Refused(0, { detail: "Pick a game first." }, () => !state.game);
   const answer = await api("POST", gamePath("checks"), body, { headers: key ? { "Idempotency-Key": key } : {} });
   const sheet = answer.sheet || [];
   // a sheet command's changes are on its record; a refused one changed nothing
@@ -283,10 +291,23 @@ export async function sendText(body, key = null) {
 // the Result area emptied: nothing of an earlier text stays above a new card or a refusal
 function clearResult() {
   $("cards").replaceChildren();
-  $("rewritten").textContent = "";
+  resolved = { text: "", records: new Set() };
+  drawRecordText();
   $("tag-errors").replaceChildren();
   $("no-tag").hidden = true;
   $("no-tag").replaceChildren();
+}
+
+// The Result's record text, folded under one toggle (closed: a player reads the cards):
+// the text resolved here with its tags written back, then the tag of each card shown
+// that it does not hold (a card from History, or one a live event brought)
+let resolved = { text: "", records: new Set() }; // the text resolved here, and its records
+
+function drawRecordText() {
+  const others = [...$("cards").children].filter((card) => !resolved.records.has(Number(card.dataset.record)));
+  const text = [resolved.text, ...others.map((card) => card.dataset.tag)].filter(Boolean).join("\n");
+  $("rewritten").textContent = text;
+  $("record-text").hidden = text === "";
 }
 
 // One Idempotency-Key per submitted text: a text sent again before its answer came
@@ -301,7 +322,7 @@ function keyFor(body) {
 }
 
 async function resolveText() {
-  const body = { text: $("gm-text").value };
+  const body = { text: writeRoller() };
   const seed = $("seed").value.trim();
   if (seed) body.seed = seed;
   clearResult();
@@ -316,21 +337,31 @@ async function resolveText() {
   }
   pending = null;
   $("seed").value = ""; // used once: the next Resolve throws new dice
-  $("rewritten").textContent = answer.text;
   $("tag-errors").replaceChildren(...answer.errors.map((e) => el("li", { text: `${e.tag}: ${e.error}` })));
   const sheet = answer.sheet || [];
   // every record's card in text order (ids grow in text order): checks and sheet commands
-  const steps = [...answer.results.map((r) => [r.id, () => cardFor(r)]), ...sheet.map((c) => [c.id, () => sheetCardFor(c)])];
+  // (a command past the text's 40th is refused and has no record, so no card)
+  const recorded = sheet.filter((c) => c.id !== null);
+  const fought = ((answer.fight && answer.fight.steps) || []).filter((f) => f.id !== null);
+  const steps = [
+    ...answer.results.map((r) => [r.id, () => cardFor(r)]),
+    ...recorded.map((c) => [c.id, () => sheetCardFor(c)]),
+    ...fought.map((f) => [f.id, () => fightCardFor(f)]),
+  ];
   steps.sort((a, b) => a[0] - b[0]);
   $("cards").replaceChildren(...(await Promise.all(steps.map(([, draw]) => draw()))));
+  resolved = { text: answer.text, records: new Set(steps.map(([id]) => id)) };
+  drawRecordText();
   const done = sheet.filter((s) => s.ok).length;
   const commands = sheet.length ? ` ${done} sheet command(s) applied, ${sheet.length - done} refused.` : "";
-  if (!answer.results.length && !answer.errors.length && !sheet.length) {
+  const played = fought.filter((f) => f.ok).length;
+  const fights = fought.length ? ` ${played} fight step(s) played, ${fought.length - played} refused.` : "";
+  if (!answer.results.length && !answer.errors.length && !sheet.length && !fought.length) {
     await showTagGrammar();
-    say("No tag was found in the text: nothing was thrown. How a tag is written is shown under Result.");
+    say("No tag was found in the text: nothing was thrown. How a tag is written is shown under Result.", "play");
     return;
   }
-  say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.${commands}`);
+  say(`${answer.results.length} check(s) resolved, ${answer.errors.length} refused.${commands}${fights}`, "play");
 }
 
 // a text without a tag the engine reads: how one is written, with the game's own
@@ -359,6 +390,7 @@ async function cardFor(result) {
   const card = await api("GET", gamePath("records", result.id, "card"));
   const node = drawCheckCard(card, result);
   node.dataset.answered = answeredMark(result);
+  node.dataset.tag = result.tag;
   node.append(...verifying(result.id));
   // the card names the offer's pools: only those the roller can pay from; a player's
   // seat answers only its own character's roll
@@ -373,7 +405,17 @@ const answeredMark = (record) => JSON.stringify(record.answered ?? null);
 
 // a record's card, a check's or a sheet command's
 export function cardOf(record) {
+  if (record.kind === "fight") return fightCardFor(record);
   return record.kind === "sheet" ? sheetCardFor(record) : cardFor(record);
+}
+
+// a fight step's card: drawn from the card route (the tracker is not on the page yet)
+async function fightCardFor(record) {
+  const card = await api("GET", gamePath("records", record.id, "card"));
+  const node = drawFightCard(card, record);
+  node.dataset.answered = answeredMark(record);
+  node.append(...verifying(record.id, "playing the step again on the fight it found gives this record"));
+  return node;
 }
 
 const CARDS_KEPT = 20; // cards the live updates leave on the page, the newest
@@ -386,14 +428,15 @@ export function placeCard(card) {
     $("cards").append(card);
     const shown = $("cards").children;
     while (shown.length > CARDS_KEPT) shown[0].remove();
-    return;
+  } else {
+    const focused = old.contains(document.activeElement);
+    old.replaceWith(card);
+    if (focused) {
+      card.tabIndex = -1;
+      card.focus();
+    }
   }
-  const focused = old.contains(document.activeElement);
-  old.replaceWith(card);
-  if (focused) {
-    card.tabIndex = -1;
-    card.focus();
-  }
+  drawRecordText();
 }
 
 // a sheet command's card: no dice, what it asked, its outcome and changes in words (a
@@ -405,6 +448,7 @@ async function sheetCardFor(record) {
   ]);
   const node = drawSheetCard(card, { ...record, ...full });
   node.dataset.answered = answeredMark(record);
+  node.dataset.tag = full.tag || record.tag || "";
   node.append(...verifying(record.id, "applying the command again to the party as it stood gives this record"));
   return node;
 }
@@ -430,7 +474,7 @@ function raiseForm(result, offer) {
   const costs = new Map(offer.pools.map((p) => [p.pool, p.points]));
   const options = offer.pools.map((p) => {
     const now = held.has(p.pool) ? ` (${held.get(p.pool)})` : "";
-    return el("option", { value: p.pool, text: `${p.label}${now}: ${p.points} for ${offer.band}` });
+    return el("option", { value: p.pool, text: `${p.label}${now}: ${counted(p.points, "point")} for ${offer.band}` });
   });
   const points = el("input", { id: pointsId, type: "number", min: "1", value: String(offer.pools[0].points), inputmode: "numeric" });
   const select = el("select", { id: poolId }, options);
@@ -474,38 +518,53 @@ async function answerAfter(result, body) {
   await Promise.all([loadParty(), loadHistory(true)]);
   const paid = record.paid.map((c) => `${c.who}'s ${c.pool} ${c.from} → ${c.to}`).join("; ");
   const still = record.choice === "open" ? "; the choice is open: fail, or succeed at a cost" : "";
-  say(`${record.outcome}${paid ? `: paid ${paid}` : ""}${still}.`);
+  say(`${record.outcome}${paid ? `: paid ${paid}` : ""}${still}.`, "play");
 }
 
-// a record's line in the history, with the button that shows its card
+// a record's line in the history, with the button that shows its card: a record is
+// named by its number in its game (#1 the game's first), its id kept for the routes
 function historyItem(r) {
   const showCard = async () => {
     const card = await cardOf(r);
     clearResult(); // the card alone: no text or refusal of another one above it
     $("cards").replaceChildren(card);
+    drawRecordText();
   };
-  const show = el("button", { type: "button", class: "quiet", onclick: trying(showCard) }, `Show card #${r.id}`);
+  const show = el("button", { type: "button", class: "quiet", onclick: trying(showCard) }, `Show card #${r.number}`);
+  if (r.kind === "fight") {
+    const said = r.ok ? "done " : el("span", { class: "refused", text: `refused: ${r.reason} ` });
+    return el("li", { "data-record": String(r.id), "data-kind": "fight", "data-answered": answeredMark(r) }, `#${r.number} ${r.who || "fight"}: fight, ${r.op || "step"}, `, said, show);
+  }
   return r.kind === "sheet"
     ? el(
         "li",
         { "data-record": String(r.id), "data-kind": "sheet", "data-answered": answeredMark(r), class: r.ok ? "sheet-ok" : "sheet-refused" },
-        `#${r.id} ${r.who}: sheet, ${sheetAsk(r.tag)}, `,
+        `#${r.number} ${r.who}: sheet, ${sheetAsk(r.tag)}, `,
         r.ok ? `done: ${r.now} ` : el("span", { class: "refused", text: `refused: ${reasonWords(r.reason)} ` }),
         show,
       )
-    : el("li", { "data-record": String(r.id), "data-kind": "check", "data-answered": answeredMark(r) }, `#${r.id} ${r.who}: ${r.attrs.skill || "check"}, ${r.outcome} `, show);
+    : el("li", { "data-record": String(r.id), "data-kind": "check", "data-answered": answeredMark(r) }, `#${r.number} ${r.who}: ${r.attrs.skill || "check"}, ${r.outcome} `, show);
 }
 
 async function loadHistory(fresh) {
-  const game = state.game;
-  const before = fresh ? "" : `&before=${next}`;
+  const [game, shown] = [state.game, listed];
+  const before = fresh ? "" : `&before=${shown.next}`;
   const page = await api("GET", gamePath(`records?limit=10${before}`));
-  if (state.game !== game) return;
-  const items = page.records.map(historyItem);
-  if (fresh) $("history").replaceChildren(...items);
-  else $("history").append(...items);
-  next = page.next;
-  $("older").hidden = page.next === null;
+  if (state.game !== game || listed !== shown) return; // another game was picked meanwhile
+  shown.page(page.records, page.next, fresh);
+  drawHistory();
+}
+
+// the History's lines from what it knows, newest first; a line already drawn for the
+// same answer stays in place (with its focus)
+function drawHistory() {
+  const drawn = new Map([...$("history").children].map((li) => [Number(li.dataset.record), li]));
+  const lines = listed.newestFirst().map((r) => {
+    const line = drawn.get(r.id);
+    return line && line.dataset.answered === answeredMark(r) ? line : historyItem(r);
+  });
+  placeInOrder($("history"), lines);
+  $("older").hidden = listed.next === null;
   drawEmpty();
 }
 
@@ -516,18 +575,8 @@ async function loadHistory(fresh) {
 // from the same answer is left as it is, so no control under the person's hands moves
 export async function showRecord(record) {
   const game = state.game;
-  const drawn = (node) => node && node.dataset.answered === answeredMark(record);
-  const lines = [...$("history").children];
-  const same = lines.find((li) => Number(li.dataset.record) === record.id);
-  if (same && !drawn(same)) same.replaceWith(historyItem(record));
-  else if (!same) {
-    const older = lines.find((li) => Number(li.dataset.record) < record.id);
-    // a record older than every line shown waits for "Older records"
-    if (older) older.before(historyItem(record));
-    else if (next === null) $("history").append(historyItem(record));
-  }
-  drawEmpty();
-  if (drawn($("cards").querySelector(`:scope > [data-record="${record.id}"]`))) return;
+  if (listed.record(record)) drawHistory();
+  if ($("cards").querySelector(`:scope > [data-record="${record.id}"]`)?.dataset.answered === answeredMark(record)) return;
   const card = await cardOf(record);
   if (state.game === game) placeCard(card);
 }
@@ -552,4 +601,5 @@ export function setUpPlay() {
     if ($("check-form").getAttribute("aria-busy") !== "true") $("check-form").requestSubmit($("resolve"));
   });
   $("older").addEventListener("click", trying(() => loadHistory(false)));
+  $("write-example").addEventListener("click", trying(writeExample));
 }

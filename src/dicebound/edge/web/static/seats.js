@@ -1,12 +1,13 @@
 // The players' seats, on the game master's side (the Sheet tab): for each character,
 // make a seat (its player's token, shown once in the dialog; made again, a new token
-// replaces the old) or revoke it. No route says which characters hold a seat, so the
-// page says only what it saw: seats made or revoked here, or anywhere while it follows
-// the game (the `seat` events of its stream).
+// replaces the old) or revoke it, once asked again. No route says which characters hold
+// a seat, so the page says only what it saw: seats made or revoked here, or anywhere
+// while it follows the game (the `seat` events of its stream); Revoke is offered only
+// for a seat it saw made (one made before: make it again, then revoke it).
 
 import { api, gamePath, state, who } from "./api.js";
 import { showToken } from "./dialog.js";
-import { $, el, trying, whileBusy } from "./dom.js";
+import { $, el, placeInOrder, trying, whileBusy } from "./dom.js";
 import { alsoOn } from "./live.js";
 import { whenPartyLoaded } from "./play.js";
 import { whenSeatDrawn } from "./signin.js";
@@ -52,24 +53,46 @@ function row(name) {
   const said = el("p", { class: "said", role: "status" });
   const beside = (work) => trying(work, (sentence) => tell(said, sentence, "refused"));
   const make = el("button", { type: "button", "aria-label": `Make a seat for ${name}` }, "Make a seat");
-  const revoke = el("button", { type: "button", class: "quiet", "aria-label": `Revoke ${name}'s seat` }, "Revoke the seat");
+  const revoke = el("button", { type: "button", class: "quiet revoke", "aria-label": `Revoke ${name}'s seat` }, "Revoke the seat");
+  // revoking stops a player at once: it is asked again before it is done
+  const yes = el("button", { type: "button" }, "Yes, revoke it");
+  const no = el("button", { type: "button", class: "quiet" }, "Keep the seat");
+  const question = `Revoke ${name}'s seat? Their player is stopped at once.`;
+  const asking = el("span", { class: "row confirm", role: "group", "aria-label": question, hidden: true }, el("span", { text: question }), yes, no);
+  const ask = (shown) => {
+    asking.hidden = !shown;
+    revoke.hidden = shown || seenNow().get(name) !== true;
+    (shown ? no : revoke).focus();
+  };
   make.addEventListener("click", beside(() => whileBusy(make, () => makeSeat(name, said))));
-  revoke.addEventListener("click", beside(() => whileBusy(revoke, () => revokeSeat(name, said))));
+  revoke.addEventListener("click", () => ask(true));
+  no.addEventListener("click", () => ask(false));
+  const revoked = async () => {
+    await revokeSeat(name, said);
+    asking.hidden = true;
+    make.focus();
+  };
+  yes.addEventListener("click", beside(() => whileBusy(yes, revoked)));
+  revoke.hidden = seenNow().get(name) !== true;
   return el(
     "li",
     { "data-seat": name },
     el("span", { class: "name", text: name }),
     el("span", { class: "seat-state", text: stateWords(name) }),
     el("span", { class: "row" }, make, revoke),
+    asking,
     said,
   );
 }
 
-// a seat made or revoked, here or by an event
+// a seat made or revoked, here or by an event: its words, and its Revoke button only
+// where a seat is known to stand
 function mark(name, made) {
   seenNow().set(name, made);
   const shown = [...$("seat-list").children].find((li) => li.dataset.seat === name);
-  if (shown) shown.querySelector(".seat-state").textContent = stateWords(name);
+  if (!shown) return;
+  shown.querySelector(".seat-state").textContent = stateWords(name);
+  shown.querySelector(".revoke").hidden = !made || !shown.querySelector(".confirm").hidden;
 }
 
 // one row a character, in the party's order; a row already drawn stays (with its focus)
@@ -87,10 +110,7 @@ function draw() {
   }
   const drawn = new Map([...list.children].map((li) => [li.dataset.seat, li]));
   const rows = state.party.map((m) => drawn.get(m.name) || row(m.name));
-  rows.forEach((li, at) => {
-    if (list.children[at] !== li) list.insertBefore(li, list.children[at] || null);
-  });
-  while (list.children.length > rows.length) list.lastElementChild.remove();
+  placeInOrder(list, rows);
   $("seats-none").hidden = rows.length > 0;
 }
 

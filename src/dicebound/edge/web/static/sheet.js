@@ -6,6 +6,7 @@ import { Refused, api, gamePath, state, who } from "./api.js";
 import { $, el, field, numberInput, say, trying } from "./dom.js";
 import { loadParty, whenGameChosen } from "./play.js";
 import { readParts, sheetParts } from "./sheetparts.js";
+import { inPoints } from "./words.js";
 
 let described = null; // the picked game's sheet form, as the service describes it
 
@@ -57,7 +58,7 @@ function buildSheetForm(character) {
   if (pools.length || tracks.length) {
     // a pool left blank holds what it starts with: full, or empty (5e's Inspiration)
     sets.push(el("fieldset", {}, el("legend", { text: "Live state (blank: a pool as it starts, a track at its default)" }),
-      pools.map((p) => field(`sheet-pool-${p.id}`, `${p.label} points (blank: ${p.start === "empty" ? "empty" : "full"})`, numberInput(`live.pools.${p.id}`, 0, null, ((live.pools || {})[p.id] || {}).value))),
+      pools.map((p) => field(`sheet-pool-${p.id}`, `${inPoints(p.label)} (blank: ${p.start === "empty" ? "empty" : "full"})`, numberInput(`live.pools.${p.id}`, 0, null, ((live.pools || {})[p.id] || {}).value))),
       tracks.map((t) => field(`sheet-track-${t.id}`, `${t.label} (${t.min} to ${t.max ?? "max"})`, numberInput(`live.tracks.${t.id}`, t.min, t.max, (live.tracks || {})[t.id]))),
     ));
   }
@@ -94,7 +95,7 @@ function readSheet() {
 }
 
 async function saveSheet() {
-  if (!state.game) throw new Refused(0, { detail: "Pick a game first." });
+  if (!state.game) throw new Refused(0, { detail: "Pick a game first." }, () => !state.game);
   for (const bad of $("sheet-form").querySelectorAll('[aria-invalid="true"]')) bad.removeAttribute("aria-invalid");
   const body = readSheet();
   if (!body.name) throw new Refused(0, { detail: "A character needs a name." });
@@ -103,7 +104,7 @@ async function saveSheet() {
     $("sheet-problems").replaceChildren();
     await loadParty();
     $("sheet-character").value = body.name;
-    say(`Saved ${saved.name} (revision ${saved.revision}).`);
+    say(`Saved ${saved.name} (revision ${saved.revision}).`, "sheet");
   } catch (error) {
     if (!(error instanceof Refused) || !error.problem.problems) throw error;
     const problems = error.problem.problems;
@@ -112,7 +113,7 @@ async function saveSheet() {
       const control = [...$("sheet-form").querySelectorAll("[data-path]")].find((c) => p.path === c.dataset.path || p.path.startsWith(`${c.dataset.path}.`));
       if (control) control.setAttribute("aria-invalid", "true");
     }
-    say(`${error.message} ${problems.map((p) => `${p.path}: ${p.message}`).join(" ")}`);
+    say(`${error.message} ${problems.map((p) => `${p.path}: ${p.message}`).join(" ")}`, "sheet");
   }
 }
 

@@ -25,7 +25,7 @@ async function importCharacter() {
   const select = $("sheet-character");
   select.value = saved.name;
   select.dispatchEvent(new Event("change")); // the form opens on the character imported
-  say(`${replaced ? "Replaced" : "Imported"} ${saved.name} (revision ${saved.revision}).`);
+  say(`${replaced ? "Replaced" : "Imported"} ${saved.name} (revision ${saved.revision}).`, "sheet");
 }
 
 export function setUpSheetFile() {

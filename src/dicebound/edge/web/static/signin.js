@@ -33,7 +33,7 @@ export function tokenNotKnown() {
   state.holder = null;
   sessionStorage.removeItem(KEPT);
   besides(NOT_KNOWN, true);
-  return new Refused(401, { detail: NOT_KNOWN });
+  return new Refused(401, { detail: NOT_KNOWN }, () => state.holder === null);
 }
 
 // whose the token is, in a few words ("the admin token", "Maud Harrowgate's seat")
@@ -50,6 +50,8 @@ export function drawSeat() {
   const admin = state.holder === "admin";
   // no token (or one not known) uses none of the Game Master's controls either
   for (const part of document.querySelectorAll(".gm-only")) part.hidden = player || !state.holder;
+  // a player's seat cannot save a ruleset: Author is not shown to it
+  $("tab-author").hidden = player;
   // making a game is the admin's alone: no one else is shown the form
   for (const part of document.querySelectorAll(".admin-only")) part.hidden = !admin;
   const save = $("author-save");
@@ -60,6 +62,8 @@ export function drawSeat() {
     ? ""
     : `Saving a ruleset takes the admin token, and ${state.holder ? `this page holds ${whose()}` : "no token is in use"}. Check works with any token, or none.`;
 
+  // where a token comes from, until one is in use
+  $("token-hint").hidden = state.holder !== null;
   const seat = $("seat");
   seat.hidden = !state.holder || (!state.game && !admin);
   seat.textContent = player
@@ -88,12 +92,12 @@ async function useToken(load) {
   await load();
   if (!token) {
     sessionStorage.removeItem(KEPT);
-    say("No token: only the rulesets can be read.");
+    say("No token: only the rulesets can be read.", "page", () => !state.token);
     return;
   }
   sessionStorage.setItem(KEPT, token);
   besides(`Signed in with ${whose()}.`);
-  say(`Token in use: ${whose()}.`);
+  say(`Token in use: ${whose()}.`, "page");
 }
 
 export function setUpSignIn(load) {

@@ -106,19 +106,18 @@ function drawRests() {
 
 // ── damage and heal ─────────────────────────────────────────────────────────
 
-// the pools and wound tracks of one character, or of anyone in the party, by value
+// the pools, plain tracks and wound tracks of one character, or of anyone in the
+// party, by value (`pool:key`, `track:id`, `wounds:id`)
 function targets(name) {
   const members = name === PARTY ? state.party : state.party.filter((m) => m.name === name);
   const found = new Map();
+  const add = (value, text) => {
+    if (!found.has(value)) found.set(value, text);
+  };
   for (const member of members) {
-    for (const pool of member.state.pools) {
-      const value = `pool:${pool.key}`;
-      if (!found.has(value)) found.set(value, name === PARTY ? pool.label : `${pool.label} (${pool.value}/${pool.max})`);
-    }
-    for (const track of member.state.wounds) {
-      const value = `wounds:${track.id}`;
-      if (!found.has(value)) found.set(value, `${track.label} (wound track)`);
-    }
+    for (const pool of member.state.pools) add(`pool:${pool.key}`, name === PARTY ? pool.label : `${pool.label} (${pool.value}/${pool.max})`);
+    for (const track of member.state.tracks) add(`track:${track.id}`, name === PARTY ? `${track.label} (track)` : `${track.label} (track, ${track.value} of ${track.min}-${track.max})`);
+    for (const track of member.state.wounds) add(`wounds:${track.id}`, `${track.label} (wound track)`);
   }
   return found;
 }
@@ -144,7 +143,9 @@ function fillKinds() {
   if ([...select.options].some((o) => o.value === kept)) select.value = kept;
   select.hidden = !wound;
   $("harm-kind-label").hidden = !wound;
-  $("harm-spend").hidden = wound; // a wound track is marked or healed, never spent
+  // a track is marked or healed, never spent; a plain one moves by the amount
+  $("harm-spend").hidden = target !== null && target.part !== "pool";
+  $("harm-track-hint").hidden = target === null || target.part !== "track";
 }
 
 function fillTargets() {
@@ -154,7 +155,7 @@ function fillTargets() {
   select.replaceChildren(
     ...(found.size
       ? [...found].map(([value, text]) => el("option", { value, text }))
-      : [el("option", { value: "", text: "(no pool or wound track)" })]),
+      : [el("option", { value: "", text: "(no pool or track)" })]),
   );
   if (found.has(kept)) select.value = kept;
   fillKinds();
@@ -162,12 +163,14 @@ function fillTargets() {
 
 function harmText(op) {
   const target = picked();
-  if (target === null) throw unwritable("Pick a pool or a wound track first.");
+  if (target === null) throw unwritable("Pick a pool or a track first.");
   const written = $("harm-amount").value.trim();
   if (!/^\d{1,9}$/.test(written)) throw unwritable("Amount: write a whole number, 0 or more.");
   const amount = Number(written);
   const who = whoAttr($("harm-who").value);
   if (target.part === "pool") return tag(attr("op", op), attr("pool", target.id), attr("amount", amount), who);
+  // a plain track: damage adds to it, a heal takes from it (the op moves it `by`)
+  if (target.part === "track") return tag(attr("op", "track"), attr("track", target.id), attr("by", op === "damage" ? amount : -amount), who);
   const kind = $("harm-kind").value;
   if (op === "damage" && !kind) throw unwritable("Pick the kind of harm to mark.");
   // a wound track heals by a negative amount

@@ -35,9 +35,36 @@ export function reasonWords(reason) {
   return words ? `${reason} (${words})` : String(reason);
 }
 
-// the same for a card a player reads: the words alone
-export function reasonSentence(reason) {
-  return REASONS[reason] || String(reason);
+// the same for a card a player reads: the words alone; a `who` that named nobody of the
+// party (or two of it) is told the party's full names to write instead (a first name
+// alone names nobody: names are matched whole)
+export function reasonSentence(reason, who = null, party = state.party.map((m) => m.name)) {
+  const words = REASONS[reason] || String(reason);
+  if (reason !== "unknown-character" && reason !== "ambiguous-character") return words;
+  if (!party.length) return `${words}: the game has no characters yet`;
+  const named =
+    reason === "ambiguous-character"
+      ? `two characters answer to "${who}"`
+      : who
+        ? `nobody in the party is called "${who}"`
+        : "the command names nobody";
+  return `${named}. Write who= with a full name: ${orList(party.map((name) => `"${name}"`))}, or "party"`;
+}
+
+// "a", "a or b", "a, b or c"
+function orList(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+// a pool's label as a count of points: "Luck points", but "Willpower points" stays as
+// it is (a label that says points already takes no second one)
+export function inPoints(label) {
+  return /\bpoints?$/i.test(label.trim()) ? label : `${label} points`;
+}
+
+// a count and its noun, one or many ("1 point", "3 points", "0.5 points")
+export function counted(n, one, many = `${one}s`) {
+  return `${n} ${Math.abs(n) === 1 ? one : many}`;
 }
 
 function live() {

@@ -1,0 +1,243 @@
+"""One choice (FIGHTS §7): the checks in order, then a standard action, or an action
+on each target: the attack roll against a defense, the action's save, the blow
+(``blow``). A refusal is found before any die is thrown or anything changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicebound.fight.blow import Once, blow
+from dicebound.fight.concentration import start_concentration
+from dicebound.fight.conditions import one_use, spend_one_use
+from dicebound.fight.context import Step
+from dicebound.fight.end import check_outcome
+from dicebound.fight.leaning import attack_mode
+from dicebound.fight.menu import legal_targets, offered, option_of
+from dicebound.fight.modifiers import attack_bonuses, guards
+from dicebound.fight.reasons import INSUFFICIENT
+from dicebound.fight.saves import make_save
+from dicebound.fight.state import standing
+from dicebound.sheet_commands.current import name_eq
+
+__all__ = ["Choice", "check_choice", "resolve_choice"]
+
+Choice = tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]
+"""The chooser, the option and its targets, once every check passed."""
+
+
+def check_choice(
+    step: Step, c: dict[str, Any], option_id: str, attributes: dict[str, str]
+) -> Choice | tuple[str, str | None]:
+    """FIGHTS §7.1 (6)-(15) for a choice other than End turn: the choice, or the reason
+    it is refused (and for ``not-played`` its sentence)."""
+    fight = step.fight
+    if "window" in attributes:
+        return "stale-window", None
+    if fight["order"][fight["turn"]] != c["id"]:
+        return "not-your-turn", None
+    if not standing(c):
+        return "down", None
+    option = option_of(step, c, option_id)
+    if option is not None and "notPlayed" in option:
+        return "not-played", str(option["notPlayed"])
+    menu_ids = [o["id"] for o in offered(step, c, weigh=False)]
+    if option is None or option_id not in menu_ids:
+        if "cannot-act" in step.active_effects(c):
+            return "cannot-act", None
+        if option is None:
+            return "unknown-option", None
+        budget = option.get("budget")
+        in_hand = "strikes" in option and c.get("strikesLeft", 0) > 0
+        if budget is not None and not in_hand and c["budgets"].get(budget, 0) < 1:
+            return "no-budget", None
+        return INSUFFICIENT, None
+    if "mode" in attributes:
+        return "unknown-mode", None
+    targets = _targets(step, c, option, attributes.get("target"))
+    if targets is None:
+        return "bad-target", None
+    if "pay" in attributes:
+        return "bad-pool", None
+    if "style" in attributes:
+        return "unknown-style", None
+    return c, option, targets
+
+
+def _targets(
+    step: Step, c: dict[str, Any], option: dict[str, Any], written: str | None
+) -> list[dict[str, Any]] | None:
+    count = option["targets"]["count"]
+    if count == 0:
+        return []
+    if written is None:
+        return [c] if option["targets"]["side"] == "self" else None
+    legal = legal_targets(step, c, option)
+    chosen: list[dict[str, Any]] = []
+    for name in written.split(","):
+        if not name.strip():
+            continue
+        t = next(
+            (
+                x
+                for x in step.fight["combatants"]
+                if name_eq(x["name"], name) or x["id"] == name.strip()
+            ),
+            None,
+        )
+        if t is None or all(t is not x for x in legal):
+            return None
+        if all(t is not x for x in chosen):
+            chosen.append(t)
+    if not chosen or len(chosen) > count:
+        return None
+    return chosen
+
+
+def resolve_choice(step: Step, choice: Choice) -> None:
+    """FIGHTS §7.2: budget, strikes, availability, then the action on each target."""
+    c, option, targets = choice
+    budget = option.get("budget")
+    in_hand = "strikes" in option and c.get("strikesLeft", 0) > 0
+    if in_hand:
+        c["strikesLeft"] -= 1
+        step.events.append({"type": "strikes", "actorId": c["id"], "left": c["strikesLeft"]})
+    elif budget is not None:
+        c["budgets"][budget] -= 1
+        step.events.append(
+            {"type": "budget", "actorId": c["id"], "budget": budget, "left": c["budgets"][budget]}
+        )
+        if option.get("strikes", 1) > 1:
+            c["strikesLeft"] = option["strikes"] - 1
+            step.events.append({"type": "strikes", "actorId": c["id"], "left": c["strikesLeft"]})
+    if option["kind"] == "standard":
+        _standard(step, c, option, targets)
+        check_outcome(step)
+        return
+    if "uses" in option:
+        c["uses"][option["id"]] -= 1
+        step.events.append(
+            {
+                "type": "uses",
+                "actorId": c["id"],
+                "actionId": option["id"],
+                "label": option["label"],
+                "left": c["uses"][option["id"]],
+                "max": option["uses"],
+            }
+        )
+    if "recharge" in option:
+        c["spent"].append(option["id"])
+    if option.get("concentration"):
+        start_concentration(step, c, option)
+    once: Once | None = None if _rolls_to_hit(option) else {}
+    for t in targets:
+        if not t["defeated"]:
+            _strike(step, c, option, t, once)
+    check_outcome(step)
+
+
+def _rolls_to_hit(option: dict[str, Any]) -> bool:
+    return not option.get("autoHit") and option.get("toHit") is not None
+
+
+def _standard(
+    step: Step, c: dict[str, Any], option: dict[str, Any], targets: list[dict[str, Any]]
+) -> None:
+    name = option["label"]
+    event: dict[str, Any] = {
+        "type": "standard",
+        "actorId": c["id"],
+        "actor": c["name"],
+        "name": name,
+    }
+    if name == "help":
+        t = targets[0]
+        t["flags"]["helped"] = True
+        event |= {"targetId": t["id"], "target": t["name"]}
+    else:
+        flag = {"dodge": "dodging", "dash": "dashed", "disengage": "disengaged"}.get(name, name)
+        flag = {"hide": "hidden"}.get(name, flag)
+        c["flags"][flag] = True
+    step.events.append(event)
+
+
+def _strike(
+    step: Step, c: dict[str, Any], option: dict[str, Any], t: dict[str, Any], once: Once | None
+) -> None:
+    """One target (FIGHTS §7.3): the attack roll (unless it lands by itself), the
+    action's save, the blow; then the one-use conditions the roll spent (those on the
+    roller that end after its own attack, on the target after being attacked)."""
+    if once is None:
+        spends = one_use(c, "own-attack"), one_use(t, "attacked")
+        outcome = _attack_roll(step, c, option, t)
+        if outcome != "miss":
+            _saved_blow(step, c, option, t, once, critical=outcome == "critical")
+        spend_one_use(step, c, spends[0])
+        spend_one_use(step, t, spends[1])
+        return
+    _saved_blow(step, c, option, t, once, critical=False)
+
+
+def _saved_blow(
+    step: Step,
+    c: dict[str, Any],
+    option: dict[str, Any],
+    t: dict[str, Any],
+    once: Once | None,
+    *,
+    critical: bool,
+) -> None:
+    """The action's save (a success that negates ends it here), then the blow."""
+    save = option.get("save")
+    saved = None
+    if save is not None:
+        saved = make_save(step, t, save["save"], save["difficulty"])
+        if saved and save["onSuccess"] == "negates":
+            return
+    blow(step, c, option, t, critical=critical, saved=saved, once=once)
+
+
+def _attack_roll(step: Step, c: dict[str, Any], option: dict[str, Any], t: dict[str, Any]) -> str:
+    roll = step.combat.attack_roll
+    assert roll is not None
+    mode = attack_mode(step, c, t)
+    first = step.dice.dice(roll.dice.count, roll.dice.sides)
+    rolls = list(first)
+    kept_faces = first
+    if mode != "normal":
+        second = step.dice.dice(roll.dice.count, roll.dice.sides)
+        rolls += second
+        better = sum(second) > sum(first)
+        if (mode == "advantage") == better:
+            kept_faces = second
+    kept = sum(kept_faces)
+    bonuses = attack_bonuses(step, c)
+    total = kept + option["toHit"] + sum(b["value"] for b in bonuses)
+    defense = t["defense"] + guards(step, t)
+    outcome = "hit" if total >= defense else "miss"
+    if roll.dice.count == 1:
+        if kept == roll.dice.sides and roll.natural_max != "none":
+            outcome = roll.natural_max
+        elif kept == 1 and roll.natural_min == "miss":
+            outcome = "miss"
+    c["flags"].pop("helped", None)
+    step.events.append(
+        {
+            "type": "attack",
+            "actorId": c["id"],
+            "actor": c["name"],
+            "targetId": t["id"],
+            "target": t["name"],
+            "actionId": option["id"],
+            "label": option["label"],
+            "rolls": rolls,
+            "kept": kept,
+            "modifier": option["toHit"],
+            "bonuses": bonuses,
+            "total": total,
+            "defense": defense,
+            "outcome": outcome,
+            "mode": mode,
+        }
+    )
+    return outcome

@@ -1,0 +1,271 @@
+"""A combatant's actions, every number resolved once at the start (FIGHTS §6.1): a
+party member's attack rows and ability rows, an opponent's stat block actions.
+
+An action is a JSON object. What this core does not play yet (an ability row, a block
+action that is a sequence, a signature or a reaction, or that does nothing it can play)
+is kept with ``notPlayed``, the sentence a choice of it is refused with, and never
+offered on a menu.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from dicebound.ruleset.combat import Amount, Applied, Combat, CreatureAction, DamageClause
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character, SheetView
+
+__all__ = [
+    "ABILITY_NOT_PLAYED",
+    "DiceText",
+    "amount_of",
+    "applied_of",
+    "block_actions",
+    "clause_of",
+    "member_actions",
+    "read_dice",
+]
+
+ABILITY_NOT_PLAYED = (
+    "Abilities from a sheet's lists (spells, knacks, charms) are not played in fights yet; "
+    "choose an attack, a standard action or End turn."
+)
+
+DiceText = tuple[int, int, int]
+"""``(count, sides, flat)``; a flat-only amount has count and sides 0."""
+
+_DICE = re.compile(r"\s*([0-9]{1,3})\s*d\s*([0-9]{1,4})\s*(?:([+-])\s*([0-9]{1,4}))?\s*", re.ASCII)
+_FLAT = re.compile(r"\s*([+-]?[0-9]{1,9}(?:\.[0-9]+)?)\s*", re.ASCII)
+
+
+def read_dice(value: object) -> DiceText | None:
+    """Dice text as a dice column holds it (FIGHTS §6.4): ``NdS±F`` or a plain nonzero
+    number (flat, truncated); anything else, or more than 40 characters, is no dice."""
+    if not isinstance(value, str) or len(value.strip()) > 40:
+        return None
+    dice = _DICE.fullmatch(value)
+    if dice is not None:
+        count, sides = int(dice.group(1)), int(dice.group(2))
+        if count < 1 or sides < 1:
+            return None
+        flat = int(dice.group(4) or 0) * (-1 if dice.group(3) == "-" else 1)
+        return count, sides, flat
+    flat_match = _FLAT.fullmatch(value)
+    if flat_match is None:
+        return None
+    flat = math.trunc(float(flat_match.group(1)))
+    return None if flat == 0 else (0, 0, flat)
+
+
+def _number(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    return math.floor(value)
+
+
+def _mod(view: SheetView, ability: object) -> int:
+    if not isinstance(ability, str) or view.ruleset.sheet.ability(ability) is None:
+        return 0
+    return math.floor(view.ability_mod(ability))
+
+
+def member_actions(ruleset: Ruleset, combat: Combat, member: Character) -> list[dict[str, Any]]:
+    """Attack rows, then ability rows, of one party member's sheet."""
+    view = SheetView(ruleset, member)
+    actions: list[dict[str, Any]] = []
+    for i, source in enumerate(combat.attacks):
+        for r, row in enumerate(view.list_rows(source.list)):
+            name = str(row.cells.get(source.name) or "").strip()
+            dice = read_dice(row.cells.get(source.damage_dice))
+            if not name or dice is None:
+                continue
+            cells = row.cells
+            to_hit = 0
+            skill = cells.get(source.to_hit_skill) if source.to_hit_skill else None
+            ability = cells.get(source.to_hit_ability) if source.to_hit_ability else None
+            if isinstance(skill, str) and any(s.id == skill for s in ruleset.sheet.skills):
+                swap = (
+                    ability if isinstance(ability, str) and ruleset.sheet.ability(ability) else None
+                )
+                number = view.check_number("skill", skill, swap)
+                to_hit = number.number + view.adjust_for(number.abilities)
+            elif isinstance(ability, str) and ruleset.sheet.ability(ability) is not None:
+                to_hit = _mod(view, ability) + view.adjust_for((ability,))
+            if source.to_hit_proficiency and cells.get(source.to_hit_proficiency) is True:
+                to_hit += math.floor(view.proficiency_bonus())
+            if source.to_hit_bonus:
+                to_hit += _number(cells.get(source.to_hit_bonus))
+            flat = dice[2]
+            if source.damage_ability:
+                flat += _mod(view, cells.get(source.damage_ability))
+            if source.damage_bonus:
+                flat += _number(cells.get(source.damage_bonus))
+            kind = cells.get(source.damage_type) if source.damage_type else None
+            action: dict[str, Any] = {
+                "id": f"attack:{i}:{r}",
+                "kind": "attack",
+                "label": name,
+                "budget": source.budget,
+                "targets": {"side": "enemy", "count": 1},
+                "toHit": to_hit,
+                "damage": {
+                    "count": dice[0],
+                    "sides": dice[1],
+                    "flat": flat,
+                    "type": str(kind).strip() if kind else None,
+                },
+            }
+            if source.strikes is not None:
+                capped = source.strikes_capped_by and cells.get(source.strikes_capped_by) is True
+                if not capped:
+                    action["strikes"] = max(1, math.trunc(view.value(source.strikes)))
+            actions.append(action)
+    actions.extend(_ability_rows(combat, view))
+    return actions
+
+
+def _ability_rows(combat: Combat, view: SheetView) -> list[dict[str, Any]]:
+    """Ability rows (FIGHTS §6.1), kept so a choice of one is refused in words."""
+    rows: list[dict[str, Any]] = []
+    for i, source in enumerate(combat.abilities):
+        taken: set[str] = set()
+        for r, row in enumerate(view.list_rows(source.list)):
+            mark = row.catalog
+            if mark is None or mark in taken or "/" not in mark:
+                continue
+            taken.add(mark)
+            catalog, entry = mark.split("/", 1)
+            mechanics = combat.mechanics.get((catalog, entry))
+            if mechanics is None:
+                continue
+            always = source.always_when
+            kept = always is not None and row.cells.get(always[0]) == always[1]
+            if not kept and source.only_when is not None:
+                kept = row.cells.get(source.only_when) is True
+            elif not kept:
+                kept = True
+            if not kept or mechanics.plain_reaction or mechanics.rider is not None:
+                continue
+            if mechanics.kind == "utility" and not (mechanics.gives or mechanics.standard):
+                continue
+            label = next((str(v) for v in row.cells.values() if isinstance(v, str) and v), entry)
+            rows.append(
+                {
+                    "id": f"ability:{i}:{r}",
+                    "kind": "ability",
+                    "label": label.strip(),
+                    "budget": None if mechanics.free else (mechanics.budget or source.budget),
+                    "targets": {"side": mechanics.targets or "enemy", "count": 1},
+                    "notPlayed": ABILITY_NOT_PLAYED,
+                }
+            )
+    return rows
+
+
+_BLOCK_NOT_PLAYED = (
+    'The action "{label}" {why}, which fights do not play yet; choose another action, '
+    "a standard action or End turn."
+)
+
+
+def block_actions(combat: Combat, actions: tuple[CreatureAction, ...]) -> list[dict[str, Any]]:
+    """A stat block's actions whose budget the economy declares."""
+    made: list[dict[str, Any]] = []
+    for index, a in enumerate(actions):
+        if combat.budget(a.budget) is None:
+            continue
+        action: dict[str, Any] = {
+            "id": a.id or f"block:{index}",
+            "kind": "block",
+            "label": a.name,
+            "budget": a.budget,
+            "targets": (
+                {"side": "self", "count": 0}
+                if a.self_only
+                else {"side": "enemy", "count": max(1, a.target_count)}
+            ),
+            "toHit": a.to_hit,
+            "autoHit": a.auto_hit,
+            "damage": (None if a.damage is None else amount_of(a.damage, a.damage_type)),
+        }
+        if a.save is not None:
+            difficulty = a.save.difficulty
+            if difficulty is None:
+                difficulty = a.save_difficulty or 0
+            action["save"] = {
+                "save": a.save.save,
+                "onSuccess": a.save.on_success,
+                "difficulty": difficulty,
+            }
+        if a.save_difficulty is not None:
+            action["saveDifficulty"] = a.save_difficulty
+        if a.plus:
+            action["plus"] = [clause_of(p, a.save_difficulty) for p in a.plus]
+        if a.applies:
+            action["applies"] = [applied_of(x) for x in a.applies]
+        if a.uses is not None:
+            action["uses"] = a.uses[1]
+        if a.recharge is not None:
+            action["recharge"] = {
+                "count": a.recharge[0],
+                "sides": a.recharge[1],
+                "from": a.recharge[2],
+            }
+        why = _block_not_played(a)
+        if why is not None:
+            action["notPlayed"] = _BLOCK_NOT_PLAYED.format(label=a.name, why=why)
+        made.append(action)
+    return made
+
+
+def amount_of(amount: Amount, kind: str | None) -> dict[str, Any]:
+    """An amount as an action carries it: dice read off its dice text, the flat parts
+    added, and its damage type."""
+    count, sides, flat = (read_dice(amount.dice) if amount.dice else None) or (0, 0, 0)
+    return {"count": count, "sides": sides, "flat": flat + amount.flat, "type": kind}
+
+
+def clause_of(clause: DamageClause, source_difficulty: int | None) -> dict[str, Any]:
+    """A further part of a blow; its save's difficulty defaults to its source's."""
+    made = amount_of(clause.amount, clause.type)
+    if clause.save is not None:
+        difficulty = clause.save.difficulty
+        if difficulty is None:
+            difficulty = source_difficulty or 0
+        made["save"] = {
+            "save": clause.save.save,
+            "onSuccess": clause.save.on_success,
+            "difficulty": difficulty,
+        }
+    return made
+
+
+def applied_of(applied: Applied) -> dict[str, Any]:
+    """A condition an action puts on, in the catalog's own words (FIGHTS §2.3)."""
+    duration: str | dict[str, Any]
+    if isinstance(applied.duration, int):
+        duration = {"rounds": applied.duration}
+        if applied.at_turn_start:
+            duration["at"] = "turn-start"
+    else:
+        duration = applied.duration
+    made: dict[str, Any] = {"condition": applied.condition, "duration": duration}
+    if applied.save_ends is not None:
+        made["saveEnds"] = {"save": applied.save_ends[0], "at": applied.save_ends[1]}
+    if applied.ends_after is not None:
+        made["endsAfter"] = applied.ends_after
+    return made
+
+
+def _block_not_played(a: CreatureAction) -> str | None:
+    if a.signature_cost is not None:
+        return "is a signature action"
+    if a.reaction is not None:
+        return "is a reaction"
+    if a.sequence:
+        return "is a sequence"
+    if a.damage is None and not a.applies:
+        return "neither deals damage nor applies a condition"
+    return None

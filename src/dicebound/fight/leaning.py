@@ -1,0 +1,59 @@
+"""How a roll leans (FIGHTS §7.5): read by the choice that throws it and by the
+forecast that weighs it, so both lean alike. Only a ruleset whose attack roll allows
+advantage ever leans; any advantage with any disadvantage is a normal roll."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicebound.fight.context import Step
+from dicebound.fight.modifiers import saves_narrowed
+
+__all__ = ["attack_mode", "save_mode"]
+
+
+def _lean(up: bool, down: bool) -> str:
+    if up and not down:
+        return "advantage"
+    if down and not up:
+        return "disadvantage"
+    return "normal"
+
+
+def attack_mode(step: Step, c: dict[str, Any], t: dict[str, Any]) -> str:
+    """FIGHTS §7.5: how an attack leans."""
+    roll = step.combat.attack_roll
+    if roll is None or not roll.advantage:
+        return "normal"
+    mine, theirs = step.active_effects(c), step.active_effects(t)
+    up = (
+        "own-attacks-advantage" in mine
+        or "attacks-against-advantage" in theirs
+        or bool(c["flags"].get("helped"))
+    )
+    down = (
+        "own-attacks-disadvantage" in mine
+        or "attacks-against-disadvantage" in theirs
+        or bool(t["flags"].get("dodging"))
+    )
+    return _lean(up, down)
+
+
+def save_mode(step: Step, t: dict[str, Any], save: str) -> str:
+    """FIGHTS §7.5: how a save leans: the saver's ``own-saves-*`` effects and its
+    modifiers to saves with a ``mode`` (each narrowed to the saves it names), and
+    advantage on a dodge save while dodging."""
+    roll = step.combat.attack_roll
+    if roll is None or not roll.advantage:
+        return "normal"
+    up = bool(t["flags"].get("dodging")) and save in step.combat.dodge_saves
+    down = False
+    for s in step.sources(t):
+        if saves_narrowed(s, None, save):
+            up = up or "own-saves-advantage" in s.effects
+            down = down or "own-saves-disadvantage" in s.effects
+        for m in s.modifiers:
+            if m.to == "saves" and m.mode is not None and saves_narrowed(s, m, save):
+                up = up or m.mode == "advantage"
+                down = down or m.mode == "disadvantage"
+    return _lean(up, down)

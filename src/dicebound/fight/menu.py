@@ -1,0 +1,164 @@
+"""The menu (FIGHTS §6.2-6.3): the options offered to the current actor, the legal
+targets of a choice, and a written option matched to an id (§4.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicebound.fight.context import Step
+from dicebound.fight.state import standing
+from dicebound.sheet_commands.current import name_eq
+
+__all__ = ["END_TURN", "legal_targets", "match_option", "offered", "option_of"]
+
+END_TURN = {"id": "end-turn", "kind": "end-turn", "label": "End turn"}
+
+
+def _available(c: dict[str, Any], a: dict[str, Any]) -> bool:
+    if "uses" in a and c["uses"].get(a["id"], 0) < 1:
+        return False
+    return a["id"] not in c["spent"]
+
+
+def _in_hand(c: dict[str, Any], a: dict[str, Any]) -> bool:
+    return "strikes" in a and c.get("strikesLeft", 0) > 0
+
+
+def _option(a: dict[str, Any]) -> dict[str, Any]:
+    option = {"id": a["id"], "kind": a["kind"], "label": a["label"], "targets": a["targets"]}
+    if a.get("budget") is not None:
+        option["budget"] = a["budget"]
+    if "strikes" in a:
+        option["strikes"] = a["strikes"]
+    return option
+
+
+def _weighed(
+    step: Step, c: dict[str, Any], a: dict[str, Any], option: dict[str, Any]
+) -> dict[str, Any]:
+    """The option with its forecast (first legal target) and odds (every legal one)."""
+    from dicebound.fight.forecast import forecast
+    from dicebound.fight.leaning import attack_mode
+    from dicebound.fight.modifiers import attack_bonus_dist, guards
+    from dicebound.fight.odds import option_odds
+
+    targets = legal_targets(step, c, a)
+    first = next(iter(targets), None)
+    mode = attack_mode(step, c, first) if first is not None else "normal"
+    defense = first["defense"] + guards(step, first) if first is not None else None
+    bonuses = attack_bonus_dist(step, c)
+    made = forecast(step.combat.attack_roll, a, defense, mode, bonuses)
+    if made is not None:
+        option["forecast"] = made
+    option.update(option_odds(step, c, a, targets))
+    return option
+
+
+def offered(step: Step, c: dict[str, Any], *, weigh: bool = True) -> list[dict[str, Any]]:
+    """The options of ``c`` now: empty unless it is on turn; End turn alone when it is
+    down or cannot act. ``weigh``: with forecasts and odds (a choice checking its
+    option against the menu needs neither)."""
+    fight = step.fight
+    if fight["outcome"] != "ongoing" or fight["order"][fight["turn"]] != c["id"]:
+        return []
+    if not standing(c) or "cannot-act" in step.active_effects(c):
+        return [dict(END_TURN)]
+    options: list[dict[str, Any]] = []
+    for a in c["actions"]:
+        if "notPlayed" in a:
+            continue
+        budget = a.get("budget")
+        paid = budget is None or _in_hand(c, a) or c["budgets"].get(budget, 0) >= 1
+        if paid and _available(c, a):
+            options.append(_weighed(step, c, a, _option(a)) if weigh else _option(a))
+    main = step.combat.main_budget.id
+    if c["budgets"].get(main, 0) >= 1:
+        for name in step.combat.standard:
+            targets = (
+                {"side": "ally", "count": 1} if name == "help" else {"side": "self", "count": 0}
+            )
+            options.append(
+                {
+                    "id": f"standard:{name}",
+                    "kind": "standard",
+                    "label": name,
+                    "budget": main,
+                    "targets": targets,
+                }
+            )
+    options.append(dict(END_TURN))
+    return options
+
+
+def option_of(step: Step, c: dict[str, Any], ident: str) -> dict[str, Any] | None:
+    """The action or standard option ``ident`` names for ``c`` (offered or not)."""
+    for a in c["actions"]:
+        if a["id"] == ident:
+            found: dict[str, Any] = a
+            return found
+    if ident.startswith("standard:") and ident[9:] in step.combat.standard:
+        name = ident[9:]
+        targets = {"side": "ally", "count": 1} if name == "help" else {"side": "self", "count": 0}
+        return {
+            "id": ident,
+            "kind": "standard",
+            "label": name,
+            "budget": step.combat.main_budget.id,
+            "targets": targets,
+        }
+    return None
+
+
+def match_option(step: Step, c: dict[str, Any], written: str) -> str | None:
+    """FIGHTS §4.2's option matching: the id, or None when two labels fit."""
+    value = written.strip()
+    ids = [a["id"] for a in c["actions"]] + [f"standard:{n}" for n in step.combat.standard]
+    if value in ids or value in ("end-turn", "pass"):
+        return value
+    menu = offered(step, c, weigh=False)
+    fits = [str(o["id"]) for o in menu if name_eq(o["label"], value)]
+    if len(fits) == 1:
+        return fits[0]
+    if len(fits) > 1:
+        return None
+    every = [(str(a["id"]), str(a["label"])) for a in c["actions"]]
+    every += [(f"standard:{n}", n) for n in step.combat.standard] + [("end-turn", "End turn")]
+    fits = [ident for ident, label in every if name_eq(label, value)]
+    if len(fits) == 1:
+        return fits[0]
+    if len(fits) > 1:
+        return None
+    return value
+
+
+def legal_targets(step: Step, c: dict[str, Any], option: dict[str, Any]) -> list[dict[str, Any]]:
+    """FIGHTS §6.3: in input order, not defeated, not a source the chooser may not
+    target (its condition on the chooser says so), on the option's side."""
+    side = option["targets"]["side"]
+    forbidden = _forbidden_sources(step, c)
+    found: list[dict[str, Any]] = []
+    for t in step.fight["combatants"]:
+        if t["defeated"] or t["id"] in forbidden:
+            continue
+        if option["id"] == "standard:help" and t["id"] == c["id"]:
+            continue
+        if side == "self" and t["id"] != c["id"]:
+            continue
+        if side == "ally" and t["side"] != c["side"]:
+            continue
+        if side == "enemy" and t["side"] == c["side"]:
+            continue
+        found.append(t)
+    return found
+
+
+def _forbidden_sources(step: Step, c: dict[str, Any]) -> set[str]:
+    """The sources of the chooser's conditions that carry ``cannot-target-source``."""
+    found: set[str] = set()
+    for record in c["tracked"]:
+        rule = step.combat.condition(str(record["condition"]))
+        if rule is None or "cannot-target-source" not in rule.effects:
+            continue
+        if step.has_condition(c, rule.condition) and record.get("source") is not None:
+            found.add(str(record["source"]))
+    return found
