@@ -27,6 +27,11 @@ from service_support import ADMIN_TOKEN, ServerProcess, admin_headers
 CHROMIUM = "/usr/bin/chromium"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+# A page on a loaded machine (a CI run's workers, servers and browsers on two cores) can
+# take seconds to draw what it draws in milliseconds alone: an assertion waits this long
+# for the page to come to the state it expects, and still fails when it never does.
+expect.set_options(timeout=15_000)
+
 ARTIFACTS = Path(
     os.environ.get("DICEBOUND_ARTIFACTS", Path(__file__).resolve().parents[1] / "test-artifacts")
 )
@@ -54,6 +59,10 @@ def chromium_or_skip() -> str:
 
 @contextmanager
 def browser() -> Iterator[Browser]:
+    """Debian's Chromium, for one test module (the ``chrome`` fixture) or one test.
+    Playwright's sync API holds an event loop in the thread while it runs, so it is
+    closed again before any other test: one kept for the whole run would make every
+    later ``asyncio.run`` of the same worker fail."""
     executable = chromium_or_skip()
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
@@ -65,15 +74,26 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
-def shoot(page: Page, name: str) -> Path:
-    """A full-page screenshot under the artifacts folder, named for the part and width."""
+def shoot(page: Page, name: str, *, full_page: bool = True) -> Path:
+    """A full-page screenshot under the artifacts folder, named for the part and width
+    (or the screen alone: what a sticky bar covers shows only there)."""
     folder = ARTIFACTS / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     width = page.viewport_size["width"] if page.viewport_size else 0
     path = folder / f"{name}-{width}px.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     assert path.stat().st_size > 1000
     return path
+
+
+def shoot_schemes(page: Page, name: str, *, full_page: bool = True) -> list[Path]:
+    """``shoot`` in the light scheme and the dark one (the page left light)."""
+    shots = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        shots.append(shoot(page, f"{name}-{scheme}", full_page=full_page))
+    page.emulate_media(color_scheme="light")
+    return shots
 
 
 def open_page(
