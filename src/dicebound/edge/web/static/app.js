@@ -1,6 +1,6 @@
 // dicebound's page: play, author, balance and sheets over the service's own API.
 // No framework and no build step: the browser runs these modules as they ship, one a
-// tab (play.js with history.js for the History list, roller.js for who rolls, tend.js
+// tab (play.js with history.js for the History list, fight.js for the fight, roller.js for who rolls, tend.js
 // for rests, damage and heal and notes.js for the notes; author.js, balance.js,
 // sheet.js with seats.js for the players' seats) over api.js, dom.js and words.js;
 // signin.js signs in and shows each token's holder what it may use, dialog.js shows a
@@ -11,6 +11,7 @@
 import { setUpAuthor } from "./author.js";
 import { setUpBalance } from "./balance.js";
 import { setUpDialog } from "./dialog.js";
+import { setUpFight } from "./fight.js";
 import { $, drawStatus, setUpStatus, trying } from "./dom.js";
 import { setUpNotes } from "./notes.js";
 import { loadGames, loadRulesets, setUpPlay, whenPartyLoaded } from "./play.js";
@@ -64,6 +65,7 @@ function start() {
   setUpSignIn(loadGames);
   setUpDialog();
   setUpPlay();
+  setUpFight();
   setUpRoller();
   setUpTend();
   setUpNotes();

@@ -1,7 +1,7 @@
 // The Play tab and the game row above the tabs: the games a token may see, making one,
 // the party's live state and what the last text changed on it, resolving the Game
 // Master's text into dice cards, answering an offer or a choice after the roll, and the
-// records' history (checks and sheet commands).
+// records' history (checks, sheet commands and fight steps; fight.js draws the fight).
 
 import { Refused, api, gamePath, state, who } from "./api.js";
 import { showToken } from "./dialog.js";
@@ -18,10 +18,22 @@ let listed = new History(); // the picked game's records the History lists
 const PICKED = "dicebound-game"; // the game picked, kept in the tab's session for a reload
 const whenChosen = []; // what the other tabs read for a game once it is picked
 const whenDrawn = []; // what redraws itself from the party once it is read
+const whenRead = []; // what reads itself again when the service says to reload the game
+const whenSent = []; // what follows each text this page resolves, given the answer
 
 // `hook(game)` runs, awaited, each time a game is picked, before the page says so
 export function whenGameChosen(hook) {
   whenChosen.push(hook);
+}
+
+// `hook()` runs, awaited, each time the game is read again (a `reload` event)
+export function whenReloaded(hook) {
+  whenRead.push(hook);
+}
+
+// `hook(answer)` runs, awaited, after each text this page resolves, with its answer
+export function whenResolved(hook) {
+  whenSent.push(hook);
 }
 
 // `hook()` runs each time the party is read and drawn
@@ -352,6 +364,7 @@ async function resolveText() {
   $("cards").replaceChildren(...(await Promise.all(steps.map(([, draw]) => draw()))));
   resolved = { text: answer.text, records: new Set(steps.map(([id]) => id)) };
   drawRecordText();
+  for (const hook of whenSent) await hook(answer);
   const done = sheet.filter((s) => s.ok).length;
   const commands = sheet.length ? ` ${done} sheet command(s) applied, ${sheet.length - done} refused.` : "";
   const played = fought.filter((f) => f.ok).length;
@@ -409,7 +422,7 @@ export function cardOf(record) {
   return record.kind === "sheet" ? sheetCardFor(record) : cardFor(record);
 }
 
-// a fight step's card: drawn from the card route (the tracker is not on the page yet)
+// a fight step's card: drawn from the card route (fight.js draws the fight itself)
 async function fightCardFor(record) {
   const card = await api("GET", gamePath("records", record.id, "card"));
   const node = drawFightCard(card, record);
@@ -583,7 +596,7 @@ export async function showRecord(record) {
 
 // the party and the history read again (a stream that fell too far behind)
 export async function reloadGame() {
-  await Promise.all([loadParty(), loadHistory(true)]);
+  await Promise.all([loadParty(), loadHistory(true), ...whenRead.map((hook) => hook())]);
 }
 
 export function setUpPlay() {
