@@ -62,10 +62,21 @@ _SERVICE_MARKS = {"server", "postgres", "release"}
 _TESTS = Path(__file__).parent
 
 
+def _module_scoped(item: pytest.Item) -> bool:
+    """Whether a test asks for a fixture made once per module (a server, a browser)."""
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    return any(d.scope == "module" for chain in defs for d in chain)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``browser`` every test that drives Chromium and ``service`` every other test
-    that needs a store, a server or a process of its own."""
+    that needs a store, a server or a process of its own; the tests of a module that
+    share a module-scoped fixture in one ``xdist_group`` (``--dist loadgroup``), so one
+    worker makes it once."""
     for item in items:
+        if _module_scoped(item):
+            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(_TESTS).as_posix()))
         folder = item.path.parent.relative_to(_TESTS).as_posix()
         names = set(getattr(item, "fixturenames", ()))
         if folder.startswith(_BROWSER_FOLDERS) or "chrome" in names:

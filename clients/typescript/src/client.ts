@@ -48,6 +48,10 @@ export type Odds = Schemas["OddsOut"];
 export type RollIn = Schemas["RollIn"];
 export type Roll = Schemas["RollOut"];
 export type Report = Schemas["ReportOut"];
+export type FightIn = Schemas["FightIn"];
+export type Fight = Schemas["FightOut"];
+export type FightMenu = Schemas["FightMenuOut"];
+export type FightStep = Schemas["FightStepDone"];
 
 /** A character file (docs/design/format.md "Characters"): JSON the service judges. */
 export type CharacterFile = Record<string, unknown>;
@@ -427,6 +431,45 @@ export class DiceboundClient {
   /** `POST /roll` (no token needed): dice thrown with a ruleset's dice. */
   roll(ask: RollIn, options: CallOptions = {}): Promise<Roll> {
     return this.data(["POST", "/roll"], () => this.raw.POST("/roll", { body: ask, ...options }));
+  }
+
+  // Fights
+
+  /** `GET /games/{game}/fight`: the game's fight (null before its first), its
+   * summary, whose turn it is with their options (each with its forecast and exact
+   * odds) and the open window. */
+  getFight(game: string, options: CallOptions = {}): Promise<Fight> {
+    return this.data(["GET", "/games/{game}/fight"], () =>
+      this.raw.GET("/games/{game}/fight", { params: { path: { game } }, ...options }),
+    );
+  }
+
+  /** `GET /games/{game}/fight/options?who=`: one combatant's options now (empty off
+   * its turn), each with its forecast and exact odds. */
+  fightOptions(game: string, who: string, options: CallOptions = {}): Promise<FightMenu> {
+    return this.data(["GET", "/games/{game}/fight/options"], () =>
+      this.raw.GET("/games/{game}/fight/options", {
+        params: { path: { game }, query: { who } },
+        ...options,
+      }),
+    );
+  }
+
+  /**
+   * `POST /games/{game}/fight`: one step of the fight (`start`, `act`, `pass`,
+   * `end-turn`, `flee`, `end`), recorded, in one transaction; a refused step answers
+   * `ok: false` with its reason. An `Idempotency-Key` is sent (made here unless given)
+   * and the same one on every retry, so a step is played once however often it is sent.
+   */
+  fightStep(game: string, step: FightIn, options: CheckOptions = {}): Promise<FightStep> {
+    const { idempotencyKey = newIdempotencyKey(), ...rest } = options;
+    return this.data(["POST", "/games/{game}/fight"], () =>
+      this.raw.POST("/games/{game}/fight", {
+        params: { path: { game }, header: { "idempotency-key": idempotencyKey } },
+        body: step,
+        ...rest,
+      }),
+    );
   }
 
   // Seats

@@ -56,11 +56,25 @@ def _blocking(axe: Axe, page: Page, where: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+def _audit(axe: Axe, page: Page, where: str, shot: str | None = None) -> list[str]:
+    """``_blocking`` in the light scheme and in the dark one (the page left light), each
+    scheme's screenshot kept as ``shot``-light and ``shot``-dark when named."""
+    found = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+        assert dark == (scheme == "dark")
+        found += _blocking(axe, page, f"{where} {scheme}")
+        if shot:
+            shoot(page, f"{shot}-{scheme}")
+    page.emulate_media(color_scheme="light")
+    return found
+
+
+# each state is audited in both schemes, so the page is walked once per width
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_no_serious_violation_on_any_tab(
     viewport: dict[str, int],
-    scheme: str,
     chrome: Browser,
     server: ServerProcess,
     games: dict[str, dict[str, Any]],
@@ -69,22 +83,19 @@ def test_no_serious_violation_on_any_tab(
 ) -> None:
     page = open_page(chrome, server, viewport)
     opened.append(page)
-    page.emulate_media(color_scheme=scheme)
-    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
-    where = f"{viewport['width']}px {scheme}"
+    where = f"{viewport['width']}px"
     found: list[str] = []
 
     # Play: a dice pool's card (hits, tens, a spend), then a card with an offer to raise,
     # with "Make a game" open
     pick_game(page, games["pool"])
     _resolve(page, LUCIA_SPENDS, "42")
-    found += _blocking(axe, page, f"{where} Play, a pool's card")
+    found += _audit(axe, page, f"{where} Play, a pool's card")
     pick_game(page, games["steps"])
     _resolve(page, DUEL, "turn2-0")
     expect(page.locator("article.card form.raise")).to_be_visible()
     page.get_by_text("Make a game").click()
-    found += _blocking(axe, page, f"{where} Play, an offer")
-    shoot(page, f"axe-play-{scheme}")
+    found += _audit(axe, page, f"{where} Play, an offer", "axe-play")
 
     # Author: a ruleset with a problem listed
     show_tab(page, "Author")
@@ -94,8 +105,7 @@ def test_no_serious_violation_on_any_tab(
     page.get_by_label("Ruleset file", exact=True).fill(broken)
     page.get_by_role("button", name="Check", exact=True).click()
     expect(page.locator("#problems button").first).to_be_visible()
-    found += _blocking(axe, page, f"{where} Author")
-    shoot(page, f"axe-author-{scheme}")
+    found += _audit(axe, page, f"{where} Author", "axe-author")
 
     # Balance: the character's odds drawn
     show_tab(page, "Balance")
@@ -105,14 +115,12 @@ def test_no_serious_violation_on_any_tab(
     # with the first chart's table of every chance open
     page.locator("#charts details.chances summary").first.click()
     expect(page.locator("#charts .chances-table").first).to_be_visible()
-    found += _blocking(axe, page, f"{where} Balance")
-    shoot(page, f"axe-balance-{scheme}")
+    found += _audit(axe, page, f"{where} Balance", "axe-balance")
 
     # Sheet: the character's form
     show_tab(page, "Sheet")
     page.get_by_label("Character to edit").select_option(MAUD)
     expect(page.get_by_label("Character name")).to_have_value(MAUD)
-    found += _blocking(axe, page, f"{where} Sheet")
-    shoot(page, f"axe-sheet-{scheme}")
+    found += _audit(axe, page, f"{where} Sheet", "axe-sheet")
 
     assert found == [], "\n".join(found)
