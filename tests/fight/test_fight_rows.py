@@ -3,13 +3,17 @@ fight core, answers compared exactly with forced faces: a scaled cantrip (E5), a
 with a save and its price through the sheet (E12), an upcast (E13), temporary points
 and a row that lands by itself (E14), a held condition and concentration (E15, E16), a
 heal that revives (E18), clauses with their own saves (E23), an area with no roll
-(E27) and prices through the sheet (E28)."""
+(E27) and prices through the sheet (E28); then the exact odds of rows (a save that
+halves, clauses with their own saves, a scaled cantrip, a heal) agreeing with every face
+sequence the resolver asks for."""
 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
+import pytest
 from fight_fixtures import (
     BRENNA,
     CORWIN,
@@ -21,15 +25,21 @@ from fight_fixtures import (
     character,
     em,
     f5,
+    f5_doc,
     juno,
 )
+from odds_support import as_fractions, outcome_of
 from test_fight_ember_roads import e_start
 
+from dicebound.character import load_character
 from dicebound.dice import ForcedFaces
+from dicebound.fight import step
 from dicebound.fight.context import Step
 from dicebound.fight.dice import Thrower
 from dicebound.fight.menu import offered
+from dicebound.fight.tag import FightTag
 from dicebound.sheet import SheetView
+from oracles import enumerate_throws
 
 
 def _menu(game: Game, ident: str) -> list[dict[str, Any]]:
@@ -305,3 +315,99 @@ def test_e28_prices_through_the_sheet() -> None:
     )
     assert _pool(ember, "Juno", "grit")[0] == 7
     assert _pool(ember, "Juno", "tricks:last ember")[0] == 0
+
+
+# -- exact odds of the rows, agreeing with the resolver (FIGHTS §14) ----------------------
+
+
+def _small_doc(critical: str) -> str:
+    """F5 thrown on a four-sided attack die (saves too), spells saved against 5 and
+    Fireball at 2d4, so every face sequence of a row can be enumerated."""
+    doc: dict[str, Any] = json.loads(f5_doc())
+    combat = doc["combat"]
+    combat["attackRoll"]["dice"] = {"count": 1, "sides": 4}
+    combat["attackRoll"]["critical"] = critical
+    combat["abilities"][0]["saveDifficulty"] = {"const": 5}
+    spells = next(c for c in doc["catalogs"] if c["id"] == "spells")
+    fireball = next(e for e in spells["entries"] if e["id"] == "fireball")
+    fireball["mechanics"]["amount"] = {"dice": "2d4"}
+    clauses = next(c for c in doc["catalogs"] if c["id"] == "clauses")
+    clauses["entries"][0]["mechanics"]["plus"][1]["save"]["difficulty"] = 4
+    return json.dumps(doc)
+
+
+def _small(critical: str, caster: dict[str, Any], enemies: str, *faces: int) -> Game:
+    ruleset = _compiled(_small_doc(critical))
+    game = Game(ruleset, (load_character(ruleset, caster),))
+    game.S(caster["name"], enemies, *faces)
+    return game
+
+
+def _tally(game: Game, who: str, option: str, target: str) -> dict[str, Any]:
+    """The resolver's own odds of ``option`` at ``target`` over every face sequence,
+    the action's save (the first save ``target`` makes) tallied beside the rest."""
+    tag = FightTag((0, 0), f'op="act" who="{who}" option="{option}" target="{target}"')
+
+    def run(dice: Any) -> tuple[bool, bool, int, bool, bool]:
+        result = step(game.ruleset, game.fight, game.party, tag, dice)
+        saves = [e for e in result.events if e["type"] == "save" and e["targetId"] == target]
+        return (*outcome_of(result, target), bool(saves) and saves[0]["success"])
+
+    tally: dict[str, Any] = {k: Fraction(0) for k in ("hit", "critical", "drops", "save")}
+    dealt: dict[int, Fraction] = {}
+    for (landed, critical, amount, drops, saved), p in enumerate_throws(run).items():
+        for key, yes in (("hit", landed), ("critical", critical), ("drops", drops)):
+            tally[key] += p if yes else 0
+        tally["save"] += p if saved else 0
+        dealt[amount] = dealt.get(amount, Fraction(0)) + p
+    tally["dealt"] = dealt
+    return tally
+
+
+def _agrees(game: Game, who: str, option: str, target: str) -> dict[str, Any]:
+    odds = _menu_odds(game, who, option)[target]
+    mine = as_fractions(odds)
+    tally = _tally(game, who, option, target)
+    if "save" not in mine:
+        del tally["save"]
+    assert mine == tally
+    return mine
+
+
+def _menu_odds(game: Game, who: str, option: str) -> dict[str, Any]:
+    found = next(o for o in _menu(game, who) if o["id"] == option)
+    odds: dict[str, Any] = found["odds"]
+    return odds
+
+
+@pytest.mark.parametrize("creature", ["hide", "bare"])
+@pytest.mark.parametrize("critical", ["double-dice", "max-dice"])
+def test_e23_clause_odds_agree_with_the_resolver(creature: str, critical: str) -> None:
+    game = _small(critical, WREN, f"Clawed thing (fixtures/{creature})", 4, 1)
+    mine = _agrees(game, "wren", "ability:0:0", "clawed-thing")
+    assert (mine["hit"], mine["critical"]) == (Fraction(3, 4), Fraction(1, 4))
+
+
+@pytest.mark.parametrize("target", ["snag", "rot", "husk"])
+def test_e12_area_save_odds_agree_with_the_resolver(target: str) -> None:
+    game = _small("double-dice", CORWIN, "Snag, Rot, Husk", 4, 1, 1, 1)
+    mine = _agrees(game, "corwin", "ability:0:1", target)
+    assert mine["hit"] == 1 and mine["critical"] == 0
+    assert mine["save"] == {"snag": Fraction(1, 2), "rot": Fraction(1, 4), "husk": 0}[target]
+
+
+def test_e5_the_scaled_cantrip_odds_agree_with_the_resolver() -> None:
+    game = _small("max-dice", CORWIN, "Snag, Rot", 4, 1, 1)
+    _agrees(game, "corwin", "ability:0:0", "rot")  # 2d10 fire, vulnerable
+    _agrees(game, "corwin", "ability:0:5", "snag")  # Spirit Lash lands by itself
+
+
+def test_a_heal_weighs_its_amount() -> None:
+    game = Game(f5(), (character(CORWIN), character(BRENNA, _hp(0))))
+    game.S("Corwin, Brenna", "Rot", 20, 10, 3)
+    menu = {o["id"]: o for o in _menu(game, "corwin")}
+    light = menu["ability:0:2"]
+    assert light["forecast"] == {"averageDamage": 8.5}
+    eighth = "1/8"
+    assert light["odds"]["brenna"] == {"heals": {str(n): eighth for n in range(5, 13)}}
+    assert "odds" not in menu["ability:0:3"]  # Hold Fast deals nothing and heals nothing
