@@ -33,7 +33,8 @@ from test_fight_ember_roads import e_start
 
 from dicebound.character import load_character
 from dicebound.dice import ForcedFaces
-from dicebound.fight import step
+from dicebound.errors import UsageError
+from dicebound.fight import load_state, step
 from dicebound.fight.context import Step
 from dicebound.fight.dice import Thrower
 from dicebound.fight.menu import offered
@@ -411,3 +412,23 @@ def test_a_heal_weighs_its_amount() -> None:
     eighth = "1/8"
     assert light["odds"]["brenna"] == {"heals": {str(n): eighth for n in range(5, 13)}}
     assert "odds" not in menu["ability:0:3"]  # Hold Fast deals nothing and heals nothing
+
+
+def test_a_fight_with_rows_round_trips_through_json_and_plays_on() -> None:
+    game = _e15_start()
+    game.A("Corwin", "Hold Fast", "Snag", 5)
+    assert game.fight is not None
+    read = load_state(json.loads(json.dumps(game.fight)))
+    assert read == game.fight
+    game.fight = read
+    game.E("Corwin")
+    assert game.E("Snag", 3) == "Snag Wisdom save: (3)-1=2 vs 15 failure; turn: Rot"
+
+
+def test_a_broken_row_in_a_state_is_refused() -> None:
+    game = _e15_start()
+    assert game.fight is not None
+    broken = json.loads(json.dumps(game.fight))
+    broken["combatants"][0]["actions"][2]["heal"] = {"count": "two"}
+    with pytest.raises(UsageError, match="heal"):
+        load_state(broken)
