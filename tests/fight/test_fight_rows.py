@@ -432,3 +432,36 @@ def test_a_broken_row_in_a_state_is_refused() -> None:
     broken["combatants"][0]["actions"][2]["heal"] = {"count": "two"}
     with pytest.raises(UsageError, match="heal"):
         load_state(broken)
+
+
+def test_a_free_row_gives_its_budget_back_and_spends_its_counter() -> None:
+    raw = json.loads(json.dumps(BRENNA))
+    mark = "feats/second-effort"
+    raw["sheet"]["build"]["lists"]["features"] = [{"name": "Second Effort", "_catalog": mark}]
+    raw["sheet"]["build"]["lists"]["counters"] = [
+        {"name": "Second Effort", "max": 1, "recharge": "short", "_catalog": mark}
+    ]
+    game = Game(f5(), (character(raw),))
+    game.S("Brenna", "Rot", 20, 1)
+    game.A("Brenna", "Longsword", "Rot", 2)
+    effort = next(o for o in _menu(game, "brenna") if o["label"] == "Second Effort")
+    assert "budget" not in effort and effort["targets"] == {"side": "self", "count": 0}
+    assert effort["cost"] == [
+        {"pool": "counters:second effort", "label": "Second Effort", "amount": 1}
+    ]
+    assert game.A("Brenna", "Second Effort") == "Brenna spends 1 Second Effort"
+    assert game.c("brenna")["budgets"]["action"] == 1
+    assert game.A("Brenna", "Longsword", "Rot", 2) == "Brenna Longsword at Rot: (2)+7=9 vs 12 miss"
+    assert game.A("Brenna", "Second Effort") == "refused:insufficient"  # no use left
+
+
+def test_a_bare_standard_permission_is_kept_but_not_played() -> None:
+    raw = json.loads(json.dumps(BRENNA))
+    quick = {"name": "Quick Hands", "_catalog": "feats/quick-hands"}
+    raw["sheet"]["build"]["lists"]["features"] = [quick]
+    game = Game(f5(), (character(raw),))
+    game.S("Brenna", "Rot", 20, 1)
+    assert "Quick Hands" not in [o["label"] for o in _menu(game, "brenna")]
+    assert game.A("Brenna", "Quick Hands") == "refused:not-played"
+    assert game.last is not None and game.last.message is not None
+    assert "standard actions be taken on another budget" in game.last.message
