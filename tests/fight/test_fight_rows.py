@@ -465,3 +465,23 @@ def test_a_bare_standard_permission_is_kept_but_not_played() -> None:
     assert game.A("Brenna", "Quick Hands") == "refused:not-played"
     assert game.last is not None and game.last.message is not None
     assert "standard actions be taken on another budget" in game.last.message
+
+
+def test_e25_labels_and_prices_of_knacks() -> None:
+    menu = _menu(e_start(), "juno")
+    assert [(o["label"], o["id"]) for o in menu] == [
+        ("Road axe", "attack:0:0"),
+        ("Last Ember", "ability:0:1"),
+        ("Coldfire Toss", "ability:0:2"),
+        ("Hold the Line", "ability:0:3"),
+        ("dodge", "standard:dodge"),
+        ("help", "standard:help"),
+        ("End turn", "end-turn"),
+    ]
+    by_label = {o["label"]: o for o in menu}
+    assert by_label["Hold the Line"]["cost"] == [{"pool": "luck", "label": "Luck", "amount": 1}]
+    assert by_label["Last Ember"]["cost"] == [
+        {"pool": "grit", "label": "Grit", "amount": 1},
+        {"pool": "tricks:last ember", "label": "Last Ember", "amount": 1},
+    ]
+    assert not any("payWith" in o for o in menu)

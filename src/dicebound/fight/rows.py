@@ -94,8 +94,9 @@ def ability_rows(ruleset: Ruleset, combat: Combat, view: SheetView) -> list[dict
                 continue
             if mechanics.plain_reaction or mechanics.rider is not None:
                 continue
+            cancels = mechanics.reaction is not None and mechanics.reaction.cancels
             if mechanics.kind == "utility" and not (
-                mechanics.gives or mechanics.standard or mechanics.reaction
+                mechanics.gives or mechanics.standard or cancels
             ):
                 continue
             name = next((str(v) for v in row.cells.values() if isinstance(v, str) and v), entry)
