@@ -64,6 +64,12 @@ def _hit(
     }
 
 
+def _clawed(ident: str, **more: Any) -> dict[str, Any]:
+    """The Clawed thing (cr_4, 90 health, defense 1), with what ``more`` adds."""
+    poke = _hit("poke", "Poke", 0, None, 1, None)
+    return _creature(ident, "Clawed thing", "cr_4", 90, 1, -5, poke, saves={"con_save": 0}, **more)
+
+
 FIXTURES = {
     "id": "fixtures",
     "label": "Fixtures",
@@ -112,6 +118,102 @@ FIXTURES = {
             5,
             _hit("twin_shot", "Twin Shot", 10, "1d6", 0, "piercing", targetCount=2),
         ),
+        _clawed("hide", resist=["fire"], immune=["poison"]),
+        _clawed("bare"),
+    ],
+}
+
+
+def _spell(
+    row: tuple[str, str, int, bool], mechanics: dict[str, Any], catalog: str = "spells"
+) -> dict[str, Any]:
+    """A catalog entry that puts one row ``{name, level, prepared}`` on ``spells``."""
+    ident, label, level, prepared = row
+    values = {"name": label, "level": level, "prepared": prepared}
+    return {
+        "id": ident,
+        "label": label,
+        "rows": [{"list": "spells", "values": values}],
+        "mechanics": mechanics,
+    }
+
+
+def _slots(level: int) -> list[dict[str, Any]]:
+    return [{"pool": f"slots_{level}", "amount": 1}]
+
+
+_SCALES = {"from": {"field": "level"}, "table": [[1, 0], [5, 1], [11, 2], [17, 3]]}
+_HOLD = {
+    "condition": "paralyzed",
+    "duration": {"rounds": 10},
+    "saveEnds": {"save": "wis_save", "at": "turn-end"},
+}
+_WIS_NEGATES = {"save": "wis_save", "onSuccess": "negates"}
+SPELLS = {
+    "id": "spells",
+    "label": "Spells",
+    "feeds": ["spells"],
+    "entries": [
+        _spell(
+            ("fire-bolt", "Fire Bolt", 0, False),
+            {"kind": "attack", "attackRoll": True, "amount": {"dice": "1d10"}}
+            | {"damageType": "fire", "scales": _SCALES},
+        ),
+        _spell(
+            ("fireball", "Fireball", 3, True),
+            {"kind": "attack", "amount": {"dice": "8d6"}, "damageType": "fire"}
+            | {"save": {"save": "dex_save", "onSuccess": "half"}, "targetCount": 3}
+            | {"cost": _slots(3), "perCostStep": {"dice": "1d6"}},
+        ),
+        _spell(
+            ("mending-light", "Mending Light", 1, True),
+            {"kind": "heal", "targets": "ally", "amount": {"dice": "1d8", "flat": 4}}
+            | {"cost": _slots(1)},
+        ),
+        _spell(
+            ("hold-fast", "Hold Fast", 2, True),
+            {"kind": "debuff", "save": _WIS_NEGATES, "applies": [_HOLD]}
+            | {"concentration": True, "cost": _slots(2)},
+        ),
+        _spell(
+            ("ward", "Ward", 1, True),
+            {"kind": "buff", "targets": "self", "temporary": {"dice": "1d4", "flat": 4}}
+            | {"cost": _slots(1)},
+        ),
+        _spell(
+            ("spirit-lash", "Spirit Lash", 0, False),
+            {"kind": "attack", "autoHit": True, "attackRoll": True, "amount": {"dice": "1d6"}}
+            | {"damageType": "radiant", "budget": "bonus"},
+        ),
+        _spell(
+            ("slumber", "Slumber", 1, False),
+            {"kind": "debuff", "save": _WIS_NEGATES, "cost": _slots(1)}
+            | {"applies": [{"condition": "unconscious", "duration": {"rounds": 1}}]},
+        ),
+        _spell(
+            ("shield", "Shield", 1, True),
+            {"kind": "buff", "targets": "self", "reaction": True, "temporary": {"flat": 5}}
+            | {"cost": _slots(1)},
+        ),
+    ],
+}
+_POISON = {"save": "con_save", "difficulty": 12, "onSuccess": "half"}
+CLAUSES = {
+    "id": "clauses",
+    "label": "Clauses",
+    "feeds": ["spells"],
+    "entries": [
+        _spell(
+            ("ember-lash", "Ember Lash", 1, True),
+            {"kind": "attack", "attackRoll": True, "amount": {"dice": "1d6"}}
+            | {"damageType": "piercing"}
+            | {
+                "plus": [
+                    {"dice": "1d4", "type": "fire"},
+                    {"flat": 4, "type": "poison", "save": _POISON},
+                ]
+            },
+        )
     ],
 }
 
@@ -145,7 +247,7 @@ def _f5_doc() -> str:
         if catalog.get("holds") == "creatures":
             for entry in catalog["entries"]:
                 entry["creature"].pop("checks", None)
-    doc["catalogs"].append(FIXTURES)
+    doc["catalogs"] += [FIXTURES, SPELLS, CLAUSES]
     return json.dumps(doc)
 
 
@@ -209,7 +311,30 @@ CORWIN = {
             "slots_max_3": 3,
             "slots_max_4": 1,
         },
-        {},
+        {
+            "spells": [
+                {**entry["rows"][0]["values"], "_catalog": f"spells/{entry['id']}"}
+                for entry in SPELLS["entries"]
+            ]
+        },
+    ),
+}
+WREN = {
+    "name": "Wren",
+    "sheet": _sheet(
+        {"str": 8, "dex": 12, "con": 12, "int": 18, "wis": 12, "cha": 10},
+        [],
+        {"level": 7, "ac": 12, "hp_max": 38, "spellcasting_ability": "int"},
+        {
+            "spells": [
+                {
+                    "name": "Ember Lash",
+                    "level": 1,
+                    "prepared": True,
+                    "_catalog": "clauses/ember-lash",
+                }
+            ]
+        },
     ),
 }
 
@@ -307,23 +432,39 @@ def em() -> Ruleset:
 
 
 def em_character(
-    name: str, abilities: dict[str, int], fields: dict[str, Any], live: dict[str, Any] | None = None
+    name: str,
+    abilities: dict[str, int],
+    fields: dict[str, Any],
+    live: dict[str, Any] | None = None,
+    ruleset: Ruleset | None = None,
 ) -> Character:
     gear = [
         {"name": "Road axe", "swing": "brawn", "damage": "1d6", "harm": "cut"},
         {"name": "Rope"},
     ]
-    lists = {"gear": gear} if name == "Juno" else {}
+    lists: dict[str, Any] = {}
+    if name == "Juno":
+        knacks = [
+            {"name": label, "_catalog": f"knacks/{ident}"}
+            for ident, label in (
+                ("road-sense", "Road Sense"),
+                ("last-ember", "Last Ember"),
+                ("coldfire-toss", "Coldfire Toss"),
+                ("hold-the-line", "Hold the Line"),
+            )
+        ]
+        tricks = [{"name": "Last Ember", "uses": 1, "recharge": "camp"}]
+        tricks[0]["_catalog"] = "knacks/last-ember"
+        lists = {"gear": gear, "knacks": knacks, "tricks": tricks}
     raw: dict[str, Any] = {"name": name, "sheet": _sheet(abilities, [], fields, lists)}
     if live is not None:
         raw["live"] = live
-    return load_character(em(), raw)
+    return load_character(ruleset or em(), raw)
 
 
-def juno(live: dict[str, Any] | None = None) -> Character:
-    return em_character(
-        "Juno", {"brawn": 2, "wits": 1, "heart": 1}, {"calling": "Hauler", "toughness": 2}, live
-    )
+def juno(live: dict[str, Any] | None = None, ruleset: Ruleset | None = None) -> Character:
+    abilities = {"brawn": 2, "wits": 1, "heart": 1}
+    return em_character("Juno", abilities, {"calling": "Hauler", "toughness": 2}, live, ruleset)
 
 
 def pell() -> Character:

@@ -148,6 +148,24 @@ def test_the_menu_of_the_actor_on_turn_with_forecasts_and_odds(table: dict[str, 
     assert table["fight"].read_text("utf-8") == saved  # nothing written
 
 
+def test_a_casters_menu_shows_saves_and_heals(table: dict[str, Any]) -> None:
+    _start(table)
+    argv = ["check", "--ruleset", table["ruleset"], "--fight", str(table["fight"]), "--save"]
+    for c in table["characters"]:
+        argv += ["--character", c]
+    code, _ = _run(*argv, '[fight: op="end-turn" who="Brenna"]')  # throws no die
+    assert code == 0
+    code, said = _fight(table)
+    assert code == 0
+    lines = said.splitlines()
+    light = lines.index("  Mending Light [ability:0:2] action, ally 1; forecast: average 8.5")
+    assert lines[light + 1] == (
+        "    at Brenna: heals 5: 1/8, 6: 1/8, 7: 1/8, 8: 1/8, 9: 1/8, 10: 1/8, 11: 1/8, 12: 1/8"
+    )
+    fireball = next(line for line in lines if line.startswith("  Fireball [ability:0:1]"))
+    assert fireball == "  Fireball [ability:0:1] action, enemy 3; forecast: average 28.0"
+
+
 def test_a_party_without_the_fights_members_is_a_usage_error(
     table: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -105,10 +105,14 @@ def _invariants(fight: dict[str, Any], party: Sequence[Character]) -> None:
 
 def _odds_add_up(fight: dict[str, Any], party: Sequence[Character]) -> None:
     """Each option's odds at each target: its amounts' chances sum to 1, a critical is a
-    hit, a miss deals 0."""
+    hit, a miss deals 0; a heal's amounts sum to 1."""
     view = fight_view(f5(), fight, party)
     for option in (view["current"] or {}).get("options", []):
         for odds in (option.get("odds") or {}).values():
+            if "heals" in odds:  # a heal weighs its amount alone
+                heals = [Fraction(p) for p in odds["heals"].values()]
+                assert sum(heals) == 1 and all(p > 0 for p in heals)
+                continue
             hit, critical = Fraction(odds["hit"]), Fraction(odds["critical"])
             dealt = {int(d): Fraction(p) for d, p in odds["dealt"].items()}
             assert sum(dealt.values()) == 1 and all(p > 0 for p in dealt.values())

@@ -37,6 +37,10 @@ def _odds_lines(option: Mapping[str, Any], names: Mapping[str, str]) -> list[str
         return [f"    odds: refused ({option['oddsRefused']})"]
     lines = []
     for target, odds in (option.get("odds") or {}).items():
+        if "heals" in odds:  # a heal weighs its amount alone
+            heals = ", ".join(f"{n}: {p}" for n, p in odds["heals"].items())
+            lines.append(f"    at {names.get(target, target)}: heals {heals}")
+            continue
         dealt = ", ".join(f"{d}: {p}" for d, p in odds["dealt"].items())
         lines.append(
             f"    at {names.get(target, target)}: hit {odds['hit']} ({_percent(odds['hit'])}), "

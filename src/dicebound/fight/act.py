@@ -15,6 +15,7 @@ from dicebound.fight.leaning import attack_mode
 from dicebound.fight.menu import legal_targets, offered, option_of
 from dicebound.fight.modifiers import attack_bonuses, guards
 from dicebound.fight.reasons import INSUFFICIENT
+from dicebound.fight.rows import give, pay_row, priced, resolve_pay
 from dicebound.fight.saves import make_save
 from dicebound.fight.state import standing
 from dicebound.sheet_commands.current import name_eq
@@ -57,9 +58,14 @@ def check_choice(
     if targets is None:
         return "bad-target", None
     if "pay" in attributes:
-        return "bad-pool", None
+        pool = resolve_pay(step.ruleset, step.member(c), option, attributes["pay"])
+        if "entry" not in option or pool is None:
+            return "bad-pool", None
+        option = option | {"pay": pool}
     if "style" in attributes:
         return "unknown-style", None
+    if "entry" in option and priced(step, c, option) is None:
+        return INSUFFICIENT, None
     return c, option, targets
 
 
@@ -113,6 +119,8 @@ def resolve_choice(step: Step, choice: Choice) -> None:
         _standard(step, c, option, targets)
         check_outcome(step)
         return
+    if "entry" in option:
+        option = pay_row(step, c, option)
     if "uses" in option:
         c["uses"][option["id"]] -= 1
         step.events.append(
@@ -127,6 +135,8 @@ def resolve_choice(step: Step, choice: Choice) -> None:
         )
     if "recharge" in option:
         c["spent"].append(option["id"])
+    if option.get("gives"):
+        give(step, c, option)
     if option.get("concentration"):
         start_concentration(step, c, option)
     once: Once | None = None if _rolls_to_hit(option) else {}

@@ -1,9 +1,9 @@
 """A combatant's actions, every number resolved once at the start (FIGHTS §6.1): a
 party member's attack rows and ability rows, an opponent's stat block actions.
 
-An action is a JSON object. What this core does not play yet (an ability row, a block
-action that is a sequence, a signature or a reaction, or that does nothing it can play)
-is kept with ``notPlayed``, the sentence a choice of it is refused with, and never
+An action is a JSON object. What this core does not play yet (a block action that is a
+sequence, a signature or a reaction, or that does nothing it can play; an ability row
+that is a reaction, ``fight.rows``) is kept with ``notPlayed``, the sentence a choice of it is refused with, and never
 offered on a menu.
 """
 
@@ -18,7 +18,6 @@ from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
 
 __all__ = [
-    "ABILITY_NOT_PLAYED",
     "DiceText",
     "amount_of",
     "applied_of",
@@ -27,11 +26,6 @@ __all__ = [
     "member_actions",
     "read_dice",
 ]
-
-ABILITY_NOT_PLAYED = (
-    "Abilities from a sheet's lists (spells, knacks, charms) are not played in fights yet; "
-    "choose an attack, a standard action or End turn."
-)
 
 DiceText = tuple[int, int, int]
 """``(count, sides, flat)``; a flat-only amount has count and sides 0."""
@@ -72,7 +66,7 @@ def _mod(view: SheetView, ability: object) -> int:
 
 
 def member_actions(ruleset: Ruleset, combat: Combat, member: Character) -> list[dict[str, Any]]:
-    """Attack rows, then ability rows, of one party member's sheet."""
+    """Attack rows, then ability rows (``fight.rows``), of one party member's sheet."""
     view = SheetView(ruleset, member)
     actions: list[dict[str, Any]] = []
     for i, source in enumerate(combat.attacks):
@@ -122,46 +116,10 @@ def member_actions(ruleset: Ruleset, combat: Combat, member: Character) -> list[
                 if not capped:
                     action["strikes"] = max(1, math.trunc(view.value(source.strikes)))
             actions.append(action)
-    actions.extend(_ability_rows(combat, view))
+    from dicebound.fight.rows import ability_rows  # rows builds on this module's readers
+
+    actions.extend(ability_rows(ruleset, combat, view))
     return actions
-
-
-def _ability_rows(combat: Combat, view: SheetView) -> list[dict[str, Any]]:
-    """Ability rows (FIGHTS §6.1), kept so a choice of one is refused in words."""
-    rows: list[dict[str, Any]] = []
-    for i, source in enumerate(combat.abilities):
-        taken: set[str] = set()
-        for r, row in enumerate(view.list_rows(source.list)):
-            mark = row.catalog
-            if mark is None or mark in taken or "/" not in mark:
-                continue
-            taken.add(mark)
-            catalog, entry = mark.split("/", 1)
-            mechanics = combat.mechanics.get((catalog, entry))
-            if mechanics is None:
-                continue
-            always = source.always_when
-            kept = always is not None and row.cells.get(always[0]) == always[1]
-            if not kept and source.only_when is not None:
-                kept = row.cells.get(source.only_when) is True
-            elif not kept:
-                kept = True
-            if not kept or mechanics.plain_reaction or mechanics.rider is not None:
-                continue
-            if mechanics.kind == "utility" and not (mechanics.gives or mechanics.standard):
-                continue
-            label = next((str(v) for v in row.cells.values() if isinstance(v, str) and v), entry)
-            rows.append(
-                {
-                    "id": f"ability:{i}:{r}",
-                    "kind": "ability",
-                    "label": label.strip(),
-                    "budget": None if mechanics.free else (mechanics.budget or source.budget),
-                    "targets": {"side": mechanics.targets or "enemy", "count": 1},
-                    "notPlayed": ABILITY_NOT_PLAYED,
-                }
-            )
-    return rows
 
 
 _BLOCK_NOT_PLAYED = (

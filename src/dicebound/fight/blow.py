@@ -23,7 +23,7 @@ from dicebound.fight.conditions import (
 from dicebound.fight.context import Step
 from dicebound.fight.hide import hidden, hide_of
 from dicebound.fight.saves import make_save
-from dicebound.fight.turns import add_failures
+from dicebound.fight.turns import add_failures, heal
 from dicebound.sheet_commands.model import SheetRequest
 
 __all__ = ["Once", "after_blow", "blow", "drop"]
@@ -40,17 +40,24 @@ def _faces(
     reused), a critical's extra dice or maximum added."""
     roll = step.combat.attack_roll
     count, sides, flat = amount["count"], amount["sides"], amount["flat"]
+    extra = amount.get("upcast")
     if once is not None and part in once:
         rolls = list(once[part])
     else:
         rolls = step.dice.dice(count, sides) if count else []
+        if extra is not None:
+            rolls += step.dice.dice(extra["count"], extra["sides"])
         if once is not None:
             once[part] = list(rolls)
     if critical and roll is not None and count:
         if roll.critical == "double-dice":
             rolls += step.dice.dice(count, sides)
+            if extra is not None:
+                rolls += step.dice.dice(extra["count"], extra["sides"])
         elif roll.critical == "max-dice":
             flat += count * sides
+            if extra is not None:
+                flat += extra["count"] * extra["sides"]
     return rolls, flat
 
 
@@ -143,6 +150,7 @@ def blow(
         dealt += _part(step, c, t, clause, rolls, flat, critical=critical, saved=clause_halved)
     if dealt > 0:
         after_blow(step, t, was_down, dealt, critical=critical)
+    _mend(step, option, t, once)
     if not saved:
         difficulty = save["difficulty"] if save is not None else option.get("saveDifficulty")
         for applied in option.get("applies", ()):
@@ -154,6 +162,37 @@ def blow(
                 difficulty,
                 concentration=bool(option.get("concentration")),
             )
+
+
+def _mend(step: Step, option: Mapping[str, Any], t: dict[str, Any], once: Once | None) -> None:
+    """FIGHTS §7.3 7: the action's heal, then its temporary points (parts -1 and -2 of
+    the once-thrown faces)."""
+    heal_amount = option.get("heal")
+    if heal_amount is not None:
+        rolls, flat = _faces(step, heal_amount, -1, once, False)
+        heal(step, t, sum(rolls) + flat, rolls, flat)
+    temporary = option.get("temporary")
+    if temporary is None:
+        return
+    rolls, flat = _faces(step, temporary, -2, once, False)
+    amount = max(0, sum(rolls) + flat)
+    _, _, temp = step.health(t)
+    if amount > temp and step.combat.health.kind == "pool":
+        if t["side"] == "enemy":
+            t["health"]["temp"] = amount
+        else:
+            pool = step.combat.health.name
+            step.write(t, SheetRequest(op="temp", who=t["character"], pool=pool, amount=amount))
+    step.events.append(
+        {
+            "type": "temporary",
+            "targetId": t["id"],
+            "target": t["name"],
+            "rolls": rolls,
+            "flat": flat,
+            "amount": amount,
+        }
+    )
 
 
 def after_blow(

@@ -67,9 +67,11 @@ def forecast(
     mode: str,
     bonuses: Ways | None = None,
 ) -> dict[str, float] | None:
-    """``{hitChance?, averageDamage}`` of an attack or block action with damage; the
-    average sums the first amount and its clauses."""
+    """``{hitChance?, averageDamage}`` of an action with damage (the average sums the
+    first amount and its clauses) or a heal (the heal's average)."""
     damage = action.get("damage")
+    if damage is None:
+        damage = action.get("heal")  # a heal's forecast averages the heal
     if damage is None:
         return None
     parts = [damage, *action.get("plus", ())]  # the first amount and its clauses

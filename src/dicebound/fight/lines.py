@@ -113,6 +113,8 @@ _LINES: dict[str, Callable[[Event], str]] = {
     "attack": _attack,
     "damage": _damage,
     "heal": lambda e: f"{e['target']} heals {_amount(e)}, {e['health']}/{e['maxHealth']}",
+    "temporary": lambda e: f"{e['target']} gains {_amount(e)} temporary",
+    "spend": lambda e: f"{e['actor']} spends {e['amount']} {e['label']}",
     "condition": _condition,
     "save": _save,
     "concentration": _concentration,

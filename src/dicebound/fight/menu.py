@@ -33,6 +33,24 @@ def _option(a: dict[str, Any]) -> dict[str, Any]:
     return option
 
 
+def row_offer(step: Step, c: dict[str, Any], a: dict[str, Any]) -> dict[str, Any] | None:
+    """An ability row's ``cost`` and ``payWith`` (each only when it has some), or None
+    when its price does not plan on the sheet as it stands (FIGHTS §6.2)."""
+    from dicebound.fight.rows import pay_with, plan_price
+
+    member = step.member(c)
+    price = plan_price(step.ruleset, member, a)
+    if price is None:
+        return None
+    made: dict[str, Any] = {}
+    if price:
+        made["cost"] = [{"pool": p.pool, "label": p.label, "amount": p.amount} for p in price]
+    higher = pay_with(step.ruleset, member, a)
+    if higher:
+        made["payWith"] = [pool for pool, _ in higher]
+    return made
+
+
 def _weighed(
     step: Step, c: dict[str, Any], a: dict[str, Any], option: dict[str, Any]
 ) -> dict[str, Any]:
@@ -69,8 +87,10 @@ def offered(step: Step, c: dict[str, Any], *, weigh: bool = True) -> list[dict[s
             continue
         budget = a.get("budget")
         paid = budget is None or _in_hand(c, a) or c["budgets"].get(budget, 0) >= 1
-        if paid and _available(c, a):
-            options.append(_weighed(step, c, a, _option(a)) if weigh else _option(a))
+        priced = row_offer(step, c, a) if "entry" in a else {}
+        if paid and _available(c, a) and priced is not None:
+            option = _weighed(step, c, a, _option(a)) if weigh else _option(a)
+            options.append(option | priced)
     main = step.combat.main_budget.id
     if c["budgets"].get(main, 0) >= 1:
         for name in step.combat.standard:

@@ -18,7 +18,14 @@ from dicebound.fight.context import Source, Step
 from dicebound.fight.sums import Ways, add, dice_sum, point
 from dicebound.ruleset.combat import Modifier
 
-__all__ = ["attack_bonus_dist", "attack_bonuses", "guards", "save_bonuses", "saves_narrowed"]
+__all__ = [
+    "attack_bonus_dist",
+    "attack_bonuses",
+    "guards",
+    "save_bonus_dist",
+    "save_bonuses",
+    "saves_narrowed",
+]
 
 
 def guards(step: Step, t: dict[str, Any]) -> int:
@@ -38,16 +45,18 @@ def saves_narrowed(source: Source, m: Modifier | None, save: str) -> bool:
     return not named or save in named
 
 
-def save_bonuses(step: Step, c: dict[str, Any], save: str) -> list[dict[str, Any]]:
-    """Each modifier to ``c``'s saves that reaches ``save`` and adds a number (a
-    ``mode`` alone only leans the save), its dice thrown now."""
-    return _bonuses(
-        step,
-        c,
-        lambda s, m: (
-            m.to == "saves" and (m.flat != 0 or m.dice is not None) and saves_narrowed(s, m, save)
-        ),
+def _adds_to_save(save: str) -> Callable[[Source, Modifier], bool]:
+    """A modifier to saves that reaches ``save`` and adds a number (a ``mode`` alone
+    only leans the save)."""
+    return lambda s, m: (
+        m.to == "saves" and (m.flat != 0 or m.dice is not None) and saves_narrowed(s, m, save)
     )
+
+
+def save_bonuses(step: Step, c: dict[str, Any], save: str) -> list[dict[str, Any]]:
+    """Each modifier to ``c``'s saves that reaches ``save`` and adds a number, its dice
+    thrown now."""
+    return _bonuses(step, c, _adds_to_save(save))
 
 
 def _bonuses(
@@ -73,10 +82,20 @@ def _bonuses(
 
 def attack_bonus_dist(step: Step, c: dict[str, Any]) -> Ways:
     """The exact distribution of the sum of the chooser's attack bonuses."""
+    return _bonus_dist(step, c, lambda s, m: m.to == "attacks")
+
+
+def save_bonus_dist(step: Step, c: dict[str, Any], save: str) -> Ways:
+    """The exact distribution of the sum of what ``c``'s sources add to ``save``: the
+    bonuses ``save_bonuses`` throws, weighed."""
+    return _bonus_dist(step, c, _adds_to_save(save))
+
+
+def _bonus_dist(step: Step, c: dict[str, Any], keep: Callable[[Source, Modifier], bool]) -> Ways:
     dist = point(0)
     for s in step.sources(c):
         for m in s.modifiers:
-            if m.to != "attacks":
+            if not keep(s, m):
                 continue
             parts = point(m.flat)
             dice = read_dice(m.dice) if m.dice else None

@@ -158,7 +158,14 @@ def option_odds(
     """``{"odds": {target id: ...}}`` for the first 12 of ``targets``, or ``{"odds":
     None, "oddsRefused": "too large"}``; ``{}`` for an option that deals no damage (or
     one the fights do not play)."""
-    if action.get("damage") is None or "notPlayed" in action:
+    if (action.get("damage") is None and action.get("heal") is None) or "notPlayed" in action:
+        return {}
+    from dicebound.fight.blow_odds import asks_more, blow_odds  # saves, clauses, heals
+
+    if asks_more(step, action):
+        made = blow_odds(step, c, action, targets[:MAX_TARGETS], MAX_OUTCOMES)
+        return {"odds": None, "oddsRefused": TOO_LARGE} if made is None else {"odds": made}
+    if action.get("damage") is None:
         return {}
     blow = _blow(step, c, action)
     if blow is None:

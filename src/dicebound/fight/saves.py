@@ -16,14 +16,15 @@ from dicebound.fight.context import Step
 from dicebound.fight.leaning import save_mode
 from dicebound.fight.modifiers import save_bonuses
 
-__all__ = ["make_save", "save_label"]
+__all__ = ["fails_save", "make_save", "save_label"]
 
 
 def save_label(step: Step, save: str) -> str:
     return next((s.label for s in step.ruleset.sheet.saves if s.id == save), save)
 
 
-def _fails(step: Step, t: dict[str, Any], save: str) -> bool:
+def fails_save(step: Step, t: dict[str, Any], save: str) -> bool:
+    """Whether a ``failsSaves`` source makes ``t`` fail ``save`` with no dice."""
     return any(save in s.fails_saves for s in step.sources(t))
 
 
@@ -40,7 +41,7 @@ def make_save(step: Step, t: dict[str, Any], save: str, difficulty: int) -> bool
         "label": save_label(step, save),
         "difficulty": difficulty,
     }
-    if _fails(step, t, save):
+    if fails_save(step, t, save):
         event |= {"rolls": [], "kept": 0, "modifier": 0, "bonuses": [], "total": 0}
         event |= {"success": False, "automatic": True, "mode": "normal"}
         step.events.append(event)

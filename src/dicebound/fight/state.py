@@ -441,6 +441,24 @@ def _check_saves_and_applies(what: str, a: Mapping[str, Any]) -> None:
         raise _fail(f"{what} applies something that is not a condition with a duration")
     if "concentration" in a and not isinstance(a["concentration"], bool):
         raise _fail(f"{what} says it concentrates in no words")
+    _check_row(what, a)
+
+
+def _check_row(what: str, a: Mapping[str, Any]) -> None:
+    """What an ability row adds (``fight.rows``): its heal and temporary amounts, the
+    catalog entry that prices it, the budgets it gives."""
+    for key in ("heal", "temporary"):
+        if a.get(key) is not None and not _amount(a[key]):
+            raise _fail(f'{what} has a "{key}" that is not an amount')
+    entry = a.get("entry")
+    if entry is not None and (not isinstance(entry, str) or "/" not in entry):
+        raise _fail(f"{what} names no catalog entry to price it")
+    gives = a.get("gives", [])
+    if not isinstance(gives, list) or not all(
+        isinstance(g, dict) and isinstance(g.get("budget"), str) and _whole(g.get("count"))
+        for g in gives
+    ):
+        raise _fail(f"{what} gives something that is not a budget and a count")
 
 
 def _check_tracked(name: object, record: object) -> None:
