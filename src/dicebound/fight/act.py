@@ -14,6 +14,7 @@ from dicebound.fight.end import check_outcome
 from dicebound.fight.leaning import attack_mode
 from dicebound.fight.menu import legal_targets, offered, option_of
 from dicebound.fight.modifiers import attack_bonuses, guards
+from dicebound.fight.pools import attack_head, pool_attack
 from dicebound.fight.reasons import INSUFFICIENT
 from dicebound.fight.saves import make_save
 from dicebound.fight.state import standing
@@ -169,9 +170,13 @@ def _strike(
     roller that end after its own attack, on the target after being attacked)."""
     if once is None:
         spends = one_use(c, "own-attack"), one_use(t, "attacked")
-        outcome = _attack_roll(step, c, option, t)
+        extra = 0
+        if step.combat.kind == "dice-pool":
+            outcome, extra = pool_attack(step, c, option, t)
+        else:
+            outcome = _attack_roll(step, c, option, t)
         if outcome != "miss":
-            _saved_blow(step, c, option, t, once, critical=outcome == "critical")
+            _saved_blow(step, c, option, t, once, critical=outcome == "critical", extra=extra)
         spend_one_use(step, c, spends[0])
         spend_one_use(step, t, spends[1])
         return
@@ -186,6 +191,7 @@ def _saved_blow(
     once: Once | None,
     *,
     critical: bool,
+    extra: int = 0,
 ) -> None:
     """The action's save (a success that negates ends it here), then the blow."""
     save = option.get("save")
@@ -194,7 +200,7 @@ def _saved_blow(
         saved = make_save(step, t, save["save"], save["difficulty"])
         if saved and save["onSuccess"] == "negates":
             return
-    blow(step, c, option, t, critical=critical, saved=saved, once=once)
+    blow(step, c, option, t, critical=critical, saved=saved, once=once, extra=extra)
 
 
 def _attack_roll(step: Step, c: dict[str, Any], option: dict[str, Any], t: dict[str, Any]) -> str:
@@ -222,14 +228,8 @@ def _attack_roll(step: Step, c: dict[str, Any], option: dict[str, Any], t: dict[
             outcome = "miss"
     c["flags"].pop("helped", None)
     step.events.append(
-        {
-            "type": "attack",
-            "actorId": c["id"],
-            "actor": c["name"],
-            "targetId": t["id"],
-            "target": t["name"],
-            "actionId": option["id"],
-            "label": option["label"],
+        attack_head(c, option, t)
+        | {
             "rolls": rolls,
             "kept": kept,
             "modifier": option["toHit"],

@@ -20,10 +20,15 @@ def _lean(up: bool, down: bool) -> str:
     return "normal"
 
 
+def leans(step: Step) -> bool:
+    """Whether rolls may lean at all: ``attackRoll.advantage`` or ``pool.advantage``."""
+    roll, pool = step.combat.attack_roll, step.combat.pool
+    return (roll is not None and roll.advantage) or (pool is not None and pool.advantage)
+
+
 def attack_mode(step: Step, c: dict[str, Any], t: dict[str, Any]) -> str:
     """FIGHTS §7.5: how an attack leans."""
-    roll = step.combat.attack_roll
-    if roll is None or not roll.advantage:
+    if not leans(step):
         return "normal"
     mine, theirs = step.active_effects(c), step.active_effects(t)
     up = (
@@ -43,8 +48,7 @@ def save_mode(step: Step, t: dict[str, Any], save: str) -> str:
     """FIGHTS §7.5: how a save leans: the saver's ``own-saves-*`` effects and its
     modifiers to saves with a ``mode`` (each narrowed to the saves it names), and
     advantage on a dodge save while dodging."""
-    roll = step.combat.attack_roll
-    if roll is None or not roll.advantage:
+    if not leans(step):
         return "normal"
     up = bool(t["flags"].get("dodging")) and save in step.combat.dodge_saves
     down = False

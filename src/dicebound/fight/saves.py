@@ -15,6 +15,7 @@ from dicebound.fight.conditions import one_use, spend_one_use
 from dicebound.fight.context import Step
 from dicebound.fight.leaning import save_mode
 from dicebound.fight.modifiers import save_bonuses
+from dicebound.fight.pools import pool_save
 
 __all__ = ["make_save", "save_label"]
 
@@ -30,7 +31,6 @@ def _fails(step: Step, t: dict[str, Any], save: str) -> bool:
 def make_save(step: Step, t: dict[str, Any], save: str, difficulty: int) -> bool:
     """One save by ``t`` against ``difficulty`` (a ``save`` event): True on a success."""
     roll = step.combat.attack_roll
-    assert roll is not None  # a summed fight always has one
     spent = one_use(t, "own-save")
     event: dict[str, Any] = {
         "type": "save",
@@ -46,7 +46,13 @@ def make_save(step: Step, t: dict[str, Any], save: str, difficulty: int) -> bool
         step.events.append(event)
         spend_one_use(step, t, spent)
         return False
+    if step.combat.kind == "dice-pool":
+        event |= pool_save(step, t, save, difficulty)
+        step.events.append(event)
+        spend_one_use(step, t, spent)
+        return bool(event["success"])
     mode = save_mode(step, t, save)
+    assert roll is not None  # a summed fight always has one
     first = step.dice.dice(roll.dice.count, roll.dice.sides)
     rolls, kept_faces = list(first), first
     if mode != "normal":

@@ -169,8 +169,12 @@ def health_of(
     combat = ruleset.combat
     assert combat is not None
     view = SheetView(ruleset, member)
-    pool = combat.health.name
-    read = view.pool_value(pool), view.pool_max(pool), view.pool_temp(pool)
+    name = combat.health.name
+    if combat.health.kind == "track":  # levels left of the wound track, no buffer
+        top = view.track_max(name)
+        read = top - view.track_value(name), top, 0
+    else:
+        read = view.pool_value(name), view.pool_max(name), view.pool_temp(name)
     kept[id(member)] = (member, read)
     return read
 

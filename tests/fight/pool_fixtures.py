@@ -1,0 +1,123 @@
+"""FIGHTS §16.1's Gravewatch fixtures: GW (the shared ruleset as written), GW1 (GW less
+``combat.initiative.each``) and variants of it, and the warden Ada."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from fight_fixtures import Game, _compiled
+
+from dicebound.character import load_character
+from dicebound.ruleset.model import Ruleset
+from dicebound.sheet import Character
+from shared_files import shared_path
+
+ADA_BUILD = {
+    "abilities": {"sinew": 3, "nerve": 2, "warmth": 2},
+    "skills": {"dig": "rating_1", "wrestle": "rating_2", "ward": "rating_2"},
+    "saves": {},
+    "bonuses": {},
+    "fields": {},
+    "lists": {
+        "arms": [
+            {"name": "Spade", "rating": "sinew", "trade": "dig", "dice": "2d10", "harm": "tearing"},
+            {
+                "name": "Hook",
+                "rating": "nerve",
+                "trade": "dig",
+                "dice": "1d10+1",
+                "harm": "tearing",
+            },
+        ],
+        "charms": [
+            {"name": "Lantern Flare", "_catalog": "charms/lantern-flare"},
+            {"name": "Stern Word", "_catalog": "charms/stern-word"},
+        ],
+    },
+}
+
+
+@cache
+def gw_doc() -> str:
+    return shared_path("marinara", "gravewatch.json").read_text("utf-8")
+
+
+@cache
+def _variant(name: str) -> str:
+    doc: dict[str, Any] = json.loads(gw_doc())
+    VARIANTS[name](doc)
+    return json.dumps(doc)
+
+
+def _gw1(doc: dict[str, Any]) -> None:
+    doc["combat"]["initiative"].pop("each", None)
+
+
+def _gw1_defense_0(doc: dict[str, Any]) -> None:
+    _gw1(doc)
+    doc["combat"]["defense"] = {"const": 0}
+
+
+def _gw1_soak_unrolled(doc: dict[str, Any]) -> None:
+    _gw1(doc)
+    doc["combat"]["pool"]["soak"]["roll"] = False
+
+
+def _small(doc: dict[str, Any]) -> None:
+    """GW1 on six-sided dice, pools of at most two (two explosions at most), so the
+    brute-force enumeration of a blow stays small."""
+    _gw1(doc)
+    resolution = doc["resolution"]
+    resolution["die"] = {"sides": 6}
+    resolution["target"] = {"default": 4, "min": 2, "max": 6}
+    resolution["explode"] = {"from": 6, "min": 5}
+    resolution["pool"]["max"] = 2
+    resolution.pop("difficultyLadder", None)
+    resolution.pop("reroll", None)
+    doc["combat"]["pool"]["damageTarget"] = 5
+    doc["combat"]["initiative"]["dice"]["sides"] = 6
+    for catalog in doc["catalogs"]:
+        for entry in catalog["entries"]:
+            creature = entry.get("creature")
+            for action in creature["actions"] if creature else ():
+                action["damage"]["dice"] = action["damage"]["dice"].replace("d10", "d6")
+            mechanics = entry.get("mechanics")
+            if mechanics and "amount" in mechanics:
+                mechanics["amount"]["dice"] = mechanics["amount"]["dice"].replace("d10", "d6")
+
+
+VARIANTS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "gw1": _gw1,
+    "gw1-defense-0": _gw1_defense_0,
+    "gw1-soak-unrolled": _gw1_soak_unrolled,
+    "small": _small,
+}
+
+
+@cache
+def gw(variant: str | None = None) -> Ruleset:
+    """GW, or one of ``VARIANTS`` of it."""
+    return _compiled(gw_doc() if variant is None else _variant(variant))
+
+
+def ada(ruleset: Ruleset, live: dict[str, Any] | None = None, dice: str | None = None) -> Character:
+    build = json.loads(json.dumps(ADA_BUILD))
+    if dice is not None:
+        for row in build["lists"]["arms"]:
+            row["dice"] = row["dice"].replace("d10", dice)
+    raw: dict[str, Any] = {"name": "Ada", "sheet": {"v": 1, "build": build}}
+    if live is not None:
+        raw["live"] = live
+    return load_character(ruleset, raw)
+
+
+def gw_start(enemies: str, variant: str | None = "gw1", *faces: int) -> Game:
+    """``S(GW…; Ada; enemies; faces)`` (default faces 10, then 1 for each opponent)."""
+    ruleset = gw(variant)
+    game = Game(ruleset, (ada(ruleset),))
+    count = enemies.count(",") + 1
+    game.S("Ada", enemies, *(faces or (10, *([1] * count))))
+    return game
