@@ -67,26 +67,30 @@ def _gw1_soak_unrolled(doc: dict[str, Any]) -> None:
 
 
 def _small(doc: dict[str, Any]) -> None:
-    """GW1 on six-sided dice, pools of at most two (two explosions at most), so the
+    """GW1 on four-sided dice, pools of at most two (two explosions at most), so the
     brute-force enumeration of a blow stays small."""
     _gw1(doc)
     resolution = doc["resolution"]
-    resolution["die"] = {"sides": 6}
-    resolution["target"] = {"default": 4, "min": 2, "max": 6}
-    resolution["explode"] = {"from": 6, "min": 5}
+    resolution["die"] = {"sides": 4}
+    resolution["target"] = {"default": 3, "min": 2, "max": 4}
+    resolution["explode"] = {"from": 4, "min": 4}
     resolution["pool"]["max"] = 2
-    resolution.pop("difficultyLadder", None)
+    resolution.pop("exceptional", None)
+    resolution["difficultyLadder"] = [{"label": "Plain work", "successes": 1}]
+    doc.pop("layers", None)
     resolution.pop("reroll", None)
-    doc["combat"]["pool"]["damageTarget"] = 5
-    doc["combat"]["initiative"]["dice"]["sides"] = 6
+    doc["combat"]["pool"]["damageTarget"] = 3
+    doc["combat"]["initiative"]["dice"]["sides"] = 4
     for catalog in doc["catalogs"]:
         for entry in catalog["entries"]:
             creature = entry.get("creature")
             for action in creature["actions"] if creature else ():
-                action["damage"]["dice"] = action["damage"]["dice"].replace("d10", "d6")
+                action["damage"]["dice"] = action["damage"]["dice"].replace("d10", "d4")
             mechanics = entry.get("mechanics")
+            if mechanics and "explode" in mechanics.get("check", {}):
+                mechanics["check"]["explode"] = 4
             if mechanics and "amount" in mechanics:
-                mechanics["amount"]["dice"] = mechanics["amount"]["dice"].replace("d10", "d6")
+                mechanics["amount"]["dice"] = mechanics["amount"]["dice"].replace("d10", "d4")
 
 
 VARIANTS: dict[str, Callable[[dict[str, Any]], None]] = {
@@ -103,11 +107,14 @@ def gw(variant: str | None = None) -> Ruleset:
     return _compiled(gw_doc() if variant is None else _variant(variant))
 
 
-def ada(ruleset: Ruleset, live: dict[str, Any] | None = None, dice: str | None = None) -> Character:
+def ada(
+    ruleset: Ruleset, live: dict[str, Any] | None = None, sinew: int = 3, sides: int = 10
+) -> Character:
+    """Ada, her arms' damage dice on ``sides``-sided dice."""
     build = json.loads(json.dumps(ADA_BUILD))
-    if dice is not None:
-        for row in build["lists"]["arms"]:
-            row["dice"] = row["dice"].replace("d10", dice)
+    build["abilities"]["sinew"] = sinew
+    for row in build["lists"]["arms"]:
+        row["dice"] = row["dice"].replace("d10", f"d{sides}")
     raw: dict[str, Any] = {"name": "Ada", "sheet": {"v": 1, "build": build}}
     if live is not None:
         raw["live"] = live

@@ -43,6 +43,11 @@ def _weighed(
     from dicebound.fight.odds import option_odds
 
     targets = legal_targets(step, c, a)
+    if step.combat.kind == "dice-pool":
+        from dicebound.fight.pool_odds import pool_weighed
+
+        option.update(pool_weighed(step, c, a, targets))
+        return option
     first = next(iter(targets), None)
     mode = attack_mode(step, c, first) if first is not None else "normal"
     defense = first["defense"] + guards(step, first) if first is not None else None
