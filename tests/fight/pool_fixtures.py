@@ -128,3 +128,40 @@ def gw_start(enemies: str, variant: str | None = "gw1", *faces: int) -> Game:
     count = enemies.count(",") + 1
     game.S("Ada", enemies, *(faces or (10, *([1] * count))))
     return game
+
+
+def _gw1_shove(doc: dict[str, Any]) -> None:
+    """E32's contest: a check ``might`` = Sinew, a contest ``shove`` on ``act`` that
+    rattles for a round, the rats' ``checks {might 2}``."""
+    _gw1(doc)
+    combat = doc["combat"]
+    combat["checks"] = [{"id": "might", "label": "Might", "value": {"abilityMod": "sinew"}}]
+    combat["contests"] = [
+        {
+            "id": "shove",
+            "label": "Shove",
+            "budget": "act",
+            "attacker": {"checks": ["might"]},
+            "defender": {"checks": ["might"]},
+            "onWin": {"applies": [{"condition": "rattled", "rounds": 1}]},
+        }
+    ]
+    night = next(c for c in doc["catalogs"] if c["id"] == "night")
+    rats = next(e for e in night["entries"] if e["id"] == "grave-rats")
+    rats["creature"]["checks"] = {"might": 2}
+
+
+VARIANTS["gw1-shove"] = _gw1_shove
+
+
+def _small_shove(doc: dict[str, Any]) -> None:
+    _small(doc)
+    shove: dict[str, Any] = json.loads(_variant("gw1-shove"))
+    doc["combat"]["checks"] = shove["combat"]["checks"]
+    doc["combat"]["contests"] = shove["combat"]["contests"]
+    night = next(c for c in doc["catalogs"] if c["id"] == "night")
+    rats = next(e for e in night["entries"] if e["id"] == "grave-rats")
+    rats["creature"]["checks"] = {"might": 2}
+
+
+VARIANTS["small-shove"] = _small_shove

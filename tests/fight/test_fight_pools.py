@@ -96,3 +96,22 @@ def test_e33_initiative_every_round() -> None:
     assert bare.A("Rats", "Gnaw", "Ada", 2, 3, 4, 5, 6) == (
         "Rats Gnaw at Ada: (2,3,4,5,6) 0 successes vs 1 miss"
     )
+
+
+def test_e32_a_contest_thrown_as_pools() -> None:
+    game = gw_start(RATS, "gw1-shove")
+    assert game.A("Ada", "Shove", "Rats", 7, 8, 2, 7, 3) == (
+        "Shove: Ada (7,8,2) 2 vs Rats (7,3) 1, Ada wins; Rats Rattled on"
+    )
+    assert game.last is not None
+    contest = next(e for e in game.last.events if e["type"] == "contest")
+    assert contest["attacker"]["total"] == 2
+    assert contest["attacker"]["pool"] == {"dice": 3, "target": 7}
+    assert contest["defender"]["total"] == 1
+    assert contest["winner"] == "actor"
+    assert [r["condition"] for r in game.c("rats")["tracked"]] == ["rattled"]
+    held = gw_start(RATS, "gw1-shove")
+    assert held.A("Ada", "contest:shove", "Rats", 7, 2, 2, 7, 3) == (
+        "Shove: Ada (7,2,2) 1 vs Rats (7,3) 1, Rats holds"
+    )
+    assert held.c("rats")["tracked"] == []

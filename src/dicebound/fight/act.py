@@ -9,6 +9,7 @@ from typing import Any
 from dicebound.fight.blow import Once, blow
 from dicebound.fight.concentration import start_concentration
 from dicebound.fight.conditions import one_use, spend_one_use
+from dicebound.fight.contests import resolve_contest
 from dicebound.fight.context import Step
 from dicebound.fight.end import check_outcome
 from dicebound.fight.leaning import attack_mode
@@ -110,8 +111,11 @@ def resolve_choice(step: Step, choice: Choice) -> None:
         if option.get("strikes", 1) > 1:
             c["strikesLeft"] = option["strikes"] - 1
             step.events.append({"type": "strikes", "actorId": c["id"], "left": c["strikesLeft"]})
-    if option["kind"] == "standard":
-        _standard(step, c, option, targets)
+    if option["kind"] in ("standard", "contest"):
+        if option["kind"] == "standard":
+            _standard(step, c, option, targets)
+        else:
+            resolve_contest(step, c, option, targets[0])
         check_outcome(step)
         return
     if "uses" in option:

@@ -142,7 +142,24 @@ def _recharge(e: Event) -> str:
     return f"{e['label']} recharge {faces_text(e['rolls'])} vs {e['from']}: {back}"
 
 
+def _contest_side(name: str, side: Event) -> str:
+    if "pool" in side:
+        return f"{name} {faces_text(side['rolls'])} {side['total']}"
+    return f"{name} {faces_text(side['rolls'])}{side['modifier']:+d}={side['total']}"
+
+
+def _contest(e: Event) -> str:
+    """``Label: Actor (faces)±m=T vs Target (faces)±m=T`` (a pool: ``(faces) N``), then
+    who won."""
+    won = f"{e['actor']} wins" if e["winner"] == "actor" else f"{e['target']} holds"
+    return (
+        f"{e['label']}: {_contest_side(e['actor'], e['attacker'])} vs "
+        f"{_contest_side(e['target'], e['defender'])}, {won}"
+    )
+
+
 _LINES: dict[str, Callable[[Event], str]] = {
+    "contest": _contest,
     "refused": lambda e: f"{e['name']} left out ({e['reason']})",
     "initiative": _initiative,
     "round": lambda e: f"round {e['round']}",

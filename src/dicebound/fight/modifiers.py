@@ -18,7 +18,14 @@ from dicebound.fight.context import Source, Step
 from dicebound.fight.sums import Ways, add, dice_sum, point
 from dicebound.ruleset.combat import Modifier
 
-__all__ = ["attack_bonus_dist", "attack_bonuses", "guards", "save_bonuses", "saves_narrowed"]
+__all__ = [
+    "attack_bonus_dist",
+    "attack_bonuses",
+    "check_bonuses",
+    "guards",
+    "save_bonuses",
+    "saves_narrowed",
+]
 
 
 def guards(step: Step, t: dict[str, Any]) -> int:
@@ -50,6 +57,16 @@ def save_bonuses(step: Step, c: dict[str, Any], save: str) -> list[dict[str, Any
     )
 
 
+def check_bonuses(step: Step, c: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each modifier to ``c``'s checks narrowed to no skill (a contest's), as a bonus,
+    its dice thrown now."""
+    return _bonuses(
+        step,
+        c,
+        lambda s, m: m.to == "checks" and not m.skills and (m.flat != 0 or m.dice is not None),
+    )
+
+
 def _bonuses(
     step: Step, c: dict[str, Any], keep: Callable[[Source, Modifier], bool]
 ) -> list[dict[str, Any]]:
@@ -71,12 +88,13 @@ def _bonuses(
     return bonuses
 
 
-def attack_bonus_dist(step: Step, c: dict[str, Any]) -> Ways:
-    """The exact distribution of the sum of the chooser's attack bonuses."""
+def attack_bonus_dist(step: Step, c: dict[str, Any], to: str = "attacks") -> Ways:
+    """The exact distribution of the sum of the chooser's attack bonuses (``to``
+    ``checks``: its bonuses to a contest's check, those narrowed to no skill)."""
     dist = point(0)
     for s in step.sources(c):
         for m in s.modifiers:
-            if m.to != "attacks":
+            if m.to != to or m.skills:
                 continue
             parts = point(m.flat)
             dice = read_dice(m.dice) if m.dice else None

@@ -200,6 +200,8 @@ def _from_creature(combat: Combat, name: str, creature: Creature) -> Opponent | 
         "vulnerable": list(creature.vulnerable),
         "conditionImmunities": list(creature.condition_immunities),
     }
+    if creature.checks:
+        block["checks"] = dict(creature.checks)
     if creature.soak_all or creature.soak_by_kind:
         block["soak"] = {"all": creature.soak_all, "byKind": dict(creature.soak_by_kind)}
     return Opponent(

@@ -37,7 +37,7 @@ from dicebound.kinds.dice_pool.model import PoolCheck, PoolOutcome
 from dicebound.kinds.dice_pool.odds import distribution
 from dicebound.odds import fraction_text
 
-__all__ = ["pool_weighed", "throw_odds"]
+__all__ = ["contest_weighed", "pool_weighed", "throw_odds"]
 
 Chances = dict[int, Fraction]
 """A value's exact distribution: value -> chance."""
@@ -280,3 +280,25 @@ def pool_weighed(
     except LimitExceeded:
         return {"odds": None, "oddsRefused": TOO_LARGE}
     return {"forecast": forecast, "odds": odds}
+
+
+def contest_weighed(
+    step: Step,
+    c: dict[str, Any],
+    action: Mapping[str, Any],
+    targets: Sequence[dict[str, Any]],
+    win: Callable[[Step, dict[str, Any], Mapping[str, Any], dict[str, Any]], Fraction],
+) -> dict[str, Any]:
+    """A contest's forecast (the chance to win against its first legal target) and its
+    odds (``hit``: the chance to win, each legal target alone); summed or pool."""
+    if not targets:
+        return {}
+    try:
+        chances = {t["id"]: win(step, c, action, t) for t in targets[:MAX_TARGETS]}
+    except LimitExceeded:
+        return {"odds": None, "oddsRefused": TOO_LARGE}
+    first = chances[targets[0]["id"]]
+    return {
+        "forecast": {"hitChance": _half_up(first, 3)},
+        "odds": {ident: {"hit": fraction_text(p)} for ident, p in chances.items()},
+    }

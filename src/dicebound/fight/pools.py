@@ -29,10 +29,12 @@ __all__ = [
     "attack_head",
     "damage_kind",
     "damage_target",
+    "leaning_throw",
     "pool_attack",
     "pool_check",
     "pool_config",
     "pool_damage",
+    "pool_fields",
     "pool_initiative",
     "pool_save",
     "soak_of",
@@ -100,7 +102,7 @@ def rank(t: Thrown) -> tuple[int, int]:
     return (0 if t.botch else 1, t.successes)
 
 
-def _leaning_throw(step: Step, check: PoolCheck, mode: str) -> tuple[list[int], Thrown]:
+def leaning_throw(step: Step, check: PoolCheck, mode: str) -> tuple[list[int], Thrown]:
     """The pool thrown, twice when it leans (the better or worse kept, the first of
     equals): every face shown, and the throw kept."""
     first = throw_pool(step.dice, check)
@@ -121,7 +123,7 @@ def wound_penalty(step: Step, c: Mapping[str, Any]) -> int:
     return SheetView(step.ruleset, step.member(dict(c))).penalty()
 
 
-def _pool_fields(check: PoolCheck, penalty: int, kept: Thrown) -> dict[str, Any]:
+def pool_fields(check: PoolCheck, penalty: int, kept: Thrown) -> dict[str, Any]:
     made: dict[str, Any] = {"dice": check.dice, "target": check.target}
     if penalty:
         made["penalty"] = penalty
@@ -157,7 +159,7 @@ def pool_attack(
     penalty = wound_penalty(step, c)
     size = option["toHit"] + sum(b["value"] for b in bonuses) + penalty
     check = pool_check(config, size, option.get("target"))
-    faces, kept = _leaning_throw(step, check, mode)
+    faces, kept = leaning_throw(step, check, mode)
     needed = max(1, t["defense"] + guards(step, t))
     hit = not kept.botch and kept.successes >= needed
     c["flags"].pop("helped", None)
@@ -172,7 +174,7 @@ def pool_attack(
             "defense": needed,
             "outcome": "hit" if hit else "miss",
             "mode": mode,
-            "pool": _pool_fields(check, penalty, kept),
+            "pool": pool_fields(check, penalty, kept),
         }
     )
     return ("hit", kept.successes - needed) if hit else ("miss", 0)
@@ -187,7 +189,7 @@ def pool_save(step: Step, t: dict[str, Any], save: str, difficulty: int) -> dict
     bonuses = save_bonuses(step, t, save)
     penalty = wound_penalty(step, t)
     check = pool_check(config, modifier + sum(b["value"] for b in bonuses) + penalty)
-    faces, kept = _leaning_throw(step, check, mode)
+    faces, kept = leaning_throw(step, check, mode)
     needed = max(1, difficulty)
     return {
         "rolls": faces,
@@ -198,7 +200,7 @@ def pool_save(step: Step, t: dict[str, Any], save: str, difficulty: int) -> dict
         "difficulty": needed,
         "success": not kept.botch and kept.successes >= needed,
         "mode": mode,
-        "pool": _pool_fields(check, penalty, kept),
+        "pool": pool_fields(check, penalty, kept),
     }
 
 

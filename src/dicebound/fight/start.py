@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from dicebound.fight.actions import member_actions
+from dicebound.fight.contests import contest_actions, member_checks
 from dicebound.fight.context import Step
 from dicebound.fight.dice import Thrower
 from dicebound.fight.opponents import Opponent, Refusal, plan_opponents
@@ -87,15 +88,18 @@ def _member(ruleset: Ruleset, combat: Combat, member: Character) -> dict[str, An
     initiative = combat.initiative.pool or combat.initiative.modifier
     modifier = half_up(view.value(initiative)) if initiative is not None else 0
     saves = {s.id: view.check_number("save", s.id).number for s in ruleset.sheet.saves}
+    actions = member_actions(ruleset, combat, member)
     made = _combatant(
         member.name,
         "party",
         combat,
         modifier,
         half_up(view.value(combat.defense)),
-        member_actions(ruleset, combat, member),
+        actions + contest_actions(combat, actions),
         saves,
     ) | {"character": member.name, "items": []}
+    if combat.checks:
+        made["checks"] = member_checks(ruleset, combat, view)
     rules = combat.pool
     if rules is not None and (rules.soak_all is not None or rules.soak_by_kind):
         soak: dict[str, Any] = {}
@@ -241,7 +245,10 @@ def start_fight(
 
 
 def _opponent(ruleset: Ruleset, combat: Combat, o: Opponent, dice: Thrower) -> dict[str, Any]:
-    c = _combatant(o.name, "enemy", combat, o.initiative_modifier, o.defense, o.actions, o.saves)
+    actions = o.actions + contest_actions(combat, o.actions)
+    c = _combatant(o.name, "enemy", combat, o.initiative_modifier, o.defense, actions, o.saves)
+    if "checks" in o.block:
+        c["checks"] = dict(o.block["checks"])
     throw_initiative(c, ruleset, combat, dice)
     health = o.health
     if o.health_dice is not None:
