@@ -4,8 +4,13 @@ charms, contests and held hits; E34's windows)."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from fight_fixtures import Game
 from pool_fixtures import ada, gw, gw_start
+
+from dicebound.fight.state import FightError, load_state
 
 RATS = "Rats (night/grave-rats)"
 HOLLOW = "Hollow (night/hollow-warden)"
@@ -115,3 +120,18 @@ def test_e32_a_contest_thrown_as_pools() -> None:
         "Shove: Ada (7,2,2) 1 vs Rats (7,3) 1, Rats holds"
     )
     assert held.c("rats")["tracked"] == []
+
+
+def test_a_pool_fight_through_its_state_as_json() -> None:
+    """A state carried through JSON resolves the next step identically (FIGHTS §3),
+    soak and check numbers included; a soak that is not numbers is refused when read."""
+    game = gw_start(HOLLOW)
+    assert game.fight is not None
+    game.fight = load_state(json.loads(json.dumps(game.fight)))
+    assert game.c("hollow")["soak"] == {"all": 1, "byKind": {"knock": 3}}
+    assert game.c("ada")["soak"] == {"byKind": {"knock": 3}}
+    assert game.A("Ada", "Spade", "Hollow", 7, 8, 2, 3, 6, 6, 6).endswith("took 1, takes 1, 5/6")
+    broken = json.loads(json.dumps(game.fight))
+    broken["combatants"][1]["soak"] = {"all": "lots"}
+    with pytest.raises(FightError):
+        load_state(broken)
