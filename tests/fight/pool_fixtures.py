@@ -165,3 +165,26 @@ def _small_shove(doc: dict[str, Any]) -> None:
 
 
 VARIANTS["small-shove"] = _small_shove
+
+
+def _gw1_more(doc: dict[str, Any]) -> None:
+    """GW1 with initiative thrown as a pool (Nerve, plus 1), one mark a blow, and the
+    rats' Gnaw asking a Steel save against 2 that halves it."""
+    _gw1(doc)
+    combat = doc["combat"]
+    combat["initiative"] = {"pool": {"abilityMod": "nerve"}, "plus": 1}
+    combat["damageKinds"]["marks"] = "per-blow"
+    night = next(c for c in doc["catalogs"] if c["id"] == "night")
+    rats = next(e for e in night["entries"] if e["id"] == "grave-rats")
+    rats["creature"]["actions"][0]["save"] = {"save": "steel", "difficulty": 2, "onSuccess": "half"}
+
+
+def _small_saved(doc: dict[str, Any]) -> None:
+    _small(doc)
+    night = next(c for c in doc["catalogs"] if c["id"] == "night")
+    rats = next(e for e in night["entries"] if e["id"] == "grave-rats")
+    rats["creature"]["actions"][0]["save"] = {"save": "steel", "difficulty": 1, "onSuccess": "half"}
+
+
+VARIANTS["gw1-more"] = _gw1_more
+VARIANTS["small-saved"] = _small_saved

@@ -114,3 +114,13 @@ DRAWS = 8_000 * examples(100) // 25
 
 def test_seeded_pool_fights_follow_the_odds_chi_square() -> None:
     assert seeded_p_value(gw_start(HOLLOW), "ada", "attack:0:0", "hollow", DRAWS) > ALPHA
+
+
+def test_a_pool_save_that_halves_agrees() -> None:
+    """The rats' Gnaw at Ada Bleeding (her Steel save one die, held to ``pool.min``)."""
+    ruleset = gw("small-saved")
+    game = Game(ruleset, (ada(ruleset, THREE_KNOCKS, sides=4),))
+    game.S("Ada", RATS, 1, 4)
+    assert game.fight is not None and game.fight["order"] == ["rats", "ada"]
+    mine = _agree(game, "rats", "gnaw", "ada")
+    assert 0 < mine["save"] < mine["hit"]

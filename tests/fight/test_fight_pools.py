@@ -135,3 +135,23 @@ def test_a_pool_fight_through_its_state_as_json() -> None:
     broken["combatants"][1]["soak"] = {"all": "lots"}
     with pytest.raises(FightError):
         load_state(broken)
+
+
+def test_pool_initiative_a_pool_save_and_one_mark_a_blow() -> None:
+    ruleset = gw("gw1-more")
+    game = Game(ruleset, (ada(ruleset),))
+    assert 'now="initiative: Ada (7,8)=3, Rats (7,2,1)=1; round 1; turn: Ada"' in game.S(
+        "Ada", RATS, 7, 8, 7, 2, 1
+    )
+    assert game.fight is not None and game.c("ada")["initiativeModifier"] == 2
+    game.E("Ada")
+    said = game.A("Rats", "Gnaw", "Ada", 7, 7, 7, 2, 3, 7, 2, 6, 6, 6)
+    assert said == (
+        "Rats Gnaw at Ada: (7,7,7,2,3) 3 successes vs 1 hit; "
+        "Ada Steel: (7,2) 1 successes vs 2 failure; "
+        "Ada: (6,6,6) 3 successes tearing, takes 3, 3/4"
+    )
+    assert game.member("Ada").live.wounds["harm"].marks == ("tear",)
+    assert game.last is not None
+    save = next(e for e in game.last.events if e["type"] == "save")
+    assert save["pool"] == {"dice": 2, "target": 7}
