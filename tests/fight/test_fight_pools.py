@@ -155,3 +155,17 @@ def test_pool_initiative_a_pool_save_and_one_mark_a_blow() -> None:
     assert game.last is not None
     save = next(e for e in game.last.events if e["type"] == "save")
     assert save["pool"] == {"dice": 2, "target": 7}
+
+
+def test_the_view_of_a_pool_fight_for_a_person() -> None:
+    """``dicebound fight``'s lines: every option of a pool fight, a contest's included,
+    with its forecast and odds."""
+    from dicebound.edge.fight_command import fight_text
+    from dicebound.fight.view import fight_view
+
+    game = gw_start(RATS, "gw1-shove")
+    assert game.fight is not None
+    text = fight_text(fight_view(game.ruleset, game.fight, game.party))
+    assert "Spade [attack:0:0] act, enemy 1; forecast: hit 0.719, average 1.0" in text
+    assert "Shove [contest:shove] act, enemy 1; forecast: hit " in text
+    assert "critical 0, drops 0 (0.0%); dealt 0: 1" in text

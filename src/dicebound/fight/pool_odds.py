@@ -289,8 +289,9 @@ def contest_weighed(
     targets: Sequence[dict[str, Any]],
     win: Callable[[Step, dict[str, Any], Mapping[str, Any], dict[str, Any]], Fraction],
 ) -> dict[str, Any]:
-    """A contest's forecast (the chance to win against its first legal target) and its
-    odds (``hit``: the chance to win, each legal target alone); summed or pool."""
+    """A contest's forecast (the chance to win against its first legal target, no
+    damage) and its odds (``hit``: the chance to win, each legal target alone; nothing
+    dealt, nobody dropped); summed or pool."""
     if not targets:
         return {}
     try:
@@ -298,7 +299,9 @@ def contest_weighed(
     except LimitExceeded:
         return {"odds": None, "oddsRefused": TOO_LARGE}
     first = chances[targets[0]["id"]]
+    # A contest deals nothing and takes nobody down: those parts are sure.
+    sure = {"critical": "0", "dealt": {"0": "1"}, "drops": "0"}
     return {
-        "forecast": {"hitChance": _half_up(first, 3)},
-        "odds": {ident: {"hit": fraction_text(p)} for ident, p in chances.items()},
+        "forecast": {"hitChance": _half_up(first, 3), "averageDamage": 0.0},
+        "odds": {ident: {"hit": fraction_text(p)} | sure for ident, p in chances.items()},
     }
