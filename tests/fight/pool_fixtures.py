@@ -188,3 +188,21 @@ def _small_saved(doc: dict[str, Any]) -> None:
 
 VARIANTS["gw1-more"] = _gw1_more
 VARIANTS["small-saved"] = _small_saved
+
+
+def _summed(doc: dict[str, Any]) -> None:
+    """GW1 fought as attack-vs-defense (a d10 attack roll, no pool rules, no soak):
+    a summed fight whose party's health is the Harm track."""
+    _gw1(doc)
+    combat = doc["combat"]
+    combat["kind"] = "attack-vs-defense"
+    combat.pop("pool")
+    combat["attackRoll"] = {"dice": {"count": 1, "sides": 10}}
+    combat["defense"] = {"const": 5}
+    for catalog in doc["catalogs"]:
+        for entry in catalog["entries"]:
+            if "creature" in entry:
+                entry["creature"].pop("soak", None)
+
+
+VARIANTS["summed"] = _summed

@@ -169,3 +169,22 @@ def test_the_view_of_a_pool_fight_for_a_person() -> None:
     assert "Spade [attack:0:0] act, enemy 1; forecast: hit 0.719, average 1.0" in text
     assert "Shove [contest:shove] act, enemy 1; forecast: hit " in text
     assert "critical 0, drops 0 (0.0%); dealt 0: 1" in text
+
+
+def test_a_summed_fight_on_a_wound_track() -> None:
+    """Wound-track health is played beside a summed attack too: each point a knock or a
+    tear, the levels left as health; a full track takes the member down."""
+    game = gw_start(HOLLOW, "summed")
+    game.E("Ada")
+    said = game.A("Hollow", "Cold grip", "Ada", 5, 1, 2)
+    assert said == (
+        "Hollow Cold grip at Ada: (5)+6=11 vs 5 hit; Ada: (1,2)+0=3 blunt, takes 3, 1/4; "
+        "Ada Rattled on"
+    )
+    assert game.member("Ada").live.wounds["harm"].marks == ("knock", "knock", "knock")
+    game.E("Hollow")
+    game.E("Ada")
+    assert game.A("Hollow", "Cold grip", "Ada", 5, 3, 4).startswith(
+        "Hollow Cold grip at Ada: (5)+6=11 vs 5 hit; Ada: (3,4)+0=7 blunt, takes 7, 0/4; "
+    )
+    assert game.c("ada")["down"]
