@@ -22,7 +22,7 @@ from dicebound.errors import LimitExceeded
 from dicebound.fight.context import Step
 from dicebound.fight.hide import hidden, hide_of
 from dicebound.fight.leaning import attack_mode, save_mode
-from dicebound.fight.modifiers import guards
+from dicebound.fight.modifiers import guards, saves_narrowed
 from dicebound.fight.odds import MAX_TARGETS, TOO_LARGE, falls_after
 from dicebound.fight.pools import (
     damage_kind,
@@ -46,8 +46,6 @@ Chances = dict[int, Fraction]
 def _flat_bonus(step: Step, c: dict[str, Any], to: str, save: str | None = None) -> int:
     """What the chooser's (or saver's) sources add to a pool, in dice (a pool fight's
     modifiers are flat: ``dice`` is refused there)."""
-    from dicebound.fight.modifiers import saves_narrowed
-
     total = 0
     for s in step.sources(c):
         for m in s.modifiers:
@@ -216,7 +214,11 @@ def target_odds(
                 landed.append((p, successes - needed))
             else:
                 missed += p
-    dealt = _mixed([(p, _blow(step, t, action, extra)) for p, extra in landed])
+    blows: dict[int, Chances] = {}  # one blow a number of extra dice
+    for _, extra in landed:
+        if extra not in blows:
+            blows[extra] = _blow(step, t, action, extra)
+    dealt = _mixed([(p, blows[extra]) for p, extra in landed])
     if missed:
         dealt[0] = dealt.get(0, Fraction(0)) + missed
     falls = _falls(step, t)
