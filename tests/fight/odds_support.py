@@ -6,6 +6,7 @@ itself over every sequence of faces it asks for."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from fight_fixtures import BRENNA, Game, _compiled, _creature, _f5_doc, _hit
 
 from dicebound.character import load_character
-from dicebound.dice import ForcedFaces
+from dicebound.dice import ForcedFaces, SeededDice
 from dicebound.fight import step
 from dicebound.fight.context import Step
 from dicebound.fight.dice import Thrower
@@ -141,3 +142,20 @@ def resolver_tally(
     assert sum(dealt.values()) == 1
     tally["dealt"] = dealt
     return tally
+
+
+def seeded_p_value(game: Game, who: str, option: str, target: str, draws: int) -> float:
+    """The chi-square p-value of what ``draws`` seeded throws of one choice dealt
+    ``target`` against the menu's odds of it."""
+    from stats import chi_square_p
+
+    odds = menu_odds(game, who, option)
+    assert odds is not None
+    expected = as_fractions(odds[target])["dealt"]
+    tag = FightTag((0, 0), f'op="act" who="{who}" option="{option}" target="{target}"')
+    observed: Counter[int] = Counter()
+    for i in range(draws):
+        result = step(game.ruleset, game.fight, game.party, tag, SeededDice(f"odds-chi-{i}"))
+        observed[sum(e["dealt"] for e in result.events if e["type"] == "damage")] += 1
+    p_value, _ = chi_square_p(observed, expected, draws)
+    return p_value

@@ -6,20 +6,23 @@ chi-square test of seeded fights against the odds."""
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from fight_fixtures import BRENNA, CORWIN, Game, a_start, character, f5
-from odds_support import as_fractions, fire_fighter, menu_odds, resolver_tally, variant
+from odds_support import (
+    as_fractions,
+    fire_fighter,
+    menu_odds,
+    resolver_tally,
+    seeded_p_value,
+    variant,
+)
 from test_fight_ember_roads import e_start
 
 from budget import examples
-from dicebound.dice import SeededDice
-from dicebound.fight import step
-from dicebound.fight.tag import FightTag
-from stats import ALPHA, chi_square_p
+from stats import ALPHA
 
 
 def _agree(
@@ -185,13 +188,4 @@ def test_seeded_fights_follow_the_odds_chi_square() -> None:
     # helped (advantage) with the Longsword at the Brute (vulnerable to slashing).
     game = _fire_start({"conditions": ["deafened"]})
     game.c("brenna")["flags"]["helped"] = True
-    odds = menu_odds(game, "brenna", "attack:0:0")
-    assert odds is not None
-    expected = as_fractions(odds["brute"])["dealt"]
-    tag = FightTag((0, 0), 'op="act" who="brenna" option="attack:0:0" target="brute"')
-    observed: Counter[int] = Counter()
-    for i in range(DRAWS):
-        result = step(game.ruleset, game.fight, game.party, tag, SeededDice(f"odds-chi-{i}"))
-        observed[sum(e["dealt"] for e in result.events if e["type"] == "damage")] += 1
-    p_value, _ = chi_square_p(observed, expected, DRAWS)
-    assert p_value > ALPHA
+    assert seeded_p_value(game, "brenna", "attack:0:0", "brute", DRAWS) > ALPHA

@@ -84,13 +84,22 @@ def test_grammar_refusals() -> None:
         ), enemies
 
 
-def test_a_pool_fight_start_is_refused_in_words() -> None:
+def test_initiative_as_a_resource_is_refused_in_words() -> None:
     doc: dict[str, Any] = json.loads(shared_path("marinara", "gravewatch.json").read_text("utf-8"))
+    initiative = doc["combat"]["initiative"]
+    initiative.pop("each")
+    initiative.pop("modifier")
+    initiative.pop("dice")
+    initiative["pool"] = {"abilityMod": "nerve"}
+    initiative["resource"] = {
+        "base": 10,
+        "styles": [{"id": "press", "label": "Press", "takes": {}}],
+    }
     ruleset = compile_ruleset(doc, capability_api="1.70")
     result = step(ruleset, None, (), FightTag((0, 0), 'op="start" enemies="Rats"'), ForcedFaces(()))
     assert (result.ok, result.reason) == (False, "not-played")
     assert result.message is not None and result.message.startswith(
-        "Dice-pool fights are not played yet"
+        "Initiative as a resource (initiative.resource) is not played yet"
     )
 
 

@@ -9,11 +9,13 @@ from typing import Any
 from dicebound.fight.blow import Once, blow
 from dicebound.fight.concentration import start_concentration
 from dicebound.fight.conditions import one_use, spend_one_use
+from dicebound.fight.contests import resolve_contest
 from dicebound.fight.context import Step
 from dicebound.fight.end import check_outcome
 from dicebound.fight.leaning import attack_mode
 from dicebound.fight.menu import legal_targets, offered, option_of
 from dicebound.fight.modifiers import attack_bonuses, guards
+from dicebound.fight.pools import attack_head, pool_attack
 from dicebound.fight.reasons import INSUFFICIENT
 from dicebound.fight.rows import give, pay_row, priced, resolve_pay
 from dicebound.fight.saves import make_save
@@ -115,8 +117,11 @@ def resolve_choice(step: Step, choice: Choice) -> None:
         if option.get("strikes", 1) > 1:
             c["strikesLeft"] = option["strikes"] - 1
             step.events.append({"type": "strikes", "actorId": c["id"], "left": c["strikesLeft"]})
-    if option["kind"] == "standard":
-        _standard(step, c, option, targets)
+    if option["kind"] in ("standard", "contest"):
+        if option["kind"] == "standard":
+            _standard(step, c, option, targets)
+        else:
+            resolve_contest(step, c, option, targets[0])
         check_outcome(step)
         return
     if "entry" in option:
@@ -179,9 +184,13 @@ def _strike(
     roller that end after its own attack, on the target after being attacked)."""
     if once is None:
         spends = one_use(c, "own-attack"), one_use(t, "attacked")
-        outcome = _attack_roll(step, c, option, t)
+        extra = 0
+        if step.combat.kind == "dice-pool":
+            outcome, extra = pool_attack(step, c, option, t)
+        else:
+            outcome = _attack_roll(step, c, option, t)
         if outcome != "miss":
-            _saved_blow(step, c, option, t, once, critical=outcome == "critical")
+            _saved_blow(step, c, option, t, once, critical=outcome == "critical", extra=extra)
         spend_one_use(step, c, spends[0])
         spend_one_use(step, t, spends[1])
         return
@@ -196,6 +205,7 @@ def _saved_blow(
     once: Once | None,
     *,
     critical: bool,
+    extra: int = 0,
 ) -> None:
     """The action's save (a success that negates ends it here), then the blow."""
     save = option.get("save")
@@ -204,7 +214,7 @@ def _saved_blow(
         saved = make_save(step, t, save["save"], save["difficulty"])
         if saved and save["onSuccess"] == "negates":
             return
-    blow(step, c, option, t, critical=critical, saved=saved, once=once)
+    blow(step, c, option, t, critical=critical, saved=saved, once=once, extra=extra)
 
 
 def _attack_roll(step: Step, c: dict[str, Any], option: dict[str, Any], t: dict[str, Any]) -> str:
@@ -232,14 +242,8 @@ def _attack_roll(step: Step, c: dict[str, Any], option: dict[str, Any], t: dict[
             outcome = "miss"
     c["flags"].pop("helped", None)
     step.events.append(
-        {
-            "type": "attack",
-            "actorId": c["id"],
-            "actor": c["name"],
-            "targetId": t["id"],
-            "target": t["name"],
-            "actionId": option["id"],
-            "label": option["label"],
+        attack_head(c, option, t)
+        | {
             "rolls": rolls,
             "kept": kept,
             "modifier": option["toHit"],

@@ -22,8 +22,10 @@ from dicebound.fight.conditions import (
 )
 from dicebound.fight.context import Step
 from dicebound.fight.hide import hidden, hide_of
+from dicebound.fight.pools import pool_damage
 from dicebound.fight.saves import make_save
 from dicebound.fight.turns import add_failures, heal
+from dicebound.fight.wounds import Wounding, mark_blow, mark_part
 from dicebound.sheet_commands.model import SheetRequest
 
 __all__ = ["Once", "after_blow", "blow", "drop"]
@@ -61,22 +63,46 @@ def _faces(
     return rolls, flat
 
 
+def _thrown(
+    step: Step,
+    t: dict[str, Any],
+    amount: Mapping[str, Any],
+    part: int,
+    once: Once | None,
+    *,
+    critical: bool,
+    extra: int,
+) -> tuple[dict[str, Any], int]:
+    """What one part threw (its event's fields) and the amount before halving."""
+    if step.combat.kind == "dice-pool":
+        reused = once.get(part) if once is not None else None
+        fields, left, faces = pool_damage(step, t, amount, extra, reused)
+        if once is not None:  # once-thrown faces reused for every later target
+            once[part] = faces
+        return fields, left
+    rolls, flat = _faces(step, amount, part, once, critical)
+    amount_value = sum(rolls) + flat
+    return {"rolls": rolls, "flat": flat, "amount": amount_value}, amount_value
+
+
 def _part(
     step: Step,
     c: dict[str, Any],
     t: dict[str, Any],
     amount: Mapping[str, Any],
-    rolls: list[int],
-    flat: int,
+    thrown: tuple[dict[str, Any], int],
+    wounding: Wounding,
     *,
     critical: bool,
     saved: bool,
 ) -> int:
     """One damage part taken off: the event, and what it dealt."""
     roll = step.combat.attack_roll
-    amount_value = sum(rolls) + flat
+    fields, amount_value = thrown
     if saved:
         amount_value //= 2  # halved, floored
+    if "pool" not in fields:  # a summed amount is written halved; a pool's as counted
+        fields["amount"] = amount_value
     adjust = hide_of(step, t, amount.get("type"))
     dealt = hidden(max(0, amount_value), adjust)
     _, _, temp = step.health(t)
@@ -85,6 +111,8 @@ def _part(
         h = t["health"]
         h["temp"] -= to_temp
         h["value"] = max(0, h["value"] - (dealt - to_temp))
+    elif dealt > 0 and step.combat.health.kind == "track":
+        mark_part(step, t, wounding, amount.get("type"), dealt)
     elif dealt > 0:
         step.write(
             t,
@@ -98,9 +126,7 @@ def _part(
         "actorId": c["id"],
         "targetId": t["id"],
         "target": t["name"],
-        "rolls": rolls,
-        "flat": flat,
-        "amount": amount_value,
+        **fields,
         "damageType": amount.get("type"),
         "critical": critical and roll is not None and roll.critical != "none",
         "adjust": adjust,
@@ -112,6 +138,7 @@ def _part(
     if saved:
         event["saved"] = True
     step.events.append(event)
+    wounding.events.append(event)
     return dealt
 
 
@@ -124,18 +151,21 @@ def blow(
     critical: bool,
     saved: bool | None,
     once: Once | None,
+    extra: int = 0,
 ) -> None:
     """The damage parts of one blow, what follows it, then the conditions it applies
     unless the target saved. ``saved`` is the action's save (None: it asks none);
-    ``once`` is None when every target throws its own amounts."""
+    ``once`` is None when every target throws its own amounts; ``extra`` is a pool
+    attack's successes past those needed (dice added to the first amount)."""
     save = option.get("save")
     halved = bool(saved) and save is not None and save["onSuccess"] == "half"
     was_down = t["down"]
     dealt = 0
+    wounding = Wounding()
     damage = option.get("damage")
     if damage is not None:
-        rolls, flat = _faces(step, damage, 0, once, critical)
-        dealt += _part(step, c, t, damage, rolls, flat, critical=critical, saved=halved)
+        thrown = _thrown(step, t, damage, 0, once, critical=critical, extra=extra)
+        dealt += _part(step, c, t, damage, thrown, wounding, critical=critical, saved=halved)
     for index, clause in enumerate(option.get("plus", ())):
         own = clause.get("save")
         clause_halved = halved
@@ -146,10 +176,11 @@ def blow(
                 clause_halved = True
             else:
                 clause_halved = False
-        rolls, flat = _faces(step, clause, index + 1, once, critical)
-        dealt += _part(step, c, t, clause, rolls, flat, critical=critical, saved=clause_halved)
+        thrown = _thrown(step, t, clause, index + 1, once, critical=critical, extra=0)
+        dealt += _part(step, c, t, clause, thrown, wounding, critical=critical, saved=clause_halved)
+    mark_blow(step, t, wounding)
     if dealt > 0:
-        after_blow(step, t, was_down, dealt, critical=critical)
+        after_blow(step, t, was_down, dealt, critical=critical, overwhelmed=wounding.overwhelmed)
     _mend(step, option, t, once)
     if not saved:
         difficulty = save["difficulty"] if save is not None else option.get("saveDifficulty")
@@ -196,7 +227,13 @@ def _mend(step: Step, option: Mapping[str, Any], t: dict[str, Any], once: Once |
 
 
 def after_blow(
-    step: Step, t: dict[str, Any], was_down: bool, dealt: int, *, critical: bool = False
+    step: Step,
+    t: dict[str, Any],
+    was_down: bool,
+    dealt: int,
+    *,
+    critical: bool = False,
+    overwhelmed: bool = False,
 ) -> None:
     """FIGHTS §8.1, after a blow that dealt ``dealt`` > 0: ``ends-on-damage`` conditions
     off; then a target still up makes its concentration save, one that is out goes
@@ -211,7 +248,7 @@ def after_blow(
                 t["stable"] = False
                 add_failures(step, t, 2 if rule == "two-failures" else 1)
         return
-    if value <= 0:
+    if value <= 0 or overwhelmed:
         drop(step, t)
     else:
         concentration_check(step, t, dealt)

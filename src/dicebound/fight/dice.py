@@ -22,5 +22,9 @@ class Thrower:
         self.faces.append(face)
         return face
 
+    def throw(self, sides: int) -> int:
+        """``roll`` under the name a ``DiceSource`` answers to (the pool roller's)."""
+        return self.roll(sides)
+
     def dice(self, count: int, sides: int) -> list[int]:
         return [self.roll(sides) for _ in range(count)]

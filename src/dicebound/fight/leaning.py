@@ -9,7 +9,7 @@ from typing import Any
 from dicebound.fight.context import Step
 from dicebound.fight.modifiers import saves_narrowed
 
-__all__ = ["attack_mode", "save_mode"]
+__all__ = ["attack_mode", "leaning_sum", "leans", "save_mode"]
 
 
 def _lean(up: bool, down: bool) -> str:
@@ -20,10 +20,28 @@ def _lean(up: bool, down: bool) -> str:
     return "normal"
 
 
+def leans(step: Step) -> bool:
+    """Whether rolls may lean at all: ``attackRoll.advantage`` or ``pool.advantage``."""
+    roll, pool = step.combat.attack_roll, step.combat.pool
+    return (roll is not None and roll.advantage) or (pool is not None and pool.advantage)
+
+
+def leaning_sum(step: Step, mode: str) -> tuple[list[int], list[int]]:
+    """The attack roll's dice thrown (twice when ``mode`` leans; the higher or lower
+    sum kept, the first of equals): every face thrown, and the faces kept."""
+    roll = step.combat.attack_roll
+    assert roll is not None  # a summed fight always has one
+    first = step.dice.dice(roll.dice.count, roll.dice.sides)
+    if mode == "normal":
+        return list(first), first
+    second = step.dice.dice(roll.dice.count, roll.dice.sides)
+    kept = second if (mode == "advantage") == (sum(second) > sum(first)) else first
+    return first + second, kept
+
+
 def attack_mode(step: Step, c: dict[str, Any], t: dict[str, Any]) -> str:
     """FIGHTS §7.5: how an attack leans."""
-    roll = step.combat.attack_roll
-    if roll is None or not roll.advantage:
+    if not leans(step):
         return "normal"
     mine, theirs = step.active_effects(c), step.active_effects(t)
     up = (
@@ -43,8 +61,7 @@ def save_mode(step: Step, t: dict[str, Any], save: str) -> str:
     """FIGHTS §7.5: how a save leans: the saver's ``own-saves-*`` effects and its
     modifiers to saves with a ``mode`` (each narrowed to the saves it names), and
     advantage on a dodge save while dodging."""
-    roll = step.combat.attack_roll
-    if roll is None or not roll.advantage:
+    if not leans(step):
         return "normal"
     up = bool(t["flags"].get("dodging")) and save in step.combat.dodge_saves
     down = False

@@ -25,10 +25,20 @@ def _amount(e: Event) -> str:
 
 
 def _initiative(e: Event) -> str:
-    parts = [
-        f"{x['name']} {faces_text(x['roll'])}{x['modifier']:+d}={x['total']}" for x in e["entries"]
-    ]
+    if e.get("pool"):
+        parts = [f"{x['name']} {faces_text(x['roll'])}={x['total']}" for x in e["entries"]]
+    else:
+        parts = [
+            f"{x['name']} {faces_text(x['roll'])}{x['modifier']:+d}={x['total']}"
+            for x in e["entries"]
+        ]
     return "initiative: " + ", ".join(parts)
+
+
+def _successes(e: Event) -> tuple[str, str]:
+    """A pool throw: ``(faces) N successes``, and `` botch`` when it botched."""
+    botch = " botch" if e["pool"].get("botch") else ""
+    return f"{faces_text(e['rolls'])} {e['total']} successes", botch
 
 
 def _rolled(e: Event) -> str:
@@ -45,6 +55,11 @@ def _save(e: Event) -> str:
     if e.get("automatic"):
         return f"{e['target']} {e['label']}: fails automatically"
     result = "success" if e["success"] else "failure"
+    if "pool" in e:
+        counted, botch = _successes(e)
+        return (
+            f"{e['target']} {e['label']}: {counted} vs {e['difficulty']} {result}{botch}{_lean(e)}"
+        )
     return (
         f"{e['target']} {e['label']}: {_rolled(e)}{e['total']} vs {e['difficulty']} "
         f"{result}{_lean(e)}"
@@ -58,14 +73,36 @@ def _concentration(e: Event) -> str:
 
 def _attack(e: Event) -> str:
     rolled, lean = _rolled(e), _lean(e)
+    if "pool" in e:
+        counted, botch = _successes(e)
+        return (
+            f"{e['actor']} {e['label']} at {e['target']}: {counted} vs {e['defense']} "
+            f"{e['outcome']}{botch}{lean}"
+        )
     return (
         f"{e['actor']} {e['label']} at {e['target']}: {rolled}{e['total']} vs {e['defense']} "
         f"{e['outcome']}{lean}"
     )
 
 
+def _pool_amount(e: Event) -> str:
+    """``(faces) N successes`` (no faces when none was thrown) and `` (k automatic)``."""
+    faces = f"{faces_text(e['rolls'])} " if e["rolls"] else ""
+    automatic = f" ({e['flat']} automatic)" if e["flat"] > 0 else ""
+    return f"{faces}{e['amount']} successes{automatic}"
+
+
+def _soak(e: Event) -> str:
+    soak = e.get("soak")
+    if soak is None:
+        return ""
+    rolls = soak.get("rolls")
+    thrown = f" {faces_text(rolls)}" if rolls else ""
+    return f" soak {soak['value']}{thrown} took {soak['taken']}"
+
+
 def _damage(e: Event) -> str:
-    line = f"{e['target']}: {_amount(e)}"
+    line = f"{e['target']}: {_pool_amount(e) if 'pool' in e else _amount(e)}"
     if e.get("damageType"):
         line += f" {e['damageType']}"
     if e.get("critical"):
@@ -74,7 +111,7 @@ def _damage(e: Event) -> str:
         line += " saved"
     if e.get("adjust", "none") != "none":
         line += f" ({e['adjust']})"
-    line += f", takes {e['dealt']}"
+    line += _soak(e) + f", takes {e['dealt']}"
     if e.get("toTemp"):
         line += f" ({e['toTemp']} temporary)"
     return line + f", {e['health']}/{e['maxHealth']}"
@@ -105,7 +142,24 @@ def _recharge(e: Event) -> str:
     return f"{e['label']} recharge {faces_text(e['rolls'])} vs {e['from']}: {back}"
 
 
+def _contest_side(name: str, side: Event) -> str:
+    if "pool" in side:
+        return f"{name} {faces_text(side['rolls'])} {side['total']}"
+    return f"{name} {faces_text(side['rolls'])}{side['modifier']:+d}={side['total']}"
+
+
+def _contest(e: Event) -> str:
+    """``Label: Actor (faces)±m=T vs Target (faces)±m=T`` (a pool: ``(faces) N``), then
+    who won."""
+    won = f"{e['actor']} wins" if e["winner"] == "actor" else f"{e['target']} holds"
+    return (
+        f"{e['label']}: {_contest_side(e['actor'], e['attacker'])} vs "
+        f"{_contest_side(e['target'], e['defender'])}, {won}"
+    )
+
+
 _LINES: dict[str, Callable[[Event], str]] = {
+    "contest": _contest,
     "refused": lambda e: f"{e['name']} left out ({e['reason']})",
     "initiative": _initiative,
     "round": lambda e: f"round {e['round']}",

@@ -61,6 +61,17 @@ def _weighed(
     from dicebound.fight.odds import option_odds
 
     targets = legal_targets(step, c, a)
+    if a["kind"] == "contest":
+        from dicebound.fight.contests import win_chance
+        from dicebound.fight.pool_odds import contest_weighed
+
+        option.update(contest_weighed(step, c, a, targets, win_chance))
+        return option
+    if step.combat.kind == "dice-pool":
+        from dicebound.fight.pool_odds import pool_weighed
+
+        option.update(pool_weighed(step, c, a, targets))
+        return option
     first = next(iter(targets), None)
     mode = attack_mode(step, c, first) if first is not None else "normal"
     defense = first["defense"] + guards(step, first) if first is not None else None
@@ -88,7 +99,7 @@ def offered(step: Step, c: dict[str, Any], *, weigh: bool = True) -> list[dict[s
         budget = a.get("budget")
         paid = budget is None or _in_hand(c, a) or c["budgets"].get(budget, 0) >= 1
         priced = row_offer(step, c, a) if "entry" in a else {}
-        if paid and _available(c, a) and priced is not None:
+        if paid and _available(c, a) and priced is not None and _holders(step, c, a) != set():
             option = _weighed(step, c, a, _option(a)) if weigh else _option(a)
             options.append(option | priced)
     main = step.combat.main_budget.id
@@ -156,11 +167,14 @@ def legal_targets(step: Step, c: dict[str, Any], option: dict[str, Any]) -> list
     target (its condition on the chooser says so), on the option's side."""
     side = option["targets"]["side"]
     forbidden = _forbidden_sources(step, c)
+    held = _holders(step, c, option)
     found: list[dict[str, Any]] = []
     for t in step.fight["combatants"]:
         if t["defeated"] or t["id"] in forbidden:
             continue
         if option["id"] == "standard:help" and t["id"] == c["id"]:
+            continue
+        if held is not None and t["id"] not in held:
             continue
         if side == "self" and t["id"] != c["id"]:
             continue
@@ -170,6 +184,16 @@ def legal_targets(step: Step, c: dict[str, Any], option: dict[str, Any]) -> list
             continue
         found.append(t)
     return found
+
+
+def _holders(step: Step, c: dict[str, Any], option: dict[str, Any]) -> set[str] | None:
+    """A contest with ``from``: only who holds the chooser by it (None: anyone)."""
+    if option.get("kind") != "contest":
+        return None
+    from dicebound.fight.contests import contest_of, holders
+
+    contest = contest_of(step, option)
+    return None if contest.holding is None else holders(step, c, contest)
 
 
 def _forbidden_sources(step: Step, c: dict[str, Any]) -> set[str]:

@@ -21,6 +21,7 @@ from dicebound.ruleset.combat import Modifier
 __all__ = [
     "attack_bonus_dist",
     "attack_bonuses",
+    "check_bonuses",
     "guards",
     "save_bonus_dist",
     "save_bonuses",
@@ -59,6 +60,16 @@ def save_bonuses(step: Step, c: dict[str, Any], save: str) -> list[dict[str, Any
     return _bonuses(step, c, _adds_to_save(save))
 
 
+def check_bonuses(step: Step, c: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each modifier to ``c``'s checks narrowed to no skill (a contest's), as a bonus,
+    its dice thrown now."""
+    return _bonuses(
+        step,
+        c,
+        lambda s, m: m.to == "checks" and not m.skills and (m.flat != 0 or m.dice is not None),
+    )
+
+
 def _bonuses(
     step: Step, c: dict[str, Any], keep: Callable[[Source, Modifier], bool]
 ) -> list[dict[str, Any]]:
@@ -80,9 +91,10 @@ def _bonuses(
     return bonuses
 
 
-def attack_bonus_dist(step: Step, c: dict[str, Any]) -> Ways:
-    """The exact distribution of the sum of the chooser's attack bonuses."""
-    return _bonus_dist(step, c, lambda s, m: m.to == "attacks")
+def attack_bonus_dist(step: Step, c: dict[str, Any], to: str = "attacks") -> Ways:
+    """The exact distribution of the sum of the chooser's attack bonuses (``to``
+    ``checks``: its bonuses to a contest's check, those narrowed to no skill)."""
+    return _bonus_dist(step, c, lambda s, m: m.to == to and not m.skills)
 
 
 def save_bonus_dist(step: Step, c: dict[str, Any], save: str) -> Ways:

@@ -31,7 +31,14 @@ from dicebound.fight.sums import Ways, dice_sum, partial_sums, point, shift
 from dicebound.odds import fraction_text
 from dicebound.sheet_commands.pools import MAX_AMOUNT
 
-__all__ = ["MAX_OUTCOMES", "MAX_TARGETS", "TOO_LARGE", "option_odds", "target_odds"]
+__all__ = [
+    "MAX_OUTCOMES",
+    "MAX_TARGETS",
+    "TOO_LARGE",
+    "falls_after",
+    "option_odds",
+    "target_odds",
+]
 
 MAX_OUTCOMES = 1_000_000
 MAX_TARGETS = 12
@@ -99,7 +106,7 @@ def _blow(step: Step, c: dict[str, Any], action: dict[str, Any]) -> Blow | None:
     return Blow(rolls, bonuses, plain, critical)
 
 
-def _falls(step: Step, t: dict[str, Any]) -> Callable[[int], bool]:
+def falls_after(step: Step, t: dict[str, Any]) -> Callable[[int], bool]:
     """Whether ``t`` is not standing after a blow that dealt ``d``: temporary points
     first, then health; a standing target reaching 0 goes down (an opponent is
     defeated). A party member's damage is the sheet's command, which takes 1..100,000."""
@@ -142,7 +149,7 @@ def target_odds(
         for amount, n in ways.counts.items():
             d = hidden(max(0, amount), adjust)
             dealt[d] = dealt.get(d, 0) + branch * n * other
-    falls = _falls(step, t)
+    falls = falls_after(step, t)
     drops = sum(n for d, n in dealt.items() if falls(d))
     return {
         "hit": fraction_text(Fraction(hit + critical, total)),

@@ -191,7 +191,7 @@ def _from_creature(combat: Combat, name: str, creature: Creature) -> Opponent | 
         dice = (read[0], read[1], read[2] + health[1]) if read else (0, 0, health[1])
     elif isinstance(health, int):
         fixed = health
-    block = {
+    block: dict[str, Any] = {
         "catalog": creature.catalog,
         "entry": creature.entry,
         "tier": creature.tier,
@@ -200,6 +200,10 @@ def _from_creature(combat: Combat, name: str, creature: Creature) -> Opponent | 
         "vulnerable": list(creature.vulnerable),
         "conditionImmunities": list(creature.condition_immunities),
     }
+    if creature.checks:
+        block["checks"] = dict(creature.checks)
+    if creature.soak_all or creature.soak_by_kind:
+        block["soak"] = {"all": creature.soak_all, "byKind": dict(creature.soak_by_kind)}
     return Opponent(
         name,
         block,

@@ -13,8 +13,9 @@ from typing import Any
 
 from dicebound.fight.conditions import one_use, spend_one_use
 from dicebound.fight.context import Step
-from dicebound.fight.leaning import save_mode
+from dicebound.fight.leaning import leaning_sum, save_mode
 from dicebound.fight.modifiers import save_bonuses
+from dicebound.fight.pools import pool_save
 
 __all__ = ["fails_save", "make_save", "save_label"]
 
@@ -30,8 +31,6 @@ def fails_save(step: Step, t: dict[str, Any], save: str) -> bool:
 
 def make_save(step: Step, t: dict[str, Any], save: str, difficulty: int) -> bool:
     """One save by ``t`` against ``difficulty`` (a ``save`` event): True on a success."""
-    roll = step.combat.attack_roll
-    assert roll is not None  # a summed fight always has one
     spent = one_use(t, "own-save")
     event: dict[str, Any] = {
         "type": "save",
@@ -47,14 +46,13 @@ def make_save(step: Step, t: dict[str, Any], save: str, difficulty: int) -> bool
         step.events.append(event)
         spend_one_use(step, t, spent)
         return False
+    if step.combat.kind == "dice-pool":
+        event |= pool_save(step, t, save, difficulty)
+        step.events.append(event)
+        spend_one_use(step, t, spent)
+        return bool(event["success"])
     mode = save_mode(step, t, save)
-    first = step.dice.dice(roll.dice.count, roll.dice.sides)
-    rolls, kept_faces = list(first), first
-    if mode != "normal":
-        second = step.dice.dice(roll.dice.count, roll.dice.sides)
-        rolls += second
-        if (mode == "advantage") == (sum(second) > sum(first)):
-            kept_faces = second
+    rolls, kept_faces = leaning_sum(step, mode)
     kept = sum(kept_faces)
     modifier = int(t["saves"].get(save, 0))
     bonuses = save_bonuses(step, t, save)

@@ -13,9 +13,11 @@ from fractions import Fraction
 from typing import Any
 
 from dicebound.fight.actions import member_actions
+from dicebound.fight.contests import contest_actions, member_checks
 from dicebound.fight.context import Step
 from dicebound.fight.dice import Thrower
 from dicebound.fight.opponents import Opponent, Refusal, plan_opponents
+from dicebound.fight.pools import pool_initiative
 from dicebound.fight.state import Fight, combatant_id
 from dicebound.ruleset.combat import Combat
 from dicebound.ruleset.model import Ruleset
@@ -24,19 +26,20 @@ from dicebound.sheet_commands.model import SheetRequest
 from dicebound.sheet_commands.targets import character_key
 
 __all__ = [
-    "POOL_NOT_PLAYED",
-    "TRACK_NOT_PLAYED",
+    "HARDNESS_NOT_PLAYED",
+    "RESOURCE_NOT_PLAYED",
     "check_playable",
     "pick_party",
     "start_fight",
 ]
 
-POOL_NOT_PLAYED = (
-    "Dice-pool fights are not played yet: this ruleset's combat block fights in dice pools; "
-    "tell the fight in words for now."
+RESOURCE_NOT_PLAYED = (
+    "Initiative as a resource (initiative.resource) is not played yet: this ruleset's "
+    "attacks move initiative numbers; tell the fight in words for now."
 )
-TRACK_NOT_PLAYED = (
-    "Fights whose health is a wound track are not played yet; tell the fight in words for now."
+HARDNESS_NOT_PLAYED = (
+    "Hardness in a dice-pool fight is not played yet: this ruleset gives combatants a "
+    "hardness that stops small blows; tell the fight in words for now."
 )
 
 
@@ -46,10 +49,11 @@ def half_up(x: Fraction) -> int:
 
 def check_playable(combat: Combat) -> Refusal | None:
     """Why this core cannot play the ruleset's fights at all, or None."""
-    if combat.kind == "dice-pool":
-        return Refusal("not-played", POOL_NOT_PLAYED)
-    if combat.health.kind == "track":
-        return Refusal("not-played", TRACK_NOT_PLAYED)
+    if combat.initiative.resource is not None:
+        return Refusal("not-played", RESOURCE_NOT_PLAYED)
+    hard = any(c.hardness for c in combat.creatures.values())
+    if hard or (combat.pool is not None and combat.pool.hardness is not None):
+        return Refusal("not-played", HARDNESS_NOT_PLAYED)
     return None
 
 
@@ -81,17 +85,30 @@ def pick_party(party: Sequence[Character], written: str | None) -> list[Characte
 
 def _member(ruleset: Ruleset, combat: Combat, member: Character) -> dict[str, Any]:
     view = SheetView(ruleset, member)
-    modifier = half_up(view.value(combat.initiative.modifier)) if combat.initiative.modifier else 0
+    initiative = combat.initiative.pool or combat.initiative.modifier
+    modifier = half_up(view.value(initiative)) if initiative is not None else 0
     saves = {s.id: view.check_number("save", s.id).number for s in ruleset.sheet.saves}
-    return _combatant(
+    actions = member_actions(ruleset, combat, member)
+    made = _combatant(
         member.name,
         "party",
         combat,
         modifier,
         half_up(view.value(combat.defense)),
-        member_actions(ruleset, combat, member),
+        actions + contest_actions(combat, actions),
         saves,
     ) | {"character": member.name, "items": []}
+    if combat.checks:
+        made["checks"] = member_checks(ruleset, combat, view)
+    rules = combat.pool
+    if rules is not None and (rules.soak_all is not None or rules.soak_by_kind):
+        soak: dict[str, Any] = {}
+        if rules.soak_all is not None:
+            soak["all"] = half_up(view.value(rules.soak_all))
+        if rules.soak_by_kind:
+            soak["byKind"] = {k: half_up(view.value(v)) for k, v in rules.soak_by_kind.items()}
+        made["soak"] = soak
+    return made
 
 
 def _combatant(
@@ -126,8 +143,14 @@ def _combatant(
     }
 
 
-def throw_initiative(c: dict[str, Any], combat: Combat, dice: Thrower) -> None:
-    """A summed initiative: its dice plus its modifier (FIGHTS §5.4)."""
+def throw_initiative(c: dict[str, Any], ruleset: Ruleset, combat: Combat, dice: Thrower) -> None:
+    """A summed initiative: its dice plus its modifier; a pool's: ``modifier`` dice of
+    the ruleset's pool, its successes plus ``plus`` (FIGHTS §5.4)."""
+    if combat.initiative.pool is not None:
+        thrown = pool_initiative(ruleset, c["initiativeModifier"], dice)
+        c["initiativeRoll"] = thrown.faces
+        c["initiative"] = thrown.successes + combat.initiative.plus
+        return
     spec = combat.initiative.dice
     faces = dice.dice(spec.count, spec.sides) if spec is not None else []
     c["initiativeRoll"] = faces
@@ -143,7 +166,9 @@ def sort_order(combatants: Sequence[dict[str, Any]]) -> list[str]:
     return [c["id"] for _, c in ranked]
 
 
-def initiative_event(fight: Fight) -> dict[str, Any]:
+def initiative_event(fight: Fight, pooled: bool = False) -> dict[str, Any]:
+    """The order with each entry's faces and total; ``pooled``: thrown as pools (its
+    line writes no modifier)."""
     entries = []
     for ident in fight["order"]:
         c = next(x for x in fight["combatants"] if x["id"] == ident)
@@ -158,7 +183,7 @@ def initiative_event(fight: Fight) -> dict[str, Any]:
                 "total": c["initiative"],
             }
         )
-    return {"type": "initiative", "entries": entries}
+    return {"type": "initiative", "entries": entries, "pool": pooled}
 
 
 def start_fight(
@@ -185,10 +210,10 @@ def start_fight(
     combatants: list[dict[str, Any]] = []
     for member in members:
         c = _member(ruleset, combat, member)
-        throw_initiative(c, combat, dice)
+        throw_initiative(c, ruleset, combat, dice)
         combatants.append(c)
     for opponent in opponents:
-        combatants.append(_opponent(combat, opponent, dice))
+        combatants.append(_opponent(ruleset, combat, opponent, dice))
     fight: Fight = {
         "v": 1,
         "id": f"f{number}",
@@ -211,7 +236,7 @@ def start_fight(
             _down_at_start(step, c)
     first = step.who(fight["order"][0])
     step.events += [
-        initiative_event(fight),
+        initiative_event(fight, combat.initiative.pool is not None),
         {"type": "round", "round": 1},
         {"type": "turn", "actorId": first["id"], "name": first["name"]},
     ]
@@ -219,14 +244,19 @@ def start_fight(
     return step
 
 
-def _opponent(combat: Combat, o: Opponent, dice: Thrower) -> dict[str, Any]:
-    c = _combatant(o.name, "enemy", combat, o.initiative_modifier, o.defense, o.actions, o.saves)
-    throw_initiative(c, combat, dice)
+def _opponent(ruleset: Ruleset, combat: Combat, o: Opponent, dice: Thrower) -> dict[str, Any]:
+    actions = o.actions + contest_actions(combat, o.actions)
+    c = _combatant(o.name, "enemy", combat, o.initiative_modifier, o.defense, actions, o.saves)
+    if "checks" in o.block:
+        c["checks"] = dict(o.block["checks"])
+    throw_initiative(c, ruleset, combat, dice)
     health = o.health
     if o.health_dice is not None:
         count, sides, flat = o.health_dice
         health = max(1, sum(dice.dice(count, sides)) + flat)
     c["block"] = o.block
+    if "soak" in o.block:
+        c["soak"] = o.block["soak"]
     c["health"] = {"value": health, "max": health, "temp": 0}
     return c
 

@@ -169,8 +169,12 @@ def health_of(
     combat = ruleset.combat
     assert combat is not None
     view = SheetView(ruleset, member)
-    pool = combat.health.name
-    read = view.pool_value(pool), view.pool_max(pool), view.pool_temp(pool)
+    name = combat.health.name
+    if combat.health.kind == "track":  # levels left of the wound track, no buffer
+        top = view.track_max(name)
+        read = top - view.track_value(name), top, 0
+    else:
+        read = view.pool_value(name), view.pool_max(name), view.pool_temp(name)
     kept[id(member)] = (member, read)
     return read
 
@@ -307,6 +311,13 @@ def _check_combatant(c: Mapping[str, Any]) -> None:
     for key in ("budgets", "uses", "saves"):
         if not _ints(c[key]):
             raise _fail(f'{name!r} has "{key}" that are not whole numbers by id')
+    if "checks" in c and not _ints(c["checks"]):
+        raise _fail(f'{name!r} has "checks" that are not whole numbers by id')
+    soak = c.get("soak")
+    if soak is not None and not (
+        isinstance(soak, dict) and _whole(soak.get("all", 0)) and _ints(soak.get("byKind", {}))
+    ):
+        raise _fail(f"{name!r} has a soak that is not whole numbers")
     if "strikesLeft" in c and not _whole(c["strikesLeft"]):
         raise _fail(f"{name!r} has strikes in hand that are not a whole number")
     for record in c["tracked"]:

@@ -11,6 +11,7 @@ from dicebound.fight.conditions import condition_event
 from dicebound.fight.context import Step
 from dicebound.fight.end import check_outcome
 from dicebound.fight.start import initiative_event, sort_order, throw_initiative
+from dicebound.fight.wounds import clear_one_mark
 from dicebound.sheet import SheetView
 from dicebound.sheet_commands.model import SheetRequest
 
@@ -56,10 +57,10 @@ def _new_round(step: Step) -> None:
     if step.combat.initiative.each == "round":
         live = [c for c in fight["combatants"] if not c["defeated"]]
         for c in live:
-            throw_initiative(c, step.combat, step.dice)
+            throw_initiative(c, step.ruleset, step.combat, step.dice)
         ordered = sort_order(fight["combatants"])
         fight["order"] = ordered
-        step.events.append(initiative_event(fight))
+        step.events.append(initiative_event(fight, step.combat.initiative.pool is not None))
 
 
 def _begin_turn(step: Step, c: dict[str, Any]) -> None:
@@ -172,6 +173,8 @@ def heal(step: Step, c: dict[str, Any], amount: int, rolls: list[int], flat: int
     if c["side"] == "enemy":
         h = c["health"]
         h["value"] = min(h["max"], h["value"] + amount)
+    elif step.combat.health.kind == "track":
+        clear_one_mark(step, c)
     else:
         pool = step.combat.health.name
         step.write(c, SheetRequest(op="restore", who=c["character"], pool=pool, amount=amount))
