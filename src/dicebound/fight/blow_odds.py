@@ -26,7 +26,7 @@ from dicebound.fight.leaning import attack_mode, save_mode
 from dicebound.fight.modifiers import attack_bonus_dist, guards, save_bonus_dist
 from dicebound.fight.saves import fails_save
 from dicebound.fight.state import standing
-from dicebound.fight.sums import dice_sum, kept_sum
+from dicebound.fight.sums import add_chances, dice_sum, kept_sum
 from dicebound.odds import fraction_text
 from dicebound.sheet_commands.pools import MAX_AMOUNT
 
@@ -97,14 +97,6 @@ def _dealt(
     return out
 
 
-def _sum(a: Dist, b: Dist) -> Dist:
-    out: Dist = {}
-    for x, p in a.items():
-        for y, q in b.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + p * q
-    return out
-
-
 def _mix(into: Dist, dist: Dist, weight: Fraction) -> None:
     for d, p in dist.items():
         into[d] = into.get(d, Fraction(0)) + p * weight
@@ -118,12 +110,12 @@ def _parts(
     total: Dist = {0: Fraction(1)}
     damage = action.get("damage")
     if damage is not None:
-        total = _sum(total, _dealt(step, t, damage, _amount(step, damage, critical), halved))
+        total = add_chances(total, _dealt(step, t, damage, _amount(step, damage, critical), halved))
     for clause in action.get("plus", ()):
         dist = _amount(step, clause, critical)
         own = clause.get("save")
         if own is None:
-            total = _sum(total, _dealt(step, t, clause, dist, halved))
+            total = add_chances(total, _dealt(step, t, clause, dist, halved))
             continue
         made = save_chance(step, t, own["save"], own["difficulty"])
         part: Dist = {}
@@ -132,7 +124,7 @@ def _parts(
             _mix(part, _dealt(step, t, clause, dist, True), made)
         else:
             part[0] = part.get(0, Fraction(0)) + made
-        total = _sum(total, part)
+        total = add_chances(total, part)
     return total
 
 

@@ -33,6 +33,7 @@ from dicebound.fight.pools import (
     wound_penalty,
 )
 from dicebound.fight.state import standing
+from dicebound.fight.sums import add_chances
 from dicebound.kinds.dice_pool.model import PoolCheck, PoolOutcome
 from dicebound.kinds.dice_pool.odds import distribution
 from dicebound.odds import fraction_text
@@ -85,14 +86,6 @@ def throw_odds(check: PoolCheck, mode: str) -> dict[tuple[int, int], Fraction]:
 
 def _binomial(n: int, p: Fraction) -> Chances:
     return {k: math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
-
-
-def _add(a: Chances, b: Chances) -> Chances:
-    out: Chances = {}
-    for x, p in a.items():
-        for y, q in b.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + p * q
-    return out
 
 
 def _mixed(parts: Sequence[tuple[Fraction, Chances]]) -> Chances:
@@ -160,9 +153,9 @@ def _blow(step: Step, t: dict[str, Any], action: Mapping[str, Any], extra: int) 
         dealt: Chances = {0: Fraction(1)}
         damage = action.get("damage")
         if damage is not None:
-            dealt = _add(dealt, _part(step, t, damage, extra, halved))
+            dealt = add_chances(dealt, _part(step, t, damage, extra, halved))
         for clause in action.get("plus", ()):
-            dealt = _add(dealt, _clause(step, t, clause, halved))
+            dealt = add_chances(dealt, _clause(step, t, clause, halved))
         parts.append((weight, dealt))
     return _mixed(parts)
 

@@ -10,10 +10,11 @@ against every target, every option of a menu), so they are remembered by their d
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-__all__ = ["Ways", "add", "dice_sum", "kept_sum", "partial_sums", "point", "shift"]
+__all__ = ["Ways", "add", "add_chances", "dice_sum", "kept_sum", "partial_sums", "point", "shift"]
 
 
 class Ways(NamedTuple):
@@ -96,3 +97,12 @@ def kept_sum(count: int, sides: int, mode: str) -> Ways:
     """The kept sum of an attack roll: one throw, or the better (``advantage``) or worse
     (``disadvantage``) of two by their sums."""
     return _kept(count, sides, mode)
+
+
+def add_chances(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> dict[int, Fraction]:
+    """The chances of the sum of two independent amounts, each given by its chances."""
+    out: dict[int, Fraction] = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, Fraction(0)) + p * q
+    return out
