@@ -180,6 +180,8 @@ def test_a_player_acts_only_as_its_own_character_on_its_turn(
     assert client.get(f"/games/{game}/fight", headers=bearer(player)).status_code == 200
 
 
+@pytest.mark.server
+@pytest.mark.postgres
 def test_two_processes_never_play_one_turn_twice(tmp_path: Path) -> None:
     """The same end-turn sent at once to two servers on one PostgreSQL store: one plays
     it, the other finds the turn already passed (not its turn), and the fight moved on
