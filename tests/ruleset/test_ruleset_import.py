@@ -62,7 +62,7 @@ def test_ember_roads_imports_with_its_2d6_sum(marinara_dir: Path) -> None:
     ]
     assert [a.abilities for a in rs.resolution.adjust] == [("brawn",), ("brawn",)]
     assert rs.resolution.adjust[0].value == ValueRef("derived", "burdened")
-    assert rs.not_played == ("items", "battle", "combat")
+    assert rs.not_played == ("items", "battle")
     tinker = rs.sheet.skill("tinker")
     assert tinker is not None and tinker.untrained == Untrained("by", -2)
     burden = next(d for d in rs.sheet.derived if d.id == "burden")

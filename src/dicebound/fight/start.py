@@ -46,6 +46,8 @@ def half_up(x: Fraction) -> int:
 
 def check_playable(combat: Combat) -> Refusal | None:
     """Why this core cannot play the ruleset's fights at all, or None."""
+    if combat.played:
+        return None
     if combat.kind == "dice-pool":
         return Refusal("not-played", POOL_NOT_PLAYED)
     if combat.health.kind == "track":

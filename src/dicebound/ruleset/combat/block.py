@@ -179,6 +179,12 @@ class Combat:
     def main_budget(self) -> Budget:
         return self.budgets[0]
 
+    @property
+    def played(self) -> bool:
+        """Whether dicebound plays this fight: a summed fight on pool health (fights in
+        dice pools or on a wound track are refused at the start, in words)."""
+        return self.kind == "attack-vs-defense" and self.health.kind == "pool"
+
     def budget(self, ident: str) -> Budget | None:
         return next((b for b in self.budgets if b.id == ident), None)
 
