@@ -590,7 +590,8 @@ def test_a_new_user_walks_from_an_empty_store_to_a_resolved_check(
     walk.click(page.get_by_role("button", name="Use this token"))
     walk.click(page.get_by_text("Make a game"))
     walk.type(page.get_by_label("Game name"), "Our table")
-    walk.choose(page.get_by_label("Ruleset", exact=True), f"{ruleset}@1")
+    version = json.loads(ruleset_text(ruleset)[0])["version"]
+    walk.choose(page.get_by_label("Ruleset", exact=True), f"{ruleset}@{version}")
     walk.click(page.get_by_label(character))
     walk.click(page.get_by_role("button", name="Make the game"))
     # the game's token, shown once in a dialog, is read and the dialog closed
