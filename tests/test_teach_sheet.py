@@ -349,7 +349,12 @@ MEMBER_LINES = [
         0,
         "  Pools: Hit points (hit_points) 33/33, Hit dice (hit_dice) 5/5, Inspiration (inspiration) 1/1",
     ),
-    ("dnd5e-srd and Mira", 0, "  Tracks: Exhaustion (exhaustion) 0 of 0..6"),
+    (
+        "dnd5e-srd and Mira",
+        0,
+        "  Tracks: Exhaustion (exhaustion) 0 of 0..6; Death save successes "
+        "(death_save_successes) 0 of 0..3; Death save failures (death_save_failures) 0 of 0..3",
+    ),
     (
         "the 5e example with picked entries",
         0,

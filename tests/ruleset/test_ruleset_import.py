@@ -62,7 +62,7 @@ def test_ember_roads_imports_with_its_2d6_sum(marinara_dir: Path) -> None:
     ]
     assert [a.abilities for a in rs.resolution.adjust] == [("brawn",), ("brawn",)]
     assert rs.resolution.adjust[0].value == ValueRef("derived", "burdened")
-    assert rs.not_played == ("items", "battle", "combat")
+    assert rs.not_played == ("items", "battle")
     tinker = rs.sheet.skill("tinker")
     assert tinker is not None and tinker.untrained == Untrained("by", -2)
     burden = next(d for d in rs.sheet.derived if d.id == "burden")
@@ -123,7 +123,7 @@ def test_gravewatch_imports_with_its_d10_pool(marinara_dir: Path) -> None:
     (night,) = rs.layers
     assert night.ladder is not None
     assert [(s.successes, s.target) for s in night.ladder] == [(1, 7), (2, 8), (4, 9), (6, 9)]
-    assert rs.not_played == ("items", "combat")
+    assert rs.not_played == ("items",)  # its dice-pool fight is played
 
 
 def test_the_5e_example_imports_with_its_d20(marinara_dir: Path) -> None:

@@ -27,6 +27,7 @@ from http_api_support import (
     bearer,
     character_file,
     cli_json,
+    ruleset_file,
     store_rows,
     stored_value,
 )
@@ -88,6 +89,8 @@ def test_a_0001_store_with_rows_is_upgraded_on_open_and_still_plays(
     assert "idempotency" not in tables
 
     mira = character_file("dnd5e-srd", "mira")
+    # the game is pinned to the packaged version, which the upgraded store keeps
+    packaged = ruleset_file("dnd5e-srd")["version"]
     thrown = cli_json(
         "check", "--ruleset", "dnd5e-srd", "--character", "mira", "--seed", "42", "--json", STEALTH
     )["results"][0]
@@ -101,9 +104,9 @@ def test_a_0001_store_with_rows_is_upgraded_on_open_and_still_plays(
         connection.execute(
             text(
                 "INSERT INTO games (id, name, ruleset_id, ruleset_version, layers, token_hash,"
-                " created) VALUES ('0ld0ld0ld0ld0ld0', 'Old game', 'dnd5e-srd', 1, '[]', :h, :t)"
+                " created) VALUES ('0ld0ld0ld0ld0ld0', 'Old game', 'dnd5e-srd', :v, '[]', :h, :t)"
             ),
-            {"h": hashlib.sha256(GAME_TOKEN.encode()).hexdigest(), "t": when},
+            {"h": hashlib.sha256(GAME_TOKEN.encode()).hexdigest(), "t": when, "v": packaged},
         )
         connection.execute(
             text(
@@ -121,11 +124,12 @@ def test_a_0001_store_with_rows_is_upgraded_on_open_and_still_plays(
             text(
                 "INSERT INTO records (game_id, created, who, ask, result, seed, faces, choose,"
                 " ruleset_id, ruleset_version, layers, sheet, answer, answer_sheet) VALUES"
-                " ('0ld0ld0ld0ld0ld0', :t, :n, :a, :r, '42', NULL, NULL, 'dnd5e-srd', 1, '[]',"
+                " ('0ld0ld0ld0ld0ld0', :t, :n, :a, :r, '42', NULL, NULL, 'dnd5e-srd', :v, '[]',"
                 " :s, NULL, NULL)"
             ),
             {
                 "t": when,
+                "v": packaged,
                 "n": MIRA,
                 "a": STEALTH,
                 "r": json.dumps(thrown),
@@ -150,7 +154,7 @@ def test_a_0001_store_with_rows_is_upgraded_on_open_and_still_plays(
             "id": "0ld0ld0ld0ld0ld0",
             "name": "Old game",
             "ruleset": "dnd5e-srd",
-            "version": 1,
+            "version": packaged,
             "layers": [],
             "characters": [MIRA],
         }

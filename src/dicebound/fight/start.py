@@ -49,12 +49,11 @@ def half_up(x: Fraction) -> int:
 
 def check_playable(combat: Combat) -> Refusal | None:
     """Why this core cannot play the ruleset's fights at all, or None."""
+    if combat.played:
+        return None
     if combat.initiative.resource is not None:
         return Refusal("not-played", RESOURCE_NOT_PLAYED)
-    hard = any(c.hardness for c in combat.creatures.values())
-    if hard or (combat.pool is not None and combat.pool.hardness is not None):
-        return Refusal("not-played", HARDNESS_NOT_PLAYED)
-    return None
+    return Refusal("not-played", HARDNESS_NOT_PLAYED)
 
 
 def pick_party(party: Sequence[Character], written: str | None) -> list[Character] | Refusal:

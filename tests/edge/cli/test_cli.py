@@ -25,7 +25,7 @@ def run(*argv: str) -> tuple[int, str]:
 def test_validate_a_packaged_ruleset_names_it_and_exits_0() -> None:
     code, text = run("validate", "dnd5e-srd")
     assert code == 0
-    assert text.splitlines()[0] == "dnd5e-srd: Fifth Edition SRD checks (dnd5e-srd v1) is valid."
+    assert text.splitlines()[0] == "dnd5e-srd: Fifth Edition SRD (dnd5e-srd v2) is valid."
 
 
 def test_validate_json_of_a_valid_ruleset() -> None:

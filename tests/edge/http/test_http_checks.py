@@ -328,7 +328,7 @@ def test_a_record_reads_back_whole(service: TestClient) -> None:
         "offer": None,
         "seed": "42",
         "ruleset": "dnd5e-srd",
-        "version": 1,
+        "version": 2,
         "answered": None,
     }
     assert problem_of(

@@ -43,7 +43,7 @@ def test_a_game_is_made_by_the_admin_and_read_with_its_token(service: TestClient
     assert made.status_code == 201
     body = made.json()
     assert set(body) == {"id", "token", "ruleset", "version", "layers"}
-    assert (body["ruleset"], body["version"], body["layers"]) == ("dnd5e-srd", 1, [])
+    assert (body["ruleset"], body["version"], body["layers"]) == ("dnd5e-srd", 2, [])
     assert body["token"] and body["token"] != body["id"]
     for headers in (bearer(body["token"]), admin_headers()):
         got = service.get(f"/games/{body['id']}", headers=headers)
@@ -52,7 +52,7 @@ def test_a_game_is_made_by_the_admin_and_read_with_its_token(service: TestClient
             "id": body["id"],
             "name": "Saltmarsh",
             "ruleset": "dnd5e-srd",
-            "version": 1,
+            "version": 2,
             "layers": [],
             "characters": [],
         }
@@ -86,7 +86,7 @@ _UNMADE: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "unknown layer": (
         {"name": "g", "ruleset": "dnd5e-srd", "layers": ["grim"]},
-        '"grim" is not a layer of Fifth Edition SRD checks (layers: none).',
+        '"grim" is not a layer of Fifth Edition SRD (layers: none).',
     ),
     "blank name": ({"name": "   ", "ruleset": "dnd5e-srd"}, "a game needs a name."),
     "a newline in the name": (

@@ -31,9 +31,9 @@ PACKAGED = packaged_rulesets()
 
 
 def _house(**changes: Any) -> dict[str, Any]:
-    """A ruleset of its own id, made from the packaged D&D file."""
+    """A ruleset of its own id at version 1, made from the packaged D&D file."""
     file = ruleset_file("dnd5e-srd")
-    file.update({"id": "house-d20", "name": "House d20", **changes})
+    file.update({"id": "house-d20", "version": 1, "name": "House d20", **changes})
     return file
 
 
@@ -66,7 +66,8 @@ def test_health_names_the_store_and_the_version(service: TestClient, store_url: 
 def test_every_packaged_ruleset_is_listed_without_a_token(service: TestClient) -> None:
     listed = _listed(service)
     assert len(PACKAGED) == 15
-    assert [(r["id"], r["version"]) for r in listed] == [(r, 1) for r in PACKAGED]
+    versions = [(r, ruleset_file(r)["version"]) for r in PACKAGED]
+    assert [(r["id"], r["version"]) for r in listed] == versions
     for entry in listed:
         file = ruleset_file(entry["id"])
         assert entry == {
@@ -85,7 +86,8 @@ def test_every_packaged_ruleset_reads_back_as_its_file(service: TestClient) -> N
         assert newest.status_code == 200, ruleset_id
         assert newest.headers["content-type"].startswith("application/json")
         assert newest.text == file, ruleset_id
-        assert service.get(f"/rulesets/{ruleset_id}", params={"version": 1}).text == file
+        version = json.loads(file)["version"]
+        assert service.get(f"/rulesets/{ruleset_id}", params={"version": version}).text == file
 
 
 _UNKNOWN = {
@@ -97,8 +99,8 @@ _UNKNOWN = {
     ),
     "unknown version of a known id": (
         "/rulesets/dnd5e-srd",
-        {"version": 2},
-        'the ruleset "dnd5e-srd" has no version 2.',
+        {"version": 99},
+        'the ruleset "dnd5e-srd" has no version 99.',
     ),
 }
 
@@ -159,7 +161,8 @@ def test_other_content_under_a_stored_id_and_version_is_409(
     other = json.loads(stored)
     other["name"] = "Something else"
     body = problem_of(service.post("/rulesets", json=other, headers=admin_headers()), 409)
-    assert f'version 1 of "{ruleset_id}" is already stored with other content' in body["detail"]
+    version = other["version"]
+    assert f'version {version} of "{ruleset_id}" is already stored with' in body["detail"]
     assert service.get(f"/rulesets/{ruleset_id}").text == stored
     assert store_rows(store_url) == before
 
@@ -245,36 +248,38 @@ def test_a_ruleset_of_256_kb_is_taken_and_one_byte_more_is_413(
 
 def test_a_game_keeps_the_version_it_was_made_on(service: TestClient, tmp_path: Path) -> None:
     old = make_game(service, "dnd5e-srd", "mira")
-    # version 2 rolls Stealth with Strength: Mira's modifier falls from +9 to +5
+    packaged = ruleset_file("dnd5e-srd")["version"]
+    # the next version rolls Stealth with Strength: Mira's modifier falls from +9 to +5
     newer = ruleset_file("dnd5e-srd")
-    newer["version"] = 2
+    newer["version"] = packaged + 1
     for skill in newer["sheet"]["skills"]:
         if skill["id"] == "stealth":
             skill["ability"] = "str"
-    path = tmp_path / "dnd5e-srd-2.json"
+    path = tmp_path / "dnd5e-srd-newer.json"
     path.write_text(_text(newer), encoding="utf-8")
     made = service.post("/rulesets", content=path.read_text(), headers={**admin_headers(), **JSON})
-    assert made.status_code == 201 and made.json() == {"id": "dnd5e-srd", "version": 2}
+    assert made.status_code == 201 and made.json() == {"id": "dnd5e-srd", "version": packaged + 1}
     assert [(r["version"], r["packaged"]) for r in _listed(service) if r["id"] == "dnd5e-srd"] == [
-        (1, True),
-        (2, False),
+        (packaged, True),
+        (packaged + 1, False),
     ]
-    assert json.loads(service.get("/rulesets/dnd5e-srd").text)["version"] == 2
-    assert json.loads(service.get("/rulesets/dnd5e-srd?version=1").text)["version"] == 1
+    assert json.loads(service.get("/rulesets/dnd5e-srd").text)["version"] == packaged + 1
+    pinned_text = service.get(f"/rulesets/dnd5e-srd?version={packaged}").text
+    assert json.loads(pinned_text)["version"] == packaged
 
-    pinned = make_game(service, "dnd5e-srd", "mira", version=1)
+    pinned = make_game(service, "dnd5e-srd", "mira", version=packaged)
     latest = make_game(service, "dnd5e-srd", "mira")
-    assert (old.version, pinned.version, latest.version) == (1, 1, 2)
-    on_v1 = cli_json(
+    assert (old.version, pinned.version, latest.version) == (packaged, packaged, packaged + 1)
+    on_packaged = cli_json(
         "check", "--ruleset", "dnd5e-srd", "--character", "mira", "--seed", "5", "--json", STEALTH
     )
     mira = str(DATA / "characters" / "dnd5e-srd" / "mira.json")
-    on_v2 = cli_json(
+    on_newer = cli_json(
         "check", "--ruleset", str(path), "--character", mira, "--seed", "5", "--json", STEALTH
     )
-    assert on_v1["results"][0]["attrs"]["modifier"] == "9"
-    assert on_v2["results"][0]["attrs"]["modifier"] == "5"
-    for game, expected in ((old, on_v1), (pinned, on_v1), (latest, on_v2)):
+    assert on_packaged["results"][0]["attrs"]["modifier"] == "9"
+    assert on_newer["results"][0]["attrs"]["modifier"] == "5"
+    for game, expected in ((old, on_packaged), (pinned, on_packaged), (latest, on_newer)):
         answer = service.post(
             game.path("checks"), json={"text": STEALTH, "seed": "5"}, headers=game.headers
         )

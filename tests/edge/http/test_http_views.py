@@ -31,7 +31,7 @@ def test_the_games_a_token_may_see(service: TestClient) -> None:
         "id": first.id,
         "name": "First",
         "ruleset": "dnd5e-srd",
-        "version": 1,
+        "version": 2,
         "layers": [],
         "seat": {"kind": "admin", "character": None},
     }

@@ -136,7 +136,7 @@ def test_dnd5e_srd_has_abilities_two_tiered_groups_and_a_pool() -> None:
     form = sheet_form(read_ruleset("dnd5e-srd"))
     assert (form.ruleset, form.version, form.sheet_version, form.name_max_length) == (
         "dnd5e-srd",
-        1,
+        2,
         1,
         100,
     )
@@ -167,7 +167,11 @@ def test_dnd5e_srd_has_abilities_two_tiered_groups_and_a_pool() -> None:
         ("hit_dice", "Hit dice"),
         ("inspiration", "Inspiration"),
     ]
-    assert [(t.id, t.min, t.max) for t in form.tracks] == [("exhaustion", 0, 6)]
+    assert [(t.id, t.min, t.max) for t in form.tracks] == [
+        ("exhaustion", 0, 6),
+        ("death_save_successes", 0, 3),
+        ("death_save_failures", 0, 3),
+    ]
 
 
 def test_wod_pool_leaves_its_wound_track_out_and_has_no_saves() -> None:
@@ -222,11 +226,11 @@ def test_enum_labels_whole_bounds_dice_and_tracks() -> None:
     ]
     form = sheet_form(load_ruleset_text(json.dumps(file)))
     assert form.to_json() == _as_the_page_read_it(file)
-    speed, side, weapon, notes, brave = form.fields[3:]
+    speed, side, weapon, notes, brave = form.fields[4:]
     assert (speed.min, speed.max) == (None, 9)
     assert [(v.value, v.label) for v in side.values] == [("law", "Lawful"), ("chaos", "chaos")]
     assert (weapon.max_length, notes.max_length, brave.default) == (40, 900, True)
-    assert [(t.id, t.min, t.max) for t in form.tracks][1:] == [("luck", 0, 3), ("grit", 1, None)]
+    assert [(t.id, t.min, t.max) for t in form.tracks][3:] == [("luck", 0, 3), ("grit", 1, None)]
 
 
 # ── the route ────────────────────────────────────────────────────────────────
@@ -237,13 +241,13 @@ def test_the_route_answers_the_description_without_a_token(service: TestClient) 
         got = service.get(f"/rulesets/{ruleset_id}/sheet-form")
         assert got.status_code == 200, got.text
         assert got.json() == sheet_form(read_ruleset(ruleset_id)).to_json()
-    pinned = service.get("/rulesets/dnd5e-srd/sheet-form?version=1")
+    pinned = service.get("/rulesets/dnd5e-srd/sheet-form?version=2")
     assert pinned.json() == service.get("/rulesets/dnd5e-srd/sheet-form").json()
 
 
 def test_the_route_reads_the_version_asked_for(service: TestClient) -> None:
     file = ruleset_file("dnd5e-srd")
-    file.update({"id": "house-d20", "name": "House d20"})
+    file.update({"id": "house-d20", "version": 1, "name": "House d20"})
     assert service.post("/rulesets", json=file, headers=admin_headers()).status_code == 201
     file["version"] = 2
     file["sheet"]["abilities"][0]["max"] = 20
@@ -327,7 +331,7 @@ def test_the_packaged_characters_of_a_ruleset_come_with_their_files(service: Tes
     ]
     assert got.json()[0]["file"] == character_file("wod-pool", "lucia")
     file = ruleset_file("dnd5e-srd")
-    file.update({"id": "house-d20", "name": "House d20"})
+    file.update({"id": "house-d20", "version": 1, "name": "House d20"})
     assert service.post("/rulesets", json=file, headers=admin_headers()).status_code == 201
     assert service.get("/rulesets/house-d20/characters").json() == []  # uploaded: none
     unknown = service.get("/rulesets/nowhere/characters")

@@ -101,7 +101,7 @@ def test_a_new_game_starts_with_the_packaged_characters_ticked(
 ) -> None:
     page.get_by_text("Make a game").click()
     page.get_by_label("Game name").fill(f"Rogues at {_width(page)}px")
-    page.get_by_label("Ruleset", exact=True).select_option("dnd5e-srd@1")
+    page.get_by_label("Ruleset", exact=True).select_option("dnd5e-srd@2")
     offered = page.locator("#new-game-choices input[type=checkbox]")
     expect(offered).to_have_count(2)
     assert [c["name"] for c in api(server, "/rulesets/dnd5e-srd/characters")] == [
@@ -122,7 +122,7 @@ def test_a_new_game_starts_with_the_packaged_characters_ticked(
 
     # a ruleset without packaged characters says where to bring them in
     file = json.loads(ruleset_text("dnd5e-srd")[0])
-    file.update({"id": f"bare-{_width(page)}", "name": "Bare"})
+    file.update({"id": f"bare-{_width(page)}", "version": 1, "name": "Bare"})
     stored = httpx.post(server.base + "/rulesets", json=file, headers=admin_headers())
     assert stored.status_code == 201
     page.reload()  # the rulesets are read again; the token is kept for the tab
@@ -354,7 +354,7 @@ def test_every_action_shows_it_is_busy_while_it_runs(page: Page, server: ServerP
         page.locator("#check-form"),
     )
     show_tab(page, "Author")
-    page.get_by_label("Start from").select_option("dnd5e-srd@1")
+    page.get_by_label("Start from").select_option("dnd5e-srd@2")
     page.get_by_role("button", name="Load", exact=True).click()
     check = page.get_by_role("button", name="Check", exact=True)
     busy_while_held("**/rulesets/check", "POST", check.click, check)
@@ -590,7 +590,8 @@ def test_a_new_user_walks_from_an_empty_store_to_a_resolved_check(
     walk.click(page.get_by_role("button", name="Use this token"))
     walk.click(page.get_by_text("Make a game"))
     walk.type(page.get_by_label("Game name"), "Our table")
-    walk.choose(page.get_by_label("Ruleset", exact=True), f"{ruleset}@1")
+    version = json.loads(ruleset_text(ruleset)[0])["version"]
+    walk.choose(page.get_by_label("Ruleset", exact=True), f"{ruleset}@{version}")
     walk.click(page.get_by_label(character))
     walk.click(page.get_by_role("button", name="Make the game"))
     # the game's token, shown once in a dialog, is read and the dialog closed

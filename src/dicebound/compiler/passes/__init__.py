@@ -62,7 +62,8 @@ def assemble(ctx: Context) -> Ruleset | None:
         return None
     raw = ctx.raw
     gm = raw["gm"]
-    present = tuple(block for block in NOT_PLAYED if block in raw)
+    played = ("combat",) if ctx.combat is not None and ctx.combat.played else ()
+    present = tuple(block for block in NOT_PLAYED if block in raw and block not in played)
     return Ruleset(
         id=str(raw["id"]),
         version=int(raw["version"]),

@@ -179,6 +179,14 @@ class Combat:
     def main_budget(self) -> Budget:
         return self.budgets[0]
 
+    @property
+    def played(self) -> bool:
+        """Whether dicebound plays this fight: every fight but one whose initiative is a
+        resource or that reads hardness (those are refused at the start, in words)."""
+        hard = any(c.hardness for c in self.creatures.values())
+        hard = hard or (self.pool is not None and self.pool.hardness is not None)
+        return self.initiative.resource is None and not hard
+
     def budget(self, ident: str) -> Budget | None:
         return next((b for b in self.budgets if b.id == ident), None)
 
