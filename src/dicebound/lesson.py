@@ -71,8 +71,9 @@ def gm_lesson(
 
     With ``character``, each ladder step carries its chance of success at ``skill``
     (default: the first check the character can roll). The sheet commands follow, with
-    examples for ``party`` (default: the character alone), then every member's sheet
-    summary under "The party:".
+    examples for ``party`` (default: the character alone), where the ruleset fights the
+    ``[fight:]`` tag (``fight.teach``), then every member's sheet summary under "The
+    party:".
 
     Raises:
         UsageError: an unknown layer. TagError: ``skill`` names no check of the ruleset.
@@ -97,6 +98,10 @@ def gm_lesson(
     sheet = sheet_lesson(ruleset, members)
     if sheet:
         text += "\n\n" + sheet
+    if ruleset.combat is not None:
+        from dicebound.fight.teach import fight_lesson  # the fight core, only where it fights
+
+        text += "\n\n" + fight_lesson(ruleset, members)
     if members:
         # a member's notes are a player's words: the model is told what they are first
         rule = f"{PLAYER_WORDS_RULE}\n" if ruleset.sheet.text else ""
