@@ -13,6 +13,7 @@ from dicebound.fight.contests import resolve_contest
 from dicebound.fight.context import Step
 from dicebound.fight.end import check_outcome
 from dicebound.fight.leaning import attack_mode
+from dicebound.fight.limits import within_limits
 from dicebound.fight.menu import legal_targets, offered, option_of
 from dicebound.fight.modifiers import attack_bonuses, guards
 from dicebound.fight.pools import attack_head, pool_attack
@@ -66,8 +67,10 @@ def check_choice(
         option = option | {"pay": pool}
     if "style" in attributes:
         return "unknown-style", None
-    if "entry" in option and priced(step, c, option) is None:
-        return INSUFFICIENT, None
+    if "entry" in option:
+        price = priced(step, c, option)
+        if price is None or not within_limits(c, price):
+            return INSUFFICIENT, None
     return c, option, targets
 
 

@@ -35,12 +35,14 @@ def _option(a: dict[str, Any]) -> dict[str, Any]:
 
 def row_offer(step: Step, c: dict[str, Any], a: dict[str, Any]) -> dict[str, Any] | None:
     """An ability row's ``cost`` and ``payWith`` (each only when it has some), or None
-    when its price does not plan on the sheet as it stands (FIGHTS §6.2)."""
+    when its price does not plan on the sheet as it stands, within the chooser's spend
+    limits (FIGHTS §6.2)."""
+    from dicebound.fight.limits import within_limits
     from dicebound.fight.rows import pay_with, plan_price
 
     member = step.member(c)
     price = plan_price(step.ruleset, member, a)
-    if price is None:
+    if price is None or not within_limits(c, price):
         return None
     made: dict[str, Any] = {}
     if price:

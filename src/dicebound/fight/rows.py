@@ -24,6 +24,7 @@ from typing import Any
 
 from dicebound.fight.actions import amount_of, applied_of, clause_of
 from dicebound.fight.context import Step
+from dicebound.fight.limits import count_spent
 from dicebound.ruleset.combat import AbilitySource, Amount, Combat, FightMechanics
 from dicebound.ruleset.model import CatalogEntry, Ruleset
 from dicebound.ruleset.reference import ValueRef
@@ -279,9 +280,11 @@ def priced(
 
 def pay_row(step: Step, c: dict[str, Any], option: dict[str, Any]) -> dict[str, Any]:
     """FIGHTS §7.2 3: the row's price spent through the sheet, part by part (a
-    ``spend`` event each); the action as it resolves (upcast when paid higher)."""
+    ``spend`` event each), and counted against the spend limits; the action as it
+    resolves (upcast when paid higher)."""
     price = priced(step, c, option)
     assert price is not None  # the choice was checked against the same sheet
+    count_spent(c, price)
     pay = option.get("pay")
     made = option if pay is None else upcast(step.ruleset, step.member(c), option, pay)
     for part in price:

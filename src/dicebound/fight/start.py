@@ -99,6 +99,11 @@ def _member(ruleset: Ruleset, combat: Combat, member: Character) -> dict[str, An
     ) | {"character": member.name, "items": []}
     if combat.checks:
         made["checks"] = member_checks(ruleset, combat, view)
+    if combat.spend_limits:  # FIGHTS §2.1: each read once, half up
+        made["limits"] = {
+            limit.pool: {"max": half_up(view.value(limit.max)), "per": limit.per, "spent": 0}
+            for limit in combat.spend_limits
+        }
     rules = combat.pool
     if rules is not None and (rules.soak_all is not None or rules.soak_by_kind):
         soak: dict[str, Any] = {}

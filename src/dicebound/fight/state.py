@@ -318,6 +318,16 @@ def _check_combatant(c: Mapping[str, Any]) -> None:
         isinstance(soak, dict) and _whole(soak.get("all", 0)) and _ints(soak.get("byKind", {}))
     ):
         raise _fail(f"{name!r} has a soak that is not whole numbers")
+    limits = c.get("limits", {})
+    if not isinstance(limits, dict) or not all(
+        isinstance(k, str)
+        and isinstance(v, dict)
+        and _whole(v.get("max"))
+        and _whole(v.get("spent"))
+        and v.get("per") in ("turn", "round")
+        for k, v in limits.items()
+    ):
+        raise _fail(f"{name!r} has spend limits that are not {{max, per, spent}} by pool")
     if "strikesLeft" in c and not _whole(c["strikesLeft"]):
         raise _fail(f"{name!r} has strikes in hand that are not a whole number")
     for record in c["tracked"]:

@@ -10,6 +10,7 @@ from dicebound.fight.clocks import run_clocks
 from dicebound.fight.conditions import condition_event
 from dicebound.fight.context import Step
 from dicebound.fight.end import check_outcome
+from dicebound.fight.limits import refill_limits
 from dicebound.fight.start import initiative_event, sort_order, throw_initiative
 from dicebound.fight.wounds import clear_one_mark
 from dicebound.sheet import SheetView
@@ -53,6 +54,7 @@ def _new_round(step: Step) -> None:
     for c in fight["combatants"]:
         for b in round_budgets:
             c["budgets"][b.id] = b.count
+        refill_limits(c, "round")
     step.events.append({"type": "round", "round": fight["round"]})
     if step.combat.initiative.each == "round":
         live = [c for c in fight["combatants"] if not c["defeated"]]
@@ -67,6 +69,7 @@ def _begin_turn(step: Step, c: dict[str, Any]) -> None:
     for b in step.combat.budgets:
         if b.per == "turn":
             c["budgets"][b.id] = b.count
+    refill_limits(c, "turn")
     helped = c["flags"].get("helped")
     c["flags"] = {"helped": True} if helped else {}
     step.events.append({"type": "turn", "actorId": c["id"], "name": c["name"]})
