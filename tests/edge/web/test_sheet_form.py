@@ -343,7 +343,7 @@ def test_a_character_file_is_checked_with_its_problems_at_their_lines(
     broken = lucia.replace('"dexterity": 4', '"dexterity": 9')
     line = broken[: broken.index('"dexterity": 9')].count("\n") + 1
     tried = service.post(
-        "/rulesets/wod-pool/characters/check?version=1",
+        "/rulesets/wod-pool/characters/check?version=2",
         content=broken,
         headers=JSON,
     ).json()
