@@ -229,3 +229,24 @@ def test_tobias_fists_at_the_thug_agree_with_the_resolver_through_soak() -> None
     assert mine["dealt"][2] == Fraction(1, 2) * Fraction(1, 4) * Fraction(1, 4)
     # Soak past the count takes the count and no more: one success soaked by one or two.
     assert mine["dealt"] == {0: Fraction(27, 32), 1: Fraction(1, 8), 2: Fraction(1, 32)}
+
+
+def test_an_opponent_by_tier_strikes_with_automatic_bashing_successes() -> None:
+    """No creature by that name: the tier's plain block (FIGHTS §5.2), health the middle
+    of its band and damage the middle of its round as automatic successes, untyped, so
+    bashing by ``damageKinds.default`` and soaked by Stamina."""
+    table = Table()
+    text = table.say(
+        f'[fight: op="start" party="{LUCIA}" enemies="Vandal (tier street), Drunk"]', 5, 5, 5
+    )
+    assert "adjusted Drunk: creature Drunk -> tier nuisance" in text
+    assert table.c("vandal")["health"] == {"value": 6, "max": 6, "temp": 0}
+    table.say('[fight: op="end-turn"]')
+    text = table.say(
+        f'[fight: op="act" who="Vandal" option="strike" target="{LUCIA}"]', 6, 2, 3, 4, 5, 7, 1
+    )
+    assert (
+        'now="Vandal Vandal: attack at Lucia Marchetti: (6,2,3,4,5) 1 successes vs 1 hit; '
+        'Lucia Marchetti: 2 successes (2 automatic) soak 2 (7,1) took 1, takes 1, 6/7"'
+    ) in text
+    assert table.wounds(LUCIA) == ("bashing",)
