@@ -17,6 +17,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from dicebound.edge.cli import main as cli
 from dicebound.edge.files import packaged_characters, packaged_rulesets
@@ -36,6 +37,64 @@ def _run(*argv: str) -> str:
 
 def _fence(text: str) -> str:
     return f"```text\n{text}\n```"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def _action_text(action: dict[str, Any]) -> str:
+    damage = action.get("damage", {})
+    words = [f"{action['name']}: to hit {action['toHit']}" if "toHit" in action else action["name"]]
+    if damage:
+        amount = damage.get("dice") or str(damage.get("flat", ""))
+        words.append(f"{amount} {damage.get('type', '')}".strip())
+    return ", ".join(words)
+
+
+def _fight_parts(raw: dict[str, Any]) -> list[str]:
+    """The fight section: what the combat block says of itself, its threat tiers and
+    every bestiary creature with its numbers, read off the file."""
+    combat = raw["combat"]
+    parts = ["## Fights", f"`combat.kind` is `{combat['kind']}`. {combat.get('$comment', '')}"]
+    tiers = combat.get("threat", {}).get("tiers", [])
+    if tiers:
+        head = ["Tier", "Health", "Defense", "To hit", "Damage a round"]
+        rows = [
+            [
+                f"`{t['id']}` {t['label']}",
+                "-".join(map(str, t["health"])),
+                str(t["defense"]),
+                str(t["toHit"]),
+                "-".join(map(str, t["damagePerRound"])),
+            ]
+            for t in tiers
+        ]
+        parts += ["Threat tiers, for opponents proposed by number:", _table(head, rows)]
+    for catalog in raw.get("catalogs", []):
+        if catalog.get("holds") != "creatures":
+            continue
+        head = ["Creature", "Tier", "Health", "Defense", "Initiative", "Soak", "Actions"]
+        rows = []
+        for entry in catalog["entries"]:
+            c = entry["creature"]
+            soak = c.get("soak", {})
+            soaks = [f"all {soak['all']}"] if "all" in soak else []
+            soaks += [f"{kind} {n}" for kind, n in soak.get("byKind", {}).items()]
+            rows.append(
+                [
+                    f"`{catalog['id']}/{entry['id']}` {entry['label']}",
+                    c["tier"],
+                    str(c.get("health", "")),
+                    str(c.get("defense", "")),
+                    f"{c.get('initiativeModifier', 0):+d}",
+                    ", ".join(soaks) or "none",
+                    "; ".join(_action_text(a) for a in c.get("actions", [])),
+                ]
+            )
+        parts += [f"{catalog['label']} (`{catalog['id']}`):", _table(head, rows)]
+    return parts
 
 
 def page_text(ruleset_id: str) -> str:
@@ -72,6 +131,8 @@ def page_text(ruleset_id: str) -> str:
         parts.append(
             "Layers: " + ", ".join(f"`{layer['id']}` ({layer['label']})" for layer in layers)
         )
+    if "combat" in raw:
+        parts += _fight_parts(raw)
     parts += [
         "## What the Game Master is taught",
         f"`dicebound gm --ruleset {ruleset_id}` prints:",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dicebound.fight.actions import read_dice
+from dicebound.fight.amounts import read_dice
 from dicebound.fight.context import Source, Step
 from dicebound.fight.sums import Ways, add, dice_sum, point
 from dicebound.ruleset.combat import Modifier

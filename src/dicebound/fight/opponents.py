@@ -11,7 +11,8 @@ import math
 import re
 from typing import Any, NamedTuple
 
-from dicebound.fight.actions import block_actions, read_dice
+from dicebound.fight.actions import block_actions
+from dicebound.fight.amounts import read_dice
 from dicebound.fight.state import combatant_id
 from dicebound.ruleset.combat import Combat, Creature, ThreatTier
 

@@ -115,7 +115,10 @@ def _part(
         n = k + auto
         lefts: Chances = {n: Fraction(1)}
         if soak > 0 and rules.soak_roll and n > 0:
-            lefts = {n - min(n, s): r for s, r in _binomial(soak, p).items()}
+            # Soak successes past the count all leave 0: their chances add up.
+            lefts = {}
+            for s, r in _binomial(soak, p).items():
+                lefts[n - min(n, s)] = lefts.get(n - min(n, s), Fraction(0)) + r
         for left, r in lefts.items():
             value = left // 2 if halved else left
             d = hidden(max(0, value), adjust)

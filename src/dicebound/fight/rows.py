@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from dicebound.fight.actions import amount_of, applied_of, clause_of
+from dicebound.fight.amounts import amount_of, applied_of, clause_of
 from dicebound.fight.context import Step
 from dicebound.fight.limits import count_spent
 from dicebound.ruleset.combat import AbilitySource, Amount, Combat, FightMechanics

@@ -297,7 +297,14 @@ def test_a_pool_says_how_it_starts_and_lists_and_wound_tracks_are_described() ->
         ("damage_type", "text"),
     ]
     wod = sheet_form(read_ruleset("wod-pool")).to_json()
-    (specialties,) = wod["lists"]
+    specialties, weapons = wod["lists"]
+    assert [(c["id"], c["type"]) for c in weapons["columns"]] == [
+        ("name", "text"),
+        ("attribute", "enum"),
+        ("skill", "enum"),
+        ("damage", "dice"),
+        ("harm", "enum"),
+    ]
     assert (specialties["id"], specialties["max_items"]) == ("specialties", 12)
     name, ability = specialties["columns"]
     assert (name["type"], name["max_length"], ability["type"]) == ("text", 60, "enum")
@@ -347,7 +354,7 @@ def test_a_character_file_is_checked_with_its_problems_at_their_lines(
     broken = lucia.replace('"dexterity": 4', '"dexterity": 9')
     line = broken[: broken.index('"dexterity": 9')].count("\n") + 1
     tried = service.post(
-        "/rulesets/wod-pool/characters/check?version=1",
+        "/rulesets/wod-pool/characters/check?version=2",
         content=broken,
         headers=JSON,
     ).json()

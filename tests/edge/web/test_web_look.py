@@ -359,7 +359,7 @@ def _walk_the_empty_states(
     show_tab(page, "Author")
     none = page.locator("#problems-none")
     expect(none).to_be_hidden()
-    page.get_by_label("Start from").select_option("wod-pool@1")
+    page.get_by_label("Start from").select_option("wod-pool@2")
     page.get_by_role("button", name="Load", exact=True).click()
     editor = page.get_by_label("Ruleset file", exact=True)
     expect(editor).not_to_have_value("")

@@ -219,7 +219,8 @@ def test_the_sheet_form_edits_lists_and_wound_marks(page: Page, server: ServerPr
     expect(_status(page)).to_contain_text(f"Saved {LUCIA} (revision 3)")
     stored = api(server, f"/games/{game['id']}/characters/{LUCIA}")
     assert stored["sheet"]["build"]["lists"] == {
-        "specialties": [{"name": "Rooftops", "ability": "athletics"}]
+        "specialties": [{"name": "Rooftops", "ability": "athletics"}],
+        "weapons": character_file("wod-pool", "lucia")["sheet"]["build"]["lists"]["weapons"],
     }
     assert "wounds" not in stored["live"]
 
@@ -563,6 +564,9 @@ def empty_server(tmp_path: Path) -> Iterator[ServerProcess]:
     ):
         yield running
 
+
+VERSIONS = {"wod-pool": 2}
+"""The packaged rulesets the walks take past their first version."""
 
 WALKS = {
     "dnd5e-srd": (MIRA, STEALTH),
