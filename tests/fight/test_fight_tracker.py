@@ -169,3 +169,51 @@ def test_a_game_without_a_fight_shows_no_tracker(
     expect(page.locator("#fight")).to_be_hidden()
     assert page.errors == []  # type: ignore[attr-defined]
     page.close()
+
+
+def test_an_open_window_is_the_menu_until_it_is_answered(
+    server: ServerProcess, chrome: Browser, http: httpx.Client
+) -> None:
+    """A hit held by a window on Gravewatch (E32's Brace): the page shows the window's
+    question, the asked warden's answers and Pass; Pass lets the hit land and the turn
+    goes on."""
+    from test_fight_windows import bracing_ada_file, bracing_doc
+
+    from service_support import admin_headers
+
+    ruleset = bracing_doc()
+    stored = http.post("/rulesets", json=ruleset, headers=admin_headers())
+    assert stored.status_code in (200, 201), stored.text
+    made = http.post(
+        "/games", json={"name": "A vigil", "ruleset": ruleset["id"]}, headers=admin_headers()
+    )
+    game, token = made.json()["id"], made.json()["token"]
+    put = http.put(f"/games/{game}/characters/Ada", json=bracing_ada_file(), headers=bearer(token))
+    assert put.status_code == 201, put.text
+    for body in (
+        {"op": "start", "enemies": "Rats (night/grave-rats)", "faces": [10, 1]},
+        {"op": "end-turn", "who": "Ada"},
+        {
+            "op": "act",
+            "who": "Rats",
+            "option": "Gnaw",
+            "targets": ["Ada"],
+            "faces": [7, 7, 2, 3, 4],
+        },
+    ):
+        step = http.post(f"/games/{game}/fight", json=body, headers=bearer(token))
+        assert step.status_code == 200 and step.json()["ok"], step.text
+    page = open_page(chrome, server, DESKTOP)
+    pick_game(page, {"id": game})
+    menu = page.get_by_role("group", name="Ada: answer window w1")
+    expect(menu).to_be_visible()
+    expect(menu.locator(".window-banner")).to_have_text(
+        "Window w1: Ada may answer with a reaction to a hit, or pass."
+    )
+    expect(menu.locator("li.option .label")).to_have_text(["Brace (quick)"])
+    menu.get_by_role("button", name="Pass").click()
+    expect(page.locator("#status")).to_contain_text("Fight: pass: done.")
+    expect(page.locator("#fight-round")).to_have_text("Round 1: Rats's turn.")
+    expect(page.locator(".window-banner")).to_have_count(0)
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()

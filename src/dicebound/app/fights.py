@@ -68,7 +68,8 @@ def _menu(
 
 def read_fight(session: Session, access: Access, game_id: str) -> dict[str, Any]:
     """The game's fight (``fight.view.fight_view``: its state, its summary, the current
-    actor with its options, the open window, none opening yet) and its revision. All
+    actor with its options, the open window with the menu of the one it asks) and its
+    revision. All
     null (revision 0) before the game's first fight."""
     repo = Repo(session)
     game = visible_game(repo, access, game_id, Use.READ_FIGHT)
@@ -128,11 +129,14 @@ def _tag(body: Mapping[str, Any]) -> str:
 
 def _player_admit(seat: Player, who: str | None) -> Admit:
     """The check a player's step passes on the stored fight: it acts as its own
-    character, on that character's turn."""
+    character, on that character's turn or when the open window asks it."""
 
     def admit(fight: Fight | None, party: Sequence[Character]) -> None:
         actor = None
         current = None if fight is None else current_actor(fight)
+        window = None if fight is None else fight.get("window")
+        if fight is not None and window is not None:  # the one the window asks answers
+            current = find_combatant(fight, str(window["waiting"][0]))
         if fight is not None and who is not None:
             actor = find_combatant(fight, who)
         elif current is not None:
@@ -142,9 +146,13 @@ def _player_admit(seat: Player, who: str | None) -> Admit:
             return
         permit(seat, Use.ACT_IN_FIGHT, actor.get("character", actor["name"]))
         if current is not None and current["id"] != actor["id"]:
+            whose = (
+                f"while window {window['id']} asks {current['name']}"
+                if window
+                else (f"on {current['name']}'s turn")
+            )
             raise Forbidden(
-                f"{PLAYER_MAY}; this asks to act in the fight for {actor['name']} on "
-                f"{current['name']}'s turn."
+                f"{PLAYER_MAY}; this asks to act in the fight for {actor['name']} {whose}."
             )
 
     return admit

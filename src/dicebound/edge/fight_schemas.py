@@ -46,7 +46,8 @@ class FightMemberOut(BaseModel):
 
 
 class FightMenuOut(BaseModel):
-    """A combatant's options now (empty off its turn), each with its forecast and odds."""
+    """A combatant's options now (its turn's, or the open window's when it asks it;
+    empty otherwise), each with its forecast and odds."""
 
     who: str
     options: list[dict[str, Any]]
@@ -55,7 +56,8 @@ class FightMenuOut(BaseModel):
 class FightOut(BaseModel):
     """The game's fight (all null before its first), its revision (raised on every
     change; 0 before the first), its summary, whose turn it is with their options, and
-    the open window (none opens yet: always null)."""
+    the open window (null when none is open): its id, kind, what opened it, whom it
+    asks and that one's options."""
 
     fight: dict[str, Any] | None
     revision: int

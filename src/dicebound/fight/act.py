@@ -21,9 +21,10 @@ from dicebound.fight.reasons import INSUFFICIENT
 from dicebound.fight.rows import give, pay_row, priced, resolve_pay
 from dicebound.fight.saves import make_save
 from dicebound.fight.state import standing
+from dicebound.fight.windows import open_window
 from dicebound.sheet_commands.current import name_eq
 
-__all__ = ["Choice", "check_choice", "resolve_choice"]
+__all__ = ["Choice", "check_choice", "choose_targets", "resolve_choice", "resume_hit"]
 
 Choice = tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]
 """The chooser, the option and its targets, once every check passed."""
@@ -37,11 +38,13 @@ def check_choice(
     fight = step.fight
     if "window" in attributes:
         return "stale-window", None
+    option = option_of(step, c, option_id)
+    if option is not None and "signature" in option:
+        return "not-your-turn", None  # a signature action is bought between turns
     if fight["order"][fight["turn"]] != c["id"]:
         return "not-your-turn", None
     if not standing(c):
         return "down", None
-    option = option_of(step, c, option_id)
     if option is not None and "notPlayed" in option:
         return "not-played", str(option["notPlayed"])
     menu_ids = [o["id"] for o in offered(step, c, weigh=False)]
@@ -57,7 +60,7 @@ def check_choice(
         return INSUFFICIENT, None
     if "mode" in attributes:
         return "unknown-mode", None
-    targets = _targets(step, c, option, attributes.get("target"))
+    targets = choose_targets(step, c, option, attributes.get("target"))
     if targets is None:
         return "bad-target", None
     if "pay" in attributes:
@@ -74,7 +77,7 @@ def check_choice(
     return c, option, targets
 
 
-def _targets(
+def choose_targets(
     step: Step, c: dict[str, Any], option: dict[str, Any], written: str | None
 ) -> list[dict[str, Any]] | None:
     count = option["targets"]["count"]
@@ -148,9 +151,21 @@ def resolve_choice(step: Step, choice: Choice) -> None:
     if option.get("concentration"):
         start_concentration(step, c, option)
     once: Once | None = None if _rolls_to_hit(option) else {}
-    for t in targets:
-        if not t["defeated"]:
-            _strike(step, c, option, t, once)
+    _strike_each(step, c, option, targets, once)
+
+
+def _strike_each(
+    step: Step,
+    c: dict[str, Any],
+    option: dict[str, Any],
+    targets: list[dict[str, Any]],
+    once: Once | None,
+) -> None:
+    """The action on each target still up, in order, then the outcome; a hit a window
+    holds stops here (the window's answer resumes it, ``resume_hit``)."""
+    for i, t in enumerate(targets):
+        if not t["defeated"] and _strike(step, c, option, t, once, targets[i + 1 :]):
+            return
     check_outcome(step)
 
 
@@ -180,11 +195,17 @@ def _standard(
 
 
 def _strike(
-    step: Step, c: dict[str, Any], option: dict[str, Any], t: dict[str, Any], once: Once | None
-) -> None:
+    step: Step,
+    c: dict[str, Any],
+    option: dict[str, Any],
+    t: dict[str, Any],
+    once: Once | None,
+    rest: list[dict[str, Any]],
+) -> bool:
     """One target (FIGHTS §7.3): the attack roll (unless it lands by itself), the
     action's save, the blow; then the one-use conditions the roll spent (those on the
-    roller that end after its own attack, on the target after being attacked)."""
+    roller that end after its own attack, on the target after being attacked). True
+    when the hit opened a window (§9.2): the rest waits on its answer."""
     if once is None:
         spends = one_use(c, "own-attack"), one_use(t, "attacked")
         extra = 0
@@ -192,12 +213,79 @@ def _strike(
             outcome, extra = pool_attack(step, c, option, t)
         else:
             outcome = _attack_roll(step, c, option, t)
+        if outcome != "miss" and _hold_hit(step, c, option, t, extra, rest):
+            return True
         if outcome != "miss":
             _saved_blow(step, c, option, t, once, critical=outcome == "critical", extra=extra)
         spend_one_use(step, c, spends[0])
         spend_one_use(step, t, spends[1])
-        return
+        return False
     _saved_blow(step, c, option, t, once, critical=False)
+    return False
+
+
+def _hold_hit(
+    step: Step,
+    c: dict[str, Any],
+    option: dict[str, Any],
+    t: dict[str, Any],
+    extra: int,
+    rest: list[dict[str, Any]],
+) -> bool:
+    """An attack roll that just hit a target holding a reaction to a hit opens a
+    window asking it; the hit, the action and the targets after it wait in the window
+    (``resume``)."""
+    attack = step.events[-1]
+    roll = step.combat.attack_roll
+    natural = (
+        roll is not None
+        and roll.dice.count == 1
+        and attack["kept"] == roll.dice.sides
+        and roll.natural_max != "none"
+    )
+    trigger = {"kind": "hit", "actorId": c["id"], "targetId": t["id"], "actionId": option["id"]}
+    resume = {
+        "actorId": c["id"],
+        "action": option,
+        "targetId": t["id"],
+        "rest": [x["id"] for x in rest],
+        "attack": {
+            "outcome": attack["outcome"],
+            "total": attack["total"],
+            "natural": natural,
+            "extra": extra,
+        },
+    }
+    return open_window(step, "reaction", trigger, [t], resume)
+
+
+def resume_hit(step: Step, resume: dict[str, Any]) -> None:
+    """FIGHTS §9.2: a held hit checked again against the target's defense now (a pool
+    needs ``max(1, defense)``; a natural face keeps its result), a ``recheck`` event;
+    the blow when it still lands, the one-use conditions spent; then the targets after
+    it, and the outcome."""
+    c, t = step.who(resume["actorId"]), step.who(resume["targetId"])
+    option: dict[str, Any] = resume["action"]
+    held = resume["attack"]
+    if not t["defeated"]:
+        spends = one_use(c, "own-attack"), one_use(t, "attacked")
+        defense = t["defense"] + guards(step, t)
+        if step.combat.kind == "dice-pool":
+            defense = max(1, defense)
+        if held["natural"]:
+            outcome = held["outcome"]
+        else:
+            outcome = "hit" if held["total"] >= defense else "miss"
+        step.events.append(
+            attack_head(c, option, t)
+            | {"type": "recheck", "total": held["total"], "defense": defense, "outcome": outcome}
+        )
+        if outcome != "miss":
+            extra = held["total"] - defense if step.combat.kind == "dice-pool" else 0
+            _saved_blow(step, c, option, t, None, critical=outcome == "critical", extra=extra)
+        spend_one_use(step, c, spends[0])
+        spend_one_use(step, t, spends[1])
+    _strike_each(step, c, option, [step.who(i) for i in resume["rest"]], None)
 
 
 def _saved_blow(

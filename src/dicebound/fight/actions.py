@@ -2,7 +2,7 @@
 party member's attack rows and ability rows, an opponent's stat block actions.
 
 An action is a JSON object. What this core does not play yet (a block action that is a
-sequence, a signature or a reaction, or that does nothing it can play; an ability row
+sequence or a reaction, or that does nothing it can play; an ability row
 that is a reaction, ``fight.rows``) is kept with ``notPlayed``, the sentence a choice
 of it is refused with, and never offered on a menu. What an action carries is read by
 ``fight.amounts``.
@@ -139,6 +139,8 @@ def block_actions(combat: Combat, actions: tuple[CreatureAction, ...]) -> list[d
                 "sides": a.recharge[1],
                 "from": a.recharge[2],
             }
+        if a.signature_cost is not None:
+            action["signature"] = a.signature_cost
         why = _block_not_played(a)
         if why is not None:
             action["notPlayed"] = _BLOCK_NOT_PLAYED.format(label=a.name, why=why)
@@ -147,8 +149,6 @@ def block_actions(combat: Combat, actions: tuple[CreatureAction, ...]) -> list[d
 
 
 def _block_not_played(a: CreatureAction) -> str | None:
-    if a.signature_cost is not None:
-        return "is a signature action"
     if a.reaction is not None:
         return "is a reaction"
     if a.sequence:

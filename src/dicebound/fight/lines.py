@@ -181,6 +181,14 @@ _LINES: dict[str, Callable[[Event], str]] = {
     "dying": _dying,
     "outcome": lambda e: f"outcome {e['outcome']}",
     "adjustment": lambda e: f"adjusted {e['opponent']}: {e['what']} {e['from']} -> {e['to']}",
+    "window": lambda e: f"window {e['id']} asks {e['asking']}",
+    "pass": lambda e: f"{e['name']} passes",
+    "signature": lambda e: (
+        f"{e['actor']} spends {e['cost']} signature point" + ("" if e["cost"] == 1 else "s")
+    ),
+    "recheck": lambda e: (
+        f"recheck {e['label']} at {e['target']}: {e['total']} vs {e['defense']} {e['outcome']}"
+    ),
 }
 
 

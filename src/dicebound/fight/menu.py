@@ -1,5 +1,6 @@
-"""The menu (FIGHTS §6.2-6.3): the options offered to the current actor, the legal
-targets of a choice, and a written option matched to an id (§4.2)."""
+"""The menu (FIGHTS §6.2-6.3, §9.2): the options offered to the current actor, or to
+the combatant an open window asks, the legal targets of a choice, and a written option
+matched to an id (§4.2)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,25 @@ from dicebound.fight.context import Step
 from dicebound.fight.state import standing
 from dicebound.sheet_commands.current import name_eq
 
-__all__ = ["END_TURN", "legal_targets", "match_option", "offered", "option_of"]
+__all__ = [
+    "END_TURN",
+    "PASS",
+    "answers_to",
+    "legal_targets",
+    "match_option",
+    "offered",
+    "option_of",
+    "out_of_turn",
+    "window_options",
+]
 
 END_TURN = {"id": "end-turn", "kind": "end-turn", "label": "End turn"}
+PASS = {"id": "pass", "kind": "pass", "label": "Pass"}
+
+
+def out_of_turn(a: dict[str, Any]) -> bool:
+    """A signature action or a reaction: answered in a window, never on a turn's menu."""
+    return "signature" in a or "reaction" in a
 
 
 def _available(c: dict[str, Any], a: dict[str, Any]) -> bool:
@@ -96,7 +113,7 @@ def offered(step: Step, c: dict[str, Any], *, weigh: bool = True) -> list[dict[s
         return [dict(END_TURN)]
     options: list[dict[str, Any]] = []
     for a in c["actions"]:
-        if "notPlayed" in a:
+        if "notPlayed" in a or out_of_turn(a):
             continue
         budget = a.get("budget")
         paid = budget is None or _in_hand(c, a) or c["budgets"].get(budget, 0) >= 1
@@ -121,6 +138,102 @@ def offered(step: Step, c: dict[str, Any], *, weigh: bool = True) -> list[dict[s
             )
     options.append(dict(END_TURN))
     return options
+
+
+def window_options(step: Step, c: dict[str, Any], *, weigh: bool = True) -> list[dict[str, Any]]:
+    """FIGHTS §9.2: what the open window offers ``c`` (empty unless it is the one asked,
+    and nothing but Pass when it has nothing to answer with): in a signature window its
+    signature actions its points buy; in a reaction window its reactions to the
+    window's moment that its budget, price and availability allow. Each aims at
+    someone it may."""
+    window = step.fight.get("window")
+    if window is None or not window["waiting"] or window["waiting"][0] != c["id"]:
+        return []
+    return answers_to(step, c, window, weigh=weigh)
+
+
+def answers_to(
+    step: Step, c: dict[str, Any], window: dict[str, Any], *, weigh: bool = True
+) -> list[dict[str, Any]]:
+    """What ``c`` could answer ``window`` with (``window_options`` for the one asked),
+    Pass last."""
+    effects = step.active_effects(c)
+    if not standing(c) or "cannot-act" in effects:
+        return [dict(PASS)]
+    options: list[dict[str, Any]] = []
+    for a in c["actions"]:
+        if "notPlayed" in a or not _answers(step, c, a, window, effects):
+            continue
+        priced = row_offer(step, c, a) if "entry" in a else {}
+        if priced is None or not _aimable(step, c, a, window):
+            continue
+        option = _weighed(step, c, a, _option(a)) if weigh else _option(a)
+        if "signature" in a:
+            option["signature"] = a["signature"]
+        options.append(option | priced)
+    return [*options, dict(PASS)]
+
+
+def _answers(
+    step: Step, c: dict[str, Any], a: dict[str, Any], window: dict[str, Any], effects: set[str]
+) -> bool:
+    """Whether ``a`` answers this window: a signature action its points buy, or a
+    reaction to the window's moment its budget allows; either available."""
+    if not _available(c, a):
+        return False
+    if window["kind"] == "signature":
+        points = (c.get("signature") or {}).get("points", 0)
+        return "signature" in a and points >= a["signature"]
+    reaction = a.get("reaction")
+    if reaction is None or "cannot-react" in effects:
+        return False
+    budget = a.get("budget")
+    return reaction["on"] == window["trigger"]["kind"] and (
+        budget is None or c["budgets"].get(budget, 0) >= 1
+    )
+
+
+def _aimable(step: Step, c: dict[str, Any], a: dict[str, Any], window: dict[str, Any]) -> bool:
+    """Whether an answer has someone it may aim at."""
+    if a["targets"]["count"] == 0 or a["targets"]["side"] == "self":
+        return True
+    reaction = a.get("reaction")
+    if reaction is not None and reaction["at"] == "source":
+        return window_targets(step, c, a, window, None) is not None
+    return bool(legal_targets(step, c, a))
+
+
+def window_targets(
+    step: Step,
+    c: dict[str, Any],
+    a: dict[str, Any],
+    window: dict[str, Any],
+    written: str | None,
+) -> list[dict[str, Any]] | None:
+    """Whom an answer aims at (FIGHTS §9.2): a self reaction the chooser, a reaction at
+    its source the moment's actor, otherwise the targets written (and
+    when none is written: none); None when that is no legal target."""
+    legal = legal_targets(step, c, a)
+    if a["targets"]["count"] == 0:
+        return []
+    if a["targets"]["side"] == "self":
+        return [c]
+    reaction = a.get("reaction")
+    if reaction is not None and reaction["at"] == "source":
+        source = step.who(window["trigger"]["actorId"])
+        return [source] if any(t is source for t in legal) else None
+    if written is None:
+        return None
+    chosen: list[dict[str, Any]] = []
+    for name in written.split(","):
+        if not name.strip():
+            continue
+        t = next((x for x in legal if name_eq(x["name"], name) or x["id"] == name.strip()), None)
+        if t is None:
+            return None
+        if all(t is not x for x in chosen):
+            chosen.append(t)
+    return chosen if 0 < len(chosen) <= a["targets"]["count"] else None
 
 
 def option_of(step: Step, c: dict[str, Any], ident: str) -> dict[str, Any] | None:

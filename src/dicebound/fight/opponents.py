@@ -44,6 +44,7 @@ class Opponent(NamedTuple):
     defense: int
     actions: list[dict[str, Any]]
     saves: dict[str, int]
+    signature_points: int = 0
 
 
 def split_entries(text: str) -> list[str] | None:
@@ -214,6 +215,7 @@ def _from_creature(combat: Combat, name: str, creature: Creature) -> Opponent | 
         creature.defense or 0,
         block_actions(combat, creature.actions),
         dict(creature.saves),
+        creature.signature_points,
     )
 
 

@@ -38,6 +38,7 @@ from dicebound.sheet_commands.use import PriceStep, price_of
 __all__ = [
     "REACTION_NOT_PLAYED",
     "STANDARD_NOT_PLAYED",
+    "WINDOW_MOMENTS",
     "ability_rows",
     "give",
     "pay_row",
@@ -48,9 +49,14 @@ __all__ = [
     "upcast",
 ]
 
+WINDOW_MOMENTS = ("hit",)
+"""The moments a reaction row is answered at in a window (FIGHTS §9.2); a reaction at
+another moment (aimed, used, harmed) or one that cancels is kept refused in words."""
+
 REACTION_NOT_PLAYED = (
-    'The ability "{label}" is a reaction, answered in a window, which fights do not open '
-    "yet; choose another action, a standard action or End turn."
+    'The ability "{label}" is a reaction to a moment fights do not open a window for yet '
+    "(they open one when an attack hits); choose another action, a standard action or "
+    "End turn."
 )
 STANDARD_NOT_PLAYED = (
     'The ability "{label}" only lets standard actions be taken on another budget, which '
@@ -157,7 +163,9 @@ def _row(view: SheetView, source: AbilitySource, m: FightMechanics, label: str) 
         action["concentration"] = True
     if m.gives:
         action["gives"] = [{"budget": b, "count": n} for b, n in m.gives]
-    if m.reaction is not None:
+    if m.reaction is not None and m.reaction.on in WINDOW_MOMENTS and not m.reaction.cancels:
+        action["reaction"] = {"on": m.reaction.on, "at": m.reaction.at}
+    elif m.reaction is not None:
         action["notPlayed"] = REACTION_NOT_PLAYED.format(label=label)
     elif utility and not m.gives:
         action["notPlayed"] = STANDARD_NOT_PLAYED.format(label=label)

@@ -253,6 +253,8 @@ def _opponent(ruleset: Ruleset, combat: Combat, o: Opponent, dice: Thrower) -> d
     c = _combatant(o.name, "enemy", combat, o.initiative_modifier, o.defense, actions, o.saves)
     if "checks" in o.block:
         c["checks"] = dict(o.block["checks"])
+    if o.signature_points:  # FIGHTS §3: bought back to the maximum at each own turn
+        c["signature"] = {"points": o.signature_points, "max": o.signature_points}
     throw_initiative(c, ruleset, combat, dice)
     health = o.health
     if o.health_dice is not None:

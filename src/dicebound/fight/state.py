@@ -247,8 +247,6 @@ def load_state(raw: object) -> Fight:
     ruleset = fight.get("ruleset")
     if not isinstance(ruleset, dict) or not isinstance(ruleset.get("id"), str):
         raise _fail('"ruleset" names no ruleset')
-    if fight.get("window") is not None:
-        raise _fail("a window is open, and windows are not played yet")
     if fight["outcome"] not in OUTCOMES:
         raise _fail(f"the outcome {fight['outcome']!r} is not one of {', '.join(OUTCOMES)}")
     for key in ("round", "turn", "cursor"):
@@ -275,7 +273,38 @@ def load_state(raw: object) -> Fight:
         raise _fail('"order" is not the combatants in some order')
     if fight["turn"] >= len(order):
         raise _fail('"turn" is past the end of "order"')
+    _check_window(fight.get("window"), set(ids))
     return copy_state(fight)
+
+
+def _check_window(window: object, ids: set[str]) -> None:
+    """An open window (FIGHTS §9.2): its id, its kind, what opened it, whom it still
+    asks (combatants of the fight, at least one) and, for a held hit, what resumes."""
+    if window is None:
+        return
+    if not (
+        isinstance(window, dict)
+        and isinstance(window.get("id"), str)
+        and window.get("kind") in ("signature", "reaction")
+        and isinstance(window.get("trigger"), dict)
+        and isinstance(window.get("waiting"), list)
+        and window["waiting"]
+        and all(x in ids for x in window["waiting"])
+    ):
+        raise _fail("the open window is not {id, kind, trigger, waiting} of this fight")
+    if window["kind"] == "reaction":
+        resume = window.get("resume")
+        if not (
+            isinstance(resume, dict)
+            and resume.get("actorId") in ids
+            and resume.get("targetId") in ids
+            and isinstance(resume.get("action"), dict)
+            and isinstance(resume.get("rest"), list)
+            and all(x in ids for x in resume["rest"])
+            and isinstance(resume.get("attack"), dict)
+            and _whole(resume["attack"].get("total"))
+        ):
+            raise _fail("the open window holds no hit it could resume")
 
 
 def _ints(value: object, keys: type = str) -> bool:
@@ -328,6 +357,14 @@ def _check_combatant(c: Mapping[str, Any]) -> None:
         for k, v in limits.items()
     ):
         raise _fail(f"{name!r} has spend limits that are not {{max, per, spent}} by pool")
+    signature = c.get("signature", {"points": 0, "max": 0})
+    if not (
+        isinstance(signature, dict)
+        and _whole(signature.get("points"))
+        and _whole(signature.get("max"))
+        and 0 <= signature["points"] <= signature["max"]
+    ):
+        raise _fail(f"{name!r} has signature points that are not 0 to their maximum")
     if "strikesLeft" in c and not _whole(c["strikesLeft"]):
         raise _fail(f"{name!r} has strikes in hand that are not a whole number")
     for record in c["tracked"]:

@@ -12,14 +12,23 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from dicebound.dice import DiceSource
-from dicebound.fight.act import check_choice, resolve_choice
+from dicebound.fight.act import check_choice, resolve_choice, resume_hit
 from dicebound.fight.blow import drop
 from dicebound.fight.context import Step
 from dicebound.fight.dice import Thrower
 from dicebound.fight.end import finish
+from dicebound.fight.limits import within_limits
 from dicebound.fight.lines import event_lines
-from dicebound.fight.menu import match_option
+from dicebound.fight.menu import (
+    match_option,
+    option_of,
+    out_of_turn,
+    window_options,
+    window_targets,
+)
 from dicebound.fight.opponents import Refusal
+from dicebound.fight.reasons import INSUFFICIENT
+from dicebound.fight.rows import priced, resolve_pay
 from dicebound.fight.start import start_fight
 from dicebound.fight.state import (
     Fight,
@@ -29,9 +38,11 @@ from dicebound.fight.state import (
     health_of,
     standing,
 )
-from dicebound.fight.turns import end_turn, revive
+from dicebound.fight.turns import advance, end_turn, revive
+from dicebound.fight.windows import drop_asked, pass_event, window_line
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
+from dicebound.sheet_commands.current import name_eq
 from dicebound.sheet_commands.grammar import read_attributes
 from dicebound.sheet_commands.written import cut, sanitise
 
@@ -164,6 +175,8 @@ def step(
         _reconcile(work)
         finish(work, "fled" if op == "flee" else "ended")
         return _done(work, asked)
+    if work.fight.get("window") is not None:
+        return _in_window(work, fight, party, asked, op, attributes)
     current = work.fight["order"][work.fight["turn"]]
     who_written = attributes.get("who")
     actor = work.who(current) if who_written is None else find_combatant(work.fight, who_written)
@@ -209,6 +222,141 @@ def step(
     asked += _given(attributes, ("pay", "mode", "style", "window"))
     resolve_choice(work, (chooser, option, targets))
     return _done(work, asked)
+
+
+def _in_window(
+    work: Step,
+    fight: Fight,
+    party: Sequence[Character],
+    asked: list[tuple[str, str]],
+    op: str,
+    attributes: dict[str, str],
+) -> FightStep:
+    """FIGHTS §9.2: a step while a window is open. Only the one it asks answers (``who``
+    defaults to it): ``pass`` lets it go by, ``act`` answers from its menu; an
+    ``end-turn`` waits until it closes. When the last one asked has answered, what the
+    window held goes on: the next turn, or the held hit checked again."""
+    window = work.fight["window"]
+    asking = work.who(window["waiting"][0])
+    written = attributes.get("who")
+    actor = asking if written is None else find_combatant(work.fight, written)
+    if actor is None:
+        return _refused(asked + _written(op, attributes), "unknown-actor", fight, party)
+    asked.append(("who", actor["name"]))
+    if op == "act":
+        value = attributes["option"].strip()
+        option_id = _match_answer(work, actor, value)
+        asked.append(("option", value if option_id is None else option_id))
+        if option_id is None:
+            return _refused(asked + _act_rest(attributes), "ambiguous-option", fight, party)
+        tail = _act_rest(attributes)
+    else:
+        option_id = None
+        tail = _given(attributes, ("window",))
+    if op == "end-turn":
+        return _refused(asked + tail, "window-open", fight, party)
+    if "window" in attributes and attributes["window"].strip() != window["id"]:
+        return _refused(asked + tail, "stale-window", fight, party)
+    if actor["id"] != asking["id"]:
+        return _refused(asked + tail, "window-open", fight, party)
+    if op == "pass" or option_id == "pass":
+        _reconcile(work)
+        work.events.append(pass_event(actor))
+        _close_window(work)
+        return _done(work, asked + _given(attributes, ("window",)))
+    assert option_id is not None
+    checked = _check_answer(work, actor, option_id, attributes)
+    if isinstance(checked, str):
+        return _refused(asked + tail, checked, fight, party)
+    action, targets = checked
+    if action["targets"]["count"] > 0:
+        asked.append(("target", ", ".join(t["name"] for t in targets)))
+    asked += _given(attributes, ("pay", "mode", "style", "window"))
+    _reconcile(work)
+    if "signature" in action:
+        points = actor["signature"]
+        points["points"] -= action["signature"]
+        work.events.append(
+            {
+                "type": "signature",
+                "actorId": actor["id"],
+                "actor": actor["name"],
+                "actionId": action["id"],
+                "label": action["label"],
+                "cost": action["signature"],
+                "points": points["points"],
+            }
+        )
+        action = action | {"budget": None}  # bought with points, not a budget
+    resolve_choice(work, (actor, action, targets))
+    _close_window(work)
+    return _done(work, asked)
+
+
+def _match_answer(work: Step, c: dict[str, Any], value: str) -> str | None:
+    """FIGHTS §4.2's matching for an answer: an id; else a label of the window's menu,
+    then of all the chooser's actions; None when two fit."""
+    menu = window_options(work, c, weigh=False)
+    if value in [a["id"] for a in c["actions"]] or value == "pass":
+        return value
+    for labelled in (menu, c["actions"]):
+        fits = [str(o["id"]) for o in labelled if name_eq(str(o["label"]), value)]
+        if len(fits) == 1:
+            return fits[0]
+        if len(fits) > 1:
+            return None
+    return value
+
+
+def _check_answer(
+    work: Step, c: dict[str, Any], option_id: str, attributes: dict[str, str]
+) -> tuple[dict[str, Any], list[dict[str, Any]]] | str:
+    """The answer's action and targets, or why it is refused (§9.2: as on a turn)."""
+    menu = [o["id"] for o in window_options(work, c, weigh=False)]
+    action = option_of(work, c, option_id)
+    if action is None or option_id not in menu:
+        if not standing(c):
+            return "down"
+        if "cannot-act" in work.active_effects(c):
+            return "cannot-act"
+        if action is None or not out_of_turn(action):
+            return "unknown-option"
+        budget = action.get("budget")
+        if "reaction" in action and budget is not None and c["budgets"].get(budget, 0) < 1:
+            return "no-budget"
+        return INSUFFICIENT
+    if "mode" in attributes:
+        return "unknown-mode"
+    targets = window_targets(work, c, action, work.fight["window"], attributes.get("target"))
+    if targets is None:
+        return "bad-target"
+    if "pay" in attributes:
+        pool = resolve_pay(work.ruleset, work.member(c), action, attributes["pay"])
+        if "entry" not in action or pool is None:
+            return "bad-pool"
+        action = action | {"pay": pool}
+    if "style" in attributes:
+        return "unknown-style"
+    if "entry" in action:
+        price = priced(work, c, action)
+        if price is None or not within_limits(c, price):
+            return INSUFFICIENT
+    return action, targets
+
+
+def _close_window(work: Step) -> None:
+    """The one asked has answered: the next one is asked, or the window closes and what
+    it held goes on (unless the answer ended the fight)."""
+    if work.fight["outcome"] != "ongoing":
+        work.fight["window"] = None
+        return
+    closed = drop_asked(work)
+    if closed is None:
+        return
+    if closed["kind"] == "signature":
+        advance(work)
+    else:
+        resume_hit(work, closed["resume"])
 
 
 def _given(attributes: dict[str, str], keys: Sequence[str]) -> list[tuple[str, str]]:
@@ -290,6 +438,8 @@ def _done(work: Step, asked: list[tuple[str, str]]) -> FightStep:
     fight["cursor"] += len(work.dice.faces)
     over = fight["outcome"] != "ongoing"
     nxt = None if over else work.who(fight["order"][fight["turn"]])["name"]
+    if not over and fight.get("window") is not None:
+        nxt = window_line(fight, work.who(fight["window"]["waiting"][0])["name"])
     ended = fight["outcome"] if over and any(e["type"] == "outcome" for e in work.events) else None
     return FightStep(
         asked,

@@ -12,11 +12,12 @@ from dicebound.fight.context import Step
 from dicebound.fight.end import check_outcome
 from dicebound.fight.limits import refill_limits
 from dicebound.fight.start import initiative_event, sort_order, throw_initiative
+from dicebound.fight.windows import open_window
 from dicebound.fight.wounds import clear_one_mark
 from dicebound.sheet import SheetView
 from dicebound.sheet_commands.model import SheetRequest
 
-__all__ = ["end_turn", "revive"]
+__all__ = ["advance", "end_turn", "revive"]
 
 
 def _can_take_turn(c: dict[str, Any]) -> bool:
@@ -24,11 +25,38 @@ def _can_take_turn(c: dict[str, Any]) -> bool:
 
 
 def end_turn(step: Step) -> None:
-    """The current actor's turn ends and the next begins."""
+    """The current actor's turn ends; a between-turns window opens for everybody else
+    who could buy a signature action now (FIGHTS §10.1), else the next turn begins."""
     fight = step.fight
     leaving = step.who(fight["order"][fight["turn"]])
     run_clocks(step, leaving, "turn-end")
     leaving.pop("strikesLeft", None)
+    others = [step.who(i) for i in fight["order"] if i != leaving["id"]]
+    trigger = {"kind": "between-turns", "nextActorId": _next_actor_id(step)}
+    if not open_window(step, "signature", trigger, others):
+        advance(step)
+
+
+def _next_actor_id(step: Step) -> str:
+    """Who the next turn goes to, as a between-turns window names it: "" when it
+    begins a round that throws initiative again."""
+    fight = step.fight
+    order, turn = fight["order"], fight["turn"]
+    for _ in range(len(order)):
+        turn += 1
+        if turn >= len(order):
+            if step.combat.initiative.each == "round":
+                return ""
+            turn = 0
+        if _can_take_turn(step.who(order[turn])):
+            return str(order[turn])
+    return ""
+
+
+def advance(step: Step) -> None:
+    """The next turn begins (FIGHTS §10.2): the next combatant who can take one, a new
+    round when the order wraps."""
+    fight = step.fight
     order = fight["order"]
     turn = fight["turn"]
     for _ in range(2 * len(order) + 1):
@@ -70,6 +98,8 @@ def _begin_turn(step: Step, c: dict[str, Any]) -> None:
         if b.per == "turn":
             c["budgets"][b.id] = b.count
     refill_limits(c, "turn")
+    if "signature" in c:
+        c["signature"]["points"] = c["signature"]["max"]
     helped = c["flags"].get("helped")
     c["flags"] = {"helped": True} if helped else {}
     step.events.append({"type": "turn", "actorId": c["id"], "name": c["name"]})

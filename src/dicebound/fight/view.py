@@ -10,7 +10,7 @@ from typing import Any
 from dicebound.dice import ForcedFaces
 from dicebound.fight.context import Step
 from dicebound.fight.dice import Thrower
-from dicebound.fight.menu import offered
+from dicebound.fight.menu import offered, window_options
 from dicebound.fight.state import Fight, FightError, summary
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character
@@ -19,8 +19,10 @@ __all__ = ["current_actor", "fight_view", "options_of"]
 
 
 def fight_view(ruleset: Ruleset, fight: Fight | None, party: Sequence[Character]) -> dict[str, Any]:
-    """``{fight, summary, current: {who, options} | None, window: None}``: ``current``
-    is the actor on turn while the fight is on (no window is ever open yet).
+    """``{fight, summary, current: {who, options} | None, window: {id, kind, trigger,
+    asking, options} | None}``: ``current`` is the actor on turn while the fight is on
+    (no options while a window waits), ``window`` the open one and the menu of the one
+    it asks.
 
     Raises:
         FightError: the fight was started under another ruleset, or the party lacks a
@@ -34,16 +36,27 @@ def fight_view(ruleset: Ruleset, fight: Fight | None, party: Sequence[Character]
             f'The fight was started under the ruleset "{started}", not "{ruleset.id}"; '
             "show it with the ruleset it was started on."
         )
-    current = None
+    current = window = None
     if fight["outcome"] == "ongoing":
         work = Step(ruleset, fight, party, Thrower(ForcedFaces(())))
         actor = work.who(fight["order"][fight["turn"]])
         current = {"who": actor["name"], "options": offered(work, actor)}
+        held = fight.get("window")
+        if held is not None:  # the actor on turn waits for the window's answers
+            current["options"] = []
+            asking = work.who(held["waiting"][0])
+            window = {
+                "id": held["id"],
+                "kind": held["kind"],
+                "trigger": held["trigger"],
+                "asking": asking["name"],
+                "options": window_options(work, asking),
+            }
     return {
         "fight": fight,
         "summary": summary(ruleset, fight, party),
         "current": current,
-        "window": None,
+        "window": window,
     }
 
 
@@ -59,7 +72,10 @@ def current_actor(fight: Fight) -> dict[str, Any] | None:
 def options_of(
     ruleset: Ruleset, fight: Fight, party: Sequence[Character], who: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    """Any combatant's menu now (empty off its turn), as ``fight_view`` gives the
-    current actor's: each option with its forecast and odds. Nothing is thrown."""
+    """Any combatant's menu now (its turn's, or the open window's when it asks it;
+    empty otherwise), as ``fight_view`` gives the current actor's: each option with its
+    forecast and odds. Nothing is thrown."""
     work = Step(ruleset, fight, party, Thrower(ForcedFaces(())))
+    if fight.get("window") is not None:
+        return window_options(work, work.who(who["id"]))
     return offered(work, work.who(who["id"]))

@@ -20,8 +20,8 @@ router = APIRouter(tags=["fights"], responses=PROBLEMS)
 @router.get("/games/{game}/fight", response_model=FightOut)
 def fight(game: str, caller: Caller, store: StoreDep) -> Any:
     """The game's fight: its state, summary, whose turn it is with their options (each
-    with its forecast and exact odds), and the open window (null: none opens yet). Every
-    seat."""
+    with its forecast and exact odds), and the open window with the menu of the one it
+    asks (null: none is open). Every seat."""
     with store.read() as session:
         return fights.read_fight(session, caller, game)
 
@@ -33,7 +33,8 @@ def options(
     store: StoreDep,
     who: Annotated[str, Query(min_length=1, max_length=100)],
 ) -> Any:
-    """A combatant's options now (empty off its turn), each with its forecast and odds."""
+    """A combatant's options now (its turn's, or the open window's when it asks it;
+    empty otherwise), each with its forecast and odds."""
     with store.read() as session:
         return fights.fight_options(session, caller, game, who)
 

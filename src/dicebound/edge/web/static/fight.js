@@ -6,7 +6,9 @@
 // damage as a bar chart and its chance to drop the target, the targets limited to the
 // legal ones. Everything shown is the service's (`GET /games/{game}/fight`); a choice is
 // sent as `POST /games/{game}/fight`, and the tracker is read again on every `fight`
-// event and after every text the page resolves.
+// event and after every text the page resolves. While a window is open (a reaction to
+// a hit, a signature action between turns) the menu is the window's: its question,
+// the asked combatant's answers and Pass.
 
 import { api, gamePath, state } from "./api.js";
 import { $, el, say, trying } from "./dom.js";
@@ -136,8 +138,35 @@ function choosesFor(name) {
   return !state.seat || state.seat.character === name;
 }
 
+// the open window's question: whom it asks, and for a seat that answers for them, the
+// window's options (a reaction aims where the service says; a signature action at a
+// target picked) and Pass
+function drawWindow(view, menu) {
+  const window = view.window;
+  const asked = view.fight.combatants.find((c) => c.name === window.asking);
+  const what = window.kind === "signature" ? "a signature action between turns" : "a reaction to a hit";
+  const banner = el("p", { class: "window-banner", role: "status", text: `Window ${window.id}: ${window.asking} may answer with ${what}, or pass.` });
+  if (!asked || !choosesFor(asked.character || asked.name)) {
+    menu.replaceChildren(el("h3", { id: "fight-menu-heading", text: `Window ${window.id}` }), banner);
+    return;
+  }
+  const answers = window.options.filter((o) => o.kind !== "pass");
+  const pass = el("button", { type: "button", class: "quiet", onclick: trying((event) => send(event, { op: "pass", who: window.asking, window: window.id })) }, "Pass");
+  menu.replaceChildren(
+    el("h3", { id: "fight-menu-heading", text: `${window.asking}: answer window ${window.id}` }),
+    banner,
+    el("ul", { class: "options" }, ...answers.map((o) => optionItem(view, asked, o, window.id))),
+    el("div", { class: "row" }, pass),
+  );
+}
+
 function drawMenu(view) {
   const menu = $("fight-menu");
+  if (view.window) {
+    menu.hidden = false;
+    drawWindow(view, menu);
+    return;
+  }
   const current = view.current;
   const actor = current && view.fight.combatants.find((c) => c.name === current.who);
   if (!current || !actor || !choosesFor(actor.character || actor.name)) {
@@ -170,7 +199,7 @@ function legalTargets(view, actor, option) {
   return [];
 }
 
-function optionItem(view, actor, option) {
+function optionItem(view, actor, option, window = null) {
   const targets = legalTargets(view, actor, option);
   const count = (option.targets && option.targets.count) || 0;
   const slug = `${actor.id}-${option.id}`.replace(/[^a-z0-9-]/gi, "-");
@@ -194,6 +223,7 @@ function optionItem(view, actor, option) {
     who: actor.name,
     option: option.id,
     targets: pickers.length ? pickers.map((p) => p.value).filter(Boolean) : undefined,
+    window: window || undefined,
   })));
   const cost = option.budget ? ` (${option.budget})` : "";
   return el("li", { class: "option" }, el("span", { class: "label", text: `${option.label}${cost}` }), chosen, facts, act);
