@@ -180,6 +180,60 @@ def test_a_player_acts_only_as_its_own_character_on_its_turn(
     assert client.get(f"/games/{game}/fight", headers=bearer(player)).status_code == 200
 
 
+def test_a_players_seat_answers_the_window_that_asks_its_character(
+    service: TestClient,
+) -> None:
+    """E32's held hit on the service: the window shows in the fight's view with Ada's
+    answers (the actor on turn has none meanwhile); Ada's player may not act for the
+    rats, and answers the window as Ada."""
+    from test_fight_windows import bracing_ada_file, bracing_doc
+
+    ruleset = bracing_doc()
+    assert service.post("/rulesets", json=ruleset, headers=admin_headers()).status_code in (
+        200,
+        201,
+    )
+    made = service.post(
+        "/games", json={"name": "Vigil", "ruleset": ruleset["id"]}, headers=admin_headers()
+    )
+    game, token = made.json()["id"], made.json()["token"]
+    put = service.put(
+        f"/games/{game}/characters/Ada", json=bracing_ada_file(), headers=bearer(token)
+    )
+    assert put.status_code == 201, put.text
+    player = service.post(f"/games/{game}/characters/Ada/seat", headers=bearer(token)).json()[
+        "token"
+    ]
+    assert _step(
+        service, game, token, op="start", enemies="Rats (night/grave-rats)", faces=[10, 1]
+    ).json()["ok"]
+    assert _step(service, game, player, op="end-turn").json()["ok"]
+    held = _step(
+        service,
+        game,
+        token,
+        op="act",
+        who="Rats",
+        option="Gnaw",
+        targets=["Ada"],
+        faces=[7, 7, 2, 3, 4],
+    )
+    assert held.json()["ok"] and held.json()["state"]["window"]["waiting"] == ["ada"]
+    view = service.get(f"/games/{game}/fight", headers=bearer(player)).json()
+    assert view["window"]["asking"] == "Ada" and view["current"]["options"] == []
+    assert [o["label"] for o in view["window"]["options"]] == ["Brace", "Pass"]
+    as_rats = _step(service, game, player, op="act", who="Rats", option="Gnaw", targets=["Ada"])
+    assert as_rats.status_code == 403
+    assert (
+        as_rats.json()["detail"].endswith("for Rats while window w1 asks Ada.")
+        or "this seat is Ada's" in as_rats.json()["detail"]
+    )
+    answered = _step(service, game, player, op="act", option="Brace", window="w1")
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["ok"] and "recheck Gnaw at Ada: 2 vs 3 miss" in answered.json()["tag"]
+    assert service.get(f"/games/{game}/fight", headers=bearer(token)).json()["window"] is None
+
+
 @pytest.mark.server
 @pytest.mark.postgres
 def test_two_processes_never_play_one_turn_twice(tmp_path: Path) -> None:
