@@ -18,6 +18,7 @@ def test_a_ruleset_that_fights_teaches_the_fight_tag_its_tiers_and_bestiary() ->
     assert f'[fight: op="act" who="{mira.name}" option="<an option>"' in taught
     assert f'[fight: op="end-turn" who="{mira.name}"]' in taught
     assert '[fight: op="flee"]' in taught and '[fight: op="end"]' in taught
+    assert '[fight: op="pass" who="Name" window="w1"]' in taught
     assert "- cr_1_8: Challenge 1/8 (health 3-12, defense 12, hit +3" in taught
     assert "Goblin (bestiary/goblin, cr_1_4)" in taught and "Ogre (bestiary/ogre, cr_2)." in taught
 

@@ -36,6 +36,9 @@ def fight_lesson(ruleset: Ruleset, party: Sequence[Character] = ()) -> str:
         "chooses their own character's.",
         f'- End a turn: [fight: op="end-turn" who="{who}"]. The party runs: [fight: op="flee"]. '
         'The story stops the fight: [fight: op="end"].',
+        '- When an answer says next="window w1: Name", the fight waits for Name: write '
+        '[fight: op="act" who="Name" option="<an answer>" window="w1"] (a reaction or a '
+        'signature action) or [fight: op="pass" who="Name" window="w1"].',
         '- Opponents (enemies="..."): names separated by commas; "Name x3" makes three; '
         '"Name (catalog/entry)" or "Name (a creature\'s label)" names a creature of the '
         'bestiary; "Name (tier ID)" a tier\'s plain opponent'
