@@ -251,7 +251,7 @@ function damageChart(dealt, targetName) {
   const top = Math.max(...amounts.map((a) => value(dealt[a])));
   const said = amounts.map((a) => `${a}: ${dealt[a]}`).join(", ");
   return el("div", { class: "damage-chart", role: "img", "aria-label": `Damage to ${targetName}, each amount's chance: ${said}` },
-    ...amounts.map((a) => el("span", { class: "bar", title: `${a} damage: exactly ${dealt[a]}`, style: `--share: ${(value(dealt[a]) / top).toFixed(4)}` },
+    ...amounts.map((a) => el("span", { class: "bar", title: `${a} damage: exactly ${dealt[a]}`, style: `height: ${(0.3 + (2.2 * value(dealt[a])) / top).toFixed(3)}rem` },
       el("span", { class: "amount", text: String(a) }))));
 }
 
