@@ -618,8 +618,8 @@ export interface paths {
         /**
          * Fight
          * @description The game's fight: its state, summary, whose turn it is with their options (each
-         *     with its forecast and exact odds), and the open window (null: none opens yet). Every
-         *     seat.
+         *     with its forecast and exact odds), and the open window with the menu of the one it
+         *     asks (null: none is open). Every seat.
          */
         get: operations["fight_games__game__fight_get"];
         put?: never;
@@ -645,7 +645,8 @@ export interface paths {
         };
         /**
          * Options
-         * @description A combatant's options now (empty off its turn), each with its forecast and odds.
+         * @description A combatant's options now (its turn's, or the open window's when it asks it;
+         *     empty otherwise), each with its forecast and odds.
          */
         get: operations["options_games__game__fight_options_get"];
         put?: never;
@@ -1111,7 +1112,8 @@ export interface components {
         };
         /**
          * FightMenuOut
-         * @description A combatant's options now (empty off its turn), each with its forecast and odds.
+         * @description A combatant's options now (its turn's, or the open window's when it asks it;
+         *     empty otherwise), each with its forecast and odds.
          */
         FightMenuOut: {
             /** Who */
@@ -1125,7 +1127,8 @@ export interface components {
          * FightOut
          * @description The game's fight (all null before its first), its revision (raised on every
          *     change; 0 before the first), its summary, whose turn it is with their options, and
-         *     the open window (none opens yet: always null).
+         *     the open window (null when none is open): its id, kind, what opened it, whom it
+         *     asks and that one's options.
          */
         FightOut: {
             /** Fight */
