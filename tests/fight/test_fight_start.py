@@ -63,16 +63,16 @@ def test_health_dice_are_thrown_after_initiative() -> None:
     assert lurker["health"]["max"] == 1 + 2 + 3 + 3
 
 
-def test_actions_not_played_are_refused_in_words() -> None:
+def test_a_sequence_plays_its_parts_in_order_for_one_budget() -> None:
     game = _game()
     game.S("Brenna", "Lurker (creatures/thorn-lurker)", 1, 20, 1, 1, 1)
-    said = game.tag('op="act" who="Lurker" option="Claw and snare" target="Brenna"')
-    assert 'reason="not-played"' in said
-    assert game.last is not None and "is a sequence" in str(game.last.message)
-    assert (
-        game.A("Lurker", "Barbed claw", "Brenna", 2)
-        == "Lurker Barbed claw at Brenna: (2)+4=6 vs 18 miss"
+    assert game.A("Lurker", "Claw and snare", "Brenna", 2, 3) == (
+        "Lurker Barbed claw at Brenna: (2)+4=6 vs 18 miss; "
+        "Lurker Snare vine at Brenna: (3)+4=7 vs 18 miss"
     )
+    assert game.c("lurker")["budgets"]["action"] == 0
+    said = game.tag('op="act" who="Lurker" option="Barbed claw" target="Brenna"')
+    assert said.endswith('reason="no-budget"]')
 
 
 def test_grammar_refusals() -> None:

@@ -14,12 +14,13 @@ from dicebound.fight.context import Step
 from dicebound.fight.end import check_outcome
 from dicebound.fight.leaning import attack_mode
 from dicebound.fight.limits import within_limits
-from dicebound.fight.menu import legal_targets, offered, option_of
+from dicebound.fight.menu import available, legal_targets, offered, option_of
 from dicebound.fight.modifiers import attack_bonuses, guards
 from dicebound.fight.pools import attack_head, pool_attack
 from dicebound.fight.reasons import INSUFFICIENT
 from dicebound.fight.rows import give, pay_row, priced, resolve_pay
 from dicebound.fight.saves import make_save
+from dicebound.fight.sequences import part_slices, sequence_parts
 from dicebound.fight.state import standing
 from dicebound.fight.windows import open_window
 from dicebound.sheet_commands.current import name_eq
@@ -132,6 +133,25 @@ def resolve_choice(step: Step, choice: Choice) -> None:
         return
     if "entry" in option:
         option = pay_row(step, c, option)
+    _spend_availability(step, c, option)
+    if "sequence" in option:  # FIGHTS §7.3: its parts in order, for the one budget
+        parts = sequence_parts(c["actions"], option)
+        slices = part_slices(parts, [t["id"] for t in targets])
+        _play_parts(
+            step, c, [{"action": p, "targets": ids} for p, ids in zip(parts, slices, strict=True)]
+        )
+        return
+    if option.get("gives"):
+        give(step, c, option)
+    if option.get("concentration"):
+        start_concentration(step, c, option)
+    once: Once | None = None if _rolls_to_hit(option) else {}
+    _strike_each(step, c, option, targets, once, [])
+
+
+def _spend_availability(step: Step, c: dict[str, Any], option: dict[str, Any]) -> None:
+    """An action's availability spent (FIGHTS §7.2 3): a use (a ``uses`` event), a
+    recharging action marked spent."""
     if "uses" in option:
         c["uses"][option["id"]] -= 1
         step.events.append(
@@ -146,12 +166,10 @@ def resolve_choice(step: Step, choice: Choice) -> None:
         )
     if "recharge" in option:
         c["spent"].append(option["id"])
-    if option.get("gives"):
-        give(step, c, option)
-    if option.get("concentration"):
-        start_concentration(step, c, option)
-    once: Once | None = None if _rolls_to_hit(option) else {}
-    _strike_each(step, c, option, targets, once)
+
+
+Queue = list[dict[str, Any]]
+"""A sequence's parts still to play: ``{action, targets (ids)}`` each, in order."""
 
 
 def _strike_each(
@@ -160,12 +178,31 @@ def _strike_each(
     option: dict[str, Any],
     targets: list[dict[str, Any]],
     once: Once | None,
+    after: Queue,
 ) -> None:
-    """The action on each target still up, in order, then the outcome; a hit a window
-    holds stops here (the window's answer resumes it, ``resume_hit``)."""
+    """The action on each target still up, in order, then a sequence's parts after it,
+    then the outcome; a hit a window holds stops here (the window's answer resumes it,
+    ``resume_hit``)."""
     for i, t in enumerate(targets):
-        if not t["defeated"] and _strike(step, c, option, t, once, targets[i + 1 :]):
+        if not t["defeated"] and _strike(step, c, option, t, once, targets[i + 1 :], after):
             return
+    _play_parts(step, c, after)
+
+
+def _play_parts(step: Step, c: dict[str, Any], queue: Queue) -> None:
+    """A sequence's parts in order (FIGHTS §7.3): a part with no target still up, or
+    not available, is skipped free; each other part spends its own availability and
+    strikes its targets. Then the outcome."""
+    for i, item in enumerate(queue):
+        part: dict[str, Any] = item["action"]
+        live = [t for t in (step.who(x) for x in item["targets"]) if not t["defeated"]]
+        if not live or not available(c, part):
+            continue
+        _spend_availability(step, c, part)
+        once: Once | None = None if _rolls_to_hit(part) else {}
+        for j, t in enumerate(live):
+            if not t["defeated"] and _strike(step, c, part, t, once, live[j + 1 :], queue[i + 1 :]):
+                return
     check_outcome(step)
 
 
@@ -201,6 +238,7 @@ def _strike(
     t: dict[str, Any],
     once: Once | None,
     rest: list[dict[str, Any]],
+    after: Queue,
 ) -> bool:
     """One target (FIGHTS §7.3): the attack roll (unless it lands by itself), the
     action's save, the blow; then the one-use conditions the roll spent (those on the
@@ -213,7 +251,7 @@ def _strike(
             outcome, extra = pool_attack(step, c, option, t)
         else:
             outcome = _attack_roll(step, c, option, t)
-        if outcome != "miss" and _hold_hit(step, c, option, t, extra, rest):
+        if outcome != "miss" and _hold_hit(step, c, option, t, extra, rest, after):
             return True
         if outcome != "miss":
             _saved_blow(step, c, option, t, once, critical=outcome == "critical", extra=extra)
@@ -231,6 +269,7 @@ def _hold_hit(
     t: dict[str, Any],
     extra: int,
     rest: list[dict[str, Any]],
+    after: Queue,
 ) -> bool:
     """An attack roll that just hit a target holding a reaction to a hit opens a
     window asking it; the hit, the action and the targets after it wait in the window
@@ -249,6 +288,7 @@ def _hold_hit(
         "action": option,
         "targetId": t["id"],
         "rest": [x["id"] for x in rest],
+        "after": after,
         "attack": {
             "outcome": attack["outcome"],
             "total": attack["total"],
@@ -285,7 +325,8 @@ def resume_hit(step: Step, resume: dict[str, Any]) -> None:
             _saved_blow(step, c, option, t, None, critical=outcome == "critical", extra=extra)
         spend_one_use(step, c, spends[0])
         spend_one_use(step, t, spends[1])
-    _strike_each(step, c, option, [step.who(i) for i in resume["rest"]], None)
+    rest = [step.who(i) for i in resume["rest"]]
+    _strike_each(step, c, option, rest, None, list(resume.get("after", ())))
 
 
 def _saved_blow(

@@ -2,7 +2,7 @@
 party member's attack rows and ability rows, an opponent's stat block actions.
 
 An action is a JSON object. What this core does not play yet (a block action that is a
-sequence or a reaction, or that does nothing it can play; an ability row
+reaction, or that does nothing it can play; an ability row
 that is a reaction, ``fight.rows``) is kept with ``notPlayed``, the sentence a choice
 of it is refused with, and never offered on a menu. What an action carries is read by
 ``fight.amounts``.
@@ -15,6 +15,7 @@ from typing import Any
 
 from dicebound.fight.amounts import amount_of, applied_of, clause_of, read_dice
 from dicebound.fight.rows import ability_rows
+from dicebound.fight.sequences import sequence_count
 from dicebound.ruleset.combat import Combat, CreatureAction
 from dicebound.ruleset.model import Ruleset
 from dicebound.sheet import Character, SheetView
@@ -141,18 +142,23 @@ def block_actions(combat: Combat, actions: tuple[CreatureAction, ...]) -> list[d
             }
         if a.signature_cost is not None:
             action["signature"] = a.signature_cost
+        if a.sequence:
+            action["sequence"] = [{"action": name, "times": times} for name, times in a.sequence]
+            for key in ("toHit", "autoHit", "damage"):
+                action.pop(key)
         why = _block_not_played(a)
         if why is not None:
             action["notPlayed"] = _BLOCK_NOT_PLAYED.format(label=a.name, why=why)
         made.append(action)
+    for action in made:  # FIGHTS §6.1: a sequence aims at what its parts take together
+        if "sequence" in action:
+            action["targets"] = {"side": "enemy", "count": sequence_count(made, action)}
     return made
 
 
 def _block_not_played(a: CreatureAction) -> str | None:
     if a.reaction is not None:
         return "is a reaction"
-    if a.sequence:
-        return "is a sequence"
-    if a.damage is None and not a.applies:
+    if a.damage is None and not a.applies and not a.sequence:
         return "neither deals damage nor applies a condition"
     return None

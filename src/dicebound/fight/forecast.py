@@ -12,7 +12,7 @@ from typing import Any
 from dicebound.fight.sums import Ways, kept_sum, point
 from dicebound.ruleset.combat import AttackRoll
 
-__all__ = ["attack_ways", "forecast", "hit_chance"]
+__all__ = ["attack_ways", "average_damage", "forecast", "half_up", "hit_chance"]
 
 
 def attack_ways(
@@ -54,7 +54,23 @@ def hit_chance(
     return Fraction(hit + critical, total)
 
 
-def _half_up(x: Fraction, places: int) -> float:
+def average_damage(action: Mapping[str, Any]) -> Fraction | None:
+    """The exact average of a summed action's first amount and its clauses (a heal's:
+    the heal's); None when it has neither."""
+    damage = action.get("damage")
+    if damage is None:
+        damage = action.get("heal")  # a heal's forecast averages the heal
+    if damage is None:
+        return None
+    parts = [damage, *action.get("plus", ())]  # the first amount and its clauses
+    return sum(
+        (Fraction(part["count"] * (part["sides"] + 1), 2) + part["flat"] for part in parts),
+        Fraction(0),
+    )
+
+
+def half_up(x: Fraction, places: int) -> float:
+    """``x`` rounded half up to ``places`` decimals, as Marinara writes a forecast."""
     scale: int = 10**places
     whole: int = math.floor(x * scale + Fraction(1, 2))
     return whole / scale
@@ -69,19 +85,12 @@ def forecast(
 ) -> dict[str, float] | None:
     """``{hitChance?, averageDamage}`` of an action with damage (the average sums the
     first amount and its clauses) or a heal (the heal's average)."""
-    damage = action.get("damage")
-    if damage is None:
-        damage = action.get("heal")  # a heal's forecast averages the heal
-    if damage is None:
+    average = average_damage(action)
+    if average is None:
         return None
-    parts = [damage, *action.get("plus", ())]  # the first amount and its clauses
-    average = sum(
-        (Fraction(part["count"] * (part["sides"] + 1), 2) + part["flat"] for part in parts),
-        Fraction(0),
-    )
     made: dict[str, float] = {}
     rolls = not action.get("autoHit") and action.get("toHit") is not None
     if rolls and roll is not None and defense is not None:
-        made["hitChance"] = _half_up(hit_chance(roll, action["toHit"], defense, mode, bonuses), 3)
-    made["averageDamage"] = _half_up(average, 2)
+        made["hitChance"] = half_up(hit_chance(roll, action["toHit"], defense, mode, bonuses), 3)
+    made["averageDamage"] = half_up(average, 2)
     return made

@@ -14,6 +14,7 @@ __all__ = [
     "END_TURN",
     "PASS",
     "answers_to",
+    "available",
     "legal_targets",
     "match_option",
     "offered",
@@ -31,7 +32,8 @@ def out_of_turn(a: dict[str, Any]) -> bool:
     return "signature" in a or "reaction" in a
 
 
-def _available(c: dict[str, Any], a: dict[str, Any]) -> bool:
+def available(c: dict[str, Any], a: dict[str, Any]) -> bool:
+    """Uses left and not waiting on a recharge."""
     if "uses" in a and c["uses"].get(a["id"], 0) < 1:
         return False
     return a["id"] not in c["spent"]
@@ -86,6 +88,11 @@ def _weighed(
 
         option.update(contest_weighed(step, c, a, targets, win_chance))
         return option
+    if "sequence" in a:
+        from dicebound.fight.sequence_odds import sequence_weighed
+
+        option.update(sequence_weighed(step, c, a, targets))
+        return option
     if step.combat.kind == "dice-pool":
         from dicebound.fight.pool_odds import pool_weighed
 
@@ -100,6 +107,15 @@ def _weighed(
         option["forecast"] = made
     option.update(option_odds(step, c, a, targets))
     return option
+
+
+def _parts_ready(c: dict[str, Any], a: dict[str, Any]) -> bool:
+    """A sequence is offered when at least one of its parts is available (§6.2)."""
+    if "sequence" not in a:
+        return True
+    from dicebound.fight.sequences import sequence_parts
+
+    return any(available(c, p) for p in sequence_parts(c["actions"], a))
 
 
 def offered(step: Step, c: dict[str, Any], *, weigh: bool = True) -> list[dict[str, Any]]:
@@ -118,7 +134,8 @@ def offered(step: Step, c: dict[str, Any], *, weigh: bool = True) -> list[dict[s
         budget = a.get("budget")
         paid = budget is None or _in_hand(c, a) or c["budgets"].get(budget, 0) >= 1
         priced = row_offer(step, c, a) if "entry" in a else {}
-        if paid and _available(c, a) and priced is not None and _holders(step, c, a) != set():
+        ready = available(c, a) and _parts_ready(c, a)
+        if paid and ready and priced is not None and _holders(step, c, a) != set():
             option = _weighed(step, c, a, _option(a)) if weigh else _option(a)
             options.append(option | priced)
     main = step.combat.main_budget.id
@@ -179,7 +196,7 @@ def _answers(
 ) -> bool:
     """Whether ``a`` answers this window: a signature action its points buy, or a
     reaction to the window's moment its budget allows; either available."""
-    if not _available(c, a):
+    if not available(c, a):
         return False
     if window["kind"] == "signature":
         points = (c.get("signature") or {}).get("points", 0)

@@ -38,7 +38,12 @@ from dicebound.kinds.dice_pool.model import PoolCheck, PoolOutcome
 from dicebound.kinds.dice_pool.odds import distribution
 from dicebound.odds import fraction_text
 
-__all__ = ["contest_weighed", "pool_weighed", "throw_odds"]
+__all__ = [
+    "contest_weighed",
+    "part_average",
+    "pool_weighed",
+    "throw_odds",
+]
 
 Chances = dict[int, Fraction]
 """A value's exact distribution: value -> chance."""
@@ -233,7 +238,7 @@ def _half_up(x: Fraction, places: int) -> float:
     return math.floor(x * scale + Fraction(1, 2)) / scale
 
 
-def _average(step: Step, t: dict[str, Any] | None, amount: Mapping[str, Any]) -> Fraction:
+def part_average(step: Step, t: dict[str, Any] | None, amount: Mapping[str, Any]) -> Fraction:
     """``dice × P(die ≥ damage target) + max(0, flat)`` less the target's average
     soak (dice off when soak is not rolled), never below 0."""
     config = pool_config(step.ruleset)
@@ -272,7 +277,7 @@ def pool_weighed(
                 Fraction(0),
             )
             forecast["hitChance"] = _half_up(hit, 3)
-        average = sum((_average(step, first, part) for part in parts), Fraction(0))
+        average = sum((part_average(step, first, part) for part in parts), Fraction(0))
         forecast["averageDamage"] = _half_up(average, 2)
         odds = {t["id"]: target_odds(step, c, action, t) for t in targets[:MAX_TARGETS]}
     except LimitExceeded:

@@ -422,6 +422,18 @@ def _check_action(name: object, a: object) -> None:
             raise _fail(f"{what} has dice of no sides")
         if damage.get("type") is not None and not isinstance(damage["type"], str):
             raise _fail(f"{what} has a damage type that is not text")
+    sequence = a.get("sequence")
+    if sequence is not None and not (
+        isinstance(sequence, list)
+        and all(
+            isinstance(x, dict)
+            and isinstance(x.get("action"), str)
+            and _whole(x.get("times"))
+            and x["times"] >= 1
+            for x in sequence
+        )
+    ):
+        raise _fail(f"{what} has a sequence that is not its parts and their times")
     _check_saves_and_applies(what, a)
     for key in ("strikes", "uses"):
         if key in a and (not _whole(a[key]) or a[key] < 1):
