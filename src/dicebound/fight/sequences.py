@@ -43,8 +43,10 @@ def sequence_parts(
 
 
 def sequence_count(actions: Sequence[Mapping[str, Any]], sequence: Mapping[str, Any]) -> int:
-    """How many targets a sequence takes: ``max(1, Σ part counts × times)``."""
-    return max(1, sum(int(p["targets"]["count"]) for p in sequence_parts(actions, sequence)))
+    """How many targets a sequence takes: ``max(1, Σ part counts × times)``, at most
+    20 (an action's most)."""
+    total = sum(int(p["targets"]["count"]) for p in sequence_parts(actions, sequence))
+    return min(20, max(1, total))
 
 
 def part_slices(parts: Sequence[Mapping[str, Any]], targets: Sequence[str]) -> list[list[str]]:
