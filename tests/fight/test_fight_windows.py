@@ -82,9 +82,12 @@ VARIANTS["gw1-brace"] = _gw1_brace
 
 
 def bracing_doc() -> dict[str, Any]:
-    """GW1 with Brace (``gw1-brace``), as a ruleset file."""
+    """GW1 with Brace (``gw1-brace``), as a ruleset file under an id of its own (a
+    process keeps one compiled ruleset per id and version, as a store keeps one file:
+    the service tests of one worker may hold Gravewatch itself)."""
     doc: dict[str, Any] = json.loads(gw_doc())
     _gw1_brace(doc)
+    doc["id"] = "gravewatch-brace"
     return doc
 
 

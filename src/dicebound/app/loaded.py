@@ -1,7 +1,9 @@
 """Stored rulesets compiled and stored characters loaded, once per process each.
 
 Safe to share between processes' views of one store: a ruleset version never
-changes, and a character is keyed by the very texts it was loaded from.
+changes, and a character is keyed by the very texts it was loaded from. A process keeps
+one compiled ruleset per id and version, so the stores one process serves must agree on
+what each id and version holds (a store never holds two files under one).
 """
 
 from __future__ import annotations
