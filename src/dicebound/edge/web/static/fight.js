@@ -264,12 +264,12 @@ async function send(event, body) {
 }
 
 export function setUpFight() {
-  // a game picked: its fight read (a game whose fight cannot be read shows none, and the
-  // game is still picked)
-  whenGameChosen(async () => {
+  // a game picked: its fight read beside the party and the history, not before them
+  // (a game whose fight cannot be read shows none, and the game is still picked)
+  whenGameChosen(() => {
     shown = null;
     $("fight").hidden = true;
-    await loadFight().catch((error) => console.warn("the fight was not read:", error.message));
+    loadFight().catch((error) => console.warn("the fight was not read:", error.message));
   });
   // the party read again: its members' death saves and conditions redrawn
   whenPartyLoaded(() => {
