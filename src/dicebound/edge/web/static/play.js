@@ -269,11 +269,14 @@ async function offerCharacters() {
   const choices = $("new-game-choices");
   const offered = id ? await api("GET", `/rulesets/${encodeURIComponent(id)}/characters`) : [];
   if ($("new-game-ruleset").value.split("@")[0] !== id) return; // another was picked meanwhile
+  // a box ticked while the list was read again for the same ruleset stays ticked
+  const ticked = choices.dataset.ruleset === id ? new Set([...choices.querySelectorAll("input:checked")].map((box) => box.value)) : new Set();
   choices._offered = offered;
+  choices.dataset.ruleset = id;
   choices.replaceChildren(
     ...(offered.length
       ? offered.map((c) =>
-          el("label", { class: "choice" }, el("input", { type: "checkbox", value: c.key, "data-name": c.name }), ` ${c.name}`),
+          el("label", { class: "choice" }, el("input", { type: "checkbox", value: c.key, "data-name": c.name, checked: ticked.has(c.key) }), ` ${c.name}`),
         )
       : [el("p", { class: "none", text: "This ruleset has no packaged characters: import them in the Sheet tab once the game is made." })]),
   );
