@@ -8,6 +8,7 @@
 // the tabs and starts. Every number on the page comes from the engine; the scripts
 // only ask and draw.
 
+import { state } from "./api.js";
 import { setUpAuthor } from "./author.js";
 import { setUpBalance } from "./balance.js";
 import { setUpDialog } from "./dialog.js";
@@ -75,7 +76,11 @@ function start() {
   setUpSeats();
   setUpSheetFile();
   trying(async () => {
+    const token = state.token;
     await loadRulesets();
+    // a token put in use meanwhile reads the games itself (useToken): reading them here
+    // too would pick the game twice, and say "Playing" over "Token in use"
+    if (state.token !== token) return;
     await loadGames();
   })();
 }
