@@ -20,6 +20,7 @@ from typing import Any
 
 from dicebound.errors import LimitExceeded
 from dicebound.fight.context import Step
+from dicebound.fight.forecast import half_up
 from dicebound.fight.hide import hidden, hide_of
 from dicebound.fight.leaning import attack_mode, save_mode
 from dicebound.fight.modifiers import guards, saves_narrowed
@@ -233,11 +234,6 @@ def target_odds(
     return made
 
 
-def _half_up(x: Fraction, places: int) -> float:
-    scale: int = 10**places
-    return math.floor(x * scale + Fraction(1, 2)) / scale
-
-
 def part_average(step: Step, t: dict[str, Any] | None, amount: Mapping[str, Any]) -> Fraction:
     """``dice × P(die ≥ damage target) + max(0, flat)`` less the target's average
     soak (dice off when soak is not rolled), never below 0."""
@@ -276,9 +272,9 @@ def pool_weighed(
                 ),
                 Fraction(0),
             )
-            forecast["hitChance"] = _half_up(hit, 3)
+            forecast["hitChance"] = half_up(hit, 3)
         average = sum((part_average(step, first, part) for part in parts), Fraction(0))
-        forecast["averageDamage"] = _half_up(average, 2)
+        forecast["averageDamage"] = half_up(average, 2)
         odds = {t["id"]: target_odds(step, c, action, t) for t in targets[:MAX_TARGETS]}
     except LimitExceeded:
         return {"odds": None, "oddsRefused": TOO_LARGE}
@@ -305,6 +301,6 @@ def contest_weighed(
     # A contest deals nothing and takes nobody down: those parts are sure.
     sure = {"critical": "0", "dealt": {"0": "1"}, "drops": "0"}
     return {
-        "forecast": {"hitChance": _half_up(first, 3), "averageDamage": 0.0},
+        "forecast": {"hitChance": half_up(first, 3), "averageDamage": 0.0},
         "odds": {ident: {"hit": fraction_text(p)} | sure for ident, p in chances.items()},
     }
